@@ -1,0 +1,366 @@
+//! The catalogue: every legal variant of every instruction in scope, with its
+//! operands' roles and widths, and its PTX ISA version and target requirement.
+//!
+//! A variant is a value of [`Variant`]; [`Variant::all`] is the table the
+//! checker iterates. Its `Display` is the exact PTX mnemonic, and
+//! [`Variant::from_mnemonic`] reads it back.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::assumption::Assumption;
+use crate::bv::Algebra;
+use crate::family::{logic::Logic, shift::Shift};
+
+/// A PTX type qualifier, as written after the instruction name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Type {
+    Pred,
+    B16,
+    B32,
+    B64,
+    U16,
+    U32,
+    U64,
+    S16,
+    S32,
+    S64,
+}
+
+impl Type {
+    /// Width in bits; a predicate is one bit.
+    pub fn width(self) -> u32 {
+        match self {
+            Type::Pred => 1,
+            Type::B16 | Type::U16 | Type::S16 => 16,
+            Type::B32 | Type::U32 | Type::S32 => 32,
+            Type::B64 | Type::U64 | Type::S64 => 64,
+        }
+    }
+    pub fn is_signed(self) -> bool {
+        matches!(self, Type::S16 | Type::S32 | Type::S64)
+    }
+    /// The qualifier as written, without the dot.
+    pub fn name(self) -> &'static str {
+        match self {
+            Type::Pred => "pred",
+            Type::B16 => "b16",
+            Type::B32 => "b32",
+            Type::B64 => "b64",
+            Type::U16 => "u16",
+            Type::U32 => "u32",
+            Type::U64 => "u64",
+            Type::S16 => "s16",
+            Type::S32 => "s32",
+            Type::S64 => "s64",
+        }
+    }
+    /// The operand type of a register of this type.
+    pub fn operand(self) -> OperandType {
+        match self {
+            Type::Pred => OperandType::Pred,
+            t => OperandType::Bits(t.width()),
+        }
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, ".{}", self.name())
+    }
+}
+
+/// What an operand holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OperandType {
+    /// A bit-vector of the given width.
+    Bits(u32),
+    /// A predicate (one bit).
+    Pred,
+}
+
+impl OperandType {
+    pub fn width(self) -> u32 {
+        match self {
+            OperandType::Bits(w) => w,
+            OperandType::Pred => 1,
+        }
+    }
+}
+
+impl fmt::Display for OperandType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OperandType::Bits(w) => write!(f, "{w}-bit"),
+            OperandType::Pred => write!(f, "predicate"),
+        }
+    }
+}
+
+/// The role of an operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// Written by the instruction.
+    Dest,
+    /// Read by the instruction: a register or an immediate.
+    Src,
+    /// Read by the instruction, and must be an integer constant (lop3's immLut).
+    Imm,
+}
+
+/// One operand of a variant, in the order the syntax writes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Operand {
+    pub name: &'static str,
+    pub role: Role,
+    pub ty: OperandType,
+    /// Written joined to the previous operand by `|` (the `p` of `d|p`).
+    pub piped: bool,
+    /// May be the sink `_` instead of a register.
+    pub sink: bool,
+}
+
+impl Operand {
+    pub const fn dest(name: &'static str, ty: OperandType) -> Operand {
+        Operand { name, role: Role::Dest, ty, piped: false, sink: false }
+    }
+    pub const fn src(name: &'static str, ty: OperandType) -> Operand {
+        Operand { name, role: Role::Src, ty, piped: false, sink: false }
+    }
+    pub const fn imm(name: &'static str, ty: OperandType) -> Operand {
+        Operand { name, role: Role::Imm, ty, piped: false, sink: false }
+    }
+    pub fn is_dest(&self) -> bool {
+        self.role == Role::Dest
+    }
+}
+
+/// A PTX ISA version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct PtxVersion(pub u8, pub u8);
+
+impl fmt::Display for PtxVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.0, self.1)
+    }
+}
+
+/// The oldest target architecture a variant runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Target {
+    All,
+    /// `sm_NN` or higher.
+    Sm(u32),
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Target::All => write!(f, "all targets"),
+            Target::Sm(n) => write!(f, "sm_{n}+"),
+        }
+    }
+}
+
+/// The PTX ISA version that introduced a variant and the target it requires,
+/// from the section's "PTX ISA Notes" and "Target ISA Notes".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Requirement {
+    pub ptx: PtxVersion,
+    pub target: Target,
+}
+
+impl fmt::Display for Requirement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PTX {}, {}", self.ptx, self.target)
+    }
+}
+
+/// One output of a semantic function: its value, and whether the spec
+/// defines it (`false` where the spec says the result is unspecified or
+/// undefined; the value is then meaningless).
+#[derive(Clone, Copy, Debug)]
+pub struct Out<V, B> {
+    pub value: V,
+    pub defined: B,
+}
+
+/// The outputs of a semantic function, in the order of the variant's
+/// destination operands.
+pub type Outputs<A> = Vec<Out<<A as Algebra>::Bv, <A as Algebra>::Bool>>;
+
+/// An output the spec always defines.
+pub fn defined<A: Algebra>(alg: &A, value: A::Bv) -> Out<A::Bv, A::Bool> {
+    Out { value, defined: alg.bool_constant(true) }
+}
+
+/// A legal variant of an instruction in scope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Section 9.7.8.1-6: and, or, xor, not, cnot, lop3.
+    Logic(Logic),
+    /// Section 9.7.8.7-9: shf, shl, shr.
+    Shift(Shift),
+}
+
+impl Variant {
+    /// Every legal variant, in spec order.
+    pub fn all() -> Vec<Variant> {
+        let mut all: Vec<Variant> = Logic::all().into_iter().map(Variant::Logic).collect();
+        all.extend(Shift::all().into_iter().map(Variant::Shift));
+        all
+    }
+
+    /// The variant whose mnemonic is exactly `name` (`shf.l.wrap.b32`).
+    pub fn from_mnemonic(name: &str) -> Option<Variant> {
+        Variant::all().into_iter().find(|v| v.to_string() == name)
+    }
+
+    /// Every opcode in the catalogue, in spec order.
+    pub fn opcodes() -> Vec<&'static str> {
+        let mut ops: Vec<&'static str> = Vec::new();
+        for v in Variant::all() {
+            if !ops.contains(&v.opcode()) {
+                ops.push(v.opcode());
+            }
+        }
+        ops
+    }
+
+    /// The instruction name (`shf`).
+    pub fn opcode(&self) -> &'static str {
+        match self {
+            Variant::Logic(v) => v.opcode(),
+            Variant::Shift(v) => v.opcode(),
+        }
+    }
+
+    /// The spec section that defines it.
+    pub fn section(&self) -> &'static str {
+        match self {
+            Variant::Logic(v) => v.section(),
+            Variant::Shift(v) => v.section(),
+        }
+    }
+
+    /// Operands in the order the syntax writes them.
+    pub fn operands(&self) -> Vec<Operand> {
+        match self {
+            Variant::Logic(v) => v.operands(),
+            Variant::Shift(v) => v.operands(),
+        }
+    }
+
+    /// Operands the instruction reads, in syntax order: the inputs of
+    /// [`Variant::semantics`].
+    pub fn inputs(&self) -> Vec<Operand> {
+        self.operands().into_iter().filter(|o| !o.is_dest()).collect()
+    }
+
+    /// Operands the instruction writes, in syntax order: the outputs of
+    /// [`Variant::semantics`].
+    pub fn outputs(&self) -> Vec<Operand> {
+        self.operands().into_iter().filter(|o| o.is_dest()).collect()
+    }
+
+    pub fn requirement(&self) -> Requirement {
+        match self {
+            Variant::Logic(v) => v.requirement(),
+            Variant::Shift(v) => v.requirement(),
+        }
+    }
+
+    /// What the concrete semantics assumes where the spec leaves a case open.
+    pub fn assumptions(&self) -> Vec<&'static Assumption> {
+        match self {
+            Variant::Logic(_) => Vec::new(),
+            Variant::Shift(v) => v.assumptions(),
+        }
+    }
+
+    /// The concrete semantics, as an emulator computes it: `inputs` in the
+    /// order of [`Variant::inputs`], outputs in the order of
+    /// [`Variant::outputs`].
+    pub fn semantics<A: Algebra>(&self, alg: &A, inputs: &[A::Bv]) -> Outputs<A> {
+        assert_eq!(inputs.len(), self.inputs().len(), "{self}: wrong number of inputs");
+        match self {
+            Variant::Logic(v) => v.semantics(alg, inputs),
+            Variant::Shift(v) => v.semantics(alg, inputs),
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Variant::Logic(v) => v.fmt(f),
+            Variant::Shift(v) => v.fmt(f),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn catalogue_has_the_38_logic_and_shift_variants() {
+        let all = Variant::all();
+        assert_eq!(all.len(), 38);
+        let count = |op: &str| all.iter().filter(|v| v.opcode() == op).count();
+        let expected = [
+            ("and", 4),
+            ("or", 4),
+            ("xor", 4),
+            ("not", 4),
+            ("cnot", 3),
+            ("lop3", 3),
+            ("shf", 4),
+            ("shl", 3),
+            ("shr", 9),
+        ];
+        for (op, n) in expected {
+            assert_eq!(count(op), n, "{op}");
+        }
+    }
+
+    #[test]
+    fn mnemonics_are_unique_and_round_trip() {
+        let all = Variant::all();
+        for v in &all {
+            assert_eq!(Variant::from_mnemonic(&v.to_string()), Some(*v), "{v}");
+        }
+        let mut names: Vec<String> = all.iter().map(|v| v.to_string()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), all.len());
+    }
+
+    #[test]
+    fn shift_amounts_are_32_bit_and_immlut_is_8_bit() {
+        for v in Variant::all() {
+            for o in v.operands() {
+                if matches!(v.opcode(), "shl" | "shr") && o.name == "b" {
+                    assert_eq!(o.ty, OperandType::Bits(32), "{v}");
+                }
+                if o.name == "immLut" {
+                    assert_eq!((o.role, o.ty), (Role::Imm, OperandType::Bits(8)), "{v}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lop3_boolop_needs_ptx_82_and_sm_70() {
+        let v = Variant::from_mnemonic("lop3.or.b32").unwrap();
+        assert_eq!(v.requirement(), Requirement { ptx: PtxVersion(8, 2), target: Target::Sm(70) });
+        let v = Variant::from_mnemonic("lop3.b32").unwrap();
+        assert_eq!(v.requirement(), Requirement { ptx: PtxVersion(4, 3), target: Target::Sm(50) });
+        let v = Variant::from_mnemonic("shf.r.clamp.b32").unwrap();
+        assert_eq!(v.requirement(), Requirement { ptx: PtxVersion(3, 1), target: Target::Sm(32) });
+    }
+}

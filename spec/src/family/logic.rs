@@ -1,0 +1,252 @@
+//! Section 9.7.8.1-6, the logic instructions: and, or, xor, not, cnot, lop3.
+//! The concrete semantics, as an emulator author writes them.
+
+use std::fmt;
+
+use crate::bv::Algebra;
+use crate::catalogue::{
+    defined, Operand, OperandType, Outputs, PtxVersion, Requirement, Target, Type,
+};
+
+/// The Boolean operation lop3 applies to `d != 0` and `q` (9.7.8.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BoolOp {
+    Or,
+    And,
+}
+
+/// A variant of a logic instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Logic {
+    And(Type),
+    Or(Type),
+    Xor(Type),
+    Not(Type),
+    Cnot(Type),
+    /// `lop3.b32`, or `lop3.BoolOp.b32 d|p, ..., q` with a predicate result.
+    Lop3(Option<BoolOp>),
+}
+
+/// and, or, xor and not accept predicates as well as bit types (9.7.8.1-4).
+const BITWISE_TYPES: [Type; 4] = [Type::Pred, Type::B16, Type::B32, Type::B64];
+/// cnot has no predicate form (9.7.8.5).
+const CNOT_TYPES: [Type; 3] = [Type::B16, Type::B32, Type::B64];
+
+impl Logic {
+    pub fn all() -> Vec<Logic> {
+        let mut all = Vec::new();
+        for make in [Logic::And, Logic::Or, Logic::Xor, Logic::Not] {
+            all.extend(BITWISE_TYPES.map(make));
+        }
+        all.extend(CNOT_TYPES.map(Logic::Cnot));
+        all.extend([None, Some(BoolOp::Or), Some(BoolOp::And)].map(Logic::Lop3));
+        all
+    }
+
+    pub fn opcode(&self) -> &'static str {
+        match self {
+            Logic::And(_) => "and",
+            Logic::Or(_) => "or",
+            Logic::Xor(_) => "xor",
+            Logic::Not(_) => "not",
+            Logic::Cnot(_) => "cnot",
+            Logic::Lop3(_) => "lop3",
+        }
+    }
+
+    pub fn section(&self) -> &'static str {
+        match self {
+            Logic::And(_) => "9.7.8.1",
+            Logic::Or(_) => "9.7.8.2",
+            Logic::Xor(_) => "9.7.8.3",
+            Logic::Not(_) => "9.7.8.4",
+            Logic::Cnot(_) => "9.7.8.5",
+            Logic::Lop3(_) => "9.7.8.6",
+        }
+    }
+
+    pub fn operands(&self) -> Vec<Operand> {
+        let b32 = OperandType::Bits(32);
+        match *self {
+            Logic::And(t) | Logic::Or(t) | Logic::Xor(t) => {
+                let t = t.operand();
+                vec![Operand::dest("d", t), Operand::src("a", t), Operand::src("b", t)]
+            }
+            Logic::Not(t) | Logic::Cnot(t) => {
+                let t = t.operand();
+                vec![Operand::dest("d", t), Operand::src("a", t)]
+            }
+            Logic::Lop3(bool_op) => {
+                let mut ops = vec![Operand::dest("d", b32)];
+                if bool_op.is_some() {
+                    // `d|p`, where d may be the sink `_`.
+                    ops[0].sink = true;
+                    ops.push(Operand { piped: true, ..Operand::dest("p", OperandType::Pred) });
+                }
+                ops.extend([
+                    Operand::src("a", b32),
+                    Operand::src("b", b32),
+                    Operand::src("c", b32),
+                    Operand::imm("immLut", OperandType::Bits(8)),
+                ]);
+                if bool_op.is_some() {
+                    ops.push(Operand::src("q", OperandType::Pred));
+                }
+                ops
+            }
+        }
+    }
+
+    pub fn requirement(&self) -> Requirement {
+        match self {
+            Logic::Lop3(None) => Requirement { ptx: PtxVersion(4, 3), target: Target::Sm(50) },
+            Logic::Lop3(Some(_)) => Requirement { ptx: PtxVersion(8, 2), target: Target::Sm(70) },
+            _ => Requirement { ptx: PtxVersion(1, 0), target: Target::All },
+        }
+    }
+
+    /// Concrete semantics. Inputs: `a, b` (and, or, xor), `a` (not, cnot),
+    /// `a, b, c, immLut` (lop3) and `q` (lop3.BoolOp).
+    pub fn semantics<A: Algebra>(&self, alg: &A, ins: &[A::Bv]) -> Outputs<A> {
+        match self {
+            Logic::And(_) => vec![defined(alg, alg.bvand(ins[0], ins[1]))],
+            Logic::Or(_) => vec![defined(alg, alg.bvor(ins[0], ins[1]))],
+            Logic::Xor(_) => vec![defined(alg, alg.bvxor(ins[0], ins[1]))],
+            Logic::Not(_) => vec![defined(alg, alg.bvnot(ins[0]))],
+            Logic::Cnot(_) => {
+                let (one, zero) = (alg.constant_like(ins[0], 1), alg.constant_like(ins[0], 0));
+                vec![defined(alg, alg.ite(alg.is_zero(ins[0]), one, zero))]
+            }
+            Logic::Lop3(bool_op) => {
+                let d = lop3(alg, ins[0], ins[1], ins[2], ins[3]);
+                let mut outs = vec![defined(alg, d)];
+                if let Some(op) = bool_op {
+                    let nonzero = alg.not(alg.is_zero(d));
+                    let q = alg.is_set(ins[4]);
+                    let p = match op {
+                        BoolOp::Or => alg.or(nonzero, q),
+                        BoolOp::And => alg.and(nonzero, q),
+                    };
+                    outs.push(defined(alg, alg.from_bool(p)));
+                }
+                outs
+            }
+        }
+    }
+}
+
+/// lop3 as a sum of minterms: bit k of immLut is the function's value where
+/// (a, b, c) = (bit 2, bit 1, bit 0 of k), because ta = 0xF0, tb = 0xCC and
+/// tc = 0xAA hold exactly those bits at position k (9.7.8.6). Each selected
+/// minterm is ORed in whole-word.
+pub fn lop3<A: Algebra>(alg: &A, a: A::Bv, b: A::Bv, c: A::Bv, imm_lut: A::Bv) -> A::Bv {
+    let width = alg.width(a);
+    let literal = |x: A::Bv, positive: bool| if positive { x } else { alg.bvnot(x) };
+    let mut d = alg.constant(width, 0);
+    for k in 0..8u32 {
+        let minterm = alg.bvand(
+            alg.bvand(literal(a, k & 4 != 0), literal(b, k & 2 != 0)),
+            literal(c, k & 1 != 0),
+        );
+        // All ones when bit k of immLut is set, else zero.
+        let select = alg.sign_extend(width - 1, alg.bit(imm_lut, k));
+        d = alg.bvor(d, alg.bvand(minterm, select));
+    }
+    d
+}
+
+impl fmt::Display for Logic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Logic::And(t) | Logic::Or(t) | Logic::Xor(t) | Logic::Not(t) | Logic::Cnot(t) => {
+                write!(f, "{}{t}", self.opcode())
+            }
+            Logic::Lop3(None) => write!(f, "lop3.b32"),
+            Logic::Lop3(Some(BoolOp::Or)) => write!(f, "lop3.or.b32"),
+            Logic::Lop3(Some(BoolOp::And)) => write!(f, "lop3.and.b32"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::bv::{BitVec, Concrete};
+    use crate::catalogue::Variant;
+    use proptest::prelude::*;
+
+    fn run(name: &str, ins: &[u128]) -> Vec<u128> {
+        let v = Variant::from_mnemonic(name).unwrap();
+        let ins: Vec<BitVec> = v
+            .inputs()
+            .iter()
+            .zip(ins)
+            .map(|(o, &x)| BitVec::new(o.ty.width(), x))
+            .collect();
+        v.semantics(&Concrete, &ins).iter().map(|o| o.value.unsigned()).collect()
+    }
+
+    // Values worked by hand from the Description of each instruction.
+    #[test]
+    fn hand_worked_values() {
+        assert_eq!(run("and.b32", &[0xff00_ff00, 0x0ff0_0ff0]), [0x0f00_0f00]);
+        assert_eq!(run("and.pred", &[1, 0]), [0]);
+        assert_eq!(run("or.b16", &[0x00f0, 0x0f00]), [0x0ff0]);
+        assert_eq!(run("xor.b64", &[u64::MAX as u128, 1]), [u64::MAX as u128 - 1]);
+        assert_eq!(run("xor.pred", &[1, 1]), [0]);
+        assert_eq!(run("not.b16", &[0x00ff]), [0xff00]);
+        assert_eq!(run("not.pred", &[0]), [1]);
+        // cnot is C's `!`: 1 for zero, 0 for anything else.
+        assert_eq!(run("cnot.b32", &[0]), [1]);
+        assert_eq!(run("cnot.b32", &[0x8000_0000]), [0]);
+        assert_eq!(run("cnot.b64", &[0]), [1]);
+    }
+
+    // The lop3 examples of 9.7.8.6: immLut 0x80 is a & b & c, 0xFE is a | b | c,
+    // 0x40 is a & b & ~c, 0x1A is (a & b | c) ^ a.
+    #[test]
+    fn lop3_worked_examples() {
+        let (a, b, c) = (0xF0F0_1234u128, 0xCCCC_5678, 0xAAAA_9ABC);
+        assert_eq!(run("lop3.b32", &[a, b, c, 0x80]), [a & b & c]);
+        assert_eq!(run("lop3.b32", &[a, b, c, 0xFE]), [a | b | c]);
+        assert_eq!(run("lop3.b32", &[a, b, c, 0x40]), [a & b & !c & 0xffff_ffff]);
+        assert_eq!(run("lop3.b32", &[a, b, c, 0x1A]), [(a & b | c) ^ a]);
+        assert_eq!(run("lop3.b32", &[a, b, c, 0x00]), [0]);
+        assert_eq!(run("lop3.b32", &[a, b, c, 0xFF]), [0xffff_ffff]);
+        // The table's inputs themselves give immLut back.
+        assert_eq!(run("lop3.b32", &[0xF0, 0xCC, 0xAA, 0x1A]), [0x1A]);
+    }
+
+    #[test]
+    fn lop3_predicate_result() {
+        // d = 0 with .or: p = q; with .and: p = 0.
+        assert_eq!(run("lop3.or.b32", &[0, 0, 0, 0x80, 1]), [0, 1]);
+        assert_eq!(run("lop3.or.b32", &[0, 0, 0, 0x80, 0]), [0, 0]);
+        assert_eq!(run("lop3.and.b32", &[0, 0, 0, 0xFF, 0]), [0xffff_ffff, 0]);
+        assert_eq!(run("lop3.and.b32", &[0, 0, 0, 0xFF, 1]), [0xffff_ffff, 1]);
+    }
+
+    proptest! {
+        // lop3 with immLut = F(0xF0, 0xCC, 0xAA) computes F bit by bit, for any F
+        // given as its truth table.
+        #[test]
+        fn lop3_is_the_table_lookup(a: u32, b: u32, c: u32, lut: u8) {
+            let mut expect = 0u32;
+            for i in 0..32 {
+                let k = ((a >> i) & 1) << 2 | ((b >> i) & 1) << 1 | ((c >> i) & 1);
+                expect |= ((u32::from(lut) >> k) & 1) << i;
+            }
+            let got = run("lop3.b32", &[a.into(), b.into(), c.into(), lut.into()]);
+            prop_assert_eq!(got, vec![u128::from(expect)]);
+        }
+
+        #[test]
+        fn bitwise_ops_match_rust(a: u64, b: u64) {
+            let (a128, b128) = (u128::from(a), u128::from(b));
+            prop_assert_eq!(run("and.b64", &[a128, b128]), vec![u128::from(a & b)]);
+            prop_assert_eq!(run("or.b64", &[a128, b128]), vec![u128::from(a | b)]);
+            prop_assert_eq!(run("xor.b64", &[a128, b128]), vec![u128::from(a ^ b)]);
+            prop_assert_eq!(run("not.b64", &[a128]), vec![u128::from(!a)]);
+            prop_assert_eq!(run("cnot.b16", &[a128 & 0xffff]), vec![u128::from(a as u16 == 0)]);
+        }
+    }
+}

@@ -1,0 +1,20 @@
+//! ptx-spec: the PTX instructions in scope as data and as executable,
+//! concrete semantics.
+//!
+//! - [`bv`]: the bit-vector algebra both models are written in, and its
+//!   concrete implementation;
+//! - [`catalogue`]: every legal variant with its operands and requirements;
+//! - [`family`]: the concrete semantics, one file per instruction family;
+//! - [`assumption`]: the readings the model adopts where the spec is open;
+//! - [`parse`]: the PTX instruction parser.
+//!
+//! This crate knows nothing of solvers.
+
+pub mod assumption;
+pub mod bv;
+pub mod catalogue;
+pub mod family;
+pub mod parse;
+
+pub use bv::{Algebra, BitVec, Concrete};
+pub use catalogue::{Operand, OperandType, Role, Type, Variant};
