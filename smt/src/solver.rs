@@ -1,0 +1,258 @@
+//! Solver back ends: the embedded Z3 (the system libz3, in-process) and any
+//! SMT-LIB2 solver process driven through easy-smt.
+//!
+//! Every query runs on a fresh solver: reusing one with push/pop was found
+//! far slower in-process, and a fresh solver keeps queries independent.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::Path;
+use std::time::Duration;
+
+use easy_smt::{Context, ContextBuilder, Response, SExpr};
+use ptx_spec::bv::BitVec;
+use thiserror::Error;
+
+/// Where queries are answered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// Z3 linked in-process.
+    Embedded,
+    /// An SMT-LIB2 solver process.
+    Process(ProcessSolver),
+}
+
+/// A solver program that reads SMT-LIB2 on standard input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProcessSolver {
+    pub name: &'static str,
+    pub program: &'static str,
+    pub args: &'static [&'static str],
+    /// The option that sets a per-query time limit in milliseconds.
+    pub timeout_flag: &'static str,
+    /// The Debian package that provides it.
+    pub package: &'static str,
+}
+
+/// The solver processes ptxcheck knows how to drive.
+pub const PROCESS_SOLVERS: &[ProcessSolver] = &[
+    ProcessSolver {
+        name: "z3",
+        program: "z3",
+        args: &["-smt2", "-in"],
+        timeout_flag: "-t:",
+        package: "z3",
+    },
+    ProcessSolver {
+        name: "cvc5",
+        program: "cvc5",
+        args: &["--quiet", "--lang=smt2", "--incremental", "--produce-models"],
+        timeout_flag: "--tlimit-per=",
+        package: "cvc5",
+    },
+];
+
+/// The name of the embedded back end on the command line.
+pub const EMBEDDED: &str = "embedded";
+
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum SolverError {
+    #[error("unknown solver `{name}` (known: {})", known.join(", "))]
+    Unknown { name: String, known: Vec<&'static str> },
+    #[error("solver `{program}` not found on PATH (install Debian's `{package}` package, or pick another with --solver)")]
+    NotFound { program: &'static str, package: &'static str },
+    #[error("solver {solver}: {message}")]
+    Io { solver: String, message: String },
+    #[error("solver {solver} rejected the query: {message}")]
+    Rejected { solver: String, message: String },
+}
+
+/// A solver's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SatResult {
+    Unsat,
+    /// A model: a value for each declared variable.
+    Sat(HashMap<String, BitVec>),
+    /// No answer; the reason as the solver gives it ("timeout", ...).
+    Unknown(String),
+}
+
+/// A free variable of a query.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Var {
+    pub name: String,
+    pub width: u32,
+}
+
+impl Backend {
+    /// The back end named on the command line.
+    pub fn from_name(name: &str) -> Result<Backend, SolverError> {
+        if name == EMBEDDED {
+            return Ok(Backend::Embedded);
+        }
+        PROCESS_SOLVERS
+            .iter()
+            .find(|s| s.name == name)
+            .map(|s| Backend::Process(s.clone()))
+            .ok_or_else(|| SolverError::Unknown { name: name.to_string(), known: Backend::names() })
+    }
+
+    pub fn names() -> Vec<&'static str> {
+        std::iter::once(EMBEDDED).chain(PROCESS_SOLVERS.iter().map(|s| s.name)).collect()
+    }
+
+    /// Fail early, with a clear error, when a solver program is missing.
+    pub fn check_available(&self) -> Result<(), SolverError> {
+        match self {
+            Backend::Embedded => Ok(()),
+            Backend::Process(s) => {
+                let found = std::env::var_os("PATH")
+                    .map(|paths| std::env::split_paths(&paths).any(|dir| is_executable(&dir.join(s.program))))
+                    .unwrap_or(false);
+                if found {
+                    Ok(())
+                } else {
+                    Err(SolverError::NotFound { program: s.program, package: s.package })
+                }
+            }
+        }
+    }
+
+    /// A fresh term context for one query, attached to a solver process when
+    /// the back end is one.
+    pub fn context(&self, timeout: Duration) -> Result<Context, SolverError> {
+        match self {
+            Backend::Embedded => ContextBuilder::new().build().map_err(|e| self.io(e)),
+            Backend::Process(s) => {
+                self.check_available()?;
+                let mut args: Vec<String> = s.args.iter().map(|a| a.to_string()).collect();
+                args.push(format!("{}{}", s.timeout_flag, timeout.as_millis().max(1)));
+                let mut ctx = ContextBuilder::new().solver(s.program).solver_args(args).build().map_err(|e| self.io(e))?;
+                ctx.set_logic("QF_BV").map_err(|e| self.io(e))?;
+                Ok(ctx)
+            }
+        }
+    }
+
+    /// Is there an assignment of `vars` under which every assertion holds?
+    pub fn check(
+        &self,
+        ctx: &mut Context,
+        vars: &[Var],
+        assertions: &[SExpr],
+        timeout: Duration,
+    ) -> Result<SatResult, SolverError> {
+        match self {
+            Backend::Embedded => self.check_embedded(ctx, vars, assertions, timeout),
+            Backend::Process(_) => self.check_process(ctx, vars, assertions),
+        }
+    }
+
+    fn check_embedded(
+        &self,
+        ctx: &Context,
+        vars: &[Var],
+        assertions: &[SExpr],
+        timeout: Duration,
+    ) -> Result<SatResult, SolverError> {
+        let text = script(ctx, vars, assertions);
+        // One Z3 context per thread (the z3 crate's thread-local one), a fresh
+        // solver per query.
+        let solver = z3::Solver::new();
+        let mut params = z3::Params::new();
+        params.set_u32("timeout", u32::try_from(timeout.as_millis()).unwrap_or(u32::MAX).max(1));
+        solver.set_params(&params);
+        solver.from_string(text);
+        if solver.get_assertions().len() != assertions.len() {
+            return Err(SolverError::Rejected {
+                solver: self.to_string(),
+                message: "the SMT-LIB text did not parse".into(),
+            });
+        }
+        match solver.check() {
+            z3::SatResult::Unsat => Ok(SatResult::Unsat),
+            z3::SatResult::Unknown => Ok(SatResult::Unknown(
+                solver.get_reason_unknown().unwrap_or_else(|| "unknown".into()),
+            )),
+            z3::SatResult::Sat => {
+                let model = solver.get_model().ok_or_else(|| self.rejected("sat without a model"))?;
+                let mut values = HashMap::new();
+                for v in vars {
+                    let value = model
+                        .eval(&z3::ast::BV::new_const(v.name.as_str(), v.width), true)
+                        .ok_or_else(|| self.rejected(&format!("no value for {}", v.name)))?;
+                    let text = value.to_string();
+                    let bits = BitVec::parse_smtlib(&text)
+                        .filter(|b| b.width() == v.width)
+                        .ok_or_else(|| self.rejected(&format!("unreadable value `{text}` for {}", v.name)))?;
+                    values.insert(v.name.clone(), bits);
+                }
+                Ok(SatResult::Sat(values))
+            }
+        }
+    }
+
+    fn check_process(&self, ctx: &mut Context, vars: &[Var], assertions: &[SExpr]) -> Result<SatResult, SolverError> {
+        ctx.push().map_err(|e| self.io(e))?;
+        let mut atoms = Vec::new();
+        for v in vars {
+            let sort = ctx.bit_vec_sort(ctx.numeral(v.width));
+            atoms.push(ctx.declare_const(v.name.as_str(), sort).map_err(|e| self.io(e))?);
+        }
+        for &a in assertions {
+            ctx.assert(a).map_err(|e| self.io(e))?;
+        }
+        let result = match ctx.check().map_err(|e| self.io(e))? {
+            Response::Unsat => SatResult::Unsat,
+            Response::Unknown => SatResult::Unknown("unknown".into()),
+            Response::Sat => {
+                let mut values = HashMap::new();
+                if !atoms.is_empty() {
+                    for (var, value) in ctx.get_value(atoms).map_err(|e| self.io(e))? {
+                        let name = ctx.display(var).to_string();
+                        let text = ctx.display(value).to_string();
+                        let bits = BitVec::parse_smtlib(&text)
+                            .ok_or_else(|| self.rejected(&format!("unreadable value `{text}` for {name}")))?;
+                        values.insert(name, bits);
+                    }
+                }
+                SatResult::Sat(values)
+            }
+        };
+        ctx.pop().map_err(|e| self.io(e))?;
+        Ok(result)
+    }
+
+    fn io(&self, e: std::io::Error) -> SolverError {
+        SolverError::Io { solver: self.to_string(), message: e.to_string() }
+    }
+    fn rejected(&self, message: &str) -> SolverError {
+        SolverError::Rejected { solver: self.to_string(), message: message.to_string() }
+    }
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Backend::Embedded => write!(f, "z3 {} (embedded)", z3::full_version()),
+            Backend::Process(s) => write!(f, "{} (process)", s.name),
+        }
+    }
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata().map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0).unwrap_or(false)
+}
+
+/// The query as an SMT-LIB2 script (without `check-sat`).
+pub fn script(ctx: &Context, vars: &[Var], assertions: &[SExpr]) -> String {
+    let mut text = String::from("(set-logic QF_BV)\n");
+    for v in vars {
+        text.push_str(&format!("(declare-const {} (_ BitVec {}))\n", v.name, v.width));
+    }
+    for &a in assertions {
+        text.push_str(&format!("(assert {})\n", ctx.display(a)));
+    }
+    text
+}
