@@ -1,1 +1,196 @@
-fn main(){}
+//! The ptxcheck command line.
+//!
+//! Exit status: 0 when everything asked for holds (every variant proven,
+//! every non-equivalent mutant killed); 1 when some verdict is not that
+//! (a counterexample, unknown, timeout, a surviving mutant); 2 for bad usage
+//! or bad input (unknown names, a malformed instruction, a missing solver).
+
+use std::io::{self, IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, Context as _, Result};
+use clap::{Parser, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use ptx_smt::Backend;
+use ptxcheck::render::{self, MutantSummary, ProveSummary};
+use ptxcheck::{eval, mutants, prove, select};
+use rayon::prelude::*;
+
+#[derive(Parser)]
+#[command(name = "ptxcheck", version, about = "Formal specification and SMT model checker for PTX integer, logic and shift instructions")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Table,
+    Json,
+}
+
+#[derive(clap::Args)]
+struct SolverArgs {
+    /// Solver back end: `embedded` (Z3 linked in-process), or a solver
+    /// process: `z3`, `cvc5`.
+    #[arg(long, default_value = "embedded")]
+    solver: String,
+    /// Time limit for each solver query, in seconds.
+    #[arg(long, default_value_t = 60.0)]
+    timeout: f64,
+    /// Queries run in parallel (default: one per CPU).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Prove that each variant's SMT encoding and concrete semantics agree
+    /// for all inputs.
+    Prove {
+        /// `all`, an instruction (`shf`) or a variant (`shf.l.wrap.b32`).
+        #[arg(required = true)]
+        targets: Vec<String>,
+        #[command(flatten)]
+        solver: SolverArgs,
+    },
+    /// Evaluate one instruction with immediate operands, e.g.
+    /// 'shf.l.wrap.b32 d, 0x80000001, 0x80000001, 1'.
+    Eval {
+        instruction: String,
+        /// Output format: `table` prints `d = 0x...`, `json` an object.
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    /// Fault each encoding in turn and check that `prove` catches every
+    /// fault that changes the function.
+    Mutants {
+        /// `all`, an instruction or a variant.
+        #[arg(default_values_t = vec!["all".to_string()])]
+        targets: Vec<String>,
+        #[command(flatten)]
+        solver: SolverArgs,
+    },
+    /// List the catalogue: every legal variant with its operands,
+    /// requirements and assumptions.
+    List {
+        #[arg(default_values_t = vec!["all".to_string()])]
+        targets: Vec<String>,
+    },
+}
+
+/// An error of usage or input: exit status 2.
+struct Usage(anyhow::Error);
+
+fn usage(e: impl Into<anyhow::Error>) -> Usage {
+    Usage(e.into())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let mut stdout = io::stdout().lock();
+    match run(cli, &mut stdout) {
+        Ok(code) => code,
+        Err(Usage(e)) => {
+            let _ = stdout.flush();
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, Usage> {
+    match cli.command {
+        Command::Prove { targets, solver } => {
+            let variants = select::select(&targets).map_err(|e| usage(anyhow!(e)))?;
+            let setup = Setup::new(&solver)?;
+            let start = Instant::now();
+            let results = setup.run_all(&variants, |v| prove::prove(v, &setup.backend, setup.timeout));
+            let summary = ProveSummary { results: &results, solver: setup.backend.to_string(), wall: start.elapsed() };
+            match solver.format {
+                Format::Table => summary.text(out).map_err(usage)?,
+                Format::Json => writeln!(out, "{:#}", summary.json()).map_err(usage)?,
+            }
+            Ok(if summary.all_proven() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+        }
+        Command::Eval { instruction, format } => {
+            let e = eval::evaluate(&instruction).map_err(usage)?;
+            match format {
+                Format::Table => render::evaluation_text(out, &e).map_err(usage)?,
+                Format::Json => writeln!(out, "{}", render::evaluation_json(&e)).map_err(usage)?,
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Mutants { targets, solver } => {
+            let variants = select::select(&targets).map_err(|e| usage(anyhow!(e)))?;
+            let setup = Setup::new(&solver)?;
+            let per_variant = setup.run_all(&variants, |v| mutants::run(v, &setup.backend, setup.timeout));
+            let mut all = Vec::new();
+            for r in per_variant {
+                all.extend(r.map_err(usage)?);
+            }
+            let summary = MutantSummary { mutants: &all };
+            match solver.format {
+                Format::Table => summary.text(out).map_err(usage)?,
+                Format::Json => writeln!(out, "{:#}", summary.json()).map_err(usage)?,
+            }
+            Ok(if summary.survived() == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+        }
+        Command::List { targets } => {
+            let variants = select::select(&targets).map_err(|e| usage(anyhow!(e)))?;
+            render::catalogue(out, &variants).map_err(usage)?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// The solver, limits and thread pool shared by the solver commands.
+struct Setup {
+    backend: Backend,
+    timeout: Duration,
+    pool: rayon::ThreadPool,
+}
+
+impl Setup {
+    fn new(args: &SolverArgs) -> Result<Setup, Usage> {
+        let backend = Backend::from_name(&args.solver).map_err(usage)?;
+        backend.check_available().map_err(usage)?;
+        if !(args.timeout.is_finite() && args.timeout > 0.0) {
+            return Err(usage(anyhow!("--timeout must be a positive number of seconds, got {}", args.timeout)));
+        }
+        let jobs = match args.jobs {
+            Some(0) => return Err(usage(anyhow!("--jobs must be at least 1"))),
+            Some(n) => n,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build().context("starting worker threads").map_err(usage)?;
+        Ok(Setup { backend, timeout: Duration::from_secs_f64(args.timeout), pool })
+    }
+
+    /// Run `job` on every variant in parallel, with a progress bar on a
+    /// terminal; results in catalogue order.
+    fn run_all<T: Send>(&self, variants: &[ptx_spec::Variant], job: impl Fn(&ptx_spec::Variant) -> T + Sync) -> Vec<T> {
+        let bar = ProgressBar::with_draw_target(
+            Some(variants.len() as u64),
+            if io::stderr().is_terminal() { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() },
+        );
+        bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").expect("a valid template"));
+        let results = self.pool.install(|| {
+            variants
+                .par_iter()
+                .map(|v| {
+                    let r = job(v);
+                    bar.set_message(v.to_string());
+                    bar.inc(1);
+                    r
+                })
+                .collect()
+        });
+        bar.finish_and_clear();
+        results
+    }
+}

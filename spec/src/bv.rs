@@ -220,6 +220,13 @@ impl fmt::Debug for BitVec {
     }
 }
 
+impl serde::Serialize for BitVec {
+    /// As its hexadecimal text, which keeps the width visible.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.hex())
+    }
+}
+
 impl fmt::Display for BitVec {
     /// `0x80 (128, -128)` for a value whose signed reading differs, else `0x05 (5)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -1,0 +1,12 @@
+//! ptxcheck: proves that each PTX instruction's SMT encoding and its concrete
+//! semantics agree for all inputs, evaluates instructions, and checks that
+//! the proof catches wrong encodings.
+//!
+//! The binary (`main.rs`) is a thin command line over these modules; all
+//! output is rendered into a `Write` by [`render`].
+
+pub mod eval;
+pub mod mutants;
+pub mod prove;
+pub mod render;
+pub mod select;

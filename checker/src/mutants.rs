@@ -1,0 +1,265 @@
+//! The mutation self-test: does `prove` catch a wrong encoding?
+//!
+//! Each encoding (the SMT encoding and the concrete semantics, as terms) is
+//! faulted in turn at every site of its term graph: an operator swapped for
+//! a related one, a constant changed by one, a mask dropped, two operands
+//! swapped, a negation dropped. Each mutant is proven against the other,
+//! unmutated encoding. A mutant is killed by a confirmed counterexample; one
+//! that survives must be an equivalent mutant, which the solver checks by
+//! proving it equal to the original it was made from.
+
+use std::collections::{HashMap, HashSet};
+use std::time::Duration;
+
+use easy_smt::{Context, SExpr, SExprData};
+use ptx_smt::{encode, Backend, SolverError, Sym, SymBv, SymOutputs};
+use ptx_spec::bv::BitVec;
+use ptx_spec::catalogue::{Out, Variant};
+use serde::Serialize;
+
+use crate::prove::{compare, input_vars, output_names, Comparison, Sides};
+
+/// Which encoding a mutant was made from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    Smt,
+    Concrete,
+}
+
+/// What became of a mutant.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "fate", rename_all = "lowercase")]
+pub enum Fate {
+    /// A confirmed counterexample separates it from the other encoding.
+    Killed,
+    /// The solver proves it equal to the original: the fault changes nothing.
+    Equivalent,
+    /// Survived without a proof of equivalence: a hole in the self-test.
+    Survived { reason: String },
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Mutant {
+    pub variant: String,
+    pub side: Side,
+    pub fault: String,
+    #[serde(flatten)]
+    pub fate: Fate,
+}
+
+/// A fault at one site: `site` is replaced by `replacement` everywhere it
+/// occurs in the term graph.
+struct Fault {
+    site: SExpr,
+    replacement: SExpr,
+    description: String,
+}
+
+/// Operators and the related operators they are swapped for.
+const SWAPS: &[(&str, &[&str])] = &[
+    ("bvand", &["bvor"]),
+    ("bvor", &["bvand", "bvxor"]),
+    ("bvxor", &["bvor"]),
+    ("bvadd", &["bvsub"]),
+    ("bvsub", &["bvadd"]),
+    ("bvmul", &["bvadd"]),
+    ("bvshl", &["bvlshr"]),
+    ("bvlshr", &["bvshl", "bvashr"]),
+    ("bvashr", &["bvlshr"]),
+    ("bvudiv", &["bvsdiv"]),
+    ("bvsdiv", &["bvudiv"]),
+    ("bvurem", &["bvsrem"]),
+    ("bvsrem", &["bvurem"]),
+    ("bvult", &["bvule", "bvslt"]),
+    ("bvule", &["bvult"]),
+    ("bvugt", &["bvuge"]),
+    ("bvuge", &["bvugt"]),
+    ("bvslt", &["bvsle", "bvult"]),
+    ("bvsle", &["bvslt"]),
+    ("and", &["or"]),
+    ("or", &["and"]),
+    ("=", &["distinct"]),
+];
+
+/// Binary operators whose operands can be swapped to a different function.
+const NON_COMMUTATIVE: &[&str] = &[
+    "bvsub", "bvshl", "bvlshr", "bvashr", "bvudiv", "bvsdiv", "bvurem", "bvsrem", "bvult", "bvule", "bvugt",
+    "bvuge", "bvslt", "bvsle", "concat",
+];
+
+/// Unary operators that can be dropped.
+const DROPPABLE: &[&str] = &["bvnot", "bvneg", "not"];
+
+fn describe(ctx: &Context, e: SExpr) -> String {
+    let text = ctx.display(e).to_string();
+    if text.len() > 60 {
+        format!("{}...", &text[..57])
+    } else {
+        text
+    }
+}
+
+/// Every fault of the term graph under `roots`.
+fn faults(ctx: &Context, roots: &[SExpr]) -> Vec<Fault> {
+    let mut seen = HashSet::new();
+    let mut stack: Vec<SExpr> = roots.to_vec();
+    let mut order = Vec::new();
+    while let Some(e) = stack.pop() {
+        if !seen.insert(e) {
+            continue;
+        }
+        order.push(e);
+        if let SExprData::List(items) = ctx.get(e) {
+            stack.extend(items.iter().rev().copied());
+        }
+    }
+    let mut out = Vec::new();
+    for e in order {
+        let Some(items) = ctx.get_list(e) else { continue };
+        let items = items.to_vec();
+        let Some(head) = ctx.get_atom(items[0]).map(str::to_string) else { continue };
+        let args = &items[1..];
+        let rebuild = |new_head: Option<&str>, new_args: Vec<SExpr>| {
+            let mut v = vec![new_head.map_or(items[0], |h| ctx.atom(h))];
+            v.extend(new_args);
+            ctx.list(v)
+        };
+        for (op, to) in SWAPS {
+            if *op == head {
+                for t in *to {
+                    out.push(Fault {
+                        site: e,
+                        replacement: rebuild(Some(t), args.to_vec()),
+                        description: format!("{head} -> {t} in {}", describe(ctx, e)),
+                    });
+                }
+            }
+        }
+        if args.len() == 2 && NON_COMMUTATIVE.contains(&head.as_str()) {
+            out.push(Fault {
+                site: e,
+                replacement: rebuild(None, vec![args[1], args[0]]),
+                description: format!("swap operands of {}", describe(ctx, e)),
+            });
+        }
+        if head == "ite" && args.len() == 3 {
+            out.push(Fault {
+                site: e,
+                replacement: rebuild(None, vec![args[0], args[2], args[1]]),
+                description: format!("swap branches of {}", describe(ctx, e)),
+            });
+        }
+        if head == "bvand" && args.len() == 2 {
+            for (keep, dropped) in [(0, 1), (1, 0)] {
+                out.push(Fault {
+                    site: e,
+                    replacement: args[keep],
+                    description: format!("drop mask {} in {}", describe(ctx, args[dropped]), describe(ctx, e)),
+                });
+            }
+        }
+        if DROPPABLE.contains(&head.as_str()) && args.len() == 1 {
+            out.push(Fault { site: e, replacement: args[0], description: format!("drop {head} in {}", describe(ctx, e)) });
+        }
+        // Constants by one, each occurrence on its own.
+        for (i, &arg) in args.iter().enumerate() {
+            let Some(value) = ctx.get_atom(arg).and_then(BitVec::parse_smtlib) else { continue };
+            for (delta, sign) in [(1u128, "+1"), (u128::MAX, "-1")] {
+                let changed = BitVec::new(value.width(), value.unsigned().wrapping_add(delta));
+                let mut new_args = args.to_vec();
+                new_args[i] = ctx.atom(changed.smtlib());
+                out.push(Fault {
+                    site: e,
+                    replacement: rebuild(None, new_args),
+                    description: format!("constant {} {sign} in {}", value.smtlib(), describe(ctx, e)),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// `root` with `site` replaced by `replacement`.
+fn substitute(ctx: &Context, root: SExpr, site: SExpr, replacement: SExpr, memo: &mut HashMap<SExpr, SExpr>) -> SExpr {
+    if root == site {
+        return replacement;
+    }
+    if let Some(&done) = memo.get(&root) {
+        return done;
+    }
+    let result = match ctx.get_list(root) {
+        None => root,
+        Some(items) => {
+            let items = items.to_vec();
+            let new: Vec<SExpr> = items.iter().map(|&i| substitute(ctx, i, site, replacement, memo)).collect();
+            if new == items {
+                root
+            } else {
+                ctx.list(new)
+            }
+        }
+    };
+    memo.insert(root, result);
+    result
+}
+
+fn mutate(ctx: &Context, outputs: &SymOutputs, fault: &Fault) -> SymOutputs {
+    let mut memo = HashMap::new();
+    outputs
+        .iter()
+        .map(|o| Out {
+            value: SymBv { term: substitute(ctx, o.value.term, fault.site, fault.replacement, &mut memo), width: o.value.width },
+            defined: substitute(ctx, o.defined, fault.site, fault.replacement, &mut memo),
+        })
+        .collect()
+}
+
+/// How many faults each side of `variant` has (without running them).
+pub fn count(variant: &Variant) -> usize {
+    let ctx = easy_smt::ContextBuilder::new().build().expect("a context without a solver");
+    let sym = Sym::new(&ctx);
+    let vars = input_vars(variant);
+    let ins: Vec<SymBv> = vars.iter().map(|v| sym.var(&v.name, v.width)).collect();
+    let roots = |outs: &SymOutputs| outs.iter().flat_map(|o| [o.value.term, o.defined]).collect::<Vec<_>>();
+    faults(&ctx, &roots(&encode::encode(variant, &sym, &ins))).len()
+        + faults(&ctx, &roots(&variant.semantics(&sym, &ins))).len()
+}
+
+/// Run every mutant of both encodings of `variant`.
+pub fn run(variant: &Variant, backend: &Backend, timeout: Duration) -> Result<Vec<Mutant>, SolverError> {
+    let mut ctx = backend.context(timeout)?;
+    let vars = input_vars(variant);
+    let names = output_names(variant);
+    let (smt, concrete) = {
+        let sym = Sym::new(&ctx);
+        let ins: Vec<SymBv> = vars.iter().map(|v| sym.var(&v.name, v.width)).collect();
+        (encode::encode(variant, &sym, &ins), variant.semantics(&sym, &ins))
+    };
+    let mut results = Vec::new();
+    for side in [Side::Smt, Side::Concrete] {
+        let (original, other) = match side {
+            Side::Smt => (&smt, &concrete),
+            Side::Concrete => (&concrete, &smt),
+        };
+        let roots: Vec<SExpr> = original.iter().flat_map(|o| [o.value.term, o.defined]).collect();
+        for fault in faults(&ctx, &roots) {
+            let mutant = mutate(&ctx, original, &fault);
+            let against_other = Sides { vars: &vars, output_names: &names, smt: &mutant, concrete: other };
+            let fate = match compare(backend, &mut ctx, &against_other, timeout)? {
+                Comparison::Differ(_) => Fate::Killed,
+                Comparison::Equivalent => {
+                    let against_original = Sides { vars: &vars, output_names: &names, smt: &mutant, concrete: original };
+                    match compare(backend, &mut ctx, &against_original, timeout)? {
+                        Comparison::Equivalent => Fate::Equivalent,
+                        _ => Fate::Survived { reason: "not proven equal to the original".into() },
+                    }
+                }
+                Comparison::Unconfirmed(_) => Fate::Survived { reason: "counterexample not confirmed concretely".into() },
+                Comparison::Unknown(reason) => Fate::Survived { reason: format!("solver unknown: {reason}") },
+            };
+            results.push(Mutant { variant: variant.to_string(), side, fault: fault.description, fate });
+        }
+    }
+    Ok(results)
+}

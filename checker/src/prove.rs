@@ -1,0 +1,272 @@
+//! The proof: for every input of a variant, its SMT encoding and its
+//! concrete semantics agree.
+//!
+//! The query asks the solver for an input on which the two differ. `unsat`
+//! is a proof for all inputs. `sat` gives a model, which is minimised and
+//! then confirmed by evaluating both sides on it without the solver before
+//! it is reported as a counterexample. Anything else is `unknown` or
+//! `timeout`, never `proven`.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use easy_smt::{Context, SExpr};
+use ptx_smt::eval::Evaluator;
+use ptx_smt::{encode, Backend, SatResult, SolverError, Sym, SymBv, SymOutputs, Var};
+use ptx_spec::assumption::Assumption;
+use ptx_spec::bv::{Algebra, BitVec, Concrete};
+use ptx_spec::catalogue::Variant;
+use serde::Serialize;
+
+/// The outcome of one proof, carrying its evidence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Unsat: the two encodings agree on every input.
+    Proven,
+    /// A confirmed input on which they differ.
+    Counterexample(Box<Counterexample>),
+    /// The solver gave no answer, or an answer that did not check out.
+    Unknown { reason: String },
+    /// The solver ran out of time.
+    Timeout,
+}
+
+impl Verdict {
+    pub fn label(&self) -> &'static str {
+        match self {
+            Verdict::Proven => "proven",
+            Verdict::Counterexample(_) => "counterexample",
+            Verdict::Unknown { .. } => "unknown",
+            Verdict::Timeout => "timeout",
+        }
+    }
+    pub fn is_proven(&self) -> bool {
+        matches!(self, Verdict::Proven)
+    }
+}
+
+/// One output on a counterexample: its value on each side (`None` where
+/// that side leaves it undefined).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OutputPair {
+    pub name: String,
+    pub smt: Option<BitVec>,
+    pub concrete: Option<BitVec>,
+}
+
+/// Inputs on which the two sides differ, with both sides' outputs, as
+/// computed by concrete evaluation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Counterexample {
+    pub inputs: Vec<(String, BitVec)>,
+    pub outputs: Vec<OutputPair>,
+}
+
+/// The proof of one variant.
+#[derive(Clone, Debug)]
+pub struct ProofResult {
+    pub variant: Variant,
+    pub verdict: Verdict,
+    pub assumptions: Vec<&'static Assumption>,
+    pub time: Duration,
+}
+
+/// An equivalence query between two sets of outputs over the same inputs.
+pub(crate) struct Sides<'a> {
+    pub vars: &'a [Var],
+    pub output_names: &'a [String],
+    pub smt: &'a SymOutputs,
+    pub concrete: &'a SymOutputs,
+}
+
+/// What the solver and the evaluator together found.
+pub(crate) enum Comparison {
+    Equivalent,
+    /// Confirmed by concrete evaluation; the model is minimised.
+    Differ(Counterexample),
+    /// The solver's model does not make the sides differ when evaluated.
+    Unconfirmed(HashMap<String, BitVec>),
+    Unknown(String),
+}
+
+/// The solver variables of a variant's inputs, named after its operands.
+pub fn input_vars(variant: &Variant) -> Vec<Var> {
+    variant.inputs().iter().map(|o| Var { name: o.name.to_string(), width: o.ty.width() }).collect()
+}
+
+pub fn output_names(variant: &Variant) -> Vec<String> {
+    variant.outputs().iter().map(|o| o.name.to_string()).collect()
+}
+
+/// Prove that `variant`'s SMT encoding and concrete semantics agree.
+pub fn prove(variant: &Variant, backend: &Backend, timeout: Duration) -> ProofResult {
+    prove_against(variant, backend, timeout, |sym, ins| encode::encode(variant, sym, ins))
+}
+
+/// Prove `variant`'s concrete semantics against the SMT encoding `smt`
+/// (tests use this to check that a wrong encoding is caught).
+pub fn prove_against(
+    variant: &Variant,
+    backend: &Backend,
+    timeout: Duration,
+    smt: impl Fn(&Sym, &[SymBv]) -> SymOutputs,
+) -> ProofResult {
+    let start = Instant::now();
+    let verdict = match run_proof(variant, backend, timeout, smt) {
+        Ok(v) => v,
+        Err(e) => Verdict::Unknown { reason: e.to_string() },
+    };
+    ProofResult { variant: *variant, verdict, assumptions: variant.assumptions(), time: start.elapsed() }
+}
+
+fn run_proof(
+    variant: &Variant,
+    backend: &Backend,
+    timeout: Duration,
+    smt: impl Fn(&Sym, &[SymBv]) -> SymOutputs,
+) -> Result<Verdict, SolverError> {
+    let mut ctx = backend.context(timeout)?;
+    let vars = input_vars(variant);
+    let names = output_names(variant);
+    let (smt_outs, concrete_outs) = {
+        let sym = Sym::new(&ctx);
+        let ins: Vec<SymBv> = vars.iter().map(|v| sym.var(&v.name, v.width)).collect();
+        (smt(&sym, &ins), variant.semantics(&sym, &ins))
+    };
+    let sides = Sides { vars: &vars, output_names: &names, smt: &smt_outs, concrete: &concrete_outs };
+    let start = Instant::now();
+    Ok(match compare(backend, &mut ctx, &sides, timeout)? {
+        Comparison::Equivalent => Verdict::Proven,
+        Comparison::Differ(cex) => {
+            // The concrete side was evaluated from its term; the emulator
+            // itself must compute the same, or the algebra is broken.
+            check_emulator_agrees(variant, &cex)?;
+            Verdict::Counterexample(Box::new(cex))
+        }
+        Comparison::Unconfirmed(model) => Verdict::Unknown {
+            reason: format!("the solver's model {} does not make the sides differ on concrete evaluation", show_model(vars.as_slice(), &model)),
+        },
+        Comparison::Unknown(reason) => timeout_or_unknown(reason, start.elapsed(), timeout),
+    })
+}
+
+/// Classify a solver's `unknown`.
+pub(crate) fn timeout_or_unknown(reason: String, elapsed: Duration, timeout: Duration) -> Verdict {
+    if reason.contains("timeout") || reason.contains("canceled") || elapsed >= timeout.mul_f64(0.95) {
+        Verdict::Timeout
+    } else {
+        Verdict::Unknown { reason }
+    }
+}
+
+fn show_model(vars: &[Var], model: &HashMap<String, BitVec>) -> String {
+    vars.iter()
+        .filter_map(|v| model.get(&v.name).map(|b| format!("{}={}", v.name, b.hex())))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn check_emulator_agrees(variant: &Variant, cex: &Counterexample) -> Result<(), SolverError> {
+    let ins: Vec<BitVec> = cex.inputs.iter().map(|(_, v)| *v).collect();
+    let outs = variant.semantics(&Concrete, &ins);
+    for (out, pair) in outs.iter().zip(&cex.outputs) {
+        let direct = out.defined.then_some(out.value);
+        if direct != pair.concrete {
+            return Err(SolverError::Rejected {
+                solver: "evaluator".into(),
+                message: format!(
+                    "internal inconsistency: the concrete semantics computes {:?} for {} but its term evaluates to {:?}",
+                    direct, pair.name, pair.concrete
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The Boolean "the two sides differ on some output": definedness differs,
+/// or both are defined and the values differ.
+fn differ(ctx: &Context, sides: &Sides) -> SExpr {
+    let sym = Sym::new(ctx);
+    let mut any = Vec::new();
+    for (s, c) in sides.smt.iter().zip(sides.concrete) {
+        let defined_differs = ctx.not(ctx.eq(s.defined, c.defined));
+        let values_differ = sym.and(s.defined, sym.not(sym.eq(s.value, c.value)));
+        any.push(ctx.or(defined_differs, values_differ));
+    }
+    ctx.or_many(any)
+}
+
+/// Evaluate both sides on `model`: `Some(cex)` if they differ.
+fn evaluate(ctx: &Context, sides: &Sides, model: &HashMap<String, BitVec>) -> Result<Option<Counterexample>, SolverError> {
+    let env: HashMap<String, BitVec> = sides
+        .vars
+        .iter()
+        .map(|v| (v.name.clone(), model.get(&v.name).copied().unwrap_or(BitVec::new(v.width, 0))))
+        .collect();
+    let mut ev = Evaluator::new(ctx, env.clone());
+    let eval_err = |e: ptx_smt::eval::EvalError| SolverError::Rejected { solver: "evaluator".into(), message: e.to_string() };
+    let mut outputs = Vec::new();
+    let mut differs = false;
+    for ((s, c), name) in sides.smt.iter().zip(sides.concrete).zip(sides.output_names) {
+        let side = |ev: &mut Evaluator, o: &ptx_spec::catalogue::Out<SymBv, SExpr>| -> Result<Option<BitVec>, SolverError> {
+            Ok(if ev.eval_bool(o.defined).map_err(eval_err)? { Some(ev.eval_bv(o.value.term).map_err(eval_err)?) } else { None })
+        };
+        let (sv, cv) = (side(&mut ev, s)?, side(&mut ev, c)?);
+        differs |= sv != cv;
+        outputs.push(OutputPair { name: name.clone(), smt: sv, concrete: cv });
+    }
+    let inputs = sides.vars.iter().map(|v| (v.name.clone(), env[&v.name])).collect();
+    Ok(differs.then_some(Counterexample { inputs, outputs }))
+}
+
+/// Ask whether the sides differ; on `sat`, minimise the witness and confirm
+/// it concretely.
+pub(crate) fn compare(backend: &Backend, ctx: &mut Context, sides: &Sides, timeout: Duration) -> Result<Comparison, SolverError> {
+    let goal = differ(ctx, sides);
+    let model = match backend.check(ctx, sides.vars, &[goal], timeout)? {
+        SatResult::Unsat => return Ok(Comparison::Equivalent),
+        SatResult::Unknown(reason) => return Ok(Comparison::Unknown(reason)),
+        SatResult::Sat(model) => model,
+    };
+    let model = minimise(backend, ctx, sides, goal, model, timeout)?;
+    Ok(match evaluate(ctx, sides, &model)? {
+        Some(cex) => Comparison::Differ(cex),
+        None => Comparison::Unconfirmed(model),
+    })
+}
+
+/// Prefer 0, then 1, for each input in turn, so a person can check the
+/// witness by hand. Each step keeps the earlier choices.
+fn minimise(
+    backend: &Backend,
+    ctx: &mut Context,
+    sides: &Sides,
+    goal: SExpr,
+    mut model: HashMap<String, BitVec>,
+    timeout: Duration,
+) -> Result<HashMap<String, BitVec>, SolverError> {
+    let mut fixed: Vec<SExpr> = vec![goal];
+    for v in sides.vars {
+        let current = model.get(&v.name).copied().unwrap_or(BitVec::new(v.width, 0));
+        let mut chosen = current;
+        for small in [0u128, 1] {
+            if current.unsigned() == small {
+                break;
+            }
+            let sym = Sym::new(ctx);
+            let pin = sym.eq(sym.var(&v.name, v.width), sym.constant(v.width, small));
+            let mut assertions = fixed.clone();
+            assertions.push(pin);
+            if let SatResult::Sat(m) = backend.check(ctx, sides.vars, &assertions, timeout)? {
+                model = m;
+                chosen = BitVec::new(v.width, small);
+                break;
+            }
+        }
+        let sym = Sym::new(ctx);
+        fixed.push(sym.eq(sym.var(&v.name, v.width), sym.literal(chosen)));
+        model.insert(v.name.clone(), chosen);
+    }
+    Ok(model)
+}

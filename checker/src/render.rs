@@ -1,0 +1,320 @@
+//! Rendering of results for a terminal (tables) and for tools (JSON), always
+//! into a `Write` so that output is testable.
+
+use std::io::{self, Write};
+use std::time::Duration;
+
+use ptx_spec::assumption::Assumption;
+use ptx_spec::bv::BitVec;
+use ptx_spec::catalogue::{OperandType, Variant};
+use ptx_spec::parse::syntax;
+use serde_json::{json, Map, Value};
+use tabled::builder::Builder;
+use tabled::settings::Style;
+
+use crate::eval::Evaluation;
+use crate::mutants::{Fate, Mutant};
+use crate::prove::{Counterexample, ProofResult, Verdict};
+
+fn table(header: &[&str], rows: Vec<Vec<String>>) -> String {
+    let mut b = Builder::default();
+    b.push_record(header.iter().map(|h| h.to_string()));
+    for r in rows {
+        b.push_record(r);
+    }
+    b.build().with(Style::sharp()).to_string()
+}
+
+fn seconds(d: Duration) -> String {
+    format!("{:.3} s", d.as_secs_f64())
+}
+
+/// The assumptions used by `results`, each once, in first-use order.
+fn used_assumptions<'a>(lists: impl IntoIterator<Item = &'a Vec<&'static Assumption>>) -> Vec<&'static Assumption> {
+    let mut used: Vec<&'static Assumption> = Vec::new();
+    for list in lists {
+        for a in list {
+            if !used.iter().any(|u| u.id == a.id) {
+                used.push(a);
+            }
+        }
+    }
+    used
+}
+
+fn value_or_undefined(v: Option<BitVec>) -> String {
+    v.map_or_else(|| "undefined".to_string(), |b| b.to_string())
+}
+
+/// A counterexample the way Alive2 shows one: a headline, the inputs, then
+/// each output on both sides.
+pub fn counterexample(out: &mut dyn Write, variant: &Variant, cex: &Counterexample) -> io::Result<()> {
+    writeln!(out, "counterexample for {variant}: the SMT encoding and the concrete semantics differ")?;
+    writeln!(out, "  inputs:")?;
+    for (name, value) in &cex.inputs {
+        writeln!(out, "    {name} = {value}")?;
+    }
+    let rows = cex
+        .outputs
+        .iter()
+        .map(|o| {
+            let mark = if o.smt == o.concrete { "" } else { "differs" };
+            vec![o.name.clone(), value_or_undefined(o.smt), value_or_undefined(o.concrete), mark.to_string()]
+        })
+        .collect();
+    for line in table(&["output", "SMT encoding", "concrete", ""], rows).lines() {
+        writeln!(out, "  {line}")?;
+    }
+    Ok(())
+}
+
+pub struct ProveSummary<'a> {
+    pub results: &'a [ProofResult],
+    pub solver: String,
+    pub wall: Duration,
+}
+
+impl ProveSummary<'_> {
+    fn count(&self, label: &str) -> usize {
+        self.results.iter().filter(|r| r.verdict.label() == label).count()
+    }
+    pub fn all_proven(&self) -> bool {
+        self.results.iter().all(|r| r.verdict.is_proven())
+    }
+
+    pub fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        let rows = self
+            .results
+            .iter()
+            .map(|r| {
+                let assumptions = if r.assumptions.is_empty() {
+                    "-".to_string()
+                } else {
+                    r.assumptions.iter().map(|a| a.id).collect::<Vec<_>>().join(", ")
+                };
+                vec![r.variant.to_string(), r.verdict.label().to_string(), assumptions, seconds(r.time)]
+            })
+            .collect();
+        writeln!(out, "{}", table(&["variant", "verdict", "assumptions", "time"], rows))?;
+        for r in self.results {
+            match &r.verdict {
+                Verdict::Counterexample(cex) => {
+                    writeln!(out)?;
+                    counterexample(out, &r.variant, cex)?;
+                }
+                Verdict::Unknown { reason } => writeln!(out, "\nunknown for {}: {reason}", r.variant)?,
+                Verdict::Timeout => writeln!(out, "\ntimeout for {}: no answer within the time limit", r.variant)?,
+                Verdict::Proven => {}
+            }
+        }
+        let used = used_assumptions(self.results.iter().map(|r| &r.assumptions));
+        if !used.is_empty() {
+            writeln!(out, "\nAssumptions (a proof holds under those on its row):")?;
+            for a in used {
+                writeln!(out, "  {} ({}, `{}`): {}", a.id, a.section, a.fragment, a.reading)?;
+            }
+        }
+        writeln!(
+            out,
+            "\n{} variants: {} proven, {} counterexample, {} unknown, {} timeout; solver {}; {} wall",
+            self.results.len(),
+            self.count("proven"),
+            self.count("counterexample"),
+            self.count("unknown"),
+            self.count("timeout"),
+            self.solver,
+            seconds(self.wall),
+        )
+    }
+
+    pub fn json(&self) -> Value {
+        let results: Vec<Value> = self
+            .results
+            .iter()
+            .map(|r| {
+                let mut o = Map::new();
+                o.insert("variant".into(), json!(r.variant.to_string()));
+                o.insert("section".into(), json!(r.variant.section()));
+                o.insert("verdict".into(), json!(r.verdict.label()));
+                o.insert("assumptions".into(), json!(r.assumptions.iter().map(|a| a.id).collect::<Vec<_>>()));
+                o.insert("time_s".into(), json!(r.time.as_secs_f64()));
+                match &r.verdict {
+                    Verdict::Counterexample(cex) => {
+                        o.insert("counterexample".into(), counterexample_json(cex));
+                    }
+                    Verdict::Unknown { reason } => {
+                        o.insert("reason".into(), json!(reason));
+                    }
+                    _ => {}
+                }
+                Value::Object(o)
+            })
+            .collect();
+        json!({
+            "solver": self.solver,
+            "results": results,
+            "summary": {
+                "variants": self.results.len(),
+                "proven": self.count("proven"),
+                "counterexample": self.count("counterexample"),
+                "unknown": self.count("unknown"),
+                "timeout": self.count("timeout"),
+                "wall_s": self.wall.as_secs_f64(),
+            },
+            "assumptions": used_assumptions(self.results.iter().map(|r| &r.assumptions)),
+        })
+    }
+}
+
+fn hex_or_null(v: Option<BitVec>) -> Value {
+    v.map_or(Value::Null, |b| json!(b.hex()))
+}
+
+fn counterexample_json(cex: &Counterexample) -> Value {
+    let inputs: Map<String, Value> = cex.inputs.iter().map(|(n, v)| (n.clone(), json!(v.hex()))).collect();
+    let outputs: Vec<Value> = cex
+        .outputs
+        .iter()
+        .map(|o| json!({"name": o.name, "smt": hex_or_null(o.smt), "concrete": hex_or_null(o.concrete)}))
+        .collect();
+    json!({"inputs": inputs, "outputs": outputs})
+}
+
+/// `d = 0x00000003`, `p = 1`, or `d = unspecified`.
+pub fn evaluation_text(out: &mut dyn Write, e: &Evaluation) -> io::Result<()> {
+    for w in &e.written {
+        match (w.ty, w.value) {
+            (_, None) => writeln!(out, "{} = unspecified", w.name)?,
+            (OperandType::Pred, Some(v)) => writeln!(out, "{} = {}", w.name, v.unsigned())?,
+            (OperandType::Bits(_), Some(v)) => writeln!(out, "{} = {}", w.name, v.hex())?,
+        }
+    }
+    Ok(())
+}
+
+/// `{"d":"0x00000003","p":true}`; an unspecified result is `null`.
+pub fn evaluation_json(e: &Evaluation) -> Value {
+    let map: Map<String, Value> = e
+        .written
+        .iter()
+        .map(|w| {
+            let v = match (w.ty, w.value) {
+                (_, None) => Value::Null,
+                (OperandType::Pred, Some(v)) => json!(v.unsigned() == 1),
+                (OperandType::Bits(_), Some(v)) => json!(v.hex()),
+            };
+            (w.name.clone(), v)
+        })
+        .collect();
+    Value::Object(map)
+}
+
+/// The catalogue as a table.
+pub fn catalogue(out: &mut dyn Write, variants: &[Variant]) -> io::Result<()> {
+    let rows = variants
+        .iter()
+        .map(|v| {
+            let operands = v
+                .operands()
+                .iter()
+                .map(|o| format!("{}:{}", o.name, o.ty.width()))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let assumptions = v.assumptions().iter().map(|a| a.id).collect::<Vec<_>>().join(", ");
+            vec![
+                syntax(v),
+                v.section().to_string(),
+                operands,
+                v.requirement().to_string(),
+                if assumptions.is_empty() { "-".into() } else { assumptions },
+            ]
+        })
+        .collect();
+    writeln!(out, "{}", table(&["syntax", "section", "operand widths", "requires", "assumptions"], rows))?;
+    writeln!(out, "{} variants", variants.len())
+}
+
+pub struct MutantSummary<'a> {
+    pub mutants: &'a [Mutant],
+}
+
+impl MutantSummary<'_> {
+    fn count(&self, f: impl Fn(&Fate) -> bool) -> usize {
+        self.mutants.iter().filter(|m| f(&m.fate)).count()
+    }
+    pub fn killed(&self) -> usize {
+        self.count(|f| matches!(f, Fate::Killed))
+    }
+    pub fn equivalent(&self) -> usize {
+        self.count(|f| matches!(f, Fate::Equivalent))
+    }
+    pub fn survived(&self) -> usize {
+        self.count(|f| matches!(f, Fate::Survived { .. }))
+    }
+    fn rate(&self) -> f64 {
+        let non_equivalent = self.mutants.len() - self.equivalent();
+        if non_equivalent == 0 {
+            100.0
+        } else {
+            100.0 * self.killed() as f64 / non_equivalent as f64
+        }
+    }
+
+    pub fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        let mut variants: Vec<&str> = Vec::new();
+        for m in self.mutants {
+            if !variants.contains(&m.variant.as_str()) {
+                variants.push(&m.variant);
+            }
+        }
+        let rows = variants
+            .iter()
+            .map(|v| {
+                let of = |f: fn(&Fate) -> bool| self.mutants.iter().filter(|m| m.variant == *v && f(&m.fate)).count();
+                vec![
+                    v.to_string(),
+                    of(|_| true).to_string(),
+                    of(|f| matches!(f, Fate::Killed)).to_string(),
+                    of(|f| matches!(f, Fate::Equivalent)).to_string(),
+                    of(|f| matches!(f, Fate::Survived { .. })).to_string(),
+                ]
+            })
+            .collect();
+        writeln!(out, "{}", table(&["variant", "mutants", "killed", "equivalent", "survived"], rows))?;
+        let survivors: Vec<&Mutant> = self.mutants.iter().filter(|m| !matches!(m.fate, Fate::Killed)).collect();
+        if !survivors.is_empty() {
+            writeln!(out, "\nMutants that survived:")?;
+            for m in survivors {
+                let why = match &m.fate {
+                    Fate::Equivalent => "equivalent mutant: the solver proves it equal to the original".to_string(),
+                    Fate::Survived { reason } => format!("NOT KILLED: {reason}"),
+                    Fate::Killed => unreachable!(),
+                };
+                writeln!(out, "  {} ({:?} side): {}\n    {why}", m.variant, m.side, m.fault)?;
+            }
+        }
+        writeln!(
+            out,
+            "\nkill rate {:.1}%: {} killed of {} non-equivalent mutants ({} mutants, {} equivalent, {} survived)",
+            self.rate(),
+            self.killed(),
+            self.mutants.len() - self.equivalent(),
+            self.mutants.len(),
+            self.equivalent(),
+            self.survived(),
+        )
+    }
+
+    pub fn json(&self) -> Value {
+        json!({
+            "mutants": self.mutants,
+            "summary": {
+                "mutants": self.mutants.len(),
+                "killed": self.killed(),
+                "equivalent": self.equivalent(),
+                "survived": self.survived(),
+                "kill_rate_percent": self.rate(),
+            }
+        })
+    }
+}
