@@ -92,9 +92,11 @@ const NON_COMMUTATIVE: &[&str] = &[
 const DROPPABLE: &[&str] = &["bvnot", "bvneg", "not"];
 
 fn describe(ctx: &Context, e: SExpr) -> String {
+    // Long enough to tell apart the per-bit sites of an unrolled loop.
+    const LIMIT: usize = 160;
     let text = ctx.display(e).to_string();
-    if text.len() > 60 {
-        format!("{}...", &text[..57])
+    if text.len() > LIMIT {
+        format!("{} ... {}", &text[..LIMIT / 2], &text[text.len() - LIMIT / 2..])
     } else {
         text
     }

@@ -283,7 +283,7 @@ impl MutantSummary<'_> {
         writeln!(out, "{}", table(&["variant", "mutants", "killed", "equivalent", "survived"], rows))?;
         let survivors: Vec<&Mutant> = self.mutants.iter().filter(|m| !matches!(m.fate, Fate::Killed)).collect();
         if !survivors.is_empty() {
-            writeln!(out, "\nMutants that survived:")?;
+            writeln!(out, "\nMutants not killed, and why:")?;
             for m in survivors {
                 let why = match &m.fate {
                     Fate::Equivalent => "equivalent mutant: the solver proves it equal to the original".to_string(),

@@ -200,6 +200,7 @@ impl Backend {
             atoms.push(ctx.declare_const(v.name.as_str(), sort).map_err(|e| self.io(e))?);
         }
         for &a in assertions {
+            let a = with_lets(ctx, a);
             ctx.assert(a).map_err(|e| self.io(e))?;
         }
         let result = match ctx.check().map_err(|e| self.io(e))? {
@@ -245,6 +246,79 @@ fn is_executable(path: &Path) -> bool {
     path.metadata().map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0).unwrap_or(false)
 }
 
+/// `root` rewritten so that every subterm it shares is bound once by `let`.
+///
+/// Terms are graphs: an unrolled loop refers to its previous step more than
+/// once, and printed as a tree it would grow exponentially. Shared subterms
+/// are named `?tN` and bound in layers, each layer a parallel `let` over
+/// terms that only refer to earlier layers, so the text stays linear in the
+/// size of the graph and the nesting shallow.
+pub fn with_lets(ctx: &Context, root: SExpr) -> SExpr {
+    // Post-order of the graph, and how many parents each node has.
+    let mut parents: HashMap<SExpr, usize> = HashMap::new();
+    let mut order = Vec::new();
+    let mut stack = vec![(root, false)];
+    while let Some((e, expanded)) = stack.pop() {
+        if expanded {
+            order.push(e);
+            continue;
+        }
+        let seen = parents.contains_key(&e);
+        *parents.entry(e).or_insert(0) += 1;
+        if seen {
+            continue;
+        }
+        if let Some(items) = ctx.get_list(e) {
+            stack.push((e, true));
+            // Indexed operator heads like `(_ extract 3 0)` are not terms.
+            let args = if ctx.get_list(items[0]).is_some() { &items[1..] } else { items };
+            stack.extend(args.iter().map(|&c| (c, false)));
+        }
+    }
+    let shared = |e: SExpr| e != root && parents[&e] > 1 && ctx.get_list(e).is_some();
+    // Rebuild bottom-up; a shared node is replaced by its name in its parents.
+    let mut rebuilt: HashMap<SExpr, SExpr> = HashMap::new();
+    let mut layer: HashMap<SExpr, usize> = HashMap::new();
+    let mut layers: Vec<Vec<(String, SExpr)>> = Vec::new();
+    let mut name_of: HashMap<SExpr, SExpr> = HashMap::new();
+    for &e in &order {
+        let items = ctx.get_list(e).expect("only lists are expanded").to_vec();
+        let mut depth = 0;
+        let new: Vec<SExpr> = items
+            .iter()
+            .map(|c| match name_of.get(c) {
+                Some(&name) => {
+                    depth = depth.max(layer[c] + 1);
+                    name
+                }
+                None => {
+                    depth = depth.max(layer.get(c).copied().unwrap_or(0));
+                    rebuilt.get(c).copied().unwrap_or(*c)
+                }
+            })
+            .collect();
+        let body = ctx.list(new);
+        layer.insert(e, depth);
+        if shared(e) {
+            let name = format!("?t{}", name_of.len());
+            if layers.len() <= depth {
+                layers.resize(depth + 1, Vec::new());
+            }
+            layers[depth].push((name.clone(), body));
+            name_of.insert(e, ctx.atom(name));
+        } else {
+            rebuilt.insert(e, body);
+        }
+    }
+    let mut term = rebuilt.get(&root).copied().unwrap_or(root);
+    for bindings in layers.into_iter().rev() {
+        if !bindings.is_empty() {
+            term = ctx.let_many(bindings, term);
+        }
+    }
+    term
+}
+
 /// The query as an SMT-LIB2 script (without `check-sat`).
 pub fn script(ctx: &Context, vars: &[Var], assertions: &[SExpr]) -> String {
     let mut text = String::from("(set-logic QF_BV)\n");
@@ -252,7 +326,7 @@ pub fn script(ctx: &Context, vars: &[Var], assertions: &[SExpr]) -> String {
         text.push_str(&format!("(declare-const {} (_ BitVec {}))\n", v.name, v.width));
     }
     for &a in assertions {
-        text.push_str(&format!("(assert {})\n", ctx.display(a)));
+        text.push_str(&format!("(assert {})\n", ctx.display(with_lets(ctx, a))));
     }
     text
 }

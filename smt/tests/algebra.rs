@@ -175,3 +175,27 @@ proptest! {
         check_all(&pairs);
     }
 }
+
+/// A term graph with heavy sharing (an unrolled loop that reads its previous
+/// step twice) reaches the solver as linear text with the same meaning.
+#[test]
+fn shared_subterms_are_sent_once() {
+    let mut ctx = ContextBuilder::new().build().unwrap();
+    let (term, expected) = {
+        let sym = Sym::new(&ctx);
+        let c = Concrete;
+        let (mut s, mut k) = (sym.constant(64, 3), c.constant(64, 3));
+        for i in 0..64u128 {
+            let step = sym.constant(64, i * 0x9e37_79b9);
+            s = sym.ite(sym.bvult(s, step), sym.bvadd(s, step), sym.bvxor(s, step));
+            let kstep = c.constant(64, i * 0x9e37_79b9);
+            k = if c.bvult(k, kstep) { c.bvadd(k, kstep) } else { c.bvxor(k, kstep) };
+        }
+        (s.term, k)
+    };
+    let text = ctx.display(ptx_smt::solver::with_lets(&ctx, term)).to_string();
+    assert!(text.len() < 20_000, "{} characters", text.len());
+    let wrong = ctx.not(ctx.eq(term, ctx.atom(expected.smtlib())));
+    let r = Backend::Embedded.check(&mut ctx, &[], &[wrong], Duration::from_secs(60)).unwrap();
+    assert_eq!(r, SatResult::Unsat);
+}

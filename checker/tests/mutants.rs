@@ -1,0 +1,25 @@
+//! The mutation self-test on a few variants of each shape (the CI runs it
+//! on all of them with `ptxcheck mutants`).
+
+use std::time::Duration;
+
+use ptx_smt::Backend;
+use ptx_spec::catalogue::Variant;
+use ptxcheck::mutants::{self, Fate, Side};
+
+#[test]
+fn every_non_equivalent_mutant_is_killed() {
+    for name in ["cnot.b32", "and.pred", "shf.r.clamp.b32", "shr.s16", "shl.b64"] {
+        let v = Variant::from_mnemonic(name).unwrap();
+        let results = mutants::run(&v, &Backend::Embedded, Duration::from_secs(60)).unwrap();
+        assert_eq!(results.len(), mutants::count(&v), "{name}");
+        let killed = results.iter().filter(|m| m.fate == Fate::Killed).count();
+        assert!(killed > 0, "{name}: nothing killed");
+        for side in [Side::Smt, Side::Concrete] {
+            assert!(results.iter().any(|m| m.side == side && m.fate == Fate::Killed), "{name} {side:?}");
+        }
+        for m in &results {
+            assert!(matches!(m.fate, Fate::Killed | Fate::Equivalent), "{name}: {} survived: {:?}", m.fault, m.fate);
+        }
+    }
+}
