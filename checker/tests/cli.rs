@@ -1,0 +1,148 @@
+//! The command line as a user meets it: outputs (golden files under
+//! `tests/snapshots/`, regenerated with `INSTA_UPDATE=always`), exit
+//! statuses, and one-line errors for bad input.
+
+use std::process::{Command, Output};
+
+fn ptxcheck(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ptxcheck")).args(args).output().expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// Times differ from run to run; the golden files hold a placeholder.
+fn redacted(settings: &mut insta::Settings) {
+    settings.add_filter(r"\d+\.\d{3} s", "T s");
+}
+
+#[test]
+fn eval_prints_the_issue_examples() {
+    let o = ptxcheck(&["eval", "shf.l.wrap.b32 d, 0x80000001, 0x80000001, 1"]);
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "d = 0x00000003\n"));
+    let o = ptxcheck(&["eval", "shf.l.wrap.b32 d, 0x80000001, 0x80000001, 1", "--format", "json"]);
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "{\"d\":\"0x00000003\"}\n"));
+}
+
+#[test]
+fn eval_prints_predicates_and_skips_the_sink() {
+    let o = ptxcheck(&["eval", "lop3.or.b32 r1|p1, 0xf0, 0xcc, 0xaa, 0x80, 0"]);
+    assert_eq!(stdout(&o), "r1 = 0x00000080\np1 = 1\n");
+    let o = ptxcheck(&["eval", "lop3.and.b32 _|p, 0xf0, 0x0f, 0xaa, 0x80, true", "--format", "json"]);
+    assert_eq!(stdout(&o), "{\"p\":false}\n");
+    let o = ptxcheck(&["eval", "not.pred p, 0"]);
+    assert_eq!(stdout(&o), "p = 1\n");
+    let o = ptxcheck(&["eval", "shr.s16 d, -32768, 100;"]);
+    assert_eq!(stdout(&o), "d = 0xffff\n");
+    let o = ptxcheck(&["eval", "shl.b64 d, 1, 63"]);
+    assert_eq!(stdout(&o), "d = 0x8000000000000000\n");
+}
+
+#[test]
+fn bad_instructions_get_one_line_errors_and_status_2() {
+    let cases = [
+        ("frob.b32 d, 1, 2", "unknown opcode `frob`"),
+        ("shf.l.b32 d, 1, 2, 3", "`shf.l.b32` is not a legal variant of shf"),
+        ("cnot.pred p, 1", "`cnot.pred` is not a legal variant of cnot"),
+        ("and.b32 d, 1", "and.b32 takes 3 operands (d, a, b), found 2"),
+        ("shl.b16 d, 0x10000, 1", "immediate `0x10000` out of range for a"),
+        ("shl.b16 d, 1, 0x100000000", "immediate `0x100000000` out of range for b"),
+        ("lop3.b32 d, 1, 2, 3, 256", "immediate `256` out of range for immLut"),
+        ("lop3.b32 d, 1, 2, 3, -1", "immediate `-1` out of range for immLut"),
+        ("and.b32 d, x, 1", "operand a is the register `x`"),
+        ("and.pred p, 2, 1", "immediate `2` out of range for a"),
+        ("and.b32 d, 1.5, 1", "bad operand `1.5` for a"),
+        ("@p and.b32 d, 1, 2", "unexpected `@p`"),
+        ("", "empty instruction"),
+    ];
+    for (text, expected) in cases {
+        let o = ptxcheck(&["eval", text]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{text}: {err}");
+        assert!(err.starts_with("error: ") && err.contains(expected), "{text}: {err}");
+        assert_eq!(err.lines().count(), 1, "{text}: {err}");
+        assert!(stdout(&o).is_empty(), "{text}");
+    }
+}
+
+#[test]
+fn prove_one_instruction_golden() {
+    let o = ptxcheck(&["prove", "shf", "--jobs", "1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let mut settings = insta::Settings::clone_current();
+    redacted(&mut settings);
+    // The solver's version is the system's; keep it out of the golden file.
+    settings.add_filter(r"solver z3 [0-9.]+ \(embedded\)", "solver z3 (embedded)");
+    settings.bind(|| insta::assert_snapshot!("prove_shf", stdout(&o)));
+}
+
+#[test]
+fn prove_all_as_json() {
+    let o = ptxcheck(&["prove", "all", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let results = v["results"].as_array().unwrap();
+    assert_eq!(results.len(), 38);
+    assert!(results.iter().all(|r| r["verdict"] == "proven"));
+    assert_eq!(v["summary"]["proven"], 38);
+    let ids: Vec<&str> = v["assumptions"].as_array().unwrap().iter().map(|a| a["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["shf-shift-by-32", "shift-clamped-to-width"]);
+}
+
+#[test]
+fn prove_selects_one_variant() {
+    let o = ptxcheck(&["prove", "shf.l.wrap.b32"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("1 variants: 1 proven, 0 counterexample, 0 unknown, 0 timeout"));
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["prove", "frob"], "unknown instruction or variant `frob`"),
+        (&["prove", "all", "--solver", "yikes"], "unknown solver `yikes`"),
+        (&["prove", "all", "--timeout", "0"], "--timeout must be a positive number"),
+        (&["prove", "all", "--jobs", "0"], "--jobs must be at least 1"),
+        (&["prove"], "required"),
+        (&["frobnicate"], "unrecognized subcommand"),
+    ];
+    for (args, expected) in cases {
+        let o = ptxcheck(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(expected), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"), "{args:?}");
+    }
+}
+
+#[test]
+fn a_missing_solver_binary_is_a_clear_error() {
+    let o = Command::new(env!("CARGO_BIN_EXE_ptxcheck"))
+        .args(["prove", "shf", "--solver", "cvc5"])
+        .env("PATH", "")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: solver `cvc5` not found on PATH (install Debian's `cvc5` package, or pick another with --solver)\n"
+    );
+}
+
+#[test]
+fn mutants_of_one_variant() {
+    let o = ptxcheck(&["mutants", "cnot.b16"]);
+    assert_eq!(o.status.code(), Some(0));
+    insta::assert_snapshot!("mutants_cnot_b16", stdout(&o));
+}
+
+#[test]
+fn list_golden() {
+    let o = ptxcheck(&["list"]);
+    assert_eq!(o.status.code(), Some(0));
+    insta::assert_snapshot!("list", stdout(&o));
+}
