@@ -50,7 +50,9 @@ pub fn evaluate(text: &str) -> Result<Evaluation, EvalError> {
     let written = dests
         .zip(outs)
         .filter_map(|((op, text), out)| match text {
-            OperandText::Reg(name) => Some(Written { name: name.clone(), ty: op.ty, value: out.defined.then_some(out.value) }),
+            OperandText::Reg(name) => {
+                Some(Written { name: name.clone(), ty: op.ty, value: out.defined.then_some(out.value) })
+            }
             _ => None, // the sink `_` discards its value
         })
         .collect();

@@ -18,7 +18,11 @@ use ptxcheck::{eval, mutants, prove, select};
 use rayon::prelude::*;
 
 #[derive(Parser)]
-#[command(name = "ptxcheck", version, about = "Formal specification and SMT model checker for PTX integer, logic and shift instructions")]
+#[command(
+    name = "ptxcheck",
+    version,
+    about = "Formal specification and SMT model checker for PTX integer, logic and shift instructions"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -167,7 +171,11 @@ impl Setup {
             Some(n) => n,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build().context("starting worker threads").map_err(usage)?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .build()
+            .context("starting worker threads")
+            .map_err(usage)?;
         Ok(Setup { backend, timeout: Duration::from_secs_f64(args.timeout), pool })
     }
 

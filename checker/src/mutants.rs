@@ -84,8 +84,8 @@ const SWAPS: &[(&str, &[&str])] = &[
 
 /// Binary operators whose operands can be swapped to a different function.
 const NON_COMMUTATIVE: &[&str] = &[
-    "bvsub", "bvshl", "bvlshr", "bvashr", "bvudiv", "bvsdiv", "bvurem", "bvsrem", "bvult", "bvule", "bvugt",
-    "bvuge", "bvslt", "bvsle", "concat",
+    "bvsub", "bvshl", "bvlshr", "bvashr", "bvudiv", "bvsdiv", "bvurem", "bvsrem", "bvult", "bvule", "bvugt", "bvuge",
+    "bvslt", "bvsle", "concat",
 ];
 
 /// Unary operators that can be dropped.
@@ -162,7 +162,11 @@ fn faults(ctx: &Context, roots: &[SExpr]) -> Vec<Fault> {
             }
         }
         if DROPPABLE.contains(&head.as_str()) && args.len() == 1 {
-            out.push(Fault { site: e, replacement: args[0], description: format!("drop {head} in {}", describe(ctx, e)) });
+            out.push(Fault {
+                site: e,
+                replacement: args[0],
+                description: format!("drop {head} in {}", describe(ctx, e)),
+            });
         }
         // Constants by one, each occurrence on its own.
         for (i, &arg) in args.iter().enumerate() {
@@ -211,7 +215,10 @@ fn mutate(ctx: &Context, outputs: &SymOutputs, fault: &Fault) -> SymOutputs {
     outputs
         .iter()
         .map(|o| Out {
-            value: SymBv { term: substitute(ctx, o.value.term, fault.site, fault.replacement, &mut memo), width: o.value.width },
+            value: SymBv {
+                term: substitute(ctx, o.value.term, fault.site, fault.replacement, &mut memo),
+                width: o.value.width,
+            },
             defined: substitute(ctx, o.defined, fault.site, fault.replacement, &mut memo),
         })
         .collect()
@@ -251,13 +258,16 @@ pub fn run(variant: &Variant, backend: &Backend, timeout: Duration) -> Result<Ve
             let fate = match compare(backend, &mut ctx, &against_other, timeout)? {
                 Comparison::Differ(_) => Fate::Killed,
                 Comparison::Equivalent => {
-                    let against_original = Sides { vars: &vars, output_names: &names, smt: &mutant, concrete: original };
+                    let against_original =
+                        Sides { vars: &vars, output_names: &names, smt: &mutant, concrete: original };
                     match compare(backend, &mut ctx, &against_original, timeout)? {
                         Comparison::Equivalent => Fate::Equivalent,
                         _ => Fate::Survived { reason: "not proven equal to the original".into() },
                     }
                 }
-                Comparison::Unconfirmed(_) => Fate::Survived { reason: "counterexample not confirmed concretely".into() },
+                Comparison::Unconfirmed(_) => {
+                    Fate::Survived { reason: "counterexample not confirmed concretely".into() }
+                }
                 Comparison::Unknown(reason) => Fate::Survived { reason: format!("solver unknown: {reason}") },
             };
             results.push(Mutant { variant: variant.to_string(), side, fault: fault.description, fate });

@@ -144,7 +144,10 @@ fn run_proof(
             Verdict::Counterexample(Box::new(cex))
         }
         Comparison::Unconfirmed(model) => Verdict::Unknown {
-            reason: format!("the solver's model {} does not make the sides differ on concrete evaluation", show_model(vars.as_slice(), &model)),
+            reason: format!(
+                "the solver's model {} does not make the sides differ on concrete evaluation",
+                show_model(vars.as_slice(), &model)
+            ),
         },
         Comparison::Unknown(reason) => timeout_or_unknown(reason, start.elapsed(), timeout),
     })
@@ -198,20 +201,30 @@ fn differ(ctx: &Context, sides: &Sides) -> SExpr {
 }
 
 /// Evaluate both sides on `model`: `Some(cex)` if they differ.
-fn evaluate(ctx: &Context, sides: &Sides, model: &HashMap<String, BitVec>) -> Result<Option<Counterexample>, SolverError> {
+fn evaluate(
+    ctx: &Context,
+    sides: &Sides,
+    model: &HashMap<String, BitVec>,
+) -> Result<Option<Counterexample>, SolverError> {
     let env: HashMap<String, BitVec> = sides
         .vars
         .iter()
         .map(|v| (v.name.clone(), model.get(&v.name).copied().unwrap_or(BitVec::new(v.width, 0))))
         .collect();
     let mut ev = Evaluator::new(ctx, env.clone());
-    let eval_err = |e: ptx_smt::eval::EvalError| SolverError::Rejected { solver: "evaluator".into(), message: e.to_string() };
+    let eval_err =
+        |e: ptx_smt::eval::EvalError| SolverError::Rejected { solver: "evaluator".into(), message: e.to_string() };
     let mut outputs = Vec::new();
     let mut differs = false;
     for ((s, c), name) in sides.smt.iter().zip(sides.concrete).zip(sides.output_names) {
-        let side = |ev: &mut Evaluator, o: &ptx_spec::catalogue::Out<SymBv, SExpr>| -> Result<Option<BitVec>, SolverError> {
-            Ok(if ev.eval_bool(o.defined).map_err(eval_err)? { Some(ev.eval_bv(o.value.term).map_err(eval_err)?) } else { None })
-        };
+        let side =
+            |ev: &mut Evaluator, o: &ptx_spec::catalogue::Out<SymBv, SExpr>| -> Result<Option<BitVec>, SolverError> {
+                Ok(if ev.eval_bool(o.defined).map_err(eval_err)? {
+                    Some(ev.eval_bv(o.value.term).map_err(eval_err)?)
+                } else {
+                    None
+                })
+            };
         let (sv, cv) = (side(&mut ev, s)?, side(&mut ev, c)?);
         differs |= sv != cv;
         outputs.push(OutputPair { name: name.clone(), smt: sv, concrete: cv });
@@ -222,7 +235,12 @@ fn evaluate(ctx: &Context, sides: &Sides, model: &HashMap<String, BitVec>) -> Re
 
 /// Ask whether the sides differ; on `sat`, minimise the witness and confirm
 /// it concretely.
-pub(crate) fn compare(backend: &Backend, ctx: &mut Context, sides: &Sides, timeout: Duration) -> Result<Comparison, SolverError> {
+pub(crate) fn compare(
+    backend: &Backend,
+    ctx: &mut Context,
+    sides: &Sides,
+    timeout: Duration,
+) -> Result<Comparison, SolverError> {
     let goal = differ(ctx, sides);
     let model = match backend.check(ctx, sides.vars, &[goal], timeout)? {
         SatResult::Unsat => return Ok(Comparison::Equivalent),

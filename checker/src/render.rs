@@ -92,7 +92,15 @@ impl ProveSummary<'_> {
                 } else {
                     r.assumptions.iter().map(|a| a.id).collect::<Vec<_>>().join(", ")
                 };
-                vec![r.variant.to_string(), r.verdict.label().to_string(), assumptions, seconds(r.time)]
+                let verdict = match &r.verdict {
+                    // The witness in the row; both sides' outputs below the table.
+                    Verdict::Counterexample(cex) => {
+                        let inputs: Vec<String> = cex.inputs.iter().map(|(n, v)| format!("{n}={}", v.hex())).collect();
+                        format!("counterexample\n{}", inputs.join(" "))
+                    }
+                    v => v.label().to_string(),
+                };
+                vec![r.variant.to_string(), verdict, assumptions, seconds(r.time)]
             })
             .collect();
         writeln!(out, "{}", table(&["variant", "verdict", "assumptions", "time"], rows))?;
@@ -214,12 +222,8 @@ pub fn catalogue(out: &mut dyn Write, variants: &[Variant]) -> io::Result<()> {
     let rows = variants
         .iter()
         .map(|v| {
-            let operands = v
-                .operands()
-                .iter()
-                .map(|o| format!("{}:{}", o.name, o.ty.width()))
-                .collect::<Vec<_>>()
-                .join(" ");
+            let operands =
+                v.operands().iter().map(|o| format!("{}:{}", o.name, o.ty.width())).collect::<Vec<_>>().join(" ");
             let assumptions = v.assumptions().iter().map(|a| a.id).collect::<Vec<_>>().join(", ");
             vec![
                 syntax(v),

@@ -8,6 +8,7 @@ use ptx_smt::{Backend, Sym, SymBv, SymOutputs};
 use ptx_spec::bv::{Algebra, BitVec, Concrete};
 use ptx_spec::catalogue::{defined, Variant};
 use ptxcheck::prove::{prove, prove_against, Verdict};
+use ptxcheck::render::ProveSummary;
 
 const TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -50,6 +51,15 @@ fn wrong_shf_l(sym: &Sym, ins: &[SymBv]) -> SymOutputs {
 fn a_wrong_encoding_yields_a_confirmed_minimal_counterexample() {
     let v = variant("shf.l.clamp.b32");
     let r = prove_against(&v, &Backend::Embedded, TIMEOUT, wrong_shf_l);
+    // As the user sees it.
+    let mut text = Vec::new();
+    let summary = ProveSummary { results: std::slice::from_ref(&r), solver: "z3 (embedded)".into(), wall: r.time };
+    summary.text(&mut text).unwrap();
+    let mut settings = insta::Settings::clone_current();
+    settings.add_filter(r"\d+\.\d{3} s", "T s");
+    settings.bind(|| insta::assert_snapshot!("wrong_shf_l_counterexample", String::from_utf8(text).unwrap()));
+    assert!(!summary.all_proven());
+
     let Verdict::Counterexample(cex) = r.verdict else { panic!("expected a counterexample, got {:?}", r.verdict) };
     // Minimised: a = 0 is impossible (both read 0 from a) so a is 1; b = 0
     // and c = 0 make the wrong side read a whole, the right side nothing.

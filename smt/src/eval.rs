@@ -90,9 +90,9 @@ impl<'c> Evaluator<'c> {
         match a {
             "true" => Ok(Value::Bool(true)),
             "false" => Ok(Value::Bool(false)),
-            _ if a.starts_with('#') => BitVec::parse_smtlib(a)
-                .map(Value::Bv)
-                .ok_or_else(|| EvalError::Unsupported(a.to_string())),
+            _ if a.starts_with('#') => {
+                BitVec::parse_smtlib(a).map(Value::Bv).ok_or_else(|| EvalError::Unsupported(a.to_string()))
+            }
             _ => self.env.get(a).copied().map(Value::Bv).ok_or_else(|| EvalError::Unbound(a.to_string())),
         }
     }
@@ -104,7 +104,8 @@ impl<'c> Evaluator<'c> {
         // Indexed operators: ((_ extract i j) x), ((_ zero_extend k) x), ...
         if let Some(index) = self.ctx.get_list(head) {
             let name = index.get(1).and_then(|&n| self.ctx.get_atom(n)).ok_or_else(unsupported)?;
-            let nums: Vec<u32> = index[2..].iter().map(|&n| self.ctx.get_u32(n)).collect::<Option<_>>().ok_or_else(unsupported)?;
+            let nums: Vec<u32> =
+                index[2..].iter().map(|&n| self.ctx.get_u32(n)).collect::<Option<_>>().ok_or_else(unsupported)?;
             let [x] = args else { return Err(unsupported()) };
             let x = self.eval_bv(*x)?;
             let check = |ok: bool| if ok { Ok(()) } else { Err(EvalError::IllSorted(self.ctx.display(e).to_string())) };

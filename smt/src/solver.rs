@@ -36,13 +36,7 @@ pub struct ProcessSolver {
 
 /// The solver processes ptxcheck knows how to drive.
 pub const PROCESS_SOLVERS: &[ProcessSolver] = &[
-    ProcessSolver {
-        name: "z3",
-        program: "z3",
-        args: &["-smt2", "-in"],
-        timeout_flag: "-t:",
-        package: "z3",
-    },
+    ProcessSolver { name: "z3", program: "z3", args: &["-smt2", "-in"], timeout_flag: "-t:", package: "z3" },
     ProcessSolver {
         name: "cvc5",
         program: "cvc5",
@@ -59,7 +53,9 @@ pub const EMBEDDED: &str = "embedded";
 pub enum SolverError {
     #[error("unknown solver `{name}` (known: {})", known.join(", "))]
     Unknown { name: String, known: Vec<&'static str> },
-    #[error("solver `{program}` not found on PATH (install Debian's `{package}` package, or pick another with --solver)")]
+    #[error(
+        "solver `{program}` not found on PATH (install Debian's `{package}` package, or pick another with --solver)"
+    )]
     NotFound { program: &'static str, package: &'static str },
     #[error("solver {solver}: {message}")]
     Io { solver: String, message: String },
@@ -127,7 +123,8 @@ impl Backend {
                 self.check_available()?;
                 let mut args: Vec<String> = s.args.iter().map(|a| a.to_string()).collect();
                 args.push(format!("{}{}", s.timeout_flag, timeout.as_millis().max(1)));
-                let mut ctx = ContextBuilder::new().solver(s.program).solver_args(args).build().map_err(|e| self.io(e))?;
+                let mut ctx =
+                    ContextBuilder::new().solver(s.program).solver_args(args).build().map_err(|e| self.io(e))?;
                 ctx.set_logic("QF_BV").map_err(|e| self.io(e))?;
                 Ok(ctx)
             }
@@ -171,9 +168,9 @@ impl Backend {
         }
         match solver.check() {
             z3::SatResult::Unsat => Ok(SatResult::Unsat),
-            z3::SatResult::Unknown => Ok(SatResult::Unknown(
-                solver.get_reason_unknown().unwrap_or_else(|| "unknown".into()),
-            )),
+            z3::SatResult::Unknown => {
+                Ok(SatResult::Unknown(solver.get_reason_unknown().unwrap_or_else(|| "unknown".into())))
+            }
             z3::SatResult::Sat => {
                 let model = solver.get_model().ok_or_else(|| self.rejected("sat without a model"))?;
                 let mut values = HashMap::new();

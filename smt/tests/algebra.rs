@@ -22,9 +22,36 @@ enum Res<A: Algebra> {
 
 /// Every operation, by name, applied to `a` and `b` (and `c` for ite).
 const OPS: &[&str] = &[
-    "bvadd", "bvsub", "bvmul", "bvudiv", "bvurem", "bvsdiv", "bvsrem", "bvneg", "bvnot", "bvand", "bvor",
-    "bvxor", "bvshl", "bvlshr", "bvashr", "extract-top", "extract-bottom", "extract-mid", "concat",
-    "zero_extend", "sign_extend", "eq", "bvult", "bvule", "bvslt", "bvsle", "ite", "and", "or", "not",
+    "bvadd",
+    "bvsub",
+    "bvmul",
+    "bvudiv",
+    "bvurem",
+    "bvsdiv",
+    "bvsrem",
+    "bvneg",
+    "bvnot",
+    "bvand",
+    "bvor",
+    "bvxor",
+    "bvshl",
+    "bvlshr",
+    "bvashr",
+    "extract-top",
+    "extract-bottom",
+    "extract-mid",
+    "concat",
+    "zero_extend",
+    "sign_extend",
+    "eq",
+    "bvult",
+    "bvule",
+    "bvslt",
+    "bvsle",
+    "ite",
+    "and",
+    "or",
+    "not",
 ];
 
 fn apply<A: Algebra>(alg: &A, op: &str, a: A::Bv, b: A::Bv) -> Res<A> {
@@ -106,7 +133,13 @@ fn cases(ctx: &Context, pairs: &[(u32, u128, u128)]) -> Vec<Case> {
 fn literal(ctx: &Context, v: Value) -> SExpr {
     match v {
         Value::Bv(b) => ctx.atom(b.smtlib()),
-        Value::Bool(b) => if b { ctx.true_() } else { ctx.false_() },
+        Value::Bool(b) => {
+            if b {
+                ctx.true_()
+            } else {
+                ctx.false_()
+            }
+        }
     }
 }
 

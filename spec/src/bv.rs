@@ -107,7 +107,7 @@ pub trait Algebra {
         self.eq(bit, one)
     }
     /// A Boolean as a 1-bit vector (a predicate).
-    fn from_bool(&self, b: Self::Bool) -> Self::Bv {
+    fn bool_to_bv(&self, b: Self::Bool) -> Self::Bv {
         let (one, zero) = (self.constant(1, 1), self.constant(1, 0));
         self.ite(b, one, zero)
     }
@@ -149,14 +149,8 @@ pub fn mask(width: u32) -> u128 {
 impl BitVec {
     /// `value` modulo 2^width.
     pub fn new(width: u32, value: u128) -> BitVec {
-        assert!(
-            (1..=MAX_WIDTH).contains(&width),
-            "bit-vector width {width} outside 1..={MAX_WIDTH}"
-        );
-        BitVec {
-            width,
-            bits: value & mask(width),
-        }
+        assert!((1..=MAX_WIDTH).contains(&width), "bit-vector width {width} outside 1..={MAX_WIDTH}");
+        BitVec { width, bits: value & mask(width) }
     }
     pub fn width(self) -> u32 {
         self.width
@@ -187,7 +181,7 @@ impl BitVec {
     /// The SMT-LIB literal: `#x...` when the width is a multiple of 4, else `#b...`.
     pub fn smtlib(self) -> String {
         let w = self.width as usize;
-        if w % 4 == 0 {
+        if w.is_multiple_of(4) {
             format!("#x{:0width$x}", self.bits, width = w / 4)
         } else {
             format!("#b{:0w$b}", self.bits)

@@ -88,11 +88,7 @@ pub fn parse_instruction(text: &str) -> Result<Instruction, ParseError> {
     let variant = lookup(mnemonic)?;
 
     let groups = operand_groups(&variant);
-    let written: Vec<&str> = if rest.is_empty() {
-        Vec::new()
-    } else {
-        rest.split(',').map(str::trim).collect()
-    };
+    let written: Vec<&str> = if rest.is_empty() { Vec::new() } else { rest.split(',').map(str::trim).collect() };
     if written.len() != groups.len() {
         return Err(ParseError::OperandCount {
             mnemonic: mnemonic.to_string(),
@@ -146,11 +142,8 @@ pub fn lookup(mnemonic: &str) -> Result<Variant, ParseError> {
         return Ok(v);
     }
     let opcode = mnemonic.split('.').next().unwrap_or(mnemonic);
-    let legal: Vec<String> = Variant::all()
-        .into_iter()
-        .filter(|v| v.opcode() == opcode)
-        .map(|v| v.to_string())
-        .collect();
+    let legal: Vec<String> =
+        Variant::all().into_iter().filter(|v| v.opcode() == opcode).map(|v| v.to_string()).collect();
     if legal.is_empty() {
         Err(ParseError::UnknownOpcode { opcode: opcode.to_string(), known: Variant::opcodes() })
     } else {
@@ -196,7 +189,8 @@ fn parse_operand(token: &str, op: &Operand) -> Result<OperandText, ParseError> {
             Err(bad("neither a register name nor an integer constant"))
         };
     }
-    let value = parse_integer(token).ok_or_else(|| bad("not an integer constant (decimal, 0x hex, 0b binary, 0 octal)"))?;
+    let value =
+        parse_integer(token).ok_or_else(|| bad("not an integer constant (decimal, 0x hex, 0b binary, 0 octal)"))?;
     let (width, signed_ok) = match (op.role, op.ty) {
         (_, OperandType::Pred) => (1, false),
         // immLut is a table index set, not a signed number (9.7.8.6: 0 to 255).
@@ -299,10 +293,7 @@ mod tests {
         assert!(msg("shf.l.b32 d, 1, 2, 3").starts_with("`shf.l.b32` is not a legal variant of shf"));
         assert!(msg("cnot.pred p, 1").contains("cnot.b16"));
         assert_eq!(msg("and.b32 d, 1"), "and.b32 takes 3 operands (d, a, b), found 2");
-        assert_eq!(
-            msg("lop3.b32 d, 1, 2, 3, 256"),
-            "immediate `256` out of range for immLut (immLut must be 0..=255)"
-        );
+        assert_eq!(msg("lop3.b32 d, 1, 2, 3, 256"), "immediate `256` out of range for immLut (immLut must be 0..=255)");
         assert_eq!(
             msg("and.b16 d, 0x10000, 1"),
             "immediate `0x10000` out of range for a (16-bit: 0..=0xffff or -32768..=-1)"

@@ -4,9 +4,7 @@
 use std::fmt;
 
 use crate::bv::Algebra;
-use crate::catalogue::{
-    defined, Operand, OperandType, Outputs, PtxVersion, Requirement, Target, Type,
-};
+use crate::catalogue::{defined, Operand, OperandType, Outputs, PtxVersion, Requirement, Target, Type};
 
 /// The Boolean operation lop3 applies to `d != 0` and `q` (9.7.8.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -127,7 +125,7 @@ impl Logic {
                         BoolOp::Or => alg.or(nonzero, q),
                         BoolOp::And => alg.and(nonzero, q),
                     };
-                    outs.push(defined(alg, alg.from_bool(p)));
+                    outs.push(defined(alg, alg.bool_to_bv(p)));
                 }
                 outs
             }
@@ -144,10 +142,7 @@ pub fn lop3<A: Algebra>(alg: &A, a: A::Bv, b: A::Bv, c: A::Bv, imm_lut: A::Bv) -
     let literal = |x: A::Bv, positive: bool| if positive { x } else { alg.bvnot(x) };
     let mut d = alg.constant(width, 0);
     for k in 0..8u32 {
-        let minterm = alg.bvand(
-            alg.bvand(literal(a, k & 4 != 0), literal(b, k & 2 != 0)),
-            literal(c, k & 1 != 0),
-        );
+        let minterm = alg.bvand(alg.bvand(literal(a, k & 4 != 0), literal(b, k & 2 != 0)), literal(c, k & 1 != 0));
         // All ones when bit k of immLut is set, else zero.
         let select = alg.sign_extend(width - 1, alg.bit(imm_lut, k));
         d = alg.bvor(d, alg.bvand(minterm, select));
@@ -176,12 +171,7 @@ mod tests {
 
     fn run(name: &str, ins: &[u128]) -> Vec<u128> {
         let v = Variant::from_mnemonic(name).unwrap();
-        let ins: Vec<BitVec> = v
-            .inputs()
-            .iter()
-            .zip(ins)
-            .map(|(o, &x)| BitVec::new(o.ty.width(), x))
-            .collect();
+        let ins: Vec<BitVec> = v.inputs().iter().zip(ins).map(|(o, &x)| BitVec::new(o.ty.width(), x)).collect();
         v.semantics(&Concrete, &ins).iter().map(|o| o.value.unsigned()).collect()
     }
 

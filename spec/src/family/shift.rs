@@ -34,17 +34,8 @@ pub enum Shift {
 }
 
 const SHL_TYPES: [Type; 3] = [Type::B16, Type::B32, Type::B64];
-const SHR_TYPES: [Type; 9] = [
-    Type::B16,
-    Type::B32,
-    Type::B64,
-    Type::U16,
-    Type::U32,
-    Type::U64,
-    Type::S16,
-    Type::S32,
-    Type::S64,
-];
+const SHR_TYPES: [Type; 9] =
+    [Type::B16, Type::B32, Type::B64, Type::U16, Type::U32, Type::U64, Type::S16, Type::S32, Type::S64];
 
 impl Shift {
     pub fn all() -> Vec<Shift> {
@@ -78,18 +69,13 @@ impl Shift {
     pub fn operands(&self) -> Vec<Operand> {
         let b32 = OperandType::Bits(32);
         match *self {
-            Shift::Shf(..) => vec![
-                Operand::dest("d", b32),
-                Operand::src("a", b32),
-                Operand::src("b", b32),
-                Operand::src("c", b32),
-            ],
+            Shift::Shf(..) => {
+                vec![Operand::dest("d", b32), Operand::src("a", b32), Operand::src("b", b32), Operand::src("c", b32)]
+            }
             // The amount b is 32-bit whatever the type (9.7.8.8-9, Notes).
-            Shift::Shl(t) | Shift::Shr(t) => vec![
-                Operand::dest("d", t.operand()),
-                Operand::src("a", t.operand()),
-                Operand::src("b", b32),
-            ],
+            Shift::Shl(t) | Shift::Shr(t) => {
+                vec![Operand::dest("d", t.operand()), Operand::src("a", t.operand()), Operand::src("b", b32)]
+            }
         }
     }
 
@@ -186,12 +172,7 @@ mod tests {
 
     fn run(name: &str, ins: &[u128]) -> u128 {
         let v = Variant::from_mnemonic(name).unwrap();
-        let ins: Vec<BitVec> = v
-            .inputs()
-            .iter()
-            .zip(ins)
-            .map(|(o, &x)| BitVec::new(o.ty.width(), x))
-            .collect();
+        let ins: Vec<BitVec> = v.inputs().iter().zip(ins).map(|(o, &x)| BitVec::new(o.ty.width(), x)).collect();
         v.semantics(&Concrete, &ins)[0].value.unsigned()
     }
 
