@@ -12,12 +12,12 @@ use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use easy_smt::{Context, SExpr, SExprData};
-use ptx_smt::{encode, Backend, SolverError, Sym, SymBv, SymOutputs};
+use ptx_smt::{encode, Backend, SolverError, SymBv, SymOutputs};
 use ptx_spec::bv::BitVec;
 use ptx_spec::catalogue::{Out, Variant};
 use serde::Serialize;
 
-use crate::prove::{compare, input_vars, output_names, Comparison, Sides};
+use crate::prove::{compare, Comparison, Encodings, Sides};
 
 /// Which encoding a mutant was made from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -227,32 +227,27 @@ fn mutate(ctx: &Context, outputs: &SymOutputs, fault: &Fault) -> SymOutputs {
 /// How many faults each side of `variant` has (without running them).
 pub fn count(variant: &Variant) -> usize {
     let ctx = easy_smt::ContextBuilder::new().build().expect("a context without a solver");
-    let sym = Sym::new(&ctx);
-    let vars = input_vars(variant);
-    let ins: Vec<SymBv> = vars.iter().map(|v| sym.var(&v.name, v.width)).collect();
-    let roots = |outs: &SymOutputs| outs.iter().flat_map(|o| [o.value.term, o.defined]).collect::<Vec<_>>();
-    faults(&ctx, &roots(&encode::encode(variant, &sym, &ins))).len()
-        + faults(&ctx, &roots(&variant.semantics(&sym, &ins))).len()
+    let e = Encodings::build(variant, &ctx, |sym, ins| encode::encode(variant, sym, ins));
+    faults(&ctx, &roots(&e.smt)).len() + faults(&ctx, &roots(&e.concrete)).len()
+}
+
+/// The terms of all outputs, values and definedness.
+fn roots(outputs: &SymOutputs) -> Vec<SExpr> {
+    outputs.iter().flat_map(|o| [o.value.term, o.defined]).collect()
 }
 
 /// Run every mutant of both encodings of `variant`.
 pub fn run(variant: &Variant, backend: &Backend, timeout: Duration) -> Result<Vec<Mutant>, SolverError> {
     let mut ctx = backend.context(timeout)?;
-    let vars = input_vars(variant);
-    let names = output_names(variant);
-    let (smt, concrete) = {
-        let sym = Sym::new(&ctx);
-        let ins: Vec<SymBv> = vars.iter().map(|v| sym.var(&v.name, v.width)).collect();
-        (encode::encode(variant, &sym, &ins), variant.semantics(&sym, &ins))
-    };
+    let Encodings { vars, output_names: names, smt, concrete } =
+        Encodings::build(variant, &ctx, |sym, ins| encode::encode(variant, sym, ins));
     let mut results = Vec::new();
     for side in [Side::Smt, Side::Concrete] {
         let (original, other) = match side {
             Side::Smt => (&smt, &concrete),
             Side::Concrete => (&concrete, &smt),
         };
-        let roots: Vec<SExpr> = original.iter().flat_map(|o| [o.value.term, o.defined]).collect();
-        for fault in faults(&ctx, &roots) {
+        for fault in faults(&ctx, &roots(original)) {
             let mutant = mutate(&ctx, original, &fault);
             let against_other = Sides { vars: &vars, output_names: &names, smt: &mutant, concrete: other };
             let fate = match compare(backend, &mut ctx, &against_other, timeout)? {

@@ -89,13 +89,31 @@ pub(crate) enum Comparison {
     Unknown(String),
 }
 
-/// The solver variables of a variant's inputs, named after its operands.
-pub fn input_vars(variant: &Variant) -> Vec<Var> {
-    variant.inputs().iter().map(|o| Var { name: o.name.to_string(), width: o.ty.width() }).collect()
+/// Both encodings of a variant as terms over its inputs, which are solver
+/// variables named after its operands.
+pub(crate) struct Encodings {
+    pub vars: Vec<Var>,
+    pub output_names: Vec<String>,
+    pub smt: SymOutputs,
+    pub concrete: SymOutputs,
 }
 
-pub fn output_names(variant: &Variant) -> Vec<String> {
-    variant.outputs().iter().map(|o| o.name.to_string()).collect()
+impl Encodings {
+    /// `smt` is the SMT encoding to use (the variant's own, or a test's).
+    pub fn build(variant: &Variant, ctx: &Context, smt: impl Fn(&Sym, &[SymBv]) -> SymOutputs) -> Encodings {
+        let vars: Vec<Var> =
+            variant.inputs().iter().map(|o| Var { name: o.name.to_string(), width: o.ty.width() }).collect();
+        let output_names = variant.outputs().iter().map(|o| o.name.to_string()).collect();
+        let sym = Sym::new(ctx);
+        let ins: Vec<SymBv> = vars.iter().map(|v| sym.var(&v.name, v.width)).collect();
+        let (smt, concrete) = (smt(&sym, &ins), variant.semantics(&sym, &ins));
+        Encodings { vars, output_names, smt, concrete }
+    }
+
+    /// The SMT encoding against the concrete semantics.
+    pub fn sides(&self) -> Sides<'_> {
+        Sides { vars: &self.vars, output_names: &self.output_names, smt: &self.smt, concrete: &self.concrete }
+    }
 }
 
 /// Prove that `variant`'s SMT encoding and concrete semantics agree.
@@ -126,14 +144,8 @@ fn run_proof(
     smt: impl Fn(&Sym, &[SymBv]) -> SymOutputs,
 ) -> Result<Verdict, SolverError> {
     let mut ctx = backend.context(timeout)?;
-    let vars = input_vars(variant);
-    let names = output_names(variant);
-    let (smt_outs, concrete_outs) = {
-        let sym = Sym::new(&ctx);
-        let ins: Vec<SymBv> = vars.iter().map(|v| sym.var(&v.name, v.width)).collect();
-        (smt(&sym, &ins), variant.semantics(&sym, &ins))
-    };
-    let sides = Sides { vars: &vars, output_names: &names, smt: &smt_outs, concrete: &concrete_outs };
+    let encodings = Encodings::build(variant, &ctx, smt);
+    let sides = encodings.sides();
     let start = Instant::now();
     Ok(match compare(backend, &mut ctx, &sides, timeout)? {
         Comparison::Equivalent => Verdict::Proven,
@@ -146,7 +158,7 @@ fn run_proof(
         Comparison::Unconfirmed(model) => Verdict::Unknown {
             reason: format!(
                 "the solver's model {} does not make the sides differ on concrete evaluation",
-                show_model(vars.as_slice(), &model)
+                show_model(&encodings.vars, &model)
             ),
         },
         Comparison::Unknown(reason) => timeout_or_unknown(reason, start.elapsed(), timeout),
