@@ -184,7 +184,11 @@ impl Setup {
     fn run_all<T: Send>(&self, variants: &[ptx_spec::Variant], job: impl Fn(&ptx_spec::Variant) -> T + Sync) -> Vec<T> {
         let bar = ProgressBar::with_draw_target(
             Some(variants.len() as u64),
-            if io::stderr().is_terminal() && io::stdout().is_terminal() { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() },
+            if io::stderr().is_terminal() && io::stdout().is_terminal() {
+                ProgressDrawTarget::stderr()
+            } else {
+                ProgressDrawTarget::hidden()
+            },
         );
         bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").expect("a valid template"));
         let results = self.pool.install(|| {

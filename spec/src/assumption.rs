@@ -40,5 +40,153 @@ pub const SHIFT_CLAMPED_TO_WIDTH: Assumption = Assumption {
               for shr of .s types (Description: signed shifts fill with the sign bit)",
 };
 
+/// Integer results of fixed width.
+pub const WRAPAROUND: Assumption = Assumption {
+    id: "int-wraparound",
+    section: "9.7.1",
+    fragment: "d = a + b",
+    reading: "an n-bit result is the exact result modulo 2^n (two's complement wrap-around), signed \
+              overflow included, which C leaves undefined; only the .sat variants saturate",
+};
+
+/// `.sat` on add, sub, mad.hi and mad24.hi.
+pub const SAT_OF_EXACT_RESULT: Assumption = Assumption {
+    id: "sat-of-exact-result",
+    section: "9.7.1.1-2, 9.7.1.4, 9.7.1.6",
+    fragment: "limits result to MININT..MAXINT",
+    reading: "the exact (unwrapped) result is clamped to the 32-bit signed range; nothing wraps \
+              before the clamp",
+};
+
+/// abs and neg of the most negative value.
+pub const ABS_NEG_MIN: Assumption = Assumption {
+    id: "abs-neg-most-negative",
+    section: "9.7.1.10-11",
+    fragment: "d = |a|",
+    reading: "for the most negative value, whose magnitude does not fit, the result wraps to that \
+              value itself (two's complement); the section is silent. Other readings: unspecified, \
+              or saturation to the most positive value",
+};
+
+/// div by zero.
+pub const DIV_BY_ZERO: Assumption = Assumption {
+    id: "div-by-zero-unspecified",
+    section: "9.7.1.8",
+    fragment: "unspecified, machine-specific value",
+    reading: "for b = 0 the quotient is unspecified: both models mark it so, and the proof covers \
+              every b != 0 and that both leave exactly b = 0 unspecified",
+};
+
+/// rem by zero.
+pub const REM_BY_ZERO: Assumption = Assumption {
+    id: "rem-by-zero-unspecified",
+    section: "9.7.1.9",
+    fragment: "Divides a by b",
+    reading: "rem divides as div does, so for b = 0 the remainder is unspecified too (rem's own \
+              text is silent on it)",
+};
+
+/// Signed division overflow.
+pub const DIV_SIGNED_OVERFLOW: Assumption = Assumption {
+    id: "div-signed-overflow",
+    section: "9.7.1.8",
+    fragment: "d = a / b",
+    reading: "the most negative value divided by -1 gives the most negative value (the quotient \
+              truncated toward zero, modulo 2^n); the section is silent. Other readings: \
+              unspecified, or saturation to the most positive value",
+};
+
+/// Signed remainder with a negative operand.
+pub const REM_NEGATIVE: Assumption = Assumption {
+    id: "rem-negative-machine-dependent",
+    section: "9.7.1.9",
+    fragment: "machine-dependent",
+    reading: "for signed types, when a or b is negative the remainder is unspecified: it depends on \
+              whether division truncates toward zero (the sign of a) or floors (the sign of b); \
+              both readings are kept for the audit",
+};
+
+/// The 24-bit multiplies.
+pub const MUL24_LOW_BITS: Assumption = Assumption {
+    id: "mul24-low-24-bits",
+    section: "9.7.1.5-6",
+    fragment: "two 24-bit integer values held in 32-bit source registers",
+    reading: "only bits 0..23 of a and b take part, sign-extended from bit 23 for .s32 and \
+              zero-extended for .u32; bits 24..31 are ignored, so the product has 48 bits as the \
+              Notes say. Other reading: the full 32-bit operands are multiplied",
+};
+
+/// clz's loop test.
+pub const CLZ_MASK_TEST: Assumption = Assumption {
+    id: "clz-mask-test",
+    section: "9.7.1.15",
+    fragment: "a&mask == 0",
+    reading: "the test is (a & mask) == 0, as the Description's count of leading zeros needs; C \
+              would parse a & (mask == 0), which is always 0 and makes every result 0",
+};
+
+/// bfind's bit test at 64 bits.
+pub const BFIND_SHIFT_WIDTH: Assumption = Assumption {
+    id: "bfind-shift-width",
+    section: "9.7.1.16",
+    fragment: "1<<i",
+    reading: "the single-bit mask is formed at the operand's width, so bits 32..63 of a .u64/.s64 \
+              operand are tested; a C int 1 shifted by 32 or more is undefined",
+};
+
+/// fns with a base above 31.
+pub const FNS_BASE: Assumption = Assumption {
+    id: "fns-base-above-31-undefined",
+    section: "9.7.1.17",
+    fragment: "otherwise behavior is undefined",
+    reading: "base is read as an unsigned 32-bit value; for base > 31 (a negative .s32 base \
+              included) the result is undefined, and the proof covers base <= 31",
+};
+
+/// fns with the most negative offset.
+pub const FNS_MIN_OFFSET: Assumption = Assumption {
+    id: "fns-most-negative-offset",
+    section: "9.7.1.17",
+    fragment: "count = |offset| - 1",
+    reading: "|offset| is exact, so for offset = -2^31 the count (2^31 - 1) is never reached \
+              within 32 bits and d = 0xffffffff; a 32-bit |offset| would overflow",
+};
+
+/// bfe fields reaching past the msb.
+pub const BFE_PAST_MSB: Assumption = Assumption {
+    id: "bfe-field-past-msb",
+    section: "9.7.1.19",
+    fragment: "pos+i<=msb",
+    reading: "bits of the field at or past the msb of a take the field's sign bit, which is a's \
+              msb for signed types once pos+len-1 passes it, as the pseudocode's min(pos+len-1, \
+              msb) and the Description's fill rule say",
+};
+
+/// szext's final expression.
+pub const SZEXT_MASK_OR_ZERO: Assumption = Assumption {
+    id: "szext-mask-or-zero",
+    section: "9.7.1.21",
+    fragment: "sign_bit ? mask | 0",
+    reading: "read as sign_bit ? mask : 0 (the `:` of the conditional is missing), which gives the \
+              sign- and zero-extension the Description states",
+};
+
 /// Every assumption the model makes, in a stable order.
-pub const ALL: &[&Assumption] = &[&SHF_SHIFT_BY_32, &SHIFT_CLAMPED_TO_WIDTH];
+pub const ALL: &[&Assumption] = &[
+    &WRAPAROUND,
+    &SAT_OF_EXACT_RESULT,
+    &ABS_NEG_MIN,
+    &DIV_BY_ZERO,
+    &REM_BY_ZERO,
+    &DIV_SIGNED_OVERFLOW,
+    &REM_NEGATIVE,
+    &MUL24_LOW_BITS,
+    &CLZ_MASK_TEST,
+    &BFIND_SHIFT_WIDTH,
+    &FNS_BASE,
+    &FNS_MIN_OFFSET,
+    &BFE_PAST_MSB,
+    &SZEXT_MASK_OR_ZERO,
+    &SHF_SHIFT_BY_32,
+    &SHIFT_CLAMPED_TO_WIDTH,
+];

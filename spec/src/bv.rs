@@ -122,6 +122,27 @@ pub trait Algebra {
             x
         }
     }
+    /// Exclusive or of two Booleans.
+    fn bool_xor(&self, a: Self::Bool, b: Self::Bool) -> Self::Bool {
+        let (na, nb) = (self.not(a), self.not(b));
+        self.or(self.and(a, nb), self.and(na, b))
+    }
+    /// Widen by `extra` bits: sign extension when `signed`, else zero extension.
+    fn extend(&self, signed: bool, extra: u32, x: Self::Bv) -> Self::Bv {
+        if signed {
+            self.sign_extend(extra, x)
+        } else {
+            self.zero_extend(extra, x)
+        }
+    }
+    /// `a < b`, signed or unsigned.
+    fn less(&self, signed: bool, a: Self::Bv, b: Self::Bv) -> Self::Bool {
+        if signed {
+            self.bvslt(a, b)
+        } else {
+            self.bvult(a, b)
+        }
+    }
     /// Unsigned minimum.
     fn umin(&self, a: Self::Bv, b: Self::Bv) -> Self::Bv {
         let lt = self.bvult(a, b);

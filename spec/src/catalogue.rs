@@ -11,7 +11,10 @@ use serde::Serialize;
 
 use crate::assumption::Assumption;
 use crate::bv::Algebra;
-use crate::family::{logic::Logic, shift::Shift};
+use crate::family::{
+    add_sub::AddSub, bit_count::BitCount, bit_field::BitField, div_rem::DivRem, dot::Dot, logic::Logic,
+    min_max::MinMax, mul_mad::MulMad, shift::Shift,
+};
 
 /// A PTX type qualifier, as written after the instruction name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -26,6 +29,9 @@ pub enum Type {
     S16,
     S32,
     S64,
+    /// Two 16-bit lanes in a 32-bit register.
+    U16x2,
+    S16x2,
 }
 
 impl Type {
@@ -34,12 +40,23 @@ impl Type {
         match self {
             Type::Pred => 1,
             Type::B16 | Type::U16 | Type::S16 => 16,
-            Type::B32 | Type::U32 | Type::S32 => 32,
+            Type::B32 | Type::U32 | Type::S32 | Type::U16x2 | Type::S16x2 => 32,
             Type::B64 | Type::U64 | Type::S64 => 64,
         }
     }
     pub fn is_signed(self) -> bool {
-        matches!(self, Type::S16 | Type::S32 | Type::S64)
+        matches!(self, Type::S16 | Type::S32 | Type::S64 | Type::S16x2)
+    }
+    /// The number of lanes: 2 for the packed types, else 1.
+    pub fn lanes(self) -> u32 {
+        match self {
+            Type::U16x2 | Type::S16x2 => 2,
+            _ => 1,
+        }
+    }
+    /// Width of one lane.
+    pub fn lane_width(self) -> u32 {
+        self.width() / self.lanes()
     }
     /// The qualifier as written, without the dot.
     pub fn name(self) -> &'static str {
@@ -54,6 +71,8 @@ impl Type {
             Type::S16 => "s16",
             Type::S32 => "s32",
             Type::S64 => "s64",
+            Type::U16x2 => "u16x2",
+            Type::S16x2 => "s16x2",
         }
     }
     /// The operand type of a register of this type.
@@ -198,9 +217,60 @@ pub fn defined<A: Algebra>(alg: &A, value: A::Bv) -> Out<A::Bv, A::Bool> {
     Out { value, defined: alg.bool_constant(true) }
 }
 
+/// What every instruction family provides: its variants, their syntax and
+/// requirements, and the concrete semantics.
+pub trait Family: Sized + Copy + fmt::Display {
+    /// Every legal variant of the family, in spec order.
+    fn all() -> Vec<Self>;
+    /// The instruction name (`shf`).
+    fn opcode(&self) -> &'static str;
+    /// The spec section that defines it.
+    fn section(&self) -> &'static str;
+    /// Operands in the order the syntax writes them.
+    fn operands(&self) -> Vec<Operand>;
+    fn requirement(&self) -> Requirement;
+    /// The readings the model adopts where the spec leaves a case open.
+    fn assumptions(&self) -> Vec<&'static Assumption> {
+        Vec::new()
+    }
+    /// The concrete semantics, as an emulator computes it.
+    fn semantics<A: Algebra>(&self, alg: &A, inputs: &[A::Bv]) -> Outputs<A>;
+}
+
+/// Calls `$body` with `$v` bound to the family value inside a [`Variant`].
+macro_rules! each_family {
+    ($self:expr, $v:ident => $body:expr) => {
+        match $self {
+            Variant::AddSub($v) => $body,
+            Variant::MulMad($v) => $body,
+            Variant::DivRem($v) => $body,
+            Variant::MinMax($v) => $body,
+            Variant::BitCount($v) => $body,
+            Variant::BitField($v) => $body,
+            Variant::Dot($v) => $body,
+            Variant::Logic($v) => $body,
+            Variant::Shift($v) => $body,
+        }
+    };
+}
+
 /// A legal variant of an instruction in scope.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Variant {
+    /// Section 9.7.1: add, sub, sad, abs, neg.
+    AddSub(AddSub),
+    /// Section 9.7.1: mul, mad, mul24, mad24.
+    MulMad(MulMad),
+    /// Section 9.7.1: div, rem.
+    DivRem(DivRem),
+    /// Section 9.7.1: min, max.
+    MinMax(MinMax),
+    /// Section 9.7.1: popc, clz, bfind, fns, brev.
+    BitCount(BitCount),
+    /// Section 9.7.1: bfe, bfi, szext, bmsk.
+    BitField(BitField),
+    /// Section 9.7.1: dp4a, dp2a.
+    Dot(Dot),
     /// Section 9.7.8.1-6: and, or, xor, not, cnot, lop3.
     Logic(Logic),
     /// Section 9.7.8.7-9: shf, shl, shr.
@@ -208,9 +278,17 @@ pub enum Variant {
 }
 
 impl Variant {
-    /// Every legal variant, in spec order.
+    /// Every legal variant, in spec order (9.7.1 by instruction, then 9.7.8).
     pub fn all() -> Vec<Variant> {
-        let mut all: Vec<Variant> = Logic::all().into_iter().map(Variant::Logic).collect();
+        let mut all: Vec<Variant> = Vec::new();
+        all.extend(AddSub::all().into_iter().map(Variant::AddSub));
+        all.extend(MulMad::all().into_iter().map(Variant::MulMad));
+        all.extend(DivRem::all().into_iter().map(Variant::DivRem));
+        all.extend(MinMax::all().into_iter().map(Variant::MinMax));
+        all.extend(BitCount::all().into_iter().map(Variant::BitCount));
+        all.extend(BitField::all().into_iter().map(Variant::BitField));
+        all.extend(Dot::all().into_iter().map(Variant::Dot));
+        all.extend(Logic::all().into_iter().map(Variant::Logic));
         all.extend(Shift::all().into_iter().map(Variant::Shift));
         all
     }
@@ -220,7 +298,7 @@ impl Variant {
         Variant::all().into_iter().find(|v| v.to_string() == name)
     }
 
-    /// Every opcode in the catalogue, in spec order.
+    /// Every opcode in the catalogue, in catalogue order.
     pub fn opcodes() -> Vec<&'static str> {
         let mut ops: Vec<&'static str> = Vec::new();
         for v in Variant::all() {
@@ -233,26 +311,17 @@ impl Variant {
 
     /// The instruction name (`shf`).
     pub fn opcode(&self) -> &'static str {
-        match self {
-            Variant::Logic(v) => v.opcode(),
-            Variant::Shift(v) => v.opcode(),
-        }
+        each_family!(self, v => v.opcode())
     }
 
     /// The spec section that defines it.
     pub fn section(&self) -> &'static str {
-        match self {
-            Variant::Logic(v) => v.section(),
-            Variant::Shift(v) => v.section(),
-        }
+        each_family!(self, v => v.section())
     }
 
     /// Operands in the order the syntax writes them.
     pub fn operands(&self) -> Vec<Operand> {
-        match self {
-            Variant::Logic(v) => v.operands(),
-            Variant::Shift(v) => v.operands(),
-        }
+        each_family!(self, v => v.operands())
     }
 
     /// Operands the instruction reads, in syntax order: the inputs of
@@ -268,18 +337,12 @@ impl Variant {
     }
 
     pub fn requirement(&self) -> Requirement {
-        match self {
-            Variant::Logic(v) => v.requirement(),
-            Variant::Shift(v) => v.requirement(),
-        }
+        each_family!(self, v => v.requirement())
     }
 
-    /// What the concrete semantics assumes where the spec leaves a case open.
+    /// What the model assumes where the spec leaves a case open.
     pub fn assumptions(&self) -> Vec<&'static Assumption> {
-        match self {
-            Variant::Logic(_) => Vec::new(),
-            Variant::Shift(v) => v.assumptions(),
-        }
+        each_family!(self, v => v.assumptions())
     }
 
     /// The concrete semantics, as an emulator computes it: `inputs` in the
@@ -287,19 +350,24 @@ impl Variant {
     /// [`Variant::outputs`].
     pub fn semantics<A: Algebra>(&self, alg: &A, inputs: &[A::Bv]) -> Outputs<A> {
         assert_eq!(inputs.len(), self.inputs().len(), "{self}: wrong number of inputs");
-        match self {
-            Variant::Logic(v) => v.semantics(alg, inputs),
-            Variant::Shift(v) => v.semantics(alg, inputs),
-        }
+        each_family!(self, v => v.semantics(alg, inputs))
+    }
+}
+
+impl Variant {
+    /// Run the concrete semantics on unsigned input values (each taken
+    /// modulo its operand's width); `None` for an unspecified output.
+    pub fn run(&self, inputs: &[u128]) -> Vec<Option<crate::bv::BitVec>> {
+        let ops = self.inputs();
+        assert_eq!(inputs.len(), ops.len(), "{self}: wrong number of inputs");
+        let ins: Vec<_> = ops.iter().zip(inputs).map(|(o, &x)| crate::bv::BitVec::new(o.ty.width(), x)).collect();
+        self.semantics(&crate::bv::Concrete, &ins).into_iter().map(|o| o.defined.then_some(o.value)).collect()
     }
 }
 
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Variant::Logic(v) => v.fmt(f),
-            Variant::Shift(v) => v.fmt(f),
-        }
+        each_family!(self, v => fmt::Display::fmt(v, f))
     }
 }
 
@@ -308,11 +376,36 @@ mod tests {
     use super::*;
 
     #[test]
-    fn catalogue_has_the_38_logic_and_shift_variants() {
+    fn catalogue_has_the_179_variants() {
         let all = Variant::all();
-        assert_eq!(all.len(), 38);
+        assert_eq!(all.len(), 179);
         let count = |op: &str| all.iter().filter(|v| v.opcode() == op).count();
+        // 9.7.1: 141 variants, 9.7.8: 38.
         let expected = [
+            ("add", 9),
+            ("sub", 7),
+            ("mul", 16),
+            ("mad", 17),
+            ("mul24", 4),
+            ("mad24", 5),
+            ("sad", 6),
+            ("div", 6),
+            ("rem", 6),
+            ("abs", 3),
+            ("neg", 3),
+            ("min", 10),
+            ("max", 10),
+            ("popc", 2),
+            ("clz", 2),
+            ("bfind", 8),
+            ("fns", 1),
+            ("brev", 2),
+            ("bfe", 4),
+            ("bfi", 2),
+            ("szext", 4),
+            ("bmsk", 2),
+            ("dp4a", 4),
+            ("dp2a", 8),
             ("and", 4),
             ("or", 4),
             ("xor", 4),
@@ -326,6 +419,7 @@ mod tests {
         for (op, n) in expected {
             assert_eq!(count(op), n, "{op}");
         }
+        assert_eq!(expected.iter().map(|(_, n)| n).sum::<usize>(), 179);
     }
 
     #[test]

@@ -1,12 +1,10 @@
 //! Section 9.7.8.1-6: the Semantics of and, or, xor, not, cnot and lop3.
 
 use ptx_spec::bv::Algebra;
-use ptx_spec::catalogue::defined;
+use ptx_spec::catalogue::{defined, Outputs};
 use ptx_spec::family::logic::{BoolOp, Logic};
 
-use crate::term::{Sym, SymBv, SymOutputs};
-
-pub fn encode(v: &Logic, sym: &Sym, ins: &[SymBv]) -> SymOutputs {
+pub fn encode<A: Algebra>(v: &Logic, sym: &A, ins: &[A::Bv]) -> Outputs<A> {
     match v {
         // 9.7.8.1-4: d = a & b; d = a | b; d = a ^ b; d = ~a.
         Logic::And(_) => vec![defined(sym, sym.bvand(ins[0], ins[1]))],
@@ -41,8 +39,8 @@ pub fn encode(v: &Logic, sym: &Sym, ins: &[SymBv]) -> SymOutputs {
 /// row for inputs (ta, tb, tc) is immLut's bit 4*ta + 2*tb + tc (row 111
 /// holds bit 7: `0xF0 & 0xCC & 0xAA = 0x80`). F applies to each bit position
 /// independently, so each result bit is a look-up of that row.
-fn lop3_table_lookup(sym: &Sym, a: SymBv, b: SymBv, c: SymBv, imm_lut: SymBv) -> SymBv {
-    let mut d: Option<SymBv> = None;
+fn lop3_table_lookup<A: Algebra>(sym: &A, a: A::Bv, b: A::Bv, c: A::Bv, imm_lut: A::Bv) -> A::Bv {
+    let mut d: Option<A::Bv> = None;
     for i in 0..32 {
         let row = sym.concat(sym.concat(sym.bit(a, i), sym.bit(b, i)), sym.bit(c, i));
         let entry = sym.extract(0, 0, sym.bvlshr(imm_lut, sym.zero_extend(5, row)));

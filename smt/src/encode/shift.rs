@@ -1,12 +1,10 @@
 //! Section 9.7.8.7-9: the Semantics of shf, shl and shr.
 
 use ptx_spec::bv::Algebra;
-use ptx_spec::catalogue::defined;
+use ptx_spec::catalogue::{defined, Outputs};
 use ptx_spec::family::shift::{ShfDir, ShfMode, Shift};
 
-use crate::term::{Sym, SymBv, SymOutputs};
-
-pub fn encode(v: &Shift, sym: &Sym, ins: &[SymBv]) -> SymOutputs {
+pub fn encode<A: Algebra>(v: &Shift, sym: &A, ins: &[A::Bv]) -> Outputs<A> {
     let d = match *v {
         Shift::Shf(dir, mode) => shf(sym, dir, mode, ins[0], ins[1], ins[2]),
         Shift::Shl(t) => shl(sym, t.width(), ins[0], ins[1]),
@@ -20,7 +18,7 @@ pub fn encode(v: &Shift, sym: &Sym, ins: &[SymBv]) -> SymOutputs {
 /// shf.l: `d = (b << n) | (a >> (32-n))`, shf.r: `d = (b << (32-n)) | (a >> n)`.
 /// Where n is 0 or 32 one of the shifts is by 32: SMT-LIB gives 0, which is
 /// assumption `shf-shift-by-32`.
-fn shf(sym: &Sym, dir: ShfDir, mode: ShfMode, a: SymBv, b: SymBv, c: SymBv) -> SymBv {
+fn shf<A: Algebra>(sym: &A, dir: ShfDir, mode: ShfMode, a: A::Bv, b: A::Bv, c: A::Bv) -> A::Bv {
     let k32 = sym.constant(32, 32);
     let n = match mode {
         ShfMode::Clamp => sym.ite(sym.bvult(c, k32), c, k32),
@@ -40,7 +38,7 @@ fn promoted(width: u32) -> u32 {
 }
 
 /// The amount after the Notes' clamp: min(b, N), still 32-bit.
-fn clamped_amount(sym: &Sym, width: u32, b: SymBv) -> SymBv {
+fn clamped_amount<A: Algebra>(sym: &A, width: u32, b: A::Bv) -> A::Bv {
     let n = sym.constant(32, u128::from(width));
     sym.ite(sym.bvugt(b, n), n, b)
 }
@@ -48,7 +46,7 @@ fn clamped_amount(sym: &Sym, width: u32, b: SymBv) -> SymBv {
 /// 9.7.8.8: `d = a << b`, the amount clamped to N (Notes). Computed in the
 /// promoted width and cut back to N bits; a shift by N yields 0
 /// (assumption `shift-clamped-to-width`).
-fn shl(sym: &Sym, width: u32, a: SymBv, b: SymBv) -> SymBv {
+fn shl<A: Algebra>(sym: &A, width: u32, a: A::Bv, b: A::Bv) -> A::Bv {
     let w = promoted(width);
     let n = sym.zero_extend(w - 32, clamped_amount(sym, width, b));
     let a = sym.zero_extend(w - width, a);
@@ -57,7 +55,7 @@ fn shl(sym: &Sym, width: u32, a: SymBv, b: SymBv) -> SymBv {
 
 /// 9.7.8.9: `d = a >> b`, sign-filling for .s types and zero-filling
 /// otherwise (Description), the amount clamped to N (Notes).
-fn shr(sym: &Sym, width: u32, signed: bool, a: SymBv, b: SymBv) -> SymBv {
+fn shr<A: Algebra>(sym: &A, width: u32, signed: bool, a: A::Bv, b: A::Bv) -> A::Bv {
     let w = promoted(width);
     let n = sym.zero_extend(w - 32, clamped_amount(sym, width, b));
     let shifted = if signed {

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::bv::Algebra;
-use crate::catalogue::{defined, Operand, OperandType, Outputs, PtxVersion, Requirement, Target, Type};
+use crate::catalogue::{defined, Family, Operand, OperandType, Outputs, PtxVersion, Requirement, Target, Type};
 
 /// The Boolean operation lop3 applies to `d != 0` and `q` (9.7.8.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -30,8 +30,8 @@ const BITWISE_TYPES: [Type; 4] = [Type::Pred, Type::B16, Type::B32, Type::B64];
 /// cnot has no predicate form (9.7.8.5).
 const CNOT_TYPES: [Type; 3] = [Type::B16, Type::B32, Type::B64];
 
-impl Logic {
-    pub fn all() -> Vec<Logic> {
+impl Family for Logic {
+    fn all() -> Vec<Logic> {
         let mut all = Vec::new();
         for make in [Logic::And, Logic::Or, Logic::Xor, Logic::Not] {
             all.extend(BITWISE_TYPES.map(make));
@@ -41,7 +41,7 @@ impl Logic {
         all
     }
 
-    pub fn opcode(&self) -> &'static str {
+    fn opcode(&self) -> &'static str {
         match self {
             Logic::And(_) => "and",
             Logic::Or(_) => "or",
@@ -52,7 +52,7 @@ impl Logic {
         }
     }
 
-    pub fn section(&self) -> &'static str {
+    fn section(&self) -> &'static str {
         match self {
             Logic::And(_) => "9.7.8.1",
             Logic::Or(_) => "9.7.8.2",
@@ -63,7 +63,7 @@ impl Logic {
         }
     }
 
-    pub fn operands(&self) -> Vec<Operand> {
+    fn operands(&self) -> Vec<Operand> {
         let b32 = OperandType::Bits(32);
         match *self {
             Logic::And(t) | Logic::Or(t) | Logic::Xor(t) => {
@@ -95,7 +95,7 @@ impl Logic {
         }
     }
 
-    pub fn requirement(&self) -> Requirement {
+    fn requirement(&self) -> Requirement {
         match self {
             Logic::Lop3(None) => Requirement { ptx: PtxVersion(4, 3), target: Target::Sm(50) },
             Logic::Lop3(Some(_)) => Requirement { ptx: PtxVersion(8, 2), target: Target::Sm(70) },
@@ -105,7 +105,7 @@ impl Logic {
 
     /// Concrete semantics. Inputs: `a, b` (and, or, xor), `a` (not, cnot),
     /// `a, b, c, immLut` (lop3) and `q` (lop3.BoolOp).
-    pub fn semantics<A: Algebra>(&self, alg: &A, ins: &[A::Bv]) -> Outputs<A> {
+    fn semantics<A: Algebra>(&self, alg: &A, ins: &[A::Bv]) -> Outputs<A> {
         match self {
             Logic::And(_) => vec![defined(alg, alg.bvand(ins[0], ins[1]))],
             Logic::Or(_) => vec![defined(alg, alg.bvor(ins[0], ins[1]))],

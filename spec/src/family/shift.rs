@@ -7,7 +7,7 @@ use std::fmt;
 
 use crate::assumption::{Assumption, SHF_SHIFT_BY_32, SHIFT_CLAMPED_TO_WIDTH};
 use crate::bv::Algebra;
-use crate::catalogue::{defined, Operand, OperandType, Outputs, PtxVersion, Requirement, Target, Type};
+use crate::catalogue::{defined, Family, Operand, OperandType, Outputs, PtxVersion, Requirement, Target, Type};
 
 /// Direction of a funnel shift.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -37,8 +37,8 @@ const SHL_TYPES: [Type; 3] = [Type::B16, Type::B32, Type::B64];
 const SHR_TYPES: [Type; 9] =
     [Type::B16, Type::B32, Type::B64, Type::U16, Type::U32, Type::U64, Type::S16, Type::S32, Type::S64];
 
-impl Shift {
-    pub fn all() -> Vec<Shift> {
+impl Family for Shift {
+    fn all() -> Vec<Shift> {
         let mut all = Vec::new();
         for dir in [ShfDir::L, ShfDir::R] {
             for mode in [ShfMode::Clamp, ShfMode::Wrap] {
@@ -50,7 +50,7 @@ impl Shift {
         all
     }
 
-    pub fn opcode(&self) -> &'static str {
+    fn opcode(&self) -> &'static str {
         match self {
             Shift::Shf(..) => "shf",
             Shift::Shl(_) => "shl",
@@ -58,7 +58,7 @@ impl Shift {
         }
     }
 
-    pub fn section(&self) -> &'static str {
+    fn section(&self) -> &'static str {
         match self {
             Shift::Shf(..) => "9.7.8.7",
             Shift::Shl(_) => "9.7.8.8",
@@ -66,7 +66,7 @@ impl Shift {
         }
     }
 
-    pub fn operands(&self) -> Vec<Operand> {
+    fn operands(&self) -> Vec<Operand> {
         let b32 = OperandType::Bits(32);
         match *self {
             Shift::Shf(..) => {
@@ -79,14 +79,14 @@ impl Shift {
         }
     }
 
-    pub fn requirement(&self) -> Requirement {
+    fn requirement(&self) -> Requirement {
         match self {
             Shift::Shf(..) => Requirement { ptx: PtxVersion(3, 1), target: Target::Sm(32) },
             _ => Requirement { ptx: PtxVersion(1, 0), target: Target::All },
         }
     }
 
-    pub fn assumptions(&self) -> Vec<&'static Assumption> {
+    fn assumptions(&self) -> Vec<&'static Assumption> {
         match self {
             Shift::Shf(..) => vec![&SHF_SHIFT_BY_32],
             Shift::Shl(_) | Shift::Shr(_) => vec![&SHIFT_CLAMPED_TO_WIDTH],
@@ -94,7 +94,7 @@ impl Shift {
     }
 
     /// Concrete semantics. Inputs: `a, b, c` (shf), `a, b` (shl, shr).
-    pub fn semantics<A: Algebra>(&self, alg: &A, ins: &[A::Bv]) -> Outputs<A> {
+    fn semantics<A: Algebra>(&self, alg: &A, ins: &[A::Bv]) -> Outputs<A> {
         let d = match *self {
             Shift::Shf(dir, mode) => shf(alg, dir, mode, ins[0], ins[1], ins[2]),
             Shift::Shl(_) => shl(alg, ins[0], ins[1]),

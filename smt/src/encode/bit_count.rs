@@ -1,0 +1,126 @@
+//! Section 9.7.1.14-18: the Semantics of popc, clz, bfind, fns and brev.
+//! Each loop is unrolled to its bound; a `while` whose condition has turned
+//! false leaves the state unchanged in the remaining steps.
+
+use ptx_spec::bv::Algebra;
+use ptx_spec::catalogue::{defined, Out, Outputs};
+use ptx_spec::family::bit_count::BitCount;
+
+pub fn encode<A: Algebra>(v: &BitCount, sym: &A, ins: &[A::Bv]) -> Outputs<A> {
+    match *v {
+        BitCount::Popc(_) => vec![defined(sym, popc(sym, ins[0]))],
+        BitCount::Clz(_) => vec![defined(sym, clz(sym, ins[0]))],
+        BitCount::Bfind { ty, shiftamt } => vec![defined(sym, bfind(sym, ty.is_signed(), shiftamt, ins[0]))],
+        BitCount::Fns => vec![fns(sym, ins[0], ins[1], ins[2])],
+        BitCount::Brev(_) => vec![defined(sym, brev(sym, ins[0]))],
+    }
+}
+
+/// 9.7.1.14: d = 0; while (a != 0) { if (a & 0x1) d++; a = a >> 1; }
+/// Iteration k tests bit k of the original a (the loop has shifted it down k
+/// times), and once a is 0 no further bit is set: so d counts the set bits
+/// of a, one term per iteration. Summed in 7 bits, widened to the .u32 d;
+/// this shape, rather than a guarded shift per step, keeps the proof
+/// against the closed form fast.
+fn popc<A: Algebra>(sym: &A, a: A::Bv) -> A::Bv {
+    let w = sym.width(a);
+    let mut d = sym.constant(7, 0);
+    for k in 0..w {
+        d = sym.bvadd(d, sym.zero_extend(6, sym.bit(a, k)));
+    }
+    sym.zero_extend(25, d)
+}
+
+/// 9.7.1.15: d = 0; while (d < max && (a & mask) == 0) { d++; a = a << 1; }
+/// with max the width and mask its msb (assumption clz-mask-test).
+fn clz<A: Algebra>(sym: &A, a: A::Bv) -> A::Bv {
+    let w = sym.width(a);
+    let max = sym.constant(32, u128::from(w));
+    let mask = sym.constant_like(a, 1u128 << (w - 1));
+    let (one, zero) = (sym.constant_like(a, 1), sym.constant_like(a, 0));
+    let mut a = a;
+    let mut d = sym.constant(32, 0);
+    for _ in 0..w {
+        let running = sym.and(sym.bvult(d, max), sym.eq(sym.bvand(a, mask), zero));
+        d = sym.ite(running, sym.bvadd(d, sym.constant(32, 1)), d);
+        a = sym.ite(running, sym.bvshl(a, one), a);
+    }
+    d
+}
+
+/// 9.7.1.16: negate negative signed inputs; d = 0xffffffff; for i = msb
+/// down to 0, the first i with a & (1<<i) gives d = i; with .shiftamt and a
+/// bit found, d = msb - d.
+fn bfind<A: Algebra>(sym: &A, signed: bool, shiftamt: bool, a: A::Bv) -> A::Bv {
+    let w = sym.width(a);
+    let msb = w - 1;
+    let zero = sym.constant_like(a, 0);
+    // (1<<msb) at the operand's width (assumption bfind-shift-width).
+    let bit_mask = |i: u32| sym.constant_like(a, 1u128 << i);
+    let a = if signed {
+        let negative = sym.not(sym.eq(sym.bvand(a, bit_mask(msb)), zero));
+        sym.ite(negative, sym.bvnot(a), a)
+    } else {
+        a
+    };
+    let not_found = sym.constant(32, 0xffff_ffff);
+    // The loop breaks at the first hit from the top: build it from the bottom.
+    let mut d = not_found;
+    for i in 0..=msb {
+        let hit = sym.not(sym.eq(sym.bvand(a, bit_mask(i)), zero));
+        d = sym.ite(hit, sym.constant(32, u128::from(i)), d);
+    }
+    if shiftamt {
+        let found = sym.not(sym.eq(d, not_found));
+        sym.ite(found, sym.bvsub(sym.constant(32, u128::from(msb)), d), d)
+    } else {
+        d
+    }
+}
+
+/// 9.7.1.18: d[i] = a[msb-i] for every i.
+fn brev<A: Algebra>(sym: &A, a: A::Bv) -> A::Bv {
+    let msb = sym.width(a) - 1;
+    // d[0] = a[msb] ends up lowest: build from d[msb] (= a[0]) down.
+    let mut d = sym.bit(a, 0);
+    for i in (0..msb).rev() {
+        d = sym.concat(d, sym.bit(a, msb - i));
+    }
+    d
+}
+
+/// 9.7.1.17. The loop visits at most 32 positions; `count = |offset| - 1`
+/// is exact (33 bits: assumption fns-most-negative-offset). base > 31 is
+/// undefined (assumption fns-base-above-31-undefined).
+fn fns<A: Algebra>(sym: &A, mask: A::Bv, base: A::Bv, offset: A::Bv) -> Out<A::Bv, A::Bool> {
+    let not_found = sym.constant(32, 0xffff_ffff);
+    let zero32 = sym.constant(32, 0);
+    let k32 = sym.constant(32, 32);
+    let bit_of_mask = |pos: A::Bv| sym.eq(sym.extract(0, 0, sym.bvlshr(mask, pos)), sym.constant(1, 1));
+    // offset == 0: d = mask[base] == 1 ? base : 0xffffffff.
+    let at_base = sym.ite(bit_of_mask(base), base, not_found);
+    // offset != 0: walk from base.
+    let wide = sym.sign_extend(1, offset);
+    let zero33 = sym.constant(33, 0);
+    let magnitude = sym.ite(sym.bvslt(wide, zero33), sym.bvneg(wide), wide);
+    let mut count = sym.bvsub(magnitude, sym.constant(33, 1));
+    let positive = sym.bvsgt(offset, zero32);
+    let inc = sym.ite(positive, sym.constant(32, 1), sym.constant(32, 0xffff_ffff));
+    let mut pos = base;
+    let mut d = not_found;
+    let mut done = sym.bool_constant(false);
+    for _ in 0..32 {
+        // while ((pos >= 0) && (pos < 32)): pos as a signed 32-bit value.
+        let in_range = sym.and(sym.bvsge(pos, zero32), sym.bvslt(pos, k32));
+        let active = sym.and(sym.not(done), in_range);
+        let hit = sym.and(active, bit_of_mask(pos));
+        let count_zero = sym.eq(count, zero33);
+        let found = sym.and(hit, count_zero);
+        d = sym.ite(found, pos, d);
+        count = sym.ite(sym.and(hit, sym.not(count_zero)), sym.bvsub(count, sym.constant(33, 1)), count);
+        done = sym.or(done, sym.or(found, sym.not(in_range)));
+        pos = sym.ite(done, pos, sym.bvadd(pos, inc));
+    }
+    let value = sym.ite(sym.eq(offset, zero32), at_base, d);
+    Out { value, defined: sym.bvule(base, sym.constant(32, 31)) }
+}

@@ -1,0 +1,285 @@
+//! Section 9.7.1.14-18: popc, clz, bfind, fns, brev.
+//! The concrete semantics, as an emulator author writes them: closed forms
+//! (a SWAR population count, a binary-search leading-zero count, a swap
+//! network for bit reversal) instead of the spec's bit loops.
+
+use std::fmt;
+
+use crate::assumption::{Assumption, BFIND_SHIFT_WIDTH, CLZ_MASK_TEST, FNS_BASE, FNS_MIN_OFFSET};
+use crate::bv::Algebra;
+use crate::catalogue::{defined, Family, Operand, OperandType, Out, Outputs, PtxVersion, Requirement, Target, Type};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BitCount {
+    Popc(Type),
+    Clz(Type),
+    /// `bfind.type`, or `bfind.shiftamt.type`.
+    Bfind {
+        ty: Type,
+        shiftamt: bool,
+    },
+    Fns,
+    Brev(Type),
+}
+
+const B_TYPES: [Type; 2] = [Type::B32, Type::B64];
+const BFIND_TYPES: [Type; 4] = [Type::U32, Type::U64, Type::S32, Type::S64];
+
+impl Family for BitCount {
+    fn all() -> Vec<BitCount> {
+        let mut all: Vec<BitCount> = B_TYPES.map(BitCount::Popc).to_vec();
+        all.extend(B_TYPES.map(BitCount::Clz));
+        for shiftamt in [false, true] {
+            all.extend(BFIND_TYPES.map(|ty| BitCount::Bfind { ty, shiftamt }));
+        }
+        all.push(BitCount::Fns);
+        all.extend(B_TYPES.map(BitCount::Brev));
+        all
+    }
+
+    fn opcode(&self) -> &'static str {
+        match self {
+            BitCount::Popc(_) => "popc",
+            BitCount::Clz(_) => "clz",
+            BitCount::Bfind { .. } => "bfind",
+            BitCount::Fns => "fns",
+            BitCount::Brev(_) => "brev",
+        }
+    }
+
+    fn section(&self) -> &'static str {
+        match self {
+            BitCount::Popc(_) => "9.7.1.14",
+            BitCount::Clz(_) => "9.7.1.15",
+            BitCount::Bfind { .. } => "9.7.1.16",
+            BitCount::Fns => "9.7.1.17",
+            BitCount::Brev(_) => "9.7.1.18",
+        }
+    }
+
+    fn operands(&self) -> Vec<Operand> {
+        let u32 = OperandType::Bits(32);
+        match *self {
+            // popc, clz and bfind write a .u32 whatever the operand type.
+            BitCount::Popc(t) | BitCount::Clz(t) | BitCount::Bfind { ty: t, .. } => {
+                vec![Operand::dest("d", u32), Operand::src("a", t.operand())]
+            }
+            BitCount::Fns => vec![
+                Operand::dest("d", u32),
+                Operand::src("mask", u32),
+                Operand::src("base", u32),
+                Operand::src("offset", u32),
+            ],
+            BitCount::Brev(t) => vec![Operand::dest("d", t.operand()), Operand::src("a", t.operand())],
+        }
+    }
+
+    fn requirement(&self) -> Requirement {
+        match self {
+            BitCount::Fns => Requirement { ptx: PtxVersion(6, 0), target: Target::Sm(30) },
+            _ => Requirement { ptx: PtxVersion(2, 0), target: Target::Sm(20) },
+        }
+    }
+
+    fn assumptions(&self) -> Vec<&'static Assumption> {
+        match self {
+            BitCount::Clz(_) => vec![&CLZ_MASK_TEST],
+            BitCount::Bfind { ty, .. } if ty.width() == 64 => vec![&BFIND_SHIFT_WIDTH],
+            BitCount::Fns => vec![&FNS_BASE, &FNS_MIN_OFFSET],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Inputs: `a`, or `mask, base, offset` for fns.
+    fn semantics<A: Algebra>(&self, alg: &A, ins: &[A::Bv]) -> Outputs<A> {
+        let to_u32 = |x: A::Bv| alg.zext_or_trunc(x, 32);
+        match *self {
+            BitCount::Popc(_) => vec![defined(alg, to_u32(popc(alg, ins[0])))],
+            BitCount::Clz(_) => vec![defined(alg, to_u32(clz(alg, ins[0])))],
+            BitCount::Bfind { ty, shiftamt } => vec![defined(alg, bfind(alg, ty.is_signed(), shiftamt, ins[0]))],
+            BitCount::Fns => vec![fns(alg, ins[0], ins[1], ins[2])],
+            BitCount::Brev(_) => vec![defined(alg, brev(alg, ins[0]))],
+        }
+    }
+}
+
+/// The repeating pattern `unit` (of `bits` bits) filling `width` bits.
+fn repeat(unit: u128, bits: u32, width: u32) -> u128 {
+    (0..width / bits).fold(0, |acc, i| acc | unit << (i * bits))
+}
+
+/// Population count by summing bit fields of doubling width (SWAR).
+pub fn popc<A: Algebra>(alg: &A, x: A::Bv) -> A::Bv {
+    let w = alg.width(x);
+    let mut x = x;
+    let mut field = 1;
+    while field < w {
+        let m = alg.constant(w, repeat(crate::bv::mask(field), 2 * field, w));
+        let shifted = alg.bvlshr(x, alg.constant(w, u128::from(field)));
+        x = alg.bvadd(alg.bvand(x, m), alg.bvand(shifted, m));
+        field *= 2;
+    }
+    x
+}
+
+/// Leading zeros by binary search: test the top half, shift it out if
+/// empty, halve. Zero has `width` leading zeros.
+pub fn clz<A: Algebra>(alg: &A, x: A::Bv) -> A::Bv {
+    let w = alg.width(x);
+    let mut x = x;
+    let mut n = alg.constant(w, 0);
+    let mut half = w / 2;
+    while half >= 1 {
+        let top_empty = alg.is_zero(alg.bvlshr(x, alg.constant(w, u128::from(w - half))));
+        n = alg.ite(top_empty, alg.bvadd(n, alg.constant(w, u128::from(half))), n);
+        x = alg.ite(top_empty, alg.bvshl(x, alg.constant(w, u128::from(half))), x);
+        half /= 2;
+    }
+    // After the search only the top bit is unknown.
+    let last_empty = alg.is_zero(alg.bit(x, w - 1));
+    alg.ite(last_empty, alg.bvadd(n, alg.constant(w, 1)), n)
+}
+
+/// Bit reversal by swapping halves, then quarters, down to single bits.
+pub fn brev<A: Algebra>(alg: &A, x: A::Bv) -> A::Bv {
+    let w = alg.width(x);
+    let mut x = x;
+    let mut field = w / 2;
+    while field >= 1 {
+        let low = alg.constant(w, repeat(crate::bv::mask(field), 2 * field, w));
+        let k = alg.constant(w, u128::from(field));
+        x = alg.bvor(alg.bvshl(alg.bvand(x, low), k), alg.bvand(alg.bvlshr(x, k), low));
+        field /= 2;
+    }
+    x
+}
+
+/// The position of the highest bit that differs from the sign (signed) or
+/// is set (unsigned), or 0xffffffff; with `shiftamt`, the left shift that
+/// brings it to the msb.
+fn bfind<A: Algebra>(alg: &A, signed: bool, shiftamt: bool, a: A::Bv) -> A::Bv {
+    let w = alg.width(a);
+    let x = if signed { alg.ite(alg.is_set(alg.bit(a, w - 1)), alg.bvnot(a), a) } else { a };
+    let leading = alg.zext_or_trunc(clz(alg, x), 32);
+    let found = if shiftamt { leading } else { alg.bvsub(alg.constant(32, u128::from(w - 1)), leading) };
+    alg.ite(alg.is_zero(x), alg.constant(32, 0xffff_ffff), found)
+}
+
+/// Count trailing zeros of a non-zero value: the ones below its lowest set bit.
+fn ctz<A: Algebra>(alg: &A, x: A::Bv) -> A::Bv {
+    let lowest = alg.bvand(x, alg.bvneg(x));
+    popc(alg, alg.bvsub(lowest, alg.constant_like(x, 1)))
+}
+
+/// Clear the `k` lowest set bits of `m` (all of them when k >= 32).
+fn drop_lowest<A: Algebra>(alg: &A, m: A::Bv, k: A::Bv) -> A::Bv {
+    let mut m = m;
+    for i in 0..32 {
+        let more = alg.bvult(alg.constant_like(k, i), k);
+        m = alg.ite(more, alg.bvand(m, alg.bvsub(m, alg.constant(32, 1))), m);
+    }
+    m
+}
+
+/// fns: the |offset|-th set bit of `mask` counting from `base` upward
+/// (offset > 0) or downward (offset < 0), or `mask[base]` itself for
+/// offset 0; 0xffffffff when there is none. Undefined for base > 31.
+fn fns<A: Algebra>(alg: &A, mask: A::Bv, base: A::Bv, offset: A::Bv) -> Out<A::Bv, A::Bool> {
+    let ones = alg.constant(32, 0xffff_ffff);
+    let none = ones;
+    let zero = alg.constant(32, 0);
+    let in_range = alg.bvule(base, alg.constant(32, 31));
+    // offset = 0: the bit at base itself.
+    let at_base = alg.ite(alg.is_set(alg.bit(alg.bvlshr(mask, base), 0)), base, none);
+    // offset > 0: bits at base and above; skip offset-1 of them, take the lowest left.
+    let up = alg.bvand(mask, alg.bvshl(ones, base));
+    let up = drop_lowest(alg, up, alg.bvsub(offset, alg.constant(32, 1)));
+    let upward = alg.ite(alg.is_zero(up), none, ctz(alg, up));
+    // offset < 0: bits at base and below, reversed so the highest comes lowest.
+    // -offset - 1 is !offset, which for the most negative offset is 2^31 - 1.
+    let down = alg.bvand(mask, alg.bvlshr(ones, alg.bvsub(alg.constant(32, 31), base)));
+    let down = drop_lowest(alg, brev(alg, down), alg.bvnot(offset));
+    let downward = alg.ite(alg.is_zero(down), none, alg.bvsub(alg.constant(32, 31), ctz(alg, down)));
+    let value = alg.ite(alg.is_zero(offset), at_base, alg.ite(alg.bvsgt(offset, zero), upward, downward));
+    Out { value, defined: in_range }
+}
+
+impl fmt::Display for BitCount {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BitCount::Popc(t) | BitCount::Clz(t) | BitCount::Brev(t) => write!(f, "{}{t}", self.opcode()),
+            BitCount::Bfind { ty, shiftamt } => write!(f, "bfind{}{ty}", if *shiftamt { ".shiftamt" } else { "" }),
+            BitCount::Fns => write!(f, "fns.b32"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::catalogue::Variant;
+    use proptest::prelude::*;
+
+    fn run(name: &str, ins: &[u128]) -> Option<u128> {
+        Variant::from_mnemonic(name).unwrap().run(ins)[0].map(|v| v.unsigned())
+    }
+
+    // Values worked by hand from 9.7.1.14-18, including the four fns examples.
+    #[test]
+    fn hand_worked_values() {
+        assert_eq!(run("popc.b32", &[0xf0f0_0001]), Some(9));
+        assert_eq!(run("popc.b64", &[u128::from(u64::MAX)]), Some(64));
+        assert_eq!(run("clz.b32", &[0]), Some(32));
+        assert_eq!(run("clz.b32", &[1]), Some(31));
+        assert_eq!(run("clz.b64", &[0]), Some(64));
+        assert_eq!(run("clz.b64", &[1 << 63]), Some(0));
+        assert_eq!(run("bfind.u32", &[0x10]), Some(4));
+        assert_eq!(run("bfind.u32", &[0]), Some(0xffff_ffff));
+        assert_eq!(run("bfind.s32", &[0xffff_ffff]), Some(0xffff_ffff));
+        assert_eq!(run("bfind.s32", &[0xffff_fff0]), Some(3));
+        assert_eq!(run("bfind.shiftamt.u64", &[1]), Some(63));
+        assert_eq!(run("bfind.shiftamt.s64", &[0]), Some(0xffff_ffff));
+        assert_eq!(run("brev.b32", &[1]), Some(0x8000_0000));
+        assert_eq!(run("brev.b64", &[0x8000_0000_0000_0003]), Some(0xc000_0000_0000_0001));
+        // 9.7.1.17 Examples.
+        assert_eq!(run("fns.b32", &[0xaaaa_aaaa, 3, 1]), Some(3));
+        assert_eq!(run("fns.b32", &[0xaaaa_aaaa, 3, 0xffff_ffff]), Some(3));
+        assert_eq!(run("fns.b32", &[0xaaaa_aaaa, 2, 1]), Some(3));
+        assert_eq!(run("fns.b32", &[0xaaaa_aaaa, 2, 0xffff_ffff]), Some(1));
+        assert_eq!(run("fns.b32", &[0xaaaa_aaaa, 2, 0]), Some(0xffff_ffff));
+        assert_eq!(run("fns.b32", &[0xaaaa_aaaa, 31, 0x8000_0000]), Some(0xffff_ffff));
+        assert_eq!(run("fns.b32", &[0xaaaa_aaaa, 32, 1]), None);
+    }
+
+    /// fns by the spec's loop, in Rust.
+    fn fns_reference(mask: u32, base: u32, offset: i32) -> u32 {
+        if offset == 0 {
+            return if mask >> base & 1 == 1 { base } else { u32::MAX };
+        }
+        let mut count = i64::from(offset).abs() - 1;
+        let inc = if offset > 0 { 1 } else { -1 };
+        let mut pos = i64::from(base);
+        while (0..32).contains(&pos) {
+            if mask >> pos & 1 == 1 {
+                if count == 0 {
+                    return pos as u32;
+                }
+                count -= 1;
+            }
+            pos += inc;
+        }
+        u32::MAX
+    }
+
+    proptest! {
+        #[test]
+        fn match_rust_bit_counts(a: u64, base in 0u32..32, offset in prop_oneof![-40i32..40, any::<i32>()]) {
+            let a32 = a as u32;
+            prop_assert_eq!(run("popc.b64", &[a.into()]), Some(a.count_ones().into()));
+            prop_assert_eq!(run("clz.b32", &[a32.into()]), Some(a32.leading_zeros().into()));
+            prop_assert_eq!(run("brev.b64", &[a.into()]), Some(a.reverse_bits().into()));
+            let expect = if a32 == 0 { u32::MAX } else { 31 - a32.leading_zeros() };
+            prop_assert_eq!(run("bfind.u32", &[a32.into()]), Some(expect.into()));
+            prop_assert_eq!(run("fns.b32", &[a32.into(), base.into(), u128::from(offset as u32)]), Some(fns_reference(a32, base, offset).into()));
+        }
+    }
+}

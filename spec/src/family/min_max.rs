@@ -1,0 +1,137 @@
+//! Section 9.7.1.12-13: min, max.
+//! The concrete semantics, as an emulator author writes them: a compare and
+//! select per lane, then .relu's clamp of negative lanes to zero.
+
+use std::fmt;
+
+use crate::bv::Algebra;
+use crate::catalogue::{defined, Family, Operand, Outputs, PtxVersion, Requirement, Target, Type};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MinMax {
+    Min { ty: Type, relu: bool },
+    Max { ty: Type, relu: bool },
+}
+
+/// `.atype`: no .relu.
+const ATYPES: [Type; 6] = [Type::U16, Type::U32, Type::U64, Type::U16x2, Type::S16, Type::S64];
+/// `.btype`: with or without .relu.
+const BTYPES: [Type; 2] = [Type::S16x2, Type::S32];
+
+fn forms() -> Vec<(Type, bool)> {
+    let mut v: Vec<(Type, bool)> = ATYPES.iter().map(|&t| (t, false)).collect();
+    for relu in [false, true] {
+        v.extend(BTYPES.map(|t| (t, relu)));
+    }
+    v
+}
+
+impl Family for MinMax {
+    fn all() -> Vec<MinMax> {
+        let mut all: Vec<MinMax> = forms().into_iter().map(|(ty, relu)| MinMax::Min { ty, relu }).collect();
+        all.extend(forms().into_iter().map(|(ty, relu)| MinMax::Max { ty, relu }));
+        all
+    }
+
+    fn opcode(&self) -> &'static str {
+        match self {
+            MinMax::Min { .. } => "min",
+            MinMax::Max { .. } => "max",
+        }
+    }
+
+    fn section(&self) -> &'static str {
+        match self {
+            MinMax::Min { .. } => "9.7.1.12",
+            MinMax::Max { .. } => "9.7.1.13",
+        }
+    }
+
+    fn operands(&self) -> Vec<Operand> {
+        let (MinMax::Min { ty, .. } | MinMax::Max { ty, .. }) = *self;
+        let t = ty.operand();
+        vec![Operand::dest("d", t), Operand::src("a", t), Operand::src("b", t)]
+    }
+
+    fn requirement(&self) -> Requirement {
+        let (MinMax::Min { ty, relu } | MinMax::Max { ty, relu }) = *self;
+        // The packed forms and .relu came with PTX 8.0 and need sm_90 (Notes).
+        if ty.lanes() == 2 || relu {
+            Requirement { ptx: PtxVersion(8, 0), target: Target::Sm(90) }
+        } else {
+            Requirement { ptx: PtxVersion(1, 0), target: Target::All }
+        }
+    }
+
+    /// Inputs: `a, b`.
+    fn semantics<A: Algebra>(&self, alg: &A, ins: &[A::Bv]) -> Outputs<A> {
+        let (is_min, ty, relu) = match *self {
+            MinMax::Min { ty, relu } => (true, ty, relu),
+            MinMax::Max { ty, relu } => (false, ty, relu),
+        };
+        let lane_width = ty.lane_width();
+        let mut d: Option<A::Bv> = None;
+        for lane in 0..ty.lanes() {
+            let lo = lane * lane_width;
+            let a = alg.extract(lo + lane_width - 1, lo, ins[0]);
+            let b = alg.extract(lo + lane_width - 1, lo, ins[1]);
+            let a_less = alg.less(ty.is_signed(), a, b);
+            let mut r = if is_min { alg.ite(a_less, a, b) } else { alg.ite(a_less, b, a) };
+            if relu {
+                // A negative lane has its top bit set; zero it whole.
+                let keep = alg.bvnot(alg.sign_extend(lane_width - 1, alg.bit(r, lane_width - 1)));
+                r = alg.bvand(r, keep);
+            }
+            d = Some(match d {
+                None => r,
+                Some(low) => alg.concat(r, low),
+            });
+        }
+        vec![defined(alg, d.expect("at least one lane"))]
+    }
+}
+
+impl fmt::Display for MinMax {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (MinMax::Min { ty, relu } | MinMax::Max { ty, relu }) = self;
+        write!(f, "{}{}{ty}", self.opcode(), if *relu { ".relu" } else { "" })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::catalogue::Variant;
+    use proptest::prelude::*;
+
+    fn run(name: &str, ins: &[u128]) -> u128 {
+        Variant::from_mnemonic(name).unwrap().run(ins)[0].unwrap().unsigned()
+    }
+
+    // Values worked by hand from 9.7.1.12-13.
+    #[test]
+    fn hand_worked_values() {
+        assert_eq!(run("min.u32", &[0xffff_ffff, 1]), 1);
+        assert_eq!(run("min.s32", &[0xffff_ffff, 1]), 0xffff_ffff);
+        assert_eq!(run("min.relu.s32", &[0xffff_ffff, 1]), 0);
+        assert_eq!(run("max.relu.s32", &[0xffff_ffff, 0xffff_fffe]), 0);
+        assert_eq!(run("max.s64", &[u128::from(u64::MAX), 0]), 0);
+        assert_eq!(run("max.u16x2", &[0x0001_ffff, 0x0002_0000]), 0x0002_ffff);
+        assert_eq!(run("min.s16x2", &[0x0001_ffff, 0x0002_0000]), 0x0001_ffff);
+        assert_eq!(run("min.relu.s16x2", &[0x0001_ffff, 0x0002_0000]), 0x0001_0000);
+        assert_eq!(run("max.relu.s16x2", &[0x8000_0005, 0x9000_0003]), 0x0000_0005);
+    }
+
+    proptest! {
+        #[test]
+        fn match_rust_min_max(a: i32, b: i32) {
+            let u = |x: i32| u128::from(x as u32);
+            prop_assert_eq!(run("min.s32", &[u(a), u(b)]), u(a.min(b)));
+            prop_assert_eq!(run("max.relu.s32", &[u(a), u(b)]), u(a.max(b).max(0)));
+            prop_assert_eq!(run("min.u32", &[u(a), u(b)]), u128::from((a as u32).min(b as u32)));
+            let lane = |x: i32, i: u32| (x as u32 >> (16 * i)) as u16 as i16;
+            let packed = |f: &dyn Fn(i16, i16) -> i16| u128::from(f(lane(a, 0), lane(b, 0)) as u16) | u128::from(f(lane(a, 1), lane(b, 1)) as u16) << 16;
+            prop_assert_eq!(run("max.s16x2", &[u(a), u(b)]), packed(&|x, y| x.max(y)));
+            prop_assert_eq!(run("min.relu.s16x2", &[u(a), u(b)]), packed(&|x, y| x.min(y).max(0)));
+        }
+    }
+}
