@@ -239,7 +239,7 @@ fn roots(outputs: &SymOutputs) -> Vec<SExpr> {
 /// Run every mutant of both encodings of `variant`.
 pub fn run(variant: &Variant, backend: &Backend, timeout: Duration) -> Result<Vec<Mutant>, SolverError> {
     let mut ctx = backend.context(timeout)?;
-    let Encodings { vars, output_names: names, smt, concrete } =
+    let Encodings { vars, output_names: names, smt, concrete, .. } =
         Encodings::build(variant, &ctx, |sym, ins| encode::encode(variant, sym, ins));
     let mut results = Vec::new();
     for side in [Side::Smt, Side::Concrete] {
@@ -249,12 +249,12 @@ pub fn run(variant: &Variant, backend: &Backend, timeout: Duration) -> Result<Ve
         };
         for fault in faults(&ctx, &roots(original)) {
             let mutant = mutate(&ctx, original, &fault);
-            let against_other = Sides { vars: &vars, output_names: &names, smt: &mutant, concrete: other };
+            let against_other = Sides { vars: &vars, constraint: None, output_names: &names, smt: &mutant, concrete: other };
             let fate = match compare(backend, &mut ctx, &against_other, timeout)? {
                 Comparison::Differ(_) => Fate::Killed,
                 Comparison::Equivalent => {
                     let against_original =
-                        Sides { vars: &vars, output_names: &names, smt: &mutant, concrete: original };
+                        Sides { vars: &vars, constraint: None, output_names: &names, smt: &mutant, concrete: original };
                     match compare(backend, &mut ctx, &against_original, timeout)? {
                         Comparison::Equivalent => Fate::Equivalent,
                         _ => Fate::Survived { reason: "not proven equal to the original".into() },

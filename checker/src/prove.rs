@@ -16,6 +16,7 @@ use ptx_smt::{encode, Backend, SatResult, SolverError, Sym, SymBv, SymOutputs, V
 use ptx_spec::assumption::Assumption;
 use ptx_spec::bv::{Algebra, BitVec, Concrete};
 use ptx_spec::catalogue::Variant;
+use rayon::prelude::*;
 use serde::Serialize;
 
 /// The outcome of one proof, carrying its evidence.
@@ -68,12 +69,16 @@ pub struct ProofResult {
     pub variant: Variant,
     pub verdict: Verdict,
     pub assumptions: Vec<&'static Assumption>,
+    /// How many cases the proof was split into (1: a single query).
+    pub cases: usize,
     pub time: Duration,
 }
 
 /// An equivalence query between two sets of outputs over the same inputs.
 pub(crate) struct Sides<'a> {
     pub vars: &'a [Var],
+    /// Only inputs satisfying this are considered (a case of a split proof).
+    pub constraint: Option<SExpr>,
     pub output_names: &'a [String],
     pub smt: &'a SymOutputs,
     pub concrete: &'a SymOutputs,
@@ -96,6 +101,8 @@ pub(crate) struct Encodings {
     pub output_names: Vec<String>,
     pub smt: SymOutputs,
     pub concrete: SymOutputs,
+    /// The variant's proof cases (see `Variant::proof_cases`).
+    pub cases: Vec<(String, SExpr)>,
 }
 
 impl Encodings {
@@ -107,12 +114,19 @@ impl Encodings {
         let sym = Sym::new(ctx);
         let ins: Vec<SymBv> = vars.iter().map(|v| sym.var(&v.name, v.width)).collect();
         let (smt, concrete) = (smt(&sym, &ins), variant.semantics(&sym, &ins));
-        Encodings { vars, output_names, smt, concrete }
+        let cases = variant.proof_cases(&sym, &ins);
+        Encodings { vars, output_names, smt, concrete, cases }
     }
 
     /// The SMT encoding against the concrete semantics.
     pub fn sides(&self) -> Sides<'_> {
-        Sides { vars: &self.vars, output_names: &self.output_names, smt: &self.smt, concrete: &self.concrete }
+        Sides {
+            vars: &self.vars,
+            constraint: None,
+            output_names: &self.output_names,
+            smt: &self.smt,
+            concrete: &self.concrete,
+        }
     }
 }
 
@@ -127,27 +141,77 @@ pub fn prove_against(
     variant: &Variant,
     backend: &Backend,
     timeout: Duration,
-    smt: impl Fn(&Sym, &[SymBv]) -> SymOutputs,
+    smt: impl Fn(&Sym, &[SymBv]) -> SymOutputs + Sync,
 ) -> ProofResult {
     let start = Instant::now();
-    let verdict = match run_proof(variant, backend, timeout, smt) {
+    let (verdict, cases) = match run_proof(variant, backend, timeout, smt) {
         Ok(v) => v,
-        Err(e) => Verdict::Unknown { reason: e.to_string() },
+        Err(e) => (Verdict::Unknown { reason: e.to_string() }, 1),
     };
-    ProofResult { variant: *variant, verdict, assumptions: variant.assumptions(), time: start.elapsed() }
+    ProofResult { variant: *variant, verdict, assumptions: variant.assumptions(), cases, time: start.elapsed() }
 }
 
 fn run_proof(
     variant: &Variant,
     backend: &Backend,
     timeout: Duration,
-    smt: impl Fn(&Sym, &[SymBv]) -> SymOutputs,
-) -> Result<Verdict, SolverError> {
+    smt: impl Fn(&Sym, &[SymBv]) -> SymOutputs + Sync,
+) -> Result<(Verdict, usize), SolverError> {
     let mut ctx = backend.context(timeout)?;
-    let encodings = Encodings::build(variant, &ctx, smt);
-    let sides = encodings.sides();
+    let encodings = Encodings::build(variant, &ctx, &smt);
+    if encodings.cases.is_empty() {
+        return Ok((prove_case(variant, backend, &mut ctx, &encodings, None, timeout)?, 1));
+    }
+    // A split proof holds only if the cases cover every input ...
+    let any_case = ctx.or_many(encodings.cases.iter().map(|(_, c)| *c));
+    let uncovered = ctx.not(any_case);
+    match backend.check(&mut ctx, &encodings.vars, &[uncovered], timeout)? {
+        SatResult::Unsat => {}
+        SatResult::Sat(model) => {
+            let reason = format!("the proof cases miss the input {}", show_model(&encodings.vars, &model));
+            return Ok((Verdict::Unknown { reason }, encodings.cases.len()));
+        }
+        SatResult::Unknown(reason) => {
+            let reason = format!("could not show that the proof cases cover every input: {reason}");
+            return Ok((Verdict::Unknown { reason }, encodings.cases.len()));
+        }
+    }
+    // ... and each case is proven, in parallel, each with its own solver;
+    // the first case (in order) that is not proven decides the verdict.
+    let n = encodings.cases.len();
+    let verdicts: Vec<Result<Verdict, SolverError>> = (0..n)
+        .into_par_iter()
+        .map(|i| {
+            let mut ctx = backend.context(timeout)?;
+            let encodings = Encodings::build(variant, &ctx, &smt);
+            let (label, condition) = &encodings.cases[i];
+            Ok(match prove_case(variant, backend, &mut ctx, &encodings, Some(*condition), timeout)? {
+                Verdict::Unknown { reason } => Verdict::Unknown { reason: format!("case {label}: {reason}") },
+                v => v,
+            })
+        })
+        .collect();
+    for v in verdicts {
+        match v? {
+            Verdict::Proven => {}
+            other => return Ok((other, n)),
+        }
+    }
+    Ok((Verdict::Proven, n))
+}
+
+/// One query: the encodings agree on every input (satisfying `constraint`).
+fn prove_case(
+    variant: &Variant,
+    backend: &Backend,
+    ctx: &mut Context,
+    encodings: &Encodings,
+    constraint: Option<SExpr>,
+    timeout: Duration,
+) -> Result<Verdict, SolverError> {
+    let sides = Sides { constraint, ..encodings.sides() };
     let start = Instant::now();
-    Ok(match compare(backend, &mut ctx, &sides, timeout)? {
+    Ok(match compare(backend, ctx, &sides, timeout)? {
         Comparison::Equivalent => Verdict::Proven,
         Comparison::Differ(cex) => {
             // The concrete side was evaluated from its term; the emulator
@@ -253,7 +317,10 @@ pub(crate) fn compare(
     sides: &Sides,
     timeout: Duration,
 ) -> Result<Comparison, SolverError> {
-    let goal = differ(ctx, sides);
+    let mut goal = differ(ctx, sides);
+    if let Some(c) = sides.constraint {
+        goal = ctx.and(c, goal);
+    }
     let model = match backend.check(ctx, sides.vars, &[goal], timeout)? {
         SatResult::Unsat => return Ok(Comparison::Equivalent),
         SatResult::Unknown(reason) => return Ok(Comparison::Unknown(reason)),

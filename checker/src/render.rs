@@ -98,6 +98,7 @@ impl ProveSummary<'_> {
                         let inputs: Vec<String> = cex.inputs.iter().map(|(n, v)| format!("{n}={}", v.hex())).collect();
                         format!("counterexample\n{}", inputs.join(" "))
                     }
+                    Verdict::Proven if r.cases > 1 => format!("proven\n({} cases)", r.cases),
                     v => v.label().to_string(),
                 };
                 vec![r.variant.to_string(), verdict, assumptions, seconds(r.time)]
@@ -145,6 +146,7 @@ impl ProveSummary<'_> {
                 o.insert("section".into(), json!(r.variant.section()));
                 o.insert("verdict".into(), json!(r.verdict.label()));
                 o.insert("assumptions".into(), json!(r.assumptions.iter().map(|a| a.id).collect::<Vec<_>>()));
+                o.insert("cases".into(), json!(r.cases));
                 o.insert("time_s".into(), json!(r.time.as_secs_f64()));
                 match &r.verdict {
                     Verdict::Counterexample(cex) => {

@@ -235,6 +235,12 @@ pub trait Family: Sized + Copy + fmt::Display {
     }
     /// The concrete semantics, as an emulator computes it.
     fn semantics<A: Algebra>(&self, alg: &A, inputs: &[A::Bv]) -> Outputs<A>;
+    /// Where one proof over all inputs is too hard for the solvers, cases
+    /// (a label and a condition on the inputs) that together cover every
+    /// input, to be proven one by one; empty for a single proof.
+    fn proof_cases<A: Algebra>(&self, _alg: &A, _inputs: &[A::Bv]) -> Vec<(String, A::Bool)> {
+        Vec::new()
+    }
 }
 
 /// Calls `$body` with `$v` bound to the family value inside a [`Variant`].
@@ -355,6 +361,11 @@ impl Variant {
 }
 
 impl Variant {
+    /// See [`Family::proof_cases`].
+    pub fn proof_cases<A: Algebra>(&self, alg: &A, inputs: &[A::Bv]) -> Vec<(String, A::Bool)> {
+        each_family!(self, v => v.proof_cases(alg, inputs))
+    }
+
     /// Run the concrete semantics on unsigned input values (each taken
     /// modulo its operand's width); `None` for an unspecified output.
     pub fn run(&self, inputs: &[u128]) -> Vec<Option<crate::bv::BitVec>> {

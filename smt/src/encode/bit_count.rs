@@ -89,38 +89,54 @@ fn brev<A: Algebra>(sym: &A, a: A::Bv) -> A::Bv {
     d
 }
 
-/// 9.7.1.17. The loop visits at most 32 positions; `count = |offset| - 1`
-/// is exact (33 bits: assumption fns-most-negative-offset). base > 31 is
-/// undefined (assumption fns-base-above-31-undefined).
+/// 9.7.1.17. `count = |offset| - 1` is exact (33 bits: assumption
+/// fns-most-negative-offset). base > 31 is undefined (assumption
+/// fns-base-above-31-undefined). Three changes of shape keep the proof
+/// tractable without changing the function: the loop is unrolled once for
+/// each value `inc` can take, the sign of offset picking one; step t visits
+/// pos = base + t*inc, so mask[pos] is read as bit t of the mask shifted
+/// once to put base at bit 0 (reversed for inc = -1); and as the loop visits
+/// at most 32 positions and lowers count by at most 1 at each, a count of 32
+/// or more behaves as 32 and is held in 6 bits.
 fn fns<A: Algebra>(sym: &A, mask: A::Bv, base: A::Bv, offset: A::Bv) -> Out<A::Bv, A::Bool> {
     let not_found = sym.constant(32, 0xffff_ffff);
     let zero32 = sym.constant(32, 0);
-    let k32 = sym.constant(32, 32);
-    let bit_of_mask = |pos: A::Bv| sym.eq(sym.extract(0, 0, sym.bvlshr(mask, pos)), sym.constant(1, 1));
+    let k = |x: u128| sym.constant(32, x);
     // offset == 0: d = mask[base] == 1 ? base : 0xffffffff.
-    let at_base = sym.ite(bit_of_mask(base), base, not_found);
-    // offset != 0: walk from base.
+    let mask_at_base = sym.eq(sym.extract(0, 0, sym.bvlshr(mask, base)), sym.constant(1, 1));
+    let at_base = sym.ite(mask_at_base, base, not_found);
+    // count = |offset| - 1; inc = (offset > 0) ? 1 : -1.
     let wide = sym.sign_extend(1, offset);
     let zero33 = sym.constant(33, 0);
     let magnitude = sym.ite(sym.bvslt(wide, zero33), sym.bvneg(wide), wide);
-    let mut count = sym.bvsub(magnitude, sym.constant(33, 1));
-    let positive = sym.bvsgt(offset, zero32);
-    let inc = sym.ite(positive, sym.constant(32, 1), sym.constant(32, 0xffff_ffff));
-    let mut pos = base;
-    let mut d = not_found;
-    let mut done = sym.bool_constant(false);
-    for _ in 0..32 {
-        // while ((pos >= 0) && (pos < 32)): pos as a signed 32-bit value.
-        let in_range = sym.and(sym.bvsge(pos, zero32), sym.bvslt(pos, k32));
-        let active = sym.and(sym.not(done), in_range);
-        let hit = sym.and(active, bit_of_mask(pos));
-        let count_zero = sym.eq(count, zero33);
-        let found = sym.and(hit, count_zero);
-        d = sym.ite(found, pos, d);
-        count = sym.ite(sym.and(hit, sym.not(count_zero)), sym.bvsub(count, sym.constant(33, 1)), count);
-        done = sym.or(done, sym.or(found, sym.not(in_range)));
-        pos = sym.ite(done, pos, sym.bvadd(pos, inc));
+    let count = sym.bvsub(magnitude, sym.constant(33, 1));
+    let k33 = sym.constant(33, 32);
+    let count = sym.extract(5, 0, sym.ite(sym.bvult(count, k33), count, k33));
+    let zero6 = sym.constant(6, 0);
+    // The positions from base in the direction of inc, as bits 0, 1, ...
+    let upward_bits = sym.bvlshr(mask, base);
+    let mut reversed = sym.bit(mask, 0);
+    for i in 1..32 {
+        reversed = sym.concat(reversed, sym.bit(mask, i));
     }
-    let value = sym.ite(sym.eq(offset, zero32), at_base, d);
-    Out { value, defined: sym.bvule(base, sym.constant(32, 31)) }
+    let downward_bits = sym.bvlshr(reversed, sym.bvsub(k(31), base));
+    let walk = |bits: A::Bv, up: bool| {
+        let (mut count, mut d) = (count, not_found);
+        let mut done = sym.bool_constant(false);
+        for t in 0..32u128 {
+            // while ((pos >= 0) && (pos < 32)) with pos = base + t or base - t.
+            let pos = if up { sym.bvadd(base, k(t)) } else { sym.bvsub(base, k(t)) };
+            let in_range = if up { sym.bvule(base, k(31 - t)) } else { sym.bvuge(base, k(t)) };
+            let hit = sym.and(sym.and(sym.not(done), in_range), sym.is_set(sym.bit(bits, t as u32)));
+            let count_zero = sym.eq(count, zero6);
+            let found = sym.and(hit, count_zero);
+            d = sym.ite(found, pos, d);
+            count = sym.ite(sym.and(hit, sym.not(count_zero)), sym.bvsub(count, sym.constant(6, 1)), count);
+            done = sym.or(done, sym.or(found, sym.not(in_range)));
+        }
+        d
+    };
+    let walked = sym.ite(sym.bvsgt(offset, zero32), walk(upward_bits, true), walk(downward_bits, false));
+    let value = sym.ite(sym.eq(offset, zero32), at_base, walked);
+    Out { value, defined: sym.bvule(base, k(31)) }
 }

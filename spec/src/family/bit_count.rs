@@ -101,6 +101,26 @@ impl Family for BitCount {
             BitCount::Brev(_) => vec![defined(alg, brev(alg, ins[0]))],
         }
     }
+
+    /// fns's 32-step search does not finish in one query in any solver:
+    /// offset = 0 is proven in one query, and each sign of offset for each
+    /// base value 0..31 in one of its own; for base > 31 both models must
+    /// only agree that the result is undefined.
+    fn proof_cases<A: Algebra>(&self, alg: &A, ins: &[A::Bv]) -> Vec<(String, A::Bool)> {
+        if *self != BitCount::Fns {
+            return Vec::new();
+        }
+        let (base, offset) = (ins[1], ins[2]);
+        let zero = alg.constant(32, 0);
+        let mut cases = vec![("offset = 0".to_string(), alg.eq(offset, zero))];
+        for k in 0..32 {
+            let at = alg.eq(base, alg.constant(32, k));
+            cases.push((format!("base = {k}, offset < 0"), alg.and(at, alg.bvslt(offset, zero))));
+            cases.push((format!("base = {k}, offset > 0"), alg.and(at, alg.bvsgt(offset, zero))));
+        }
+        cases.push(("base > 31".into(), alg.bvugt(base, alg.constant(32, 31))));
+        cases
+    }
 }
 
 /// The repeating pattern `unit` (of `bits` bits) filling `width` bits.
@@ -165,41 +185,46 @@ fn bfind<A: Algebra>(alg: &A, signed: bool, shiftamt: bool, a: A::Bv) -> A::Bv {
     alg.ite(alg.is_zero(x), alg.constant(32, 0xffff_ffff), found)
 }
 
-/// Count trailing zeros of a non-zero value: the ones below its lowest set bit.
-fn ctz<A: Algebra>(alg: &A, x: A::Bv) -> A::Bv {
-    let lowest = alg.bvand(x, alg.bvneg(x));
-    popc(alg, alg.bvsub(lowest, alg.constant_like(x, 1)))
-}
-
-/// Clear the `k` lowest set bits of `m` (all of them when k >= 32).
-fn drop_lowest<A: Algebra>(alg: &A, m: A::Bv, k: A::Bv) -> A::Bv {
-    let mut m = m;
-    for i in 0..32 {
-        let more = alg.bvult(alg.constant_like(k, i), k);
-        m = alg.ite(more, alg.bvand(m, alg.bvsub(m, alg.constant(32, 1))), m);
+/// The (skip+1)-th set bit of `m`, scanned from bit 0 up: whether there is
+/// one, and its index. `skip` is a 6-bit count: there are only 32 bits, so
+/// any count of 32 or more is held as 32 and never reached.
+fn nth_set_bit<A: Algebra>(alg: &A, m: A::Bv, skip: A::Bv) -> (A::Bool, A::Bv) {
+    let mut to_skip = skip;
+    let mut at = alg.constant(32, 0);
+    let mut found = alg.bool_constant(false);
+    for t in 0..32 {
+        let set = alg.and(alg.is_set(alg.bit(m, t)), alg.not(found));
+        let none_left = alg.is_zero(to_skip);
+        let here = alg.and(set, none_left);
+        at = alg.ite(here, alg.constant(32, u128::from(t)), at);
+        found = alg.or(found, here);
+        to_skip = alg.ite(alg.and(set, alg.not(none_left)), alg.bvsub(to_skip, alg.constant(6, 1)), to_skip);
     }
-    m
+    (found, at)
 }
 
 /// fns: the |offset|-th set bit of `mask` counting from `base` upward
 /// (offset > 0) or downward (offset < 0), or `mask[base]` itself for
 /// offset 0; 0xffffffff when there is none. Undefined for base > 31.
 fn fns<A: Algebra>(alg: &A, mask: A::Bv, base: A::Bv, offset: A::Bv) -> Out<A::Bv, A::Bool> {
-    let ones = alg.constant(32, 0xffff_ffff);
-    let none = ones;
+    let none = alg.constant(32, 0xffff_ffff);
     let zero = alg.constant(32, 0);
     let in_range = alg.bvule(base, alg.constant(32, 31));
     // offset = 0: the bit at base itself.
     let at_base = alg.ite(alg.is_set(alg.bit(alg.bvlshr(mask, base), 0)), base, none);
-    // offset > 0: bits at base and above; skip offset-1 of them, take the lowest left.
-    let up = alg.bvand(mask, alg.bvshl(ones, base));
-    let up = drop_lowest(alg, up, alg.bvsub(offset, alg.constant(32, 1)));
-    let upward = alg.ite(alg.is_zero(up), none, ctz(alg, up));
-    // offset < 0: bits at base and below, reversed so the highest comes lowest.
-    // -offset - 1 is !offset, which for the most negative offset is 2^31 - 1.
-    let down = alg.bvand(mask, alg.bvlshr(ones, alg.bvsub(alg.constant(32, 31), base)));
-    let down = drop_lowest(alg, brev(alg, down), alg.bvnot(offset));
-    let downward = alg.ite(alg.is_zero(down), none, alg.bvsub(alg.constant(32, 31), ctz(alg, down)));
+    // Set bits to pass over: |offset| - 1, computed wide enough for the most
+    // negative offset, and at most 32.
+    let wide = alg.sign_extend(1, offset);
+    let magnitude = alg.ite(alg.bvslt(wide, alg.constant(33, 0)), alg.bvneg(wide), wide);
+    let skip = alg.bvsub(magnitude, alg.constant(33, 1));
+    let skip = alg.extract(5, 0, alg.umin(skip, alg.constant(33, 32)));
+    // offset > 0: shift base down to bit 0 and count up from there.
+    let (found_up, t_up) = nth_set_bit(alg, alg.bvlshr(mask, base), skip);
+    let upward = alg.ite(found_up, alg.bvadd(base, t_up), none);
+    // offset < 0: reverse, so that base lands at bit 0 and lower bits above it.
+    let reversed = alg.bvlshr(brev(alg, mask), alg.bvsub(alg.constant(32, 31), base));
+    let (found_down, t_down) = nth_set_bit(alg, reversed, skip);
+    let downward = alg.ite(found_down, alg.bvsub(base, t_down), none);
     let value = alg.ite(alg.is_zero(offset), at_base, alg.ite(alg.bvsgt(offset, zero), upward, downward));
     Out { value, defined: in_range }
 }

@@ -69,7 +69,8 @@ impl Family for DivRem {
             DivRem::Rem(t) if t.is_signed() => {
                 // Only non-negative operands have a machine-independent remainder.
                 let both_non_negative = alg.and(alg.bvsge(a, zero), alg.bvsge(b, zero));
-                Out { value: alg.bvurem(a, b), defined: alg.and(nonzero, both_non_negative) }
+                // Rust's `%` on the signed values; as with div, one operator on both sides.
+                Out { value: alg.bvsrem(a, b), defined: alg.and(nonzero, both_non_negative) }
             }
             DivRem::Rem(_) => Out { value: alg.bvurem(a, b), defined: nonzero },
         };
