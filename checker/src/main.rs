@@ -130,8 +130,15 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, Usage> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Mutants { targets, solver } => {
-            let variants = select::select(&targets).map_err(|e| usage(anyhow!(e)))?;
+            let selected = select::select(&targets).map_err(|e| usage(anyhow!(e)))?;
             let setup = Setup::new(&solver)?;
+            let mut variants = Vec::new();
+            for v in selected {
+                match mutants::skipped(&v) {
+                    Some(why) => eprintln!("note: {v}: mutants not run: {why}"),
+                    None => variants.push(v),
+                }
+            }
             let per_variant = setup.run_all(&variants, |v| mutants::run(v, &setup.backend, setup.timeout));
             let mut all = Vec::new();
             for r in per_variant {

@@ -91,15 +91,9 @@ const NON_COMMUTATIVE: &[&str] = &[
 /// Unary operators that can be dropped.
 const DROPPABLE: &[&str] = &["bvnot", "bvneg", "not"];
 
+/// Long enough to tell apart the per-bit sites of an unrolled loop.
 fn describe(ctx: &Context, e: SExpr) -> String {
-    // Long enough to tell apart the per-bit sites of an unrolled loop.
-    const LIMIT: usize = 160;
-    let text = ctx.display(e).to_string();
-    if text.len() > LIMIT {
-        format!("{} ... {}", &text[..LIMIT / 2], &text[text.len() - LIMIT / 2..])
-    } else {
-        text
-    }
+    ptx_smt::term::display_bounded(ctx, e, 160)
 }
 
 /// Every fault of the term graph under `roots`.
@@ -236,20 +230,34 @@ fn roots(outputs: &SymOutputs) -> Vec<SExpr> {
     outputs.iter().flat_map(|o| [o.value.term, o.defined]).collect()
 }
 
+/// Why a variant's mutants are not run, if they are not.
+pub fn skipped(variant: &Variant) -> Option<String> {
+    let ctx = easy_smt::ContextBuilder::new().build().expect("a context without a solver");
+    let e = Encodings::build(variant, &ctx, |sym, ins| encode::encode(variant, sym, ins));
+    (!e.cases.is_empty())
+        .then(|| format!("its proof is split into {} cases, which each mutant would need again", e.cases.len()))
+}
+
 /// Run every mutant of both encodings of `variant`.
 pub fn run(variant: &Variant, backend: &Backend, timeout: Duration) -> Result<Vec<Mutant>, SolverError> {
-    let mut ctx = backend.context(timeout)?;
-    let Encodings { vars, output_names: names, smt, concrete, .. } =
-        Encodings::build(variant, &ctx, |sym, ins| encode::encode(variant, sym, ins));
     let mut results = Vec::new();
     for side in [Side::Smt, Side::Concrete] {
-        let (original, other) = match side {
-            Side::Smt => (&smt, &concrete),
-            Side::Concrete => (&concrete, &smt),
-        };
-        for fault in faults(&ctx, &roots(original)) {
+        // Each mutant is built and checked in a fresh context, so that the
+        // terms of thousands of mutants never pile up in one.
+        let mut index = 0;
+        loop {
+            let mut ctx = backend.context(timeout)?;
+            let Encodings { vars, output_names: names, smt, concrete, .. } =
+                Encodings::build(variant, &ctx, |sym, ins| encode::encode(variant, sym, ins));
+            let (original, other) = match side {
+                Side::Smt => (&smt, &concrete),
+                Side::Concrete => (&concrete, &smt),
+            };
+            let Some(fault) = faults(&ctx, &roots(original)).into_iter().nth(index) else { break };
+            index += 1;
             let mutant = mutate(&ctx, original, &fault);
-            let against_other = Sides { vars: &vars, constraint: None, output_names: &names, smt: &mutant, concrete: other };
+            let against_other =
+                Sides { vars: &vars, constraint: None, output_names: &names, smt: &mutant, concrete: other };
             let fate = match compare(backend, &mut ctx, &against_other, timeout)? {
                 Comparison::Differ(_) => Fate::Killed,
                 Comparison::Equivalent => {

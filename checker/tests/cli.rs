@@ -22,6 +22,28 @@ fn redacted(settings: &mut insta::Settings) {
 }
 
 #[test]
+fn eval_integer_examples() {
+    let cases = [
+        ("bfe.s32 d, 0xf0, 4, 4", "d = 0xffffffff\n"),
+        ("bfe.u32 d, 0xf0, 4, 4", "d = 0x0000000f\n"),
+        ("bmsk.wrap.b32 rd, 1, 2", "rd = 0x00000006\n"),
+        ("szext.wrap.u32 rd, 0xffffffff, 0", "rd = 0x00000000\n"),
+        ("fns.b32 d, 0xaaaaaaaa, 2, -1", "d = 0x00000001\n"),
+        ("mul.wide.s16 d, -1, -1", "d = 0x00000001\n"),
+        ("add.sat.s32 d, 0x7fffffff, 1", "d = 0x7fffffff\n"),
+        ("div.u32 d, 7, 0", "d = unspecified\n"),
+        ("rem.s32 d, -7, 2", "d = unspecified\n"),
+        ("dp4a.u32.s32 d, 0xff, 0xff, 0", "d = 0xffffff01\n"),
+    ];
+    for (text, expected) in cases {
+        let o = ptxcheck(&["eval", text]);
+        assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), expected), "{text}");
+    }
+    let o = ptxcheck(&["eval", "div.s16 d, 1, 0", "--format", "json"]);
+    assert_eq!(stdout(&o), "{\"d\":null}\n");
+}
+
+#[test]
 fn eval_prints_the_issue_examples() {
     let o = ptxcheck(&["eval", "shf.l.wrap.b32 d, 0x80000001, 0x80000001, 1"]);
     assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "d = 0x00000003\n"));
@@ -87,11 +109,17 @@ fn prove_all_as_json() {
     assert_eq!(o.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     let results = v["results"].as_array().unwrap();
-    assert_eq!(results.len(), 38);
+    assert_eq!(results.len(), 179);
     assert!(results.iter().all(|r| r["verdict"] == "proven"));
-    assert_eq!(v["summary"]["proven"], 38);
-    let ids: Vec<&str> = v["assumptions"].as_array().unwrap().iter().map(|a| a["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["shf-shift-by-32", "shift-clamped-to-width"]);
+    assert_eq!(v["summary"]["proven"], 179);
+    let fns = results.iter().find(|r| r["variant"] == "fns.b32").unwrap();
+    assert_eq!(fns["cases"], 66);
+    // Every assumption the model makes is used by some proof, and listed.
+    let mut ids: Vec<&str> = v["assumptions"].as_array().unwrap().iter().map(|a| a["id"].as_str().unwrap()).collect();
+    let mut all: Vec<&str> = ptx_spec::assumption::ALL.iter().map(|a| a.id).collect();
+    ids.sort();
+    all.sort();
+    assert_eq!(ids, all);
 }
 
 #[test]

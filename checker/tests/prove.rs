@@ -9,6 +9,7 @@ use ptx_spec::bv::{Algebra, BitVec, Concrete};
 use ptx_spec::catalogue::{defined, Variant};
 use ptxcheck::prove::{prove, prove_against, Verdict};
 use ptxcheck::render::ProveSummary;
+use rayon::prelude::*;
 
 const TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -17,10 +18,13 @@ fn variant(name: &str) -> Variant {
 }
 
 fn assert_all_proven(backend: &Backend) {
-    for v in Variant::all() {
-        let r = prove(&v, backend, TIMEOUT);
-        assert_eq!(r.verdict, Verdict::Proven, "{v} with {backend}");
-    }
+    let failures: Vec<String> = Variant::all()
+        .par_iter()
+        .map(|v| prove(v, backend, TIMEOUT))
+        .filter(|r| r.verdict != Verdict::Proven)
+        .map(|r| format!("{}: {:?}", r.variant, r.verdict))
+        .collect();
+    assert!(failures.is_empty(), "with {backend}: {failures:#?}");
 }
 
 #[test]

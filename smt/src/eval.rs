@@ -63,7 +63,7 @@ impl<'c> Evaluator<'c> {
     }
 
     fn ill_sorted(&self, e: SExpr) -> EvalError {
-        EvalError::IllSorted(self.ctx.display(e).to_string())
+        EvalError::IllSorted(crate::term::display_bounded(self.ctx, e, 200))
     }
 
     pub fn eval(&mut self, e: SExpr) -> Result<Value, EvalError> {
@@ -99,7 +99,7 @@ impl<'c> Evaluator<'c> {
 
     fn apply(&mut self, e: SExpr, items: &[SExpr]) -> Result<Value, EvalError> {
         let c = Concrete;
-        let unsupported = || EvalError::Unsupported(self.ctx.display(e).to_string());
+        let unsupported = || EvalError::Unsupported(crate::term::display_bounded(self.ctx, e, 200));
         let (&head, args) = items.split_first().ok_or_else(unsupported)?;
         // Indexed operators: ((_ extract i j) x), ((_ zero_extend k) x), ...
         if let Some(index) = self.ctx.get_list(head) {
@@ -108,7 +108,13 @@ impl<'c> Evaluator<'c> {
                 index[2..].iter().map(|&n| self.ctx.get_u32(n)).collect::<Option<_>>().ok_or_else(unsupported)?;
             let [x] = args else { return Err(unsupported()) };
             let x = self.eval_bv(*x)?;
-            let check = |ok: bool| if ok { Ok(()) } else { Err(EvalError::IllSorted(self.ctx.display(e).to_string())) };
+            let check = |ok: bool| {
+                if ok {
+                    Ok(())
+                } else {
+                    Err(EvalError::IllSorted(crate::term::display_bounded(self.ctx, e, 200)))
+                }
+            };
             return Ok(Value::Bv(match (name, nums.as_slice()) {
                 ("extract", &[hi, lo]) => {
                     check(hi >= lo && hi < x.width())?;
@@ -130,7 +136,7 @@ impl<'c> Evaluator<'c> {
         for &a in args {
             vals.push(self.eval(a)?);
         }
-        let ill = || EvalError::IllSorted(self.ctx.display(e).to_string());
+        let ill = || EvalError::IllSorted(crate::term::display_bounded(self.ctx, e, 200));
         // Binary bit-vector operations check widths before the algebra sees them.
         let bv2 = |vals: &[Value]| -> Result<(BitVec, BitVec), EvalError> {
             match vals {

@@ -4,7 +4,7 @@
 //! Widths are tracked beside the terms, so an ill-sorted term is caught when
 //! it is built, not by the solver.
 
-use easy_smt::{Context, SExpr};
+use easy_smt::{Context, SExpr, SExprData};
 use ptx_spec::bv::{Algebra, BitVec, MAX_WIDTH};
 
 /// A bit-vector term and its width.
@@ -174,3 +174,37 @@ impl Algebra for Sym<'_> {
 
 /// The outputs of a symbolic semantic function.
 pub type SymOutputs = Vec<ptx_spec::catalogue::Out<SymBv, SExpr>>;
+
+/// `e` as SMT-LIB text, cut with `...` after about `limit` characters. A
+/// term graph printed as a tree can be exponentially large: every message
+/// that shows a term uses this.
+pub fn display_bounded(ctx: &Context, e: SExpr, limit: usize) -> String {
+    fn write(ctx: &Context, e: SExpr, limit: usize, out: &mut String) {
+        if out.len() >= limit {
+            if !out.ends_with("...") {
+                out.push_str("...");
+            }
+            return;
+        }
+        match ctx.get(e) {
+            SExprData::Atom(a) => out.push_str(a),
+            SExprData::String(s) => out.push_str(&format!("{s:?}")),
+            SExprData::List(items) => {
+                out.push('(');
+                for (i, &item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(' ');
+                    }
+                    write(ctx, item, limit, out);
+                    if out.ends_with("...") {
+                        return;
+                    }
+                }
+                out.push(')');
+            }
+        }
+    }
+    let mut text = String::new();
+    write(ctx, e, limit, &mut text);
+    text
+}
