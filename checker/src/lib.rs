@@ -6,6 +6,7 @@
 //! output is rendered into a `Write` by [`render`].
 
 pub mod eval;
+pub mod exhaustive;
 pub mod mutants;
 pub mod prove;
 pub mod render;

@@ -14,7 +14,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ptx_smt::Backend;
 use ptxcheck::render::{self, MutantSummary, ProveSummary};
-use ptxcheck::{eval, mutants, prove, select};
+use ptxcheck::{eval, exhaustive, mutants, prove, select};
 use rayon::prelude::*;
 
 #[derive(Parser)]
@@ -78,6 +78,21 @@ enum Command {
         targets: Vec<String>,
         #[command(flatten)]
         solver: SolverArgs,
+    },
+    /// Compare the concrete semantics and the SMT encoding, evaluated
+    /// concretely, on every input of each variant whose inputs have at most
+    /// --max-bits bits together (32 at most).
+    Exhaustive {
+        #[arg(default_values_t = vec!["all".to_string()])]
+        targets: Vec<String>,
+        /// Check only variants with at most this many input bits.
+        #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=32))]
+        max_bits: u32,
+        /// Threads (default: one per CPU).
+        #[arg(long)]
+        jobs: Option<usize>,
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
     },
     /// List the catalogue: every legal variant with its operands,
     /// requirements and assumptions.
@@ -151,12 +166,41 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, Usage> {
             }
             Ok(if summary.survived() == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
         }
+        Command::Exhaustive { targets, max_bits, jobs, format } => {
+            let variants: Vec<_> = select::select(&targets)
+                .map_err(|e| usage(anyhow!(e)))?
+                .into_iter()
+                .filter(|v| exhaustive::input_bits(v) <= max_bits)
+                .collect();
+            if variants.is_empty() {
+                return Err(usage(anyhow!("no selected variant has at most {max_bits} input bits")));
+            }
+            let pool = thread_pool(jobs)?;
+            let start = Instant::now();
+            let reports: Vec<_> = variants.iter().map(|v| pool.install(|| exhaustive::check(v))).collect();
+            let summary = render::ExhaustiveSummary { reports: &reports, wall: start.elapsed() };
+            match format {
+                Format::Table => summary.text(out).map_err(usage)?,
+                Format::Json => writeln!(out, "{:#}", summary.json()).map_err(usage)?,
+            }
+            Ok(if reports.iter().all(|r| r.mismatch.is_none()) { ExitCode::SUCCESS } else { ExitCode::from(1) })
+        }
         Command::List { targets } => {
             let variants = select::select(&targets).map_err(|e| usage(anyhow!(e)))?;
             render::catalogue(out, &variants).map_err(usage)?;
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// A pool of `jobs` threads (default: one per CPU).
+fn thread_pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, Usage> {
+    let jobs = match jobs {
+        Some(0) => return Err(usage(anyhow!("--jobs must be at least 1"))),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    rayon::ThreadPoolBuilder::new().num_threads(jobs).build().context("starting worker threads").map_err(usage)
 }
 
 /// The solver, limits and thread pool shared by the solver commands.

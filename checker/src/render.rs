@@ -324,3 +324,78 @@ impl MutantSummary<'_> {
         })
     }
 }
+
+pub struct ExhaustiveSummary<'a> {
+    pub reports: &'a [crate::exhaustive::Report],
+    pub wall: Duration,
+}
+
+impl ExhaustiveSummary<'_> {
+    fn throughput(r: &crate::exhaustive::Report) -> f64 {
+        r.inputs as f64 / r.time.as_secs_f64().max(1e-9) / 1e6
+    }
+
+    pub fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        let rows = self
+            .reports
+            .iter()
+            .map(|r| {
+                let verdict = if r.mismatch.is_some() { "MISMATCH" } else { "agree" };
+                vec![
+                    r.variant.to_string(),
+                    crate::exhaustive::input_bits(&r.variant).to_string(),
+                    if r.mismatch.is_some() { "-".into() } else { r.inputs.to_string() },
+                    verdict.to_string(),
+                    seconds(r.time),
+                    if r.mismatch.is_some() { "-".into() } else { format!("{:.1} M/s", Self::throughput(r)) },
+                ]
+            })
+            .collect();
+        writeln!(out, "{}", table(&["variant", "input bits", "inputs", "result", "time", "throughput"], rows))?;
+        for r in self.reports {
+            if let Some(m) = &r.mismatch {
+                writeln!(out, "\nmismatch for {}: the SMT encoding and the concrete semantics differ", r.variant)?;
+                for (o, v) in r.variant.inputs().iter().zip(&m.inputs) {
+                    writeln!(out, "    {} = {v}", o.name)?;
+                }
+                for ((o, s), c) in r.variant.outputs().iter().zip(&m.smt).zip(&m.concrete) {
+                    writeln!(out, "    {}: SMT {}, concrete {}", o.name, value_or_undefined(*s), value_or_undefined(*c))?;
+                }
+            }
+        }
+        let total: u64 = self.reports.iter().map(|r| r.inputs).sum();
+        let bad = self.reports.iter().filter(|r| r.mismatch.is_some()).count();
+        writeln!(
+            out,
+            "\n{} variants: {} agree on every input, {} mismatch; {} inputs in {} ({:.1} M inputs/s)",
+            self.reports.len(),
+            self.reports.len() - bad,
+            bad,
+            total,
+            seconds(self.wall),
+            total as f64 / self.wall.as_secs_f64().max(1e-9) / 1e6,
+        )
+    }
+
+    pub fn json(&self) -> Value {
+        let reports: Vec<Value> = self
+            .reports
+            .iter()
+            .map(|r| {
+                json!({
+                    "variant": r.variant.to_string(),
+                    "input_bits": crate::exhaustive::input_bits(&r.variant),
+                    "inputs": r.inputs,
+                    "agree": r.mismatch.is_none(),
+                    "mismatch": r.mismatch.as_ref().map(|m| json!({
+                        "inputs": m.inputs,
+                        "smt": m.smt,
+                        "concrete": m.concrete,
+                    })),
+                    "time_s": r.time.as_secs_f64(),
+                })
+            })
+            .collect();
+        json!({ "results": reports, "wall_s": self.wall.as_secs_f64() })
+    }
+}
