@@ -44,8 +44,12 @@ fn main() {
     }
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!("prove all --solver {solver}: {} variants, {runs} cold runs, {threads} threads", per_variant.len());
-    println!("  wall: median {:.2} s, min {:.2} s, max {:.2} s", median(walls.clone()),
-        walls.iter().copied().fold(f64::INFINITY, f64::min), walls.iter().copied().fold(0.0, f64::max));
+    println!(
+        "  wall: median {:.2} s, min {:.2} s, max {:.2} s",
+        median(walls.clone()),
+        walls.iter().copied().fold(f64::INFINITY, f64::min),
+        walls.iter().copied().fold(0.0, f64::max)
+    );
     println!("  verdicts other than proven: {not_proven}");
     let mut medians: Vec<(f64, String)> = per_variant.into_iter().map(|(v, t)| (median(t), v)).collect();
     medians.sort_by(|a, b| b.0.total_cmp(&a.0));

@@ -67,10 +67,8 @@ pub fn check(variant: &Variant) -> Report {
             decode(&widths, index, &mut ins);
             let concrete = variant.semantics(&Concrete, &ins[..n]);
             let smt = encode::encode(variant, &Concrete, &ins[..n]);
-            let same = concrete
-                .iter()
-                .zip(&smt)
-                .all(|(c, s)| c.defined == s.defined && (!c.defined || c.value == s.value));
+            let same =
+                concrete.iter().zip(&smt).all(|(c, s)| c.defined == s.defined && (!c.defined || c.value == s.value));
             if !same {
                 return Some(Mismatch { inputs: ins[..n].to_vec(), smt: outputs(&smt), concrete: outputs(&concrete) });
             }

@@ -359,7 +359,13 @@ impl ExhaustiveSummary<'_> {
                     writeln!(out, "    {} = {v}", o.name)?;
                 }
                 for ((o, s), c) in r.variant.outputs().iter().zip(&m.smt).zip(&m.concrete) {
-                    writeln!(out, "    {}: SMT {}, concrete {}", o.name, value_or_undefined(*s), value_or_undefined(*c))?;
+                    writeln!(
+                        out,
+                        "    {}: SMT {}, concrete {}",
+                        o.name,
+                        value_or_undefined(*s),
+                        value_or_undefined(*c)
+                    )?;
                 }
             }
         }

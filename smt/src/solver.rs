@@ -32,17 +32,29 @@ pub struct ProcessSolver {
     pub timeout_flag: &'static str,
     /// The Debian package that provides it.
     pub package: &'static str,
+    /// Start each query with `(reset)` rather than inside push/pop.
+    pub reset_per_query: bool,
 }
 
 /// The solver processes ptxcheck knows how to drive.
 pub const PROCESS_SOLVERS: &[ProcessSolver] = &[
-    ProcessSolver { name: "z3", program: "z3", args: &["-smt2", "-in"], timeout_flag: "-t:", package: "z3" },
+    ProcessSolver {
+        name: "z3",
+        program: "z3",
+        args: &["-smt2", "-in"],
+        timeout_flag: "-t:",
+        package: "z3",
+        // After a push, z3 switches to its incremental core, which bit-blasts
+        // far less eagerly: fns took 50 times longer inside push/pop.
+        reset_per_query: true,
+    },
     ProcessSolver {
         name: "cvc5",
         program: "cvc5",
         args: &["--quiet", "--lang=smt2", "--incremental", "--produce-models"],
         timeout_flag: "--tlimit-per=",
         package: "cvc5",
+        reset_per_query: false,
     },
 ];
 
@@ -125,7 +137,9 @@ impl Backend {
                 args.push(format!("{}{}", s.timeout_flag, timeout.as_millis().max(1)));
                 let mut ctx =
                     ContextBuilder::new().solver(s.program).solver_args(args).build().map_err(|e| self.io(e))?;
-                ctx.set_logic("QF_BV").map_err(|e| self.io(e))?;
+                if !s.reset_per_query {
+                    ctx.set_logic("QF_BV").map_err(|e| self.io(e))?;
+                }
                 Ok(ctx)
             }
         }
@@ -190,7 +204,18 @@ impl Backend {
     }
 
     fn check_process(&self, ctx: &mut Context, vars: &[Var], assertions: &[SExpr]) -> Result<SatResult, SolverError> {
-        ctx.push().map_err(|e| self.io(e))?;
+        let reset = matches!(self, Backend::Process(s) if s.reset_per_query);
+        if reset {
+            let command = ctx.list(vec![ctx.atom("reset")]);
+            ctx.raw_send(command).map_err(|e| self.io(e))?;
+            self.expect_success(ctx)?;
+            // Options may return to their defaults on reset; easy-smt reads a
+            // `success` after every command.
+            ctx.set_option(":print-success", ctx.true_()).map_err(|e| self.io(e))?;
+            ctx.set_logic("QF_BV").map_err(|e| self.io(e))?;
+        } else {
+            ctx.push().map_err(|e| self.io(e))?;
+        }
         let mut atoms = Vec::new();
         for v in vars {
             let sort = ctx.bit_vec_sort(ctx.numeral(v.width));
@@ -217,8 +242,20 @@ impl Backend {
                 SatResult::Sat(values)
             }
         };
-        ctx.pop().map_err(|e| self.io(e))?;
+        if !reset {
+            ctx.pop().map_err(|e| self.io(e))?;
+        }
         Ok(result)
+    }
+
+    /// Read the `success` a command sent with `raw_send` answers.
+    fn expect_success(&self, ctx: &mut Context) -> Result<(), SolverError> {
+        let answer = ctx.raw_recv().map_err(|e| self.io(e))?;
+        if ctx.get_atom(answer) == Some("success") {
+            Ok(())
+        } else {
+            Err(self.rejected(&format!("expected success, got {}", ctx.display(answer))))
+        }
     }
 
     fn io(&self, e: std::io::Error) -> SolverError {

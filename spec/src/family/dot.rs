@@ -153,8 +153,8 @@ mod tests {
             prop_assert_eq!(run("dp4a.s32.u32", &[a.into(), b.into(), c.into()]), expect.into());
             let halves = [a as u16 as i16, (a >> 16) as u16 as i16];
             let mut expect = c;
-            for i in 0..2 {
-                expect = expect.wrapping_add((i32::from(halves[i]) * i32::from(bytes(b)[2 + i] as i8)) as u32);
+            for (i, half) in halves.iter().enumerate() {
+                expect = expect.wrapping_add((i32::from(*half) * i32::from(bytes(b)[2 + i] as i8)) as u32);
             }
             prop_assert_eq!(run("dp2a.hi.s32.s32", &[a.into(), b.into(), c.into()]), expect.into());
         }
