@@ -382,6 +382,29 @@ impl fmt::Display for Variant {
     }
 }
 
+/// Shorthands for the families' tests: run a variant named by its mnemonic.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::Variant;
+
+    fn outputs(name: &str, inputs: &[u128]) -> Vec<Option<u128>> {
+        let v = Variant::from_mnemonic(name).unwrap_or_else(|| panic!("no variant {name}"));
+        v.run(inputs).into_iter().map(|o| o.map(|b| b.unsigned())).collect()
+    }
+    /// The first output, `None` where it is unspecified.
+    pub fn run_opt(name: &str, inputs: &[u128]) -> Option<u128> {
+        outputs(name, inputs)[0]
+    }
+    /// The first output, which must be defined.
+    pub fn run(name: &str, inputs: &[u128]) -> u128 {
+        run_opt(name, inputs).unwrap_or_else(|| panic!("{name}: unspecified result"))
+    }
+    /// Every output, each of which must be defined.
+    pub fn run_all(name: &str, inputs: &[u128]) -> Vec<u128> {
+        outputs(name, inputs).into_iter().map(|o| o.expect("a defined result")).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

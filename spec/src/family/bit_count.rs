@@ -241,12 +241,8 @@ impl fmt::Display for BitCount {
 
 #[cfg(test)]
 mod tests {
-    use crate::catalogue::Variant;
+    use crate::catalogue::testing::run_opt as run;
     use proptest::prelude::*;
-
-    fn run(name: &str, ins: &[u128]) -> Option<u128> {
-        Variant::from_mnemonic(name).unwrap().run(ins)[0].map(|v| v.unsigned())
-    }
 
     // Values worked by hand from 9.7.1.14-18, including the four fns examples.
     #[test]

@@ -196,12 +196,8 @@ impl fmt::Display for BitField {
 
 #[cfg(test)]
 mod tests {
-    use crate::catalogue::Variant;
+    use crate::catalogue::testing::run;
     use proptest::prelude::*;
-
-    fn run(name: &str, ins: &[u128]) -> u128 {
-        Variant::from_mnemonic(name).unwrap().run(ins)[0].unwrap().unsigned()
-    }
 
     // Values worked by hand from 9.7.1.19-22, with the Examples' values.
     #[test]

@@ -105,12 +105,8 @@ impl fmt::Display for DivRem {
 mod tests {
     use super::*;
     use crate::bv::{BitVec, Concrete};
-    use crate::catalogue::Variant;
+    use crate::catalogue::testing::run_opt as run;
     use proptest::prelude::*;
-
-    fn run(name: &str, ins: &[u128]) -> Option<u128> {
-        Variant::from_mnemonic(name).unwrap().run(ins)[0].map(|v| v.unsigned())
-    }
 
     // Values worked by hand from 9.7.1.8-9 and the readings above.
     #[test]

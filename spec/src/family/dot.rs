@@ -122,12 +122,8 @@ impl fmt::Display for Dot {
 
 #[cfg(test)]
 mod tests {
-    use crate::catalogue::Variant;
+    use crate::catalogue::testing::run;
     use proptest::prelude::*;
-
-    fn run(name: &str, ins: &[u128]) -> u128 {
-        Variant::from_mnemonic(name).unwrap().run(ins)[0].unwrap().unsigned()
-    }
 
     // Values worked by hand from 9.7.1.23-24.
     #[test]

@@ -165,15 +165,8 @@ impl fmt::Display for Logic {
 
 #[cfg(test)]
 mod tests {
-    use crate::bv::{BitVec, Concrete};
-    use crate::catalogue::Variant;
+    use crate::catalogue::testing::run_all as run;
     use proptest::prelude::*;
-
-    fn run(name: &str, ins: &[u128]) -> Vec<u128> {
-        let v = Variant::from_mnemonic(name).unwrap();
-        let ins: Vec<BitVec> = v.inputs().iter().zip(ins).map(|(o, &x)| BitVec::new(o.ty.width(), x)).collect();
-        v.semantics(&Concrete, &ins).iter().map(|o| o.value.unsigned()).collect()
-    }
 
     // Values worked by hand from the Description of each instruction.
     #[test]

@@ -166,15 +166,8 @@ impl fmt::Display for Shift {
 
 #[cfg(test)]
 mod tests {
-    use crate::bv::{BitVec, Concrete};
-    use crate::catalogue::Variant;
+    use crate::catalogue::testing::run;
     use proptest::prelude::*;
-
-    fn run(name: &str, ins: &[u128]) -> u128 {
-        let v = Variant::from_mnemonic(name).unwrap();
-        let ins: Vec<BitVec> = v.inputs().iter().zip(ins).map(|(o, &x)| BitVec::new(o.ty.width(), x)).collect();
-        v.semantics(&Concrete, &ins)[0].value.unsigned()
-    }
 
     // Values worked by hand from the Description and Notes of 9.7.8.7-9.
     #[test]
