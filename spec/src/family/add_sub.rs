@@ -166,6 +166,15 @@ pub fn signed_max<A: Algebra>(alg: &A, like: A::Bv) -> A::Bv {
     alg.constant_like(like, (1u128 << (alg.width(like) - 1)) - 1)
 }
 
+/// A reading of abs the model does not adopt (see assumption
+/// abs-neg-most-negative), kept for the audit: the most negative value
+/// saturates to the most positive one.
+pub fn abs_saturating<A: Algebra>(alg: &A, a: A::Bv) -> A::Bv {
+    let min = signed_min(alg, a);
+    let negative = alg.bvslt(a, alg.constant_like(a, 0));
+    alg.ite(alg.eq(a, min), signed_max(alg, a), alg.ite(negative, alg.bvneg(a), a))
+}
+
 impl fmt::Display for AddSub {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -203,6 +212,17 @@ mod tests {
         assert_eq!(run("abs.s16", &[0xfff6]), 10);
         assert_eq!(run("abs.s32", &[0x8000_0000]), 0x8000_0000);
         assert_eq!(run("neg.s64", &[1]), u128::from(u64::MAX));
+    }
+
+    #[test]
+    fn the_saturating_reading_of_abs_differs_only_at_the_most_negative_value() {
+        use crate::bv::{BitVec, Concrete};
+        let c = Concrete;
+        assert_eq!(super::abs_saturating(&c, BitVec::new(16, 0x8000)), BitVec::new(16, 0x7fff));
+        assert_eq!(run("abs.s16", &[0x8000]), 0x8000);
+        for a in [0u128, 1, 0x7fff, 0x8001, 0xffff] {
+            assert_eq!(super::abs_saturating(&c, BitVec::new(16, a)).unsigned(), run("abs.s16", &[a]));
+        }
     }
 
     proptest! {

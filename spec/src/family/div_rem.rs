@@ -78,6 +78,15 @@ impl Family for DivRem {
     }
 }
 
+/// A reading of signed division the model does not adopt (see assumption
+/// div-signed-overflow), kept for the audit: MIN / -1 saturates to MAX.
+pub fn div_saturating<A: Algebra>(alg: &A, a: A::Bv, b: A::Bv) -> A::Bv {
+    let w = alg.width(a);
+    let min = alg.constant_like(a, 1u128 << (w - 1));
+    let overflow = alg.and(alg.eq(a, min), alg.eq(b, alg.ones(w)));
+    alg.ite(overflow, alg.bvsub(min, alg.constant_like(a, 1)), alg.bvsdiv(a, b))
+}
+
 /// The two readings of a signed remainder with negative operands, kept for
 /// the audit: C's, where the quotient truncates toward zero and the
 /// remainder takes a's sign, and the flooring one, where it takes b's.
@@ -125,6 +134,10 @@ mod tests {
         let (a, b) = (BitVec::new(32, 0xffff_fff9), BitVec::new(32, 3));
         assert_eq!(rem_truncating(&Concrete, a, b).signed(), -1);
         assert_eq!(rem_flooring(&Concrete, a, b).signed(), 2);
+        // The saturating reading of MIN / -1.
+        let (min, minus1) = (BitVec::new(16, 0x8000), BitVec::new(16, 0xffff));
+        assert_eq!(div_saturating(&Concrete, min, minus1), BitVec::new(16, 0x7fff));
+        assert_eq!(div_saturating(&Concrete, BitVec::new(16, 7), minus1), BitVec::new(16, 0xfff9));
     }
 
     proptest! {

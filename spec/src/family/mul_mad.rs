@@ -184,6 +184,17 @@ fn saturating_add<A: Algebra>(alg: &A, a: A::Bv, b: A::Bv) -> A::Bv {
     alg.extract(alg.width(a) - 1, 0, clamped)
 }
 
+/// A reading of mul24 the model does not adopt (see assumption
+/// mul24-low-24-bits), kept for the audit: the full 32-bit operands are
+/// multiplied, and bits 47..16 (.hi) or 31..0 (.lo) of the 64-bit product kept.
+pub fn mul24_full_operands<A: Algebra>(alg: &A, mode: MulMode, signed: bool, a: A::Bv, b: A::Bv) -> A::Bv {
+    let t = alg.bvmul(alg.extend(signed, 32, a), alg.extend(signed, 32, b));
+    match mode {
+        MulMode::Hi => alg.extract(47, 16, t),
+        _ => alg.extract(31, 0, t),
+    }
+}
+
 impl fmt::Display for MulMad {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (mode, ty, sat) = match *self {
@@ -219,6 +230,21 @@ mod tests {
         assert_eq!(run("mul24.lo.s32", &[0x00ff_ffff, 3]), 0xffff_fffd);
         assert_eq!(run("mul24.hi.u32", &[0x00ff_ffff, 0x00ff_ffff]), 0xffff_fe00);
         assert_eq!(run("mad24.hi.sat.s32", &[0x0080_0000, 0x0080_0000, 0x7fff_ffff]), 0x7fff_ffff);
+    }
+
+    #[test]
+    fn the_full_operand_reading_of_mul24_differs_when_bits_24_to_31_are_set() {
+        use super::{mul24_full_operands, MulMode};
+        use crate::bv::{BitVec, Concrete};
+        let (a, b) = (BitVec::new(32, 0xff00_0002), BitVec::new(32, 3));
+        assert_eq!(mul24_full_operands(&Concrete, MulMode::Lo, false, a, b), BitVec::new(32, 0xfd00_0006));
+        assert_eq!(run("mul24.lo.u32", &[0xff00_0002, 3]), 6);
+        // Where bits 24..31 are a sign or zero extension, the readings agree.
+        let (a, b) = (BitVec::new(32, 0xffff_fffe), BitVec::new(32, 3));
+        assert_eq!(
+            mul24_full_operands(&Concrete, MulMode::Lo, true, a, b).unsigned(),
+            run("mul24.lo.s32", &[0xffff_fffe, 3])
+        );
     }
 
     proptest! {
