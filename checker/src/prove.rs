@@ -108,13 +108,23 @@ pub(crate) struct Encodings {
 impl Encodings {
     /// `smt` is the SMT encoding to use (the variant's own, or a test's).
     pub fn build(variant: &Variant, ctx: &Context, smt: impl Fn(&Sym, &[SymBv]) -> SymOutputs) -> Encodings {
+        Encodings::build_split(variant, ctx, smt, |sym, ins| variant.proof_cases(sym, ins))
+    }
+
+    /// As [`Encodings::build`], with the proof cases given by `cases`.
+    pub fn build_split(
+        variant: &Variant,
+        ctx: &Context,
+        smt: impl Fn(&Sym, &[SymBv]) -> SymOutputs,
+        cases: impl Fn(&Sym, &[SymBv]) -> Vec<(String, SExpr)>,
+    ) -> Encodings {
         let vars: Vec<Var> =
             variant.inputs().iter().map(|o| Var { name: o.name.to_string(), width: o.ty.width() }).collect();
         let output_names = variant.outputs().iter().map(|o| o.name.to_string()).collect();
         let sym = Sym::new(ctx);
         let ins: Vec<SymBv> = vars.iter().map(|v| sym.var(&v.name, v.width)).collect();
         let (smt, concrete) = (smt(&sym, &ins), variant.semantics(&sym, &ins));
-        let cases = variant.proof_cases(&sym, &ins);
+        let cases = cases(&sym, &ins);
         Encodings { vars, output_names, smt, concrete, cases }
     }
 
@@ -143,8 +153,21 @@ pub fn prove_against(
     timeout: Duration,
     smt: impl Fn(&Sym, &[SymBv]) -> SymOutputs + Sync,
 ) -> ProofResult {
+    prove_split(variant, backend, timeout, smt, |sym, ins| variant.proof_cases(sym, ins))
+}
+
+/// Prove `variant`'s concrete semantics against the SMT encoding `smt`, split
+/// into the proof cases `cases` (tests use this to check that cases which do
+/// not cover every input never give `proven`).
+pub fn prove_split(
+    variant: &Variant,
+    backend: &Backend,
+    timeout: Duration,
+    smt: impl Fn(&Sym, &[SymBv]) -> SymOutputs + Sync,
+    cases: impl Fn(&Sym, &[SymBv]) -> Vec<(String, SExpr)> + Sync,
+) -> ProofResult {
     let start = Instant::now();
-    let (verdict, cases) = match run_proof(variant, backend, timeout, smt) {
+    let (verdict, cases) = match run_proof(variant, backend, timeout, smt, cases) {
         Ok(v) => v,
         Err(e) => (Verdict::Unknown { reason: e.to_string() }, 1),
     };
@@ -156,9 +179,10 @@ fn run_proof(
     backend: &Backend,
     timeout: Duration,
     smt: impl Fn(&Sym, &[SymBv]) -> SymOutputs + Sync,
+    cases: impl Fn(&Sym, &[SymBv]) -> Vec<(String, SExpr)> + Sync,
 ) -> Result<(Verdict, usize), SolverError> {
     let mut ctx = backend.context(timeout)?;
-    let encodings = Encodings::build(variant, &ctx, &smt);
+    let encodings = Encodings::build_split(variant, &ctx, &smt, &cases);
     if encodings.cases.is_empty() {
         return Ok((prove_case(variant, backend, &mut ctx, &encodings, None, timeout)?, 1));
     }
@@ -183,7 +207,7 @@ fn run_proof(
         .into_par_iter()
         .map(|i| {
             let mut ctx = backend.context(timeout)?;
-            let encodings = Encodings::build(variant, &ctx, &smt);
+            let encodings = Encodings::build_split(variant, &ctx, &smt, &cases);
             let (label, condition) = &encodings.cases[i];
             Ok(match prove_case(variant, backend, &mut ctx, &encodings, Some(*condition), timeout)? {
                 Verdict::Unknown { reason } => Verdict::Unknown { reason: format!("case {label}: {reason}") },

@@ -7,7 +7,7 @@ use std::time::Duration;
 use ptx_smt::{Backend, Sym, SymBv, SymOutputs};
 use ptx_spec::bv::{Algebra, BitVec, Concrete};
 use ptx_spec::catalogue::{defined, Variant};
-use ptxcheck::prove::{prove, prove_against, Verdict};
+use ptxcheck::prove::{prove, prove_against, prove_split, Verdict};
 use ptxcheck::render::ProveSummary;
 use rayon::prelude::*;
 
@@ -138,4 +138,32 @@ fn an_unanswered_query_is_never_proven() {
     let r = prove_against(&v, &Backend::Embedded, Duration::from_millis(300), hard);
     assert!(matches!(r.verdict, Verdict::Timeout | Verdict::Unknown { .. }), "got {:?}", r.verdict);
     assert!(!r.verdict.is_proven());
+}
+
+/// A split proof is `proven` only if its cases cover every input: leave one
+/// out and the verdict is unknown, naming an input no case covers.
+#[test]
+fn proof_cases_that_miss_an_input_never_prove() {
+    let v = variant("shr.u32");
+    let smt = |sym: &Sym, ins: &[SymBv]| ptx_smt::encode::encode(&v, sym, ins);
+    let halves = |sym: &Sym, ins: &[SymBv]| {
+        let b = ins[1];
+        vec![
+            ("b < 16".to_string(), sym.bvult(b, sym.constant(32, 16))),
+            ("b >= 17".to_string(), sym.bvuge(b, sym.constant(32, 17))),
+        ]
+    };
+    let r = prove_split(&v, &Backend::Embedded, TIMEOUT, smt, halves);
+    let Verdict::Unknown { reason } = &r.verdict else { panic!("expected unknown, got {:?}", r.verdict) };
+    assert!(reason.contains("miss the input") && reason.contains("b=0x00000010"), "{reason}");
+    // With the gap closed the same split proves.
+    let covering = |sym: &Sym, ins: &[SymBv]| {
+        let b = ins[1];
+        vec![
+            ("b < 16".to_string(), sym.bvult(b, sym.constant(32, 16))),
+            ("b >= 16".to_string(), sym.bvuge(b, sym.constant(32, 16))),
+        ]
+    };
+    let r = prove_split(&v, &Backend::Embedded, TIMEOUT, smt, covering);
+    assert_eq!((r.verdict, r.cases), (Verdict::Proven, 2));
 }
