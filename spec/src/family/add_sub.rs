@@ -175,6 +175,12 @@ pub fn abs_saturating<A: Algebra>(alg: &A, a: A::Bv) -> A::Bv {
     alg.ite(alg.eq(a, min), signed_max(alg, a), alg.ite(negative, alg.bvneg(a), a))
 }
 
+/// The same reading for neg: -MIN saturates to MAX.
+pub fn neg_saturating<A: Algebra>(alg: &A, a: A::Bv) -> A::Bv {
+    let min = signed_min(alg, a);
+    alg.ite(alg.eq(a, min), signed_max(alg, a), alg.bvneg(a))
+}
+
 impl fmt::Display for AddSub {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -219,6 +225,8 @@ mod tests {
         use crate::bv::{BitVec, Concrete};
         let c = Concrete;
         assert_eq!(super::abs_saturating(&c, BitVec::new(16, 0x8000)), BitVec::new(16, 0x7fff));
+        assert_eq!(super::neg_saturating(&c, BitVec::new(16, 0x8000)), BitVec::new(16, 0x7fff));
+        assert_eq!(super::neg_saturating(&c, BitVec::new(16, 5)).unsigned(), run("neg.s16", &[5]));
         assert_eq!(run("abs.s16", &[0x8000]), 0x8000);
         for a in [0u128, 1, 0x7fff, 0x8001, 0xffff] {
             assert_eq!(super::abs_saturating(&c, BitVec::new(16, a)).unsigned(), run("abs.s16", &[a]));

@@ -229,6 +229,36 @@ fn fns<A: Algebra>(alg: &A, mask: A::Bv, base: A::Bv, offset: A::Bv) -> Out<A::B
     Out { value, defined: in_range }
 }
 
+/// A reading of clz the model does not adopt (see assumption clz-mask-test),
+/// kept for the audit: C parses `a&mask == 0` as `a & (mask == 0)`, which is
+/// `a & 0`, so the loop never runs and every result is 0.
+pub fn clz_c_precedence<A: Algebra>(alg: &A, _a: A::Bv) -> A::Bv {
+    alg.constant(32, 0)
+}
+
+/// A reading of bfind the model does not adopt (see assumption
+/// bfind-shift-width), kept for the audit: `1<<i` as a 32-bit C int, the
+/// amount taken mod 32 as x86 does, so for i >= 32 bit i-32 is tested.
+pub fn bfind_int_shift<A: Algebra>(alg: &A, signed: bool, shiftamt: bool, a: A::Bv) -> A::Bv {
+    let w = alg.width(a);
+    let msb = w - 1;
+    let bit_mask = |i: u32| alg.constant_like(a, 1u128 << (i % 32));
+    let zero = alg.constant_like(a, 0);
+    let a = if signed { alg.ite(alg.eq(alg.bvand(a, bit_mask(msb)), zero), a, alg.bvnot(a)) } else { a };
+    let not_found = alg.constant(32, 0xffff_ffff);
+    let mut d = not_found;
+    for i in 0..=msb {
+        let hit = alg.not(alg.eq(alg.bvand(a, bit_mask(i)), zero));
+        d = alg.ite(hit, alg.constant(32, u128::from(i)), d);
+    }
+    if shiftamt {
+        let found = alg.not(alg.eq(d, not_found));
+        alg.ite(found, alg.bvsub(alg.constant(32, u128::from(msb)), d), d)
+    } else {
+        d
+    }
+}
+
 impl fmt::Display for BitCount {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -269,6 +299,24 @@ mod tests {
         assert_eq!(run("fns.b32", &[0xaaaa_aaaa, 2, 0]), Some(0xffff_ffff));
         assert_eq!(run("fns.b32", &[0xaaaa_aaaa, 31, 0x8000_0000]), Some(0xffff_ffff));
         assert_eq!(run("fns.b32", &[0xaaaa_aaaa, 32, 1]), None);
+    }
+
+    #[test]
+    fn readings_not_adopted() {
+        use super::{bfind_int_shift, clz_c_precedence};
+        use crate::bv::{BitVec, Concrete};
+        // C's precedence makes clz 0 even for a = 0, where the count is 32.
+        assert_eq!(clz_c_precedence(&Concrete, BitVec::new(32, 0)), BitVec::new(32, 0));
+        assert_eq!(run("clz.b32", &[0]), Some(32));
+        // A 32-bit `1<<i` sees bit 0 of a .u64 value at i = 32 as well.
+        let one = BitVec::new(64, 1);
+        assert_eq!(bfind_int_shift(&Concrete, false, false, one), BitVec::new(32, 32));
+        assert_eq!(run("bfind.u64", &[1]), Some(0));
+        // For a .u32 operand the readings agree.
+        assert_eq!(
+            bfind_int_shift(&Concrete, false, false, BitVec::new(32, 0x10)).unsigned(),
+            run("bfind.u32", &[0x10]).unwrap()
+        );
     }
 
     /// fns by the spec's loop, in Rust.
