@@ -238,25 +238,16 @@ pub fn clz_c_precedence<A: Algebra>(alg: &A, _a: A::Bv) -> A::Bv {
 
 /// A reading of bfind the model does not adopt (see assumption
 /// bfind-shift-width), kept for the audit: `1<<i` as a 32-bit C int, the
-/// amount taken mod 32 as x86 does, so for i >= 32 bit i-32 is tested.
+/// amount taken mod 32 as x86 does. For a 64-bit operand the sign test then
+/// reads bit 31 and the search bit i mod 32: the search runs over the low
+/// word repeated in both halves.
 pub fn bfind_int_shift<A: Algebra>(alg: &A, signed: bool, shiftamt: bool, a: A::Bv) -> A::Bv {
-    let w = alg.width(a);
-    let msb = w - 1;
-    let bit_mask = |i: u32| alg.constant_like(a, 1u128 << (i % 32));
-    let zero = alg.constant_like(a, 0);
-    let a = if signed { alg.ite(alg.eq(alg.bvand(a, bit_mask(msb)), zero), a, alg.bvnot(a)) } else { a };
-    let not_found = alg.constant(32, 0xffff_ffff);
-    let mut d = not_found;
-    for i in 0..=msb {
-        let hit = alg.not(alg.eq(alg.bvand(a, bit_mask(i)), zero));
-        d = alg.ite(hit, alg.constant(32, u128::from(i)), d);
+    if alg.width(a) <= 32 {
+        return bfind(alg, signed, shiftamt, a);
     }
-    if shiftamt {
-        let found = alg.not(alg.eq(d, not_found));
-        alg.ite(found, alg.bvsub(alg.constant(32, u128::from(msb)), d), d)
-    } else {
-        d
-    }
+    let low = alg.extract(31, 0, a);
+    let x = if signed { alg.ite(alg.is_set(alg.bit(a, 31)), alg.bvnot(low), low) } else { low };
+    bfind(alg, false, shiftamt, alg.concat(x, x))
 }
 
 impl fmt::Display for BitCount {
