@@ -125,21 +125,11 @@ impl Family for MulMad {
         let d = match *self {
             MulMad::Mul(mode, ty) => part(alg, mode, product(alg, ty.is_signed(), ins[0], ins[1])),
             MulMad::Mad { mode, ty, sat } => {
-                let p = part(alg, mode, product(alg, ty.is_signed(), ins[0], ins[1]));
-                if sat {
-                    saturating_add(alg, p, ins[2])
-                } else {
-                    alg.bvadd(p, ins[2])
-                }
+                add_c(alg, sat, part(alg, mode, product(alg, ty.is_signed(), ins[0], ins[1])), ins[2])
             }
             MulMad::Mul24(mode, ty) => part24(alg, mode, product24(alg, ty.is_signed(), ins[0], ins[1])),
             MulMad::Mad24 { mode, ty, sat } => {
-                let p = part24(alg, mode, product24(alg, ty.is_signed(), ins[0], ins[1]));
-                if sat {
-                    saturating_add(alg, p, ins[2])
-                } else {
-                    alg.bvadd(p, ins[2])
-                }
+                add_c(alg, sat, part24(alg, mode, product24(alg, ty.is_signed(), ins[0], ins[1])), ins[2])
             }
         };
         vec![defined(alg, d)]
@@ -172,6 +162,15 @@ fn part24<A: Algebra>(alg: &A, mode: MulMode, t: A::Bv) -> A::Bv {
     match mode {
         MulMode::Hi => alg.extract(47, 16, t),
         _ => alg.extract(31, 0, t),
+    }
+}
+
+/// mad's `+ c`: saturating under .sat, wrapping otherwise.
+fn add_c<A: Algebra>(alg: &A, sat: bool, p: A::Bv, c: A::Bv) -> A::Bv {
+    if sat {
+        saturating_add(alg, p, c)
+    } else {
+        alg.bvadd(p, c)
     }
 }
 
