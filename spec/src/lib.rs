@@ -3,6 +3,7 @@
 //!
 //! - [`bv`]: the bit-vector algebra both models are written in, and its
 //!   concrete implementation;
+//! - [`lanes`]: the same algebra on 64 inputs at once, for exhaustive checks;
 //! - [`catalogue`]: every legal variant with its operands and requirements;
 //! - [`family`]: the concrete semantics, one file per instruction family;
 //! - [`assumption`]: the readings the model adopts where the spec is open;
@@ -14,6 +15,7 @@ pub mod assumption;
 pub mod bv;
 pub mod catalogue;
 pub mod family;
+pub mod lanes;
 pub mod parse;
 
 pub use bv::{Algebra, BitVec, Concrete};
