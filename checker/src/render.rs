@@ -46,12 +46,31 @@ fn value_or_undefined(v: Option<BitVec>) -> String {
     v.map_or_else(|| "undefined".to_string(), |b| b.to_string())
 }
 
+/// Inputs beyond which a witness shows only its non-zero inputs (shfl's
+/// model reads every lane of the warp; a minimised witness is mostly 0).
+const FEW_INPUTS: usize = 8;
+
+/// The inputs of a witness worth showing, and how many zeros were left out.
+fn shown_inputs(cex: &Counterexample) -> (Vec<&(String, BitVec)>, usize) {
+    if cex.inputs.len() <= FEW_INPUTS {
+        return (cex.inputs.iter().collect(), 0);
+    }
+    let shown: Vec<_> = cex.inputs.iter().filter(|(_, v)| v.unsigned() != 0).collect();
+    let hidden = cex.inputs.len() - shown.len();
+    (shown, hidden)
+}
+
 /// A counterexample the way Alive2 shows one: a headline, the inputs, then
 /// each output on both sides.
 pub fn counterexample(out: &mut dyn Write, variant: &Variant, cex: &Counterexample) -> io::Result<()> {
     writeln!(out, "counterexample for {variant}: the SMT encoding and the concrete semantics differ")?;
-    writeln!(out, "  inputs:")?;
-    for (name, value) in &cex.inputs {
+    let (shown, hidden) = shown_inputs(cex);
+    if hidden > 0 {
+        writeln!(out, "  inputs (the {hidden} not shown are 0):")?;
+    } else {
+        writeln!(out, "  inputs:")?;
+    }
+    for (name, value) in shown {
         writeln!(out, "    {name} = {value}")?;
     }
     let rows = cex
@@ -95,7 +114,11 @@ impl ProveSummary<'_> {
                 let verdict = match &r.verdict {
                     // The witness in the row; both sides' outputs below the table.
                     Verdict::Counterexample(cex) => {
-                        let inputs: Vec<String> = cex.inputs.iter().map(|(n, v)| format!("{n}={}", v.hex())).collect();
+                        let (shown, hidden) = shown_inputs(cex);
+                        let mut inputs: Vec<String> = shown.iter().map(|(n, v)| format!("{n}={}", v.hex())).collect();
+                        if hidden > 0 {
+                            inputs.push("others 0".into());
+                        }
                         format!("counterexample\n{}", inputs.join(" "))
                     }
                     Verdict::Proven if r.cases > 1 => format!("proven\n({} cases)", r.cases),
@@ -123,6 +146,7 @@ impl ProveSummary<'_> {
                 writeln!(out, "  {} ({}, `{}`): {}", a.id, a.section, a.fragment, a.reading)?;
             }
         }
+        deprecations(out, self.results.iter().map(|r| &r.variant))?;
         writeln!(
             out,
             "\n{} variants: {} proven, {} counterexample, {} unknown, {} timeout; solver {}; {} wall",
@@ -148,6 +172,9 @@ impl ProveSummary<'_> {
                 o.insert("assumptions".into(), json!(r.assumptions.iter().map(|a| a.id).collect::<Vec<_>>()));
                 o.insert("cases".into(), json!(r.cases));
                 o.insert("time_s".into(), json!(r.time.as_secs_f64()));
+                if let Some(d) = r.variant.deprecation() {
+                    o.insert("deprecation".into(), json!(d.to_string()));
+                }
                 match &r.verdict {
                     Verdict::Counterexample(cex) => {
                         o.insert("counterexample".into(), counterexample_json(cex));
@@ -219,6 +246,23 @@ pub fn evaluation_json(e: &Evaluation) -> Value {
     Value::Object(map)
 }
 
+/// The deprecation notes of the instructions among `variants`, once each.
+pub fn deprecations<'a>(out: &mut dyn Write, variants: impl IntoIterator<Item = &'a Variant>) -> io::Result<()> {
+    let mut seen: Vec<&str> = Vec::new();
+    for v in variants {
+        if let Some(d) = v.deprecation() {
+            if !seen.contains(&v.opcode()) {
+                if seen.is_empty() {
+                    writeln!(out, "\nNotes:")?;
+                }
+                seen.push(v.opcode());
+                writeln!(out, "  {} ({}): {d}", v.opcode(), v.section())?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The catalogue as a table.
 pub fn catalogue(out: &mut dyn Write, variants: &[Variant]) -> io::Result<()> {
     let rows = variants
@@ -231,7 +275,16 @@ pub fn catalogue(out: &mut dyn Write, variants: &[Variant]) -> io::Result<()> {
                 syntax(v),
                 v.section().to_string(),
                 operands,
-                v.requirement().to_string(),
+                match v.deprecation() {
+                    Some(d) => {
+                        let mut cell = format!("{}\ndeprecated from PTX {}", v.requirement(), d.since);
+                        if let Some((ptx, sm)) = d.removed {
+                            cell.push_str(&format!("\nnot on sm_{sm}+ from PTX {ptx}"));
+                        }
+                        cell
+                    }
+                    None => v.requirement().to_string(),
+                },
                 if assumptions.is_empty() { "-".into() } else { assumptions },
             ]
         })

@@ -167,3 +167,51 @@ fn proof_cases_that_miss_an_input_never_prove() {
     let r = prove_split(&v, &Backend::Embedded, TIMEOUT, smt, covering);
     assert_eq!((r.verdict, r.cases), (Verdict::Proven, 2));
 }
+
+/// shfl with `j` held in 5 bits, as `lane[4:0]` might suggest: lane 0 of
+/// shfl.up by 1 wraps to lane 31 and transfers data. The proof quantifies
+/// over the lane id, so it finds that lane.
+#[test]
+fn shfl_with_a_five_bit_source_lane_is_caught() {
+    use ptx_spec::catalogue::Out;
+    use ptx_spec::family::shfl::{input, source_lane_reading, Mode, SourceReading, WARP};
+    let v = variant("shfl.up.b32 d|p");
+    let five_bit = |sym: &Sym, ins: &[SymBv]| -> SymOutputs {
+        let lane = ins[input::LANE];
+        let (j, pval) = source_lane_reading(sym, SourceReading::FiveBit, Mode::Up, lane, ins[input::B], ins[input::C]);
+        let index = sym.extract(4, 0, j);
+        let pick = |values: &[SymBv], at: SymBv| {
+            (1..WARP).fold(values[0], |acc, k| sym.ite(sym.eq(at, sym.constant(5, k as u128)), values[k], acc))
+        };
+        let active = &ins[input::ACTIVE..input::ACTIVE + WARP];
+        let executes = sym.is_set(pick(active, lane));
+        let d = pick(&ins[input::A..input::A + WARP], index);
+        let defined = sym.and(executes, sym.is_set(pick(active, index)));
+        vec![Out { value: d, defined }, Out { value: sym.bool_to_bv(pval), defined: executes }]
+    };
+    let r = prove_against(&v, &Backend::Embedded, TIMEOUT, five_bit);
+    let Verdict::Counterexample(cex) = r.verdict else { panic!("expected a counterexample, got {:?}", r.verdict) };
+    let input = |name: &str| cex.inputs.iter().find(|(n, _)| n == name).unwrap().1.unsigned();
+    assert_eq!((input("lane"), input("b"), input("c")), (0, 1, 0));
+    assert_eq!((cex.outputs[1].smt, cex.outputs[1].concrete), (Some(BitVec::new(1, 1)), Some(BitVec::new(1, 0))));
+}
+
+/// An encoding that forgets that a lane which does not execute supplies an
+/// unpredictable value: it calls d defined whenever the reading lane runs.
+#[test]
+fn shfl_reading_an_inactive_lane_as_defined_is_caught() {
+    let v = variant("shfl.idx.b32");
+    let careless = |sym: &Sym, ins: &[SymBv]| -> SymOutputs {
+        let mut outs = ptx_smt::encode::encode(&v, sym, ins);
+        let lane = ins[ptx_spec::family::shfl::input::LANE];
+        let active = &ins[ptx_spec::family::shfl::input::ACTIVE..][..32];
+        let executes =
+            (1..32).fold(active[0], |acc, k| sym.ite(sym.eq(lane, sym.constant(5, k)), active[k as usize], acc));
+        outs[0].defined = sym.is_set(executes);
+        outs
+    };
+    let r = prove_against(&v, &Backend::Embedded, TIMEOUT, careless);
+    let Verdict::Counterexample(cex) = r.verdict else { panic!("expected a counterexample, got {:?}", r.verdict) };
+    assert_eq!(cex.outputs[0].concrete, None, "the concrete side calls it unpredictable");
+    assert!(cex.outputs[0].smt.is_some());
+}

@@ -171,6 +171,29 @@ pub const SZEXT_MASK_OR_ZERO: Assumption = Assumption {
               sign- and zero-extension the Description states",
 };
 
+/// shfl's source lane `j`: the pseudocode gives neither its width nor its
+/// signedness, and .up and .down reach past the warp's edges.
+pub const SHFL_SOURCE_LANE: Assumption = Assumption {
+    id: "shfl-source-lane",
+    section: "9.7.9.5",
+    fragment: "j = lane - bval",
+    reading: "j is a signed integer wide enough for lane - bval and lane + bval (-31..62), so a \
+              source below lane 0 or above maxLane is out of range: the lane copies its own a and \
+              p is false, as the Description's 'if the computed source lane index j is in range' \
+              says (a 5-bit j would wrap lane 0 - 1 to lane 31 and transfer data)",
+};
+
+/// shfl lanes that do not execute, and lanes that read from them.
+pub const SHFL_UNPREDICTABLE_SOURCE: Assumption = Assumption {
+    id: "shfl-unpredictable-source",
+    section: "9.7.9.5",
+    fragment: "unpredictable for inactive/predicated-off threads",
+    reading: "a lane that is inactive or predicated off writes neither d nor p; an executing lane \
+              whose source lane j does not execute gets an unpredictable d (any value, proven \
+              for all), with p still defined, as the Semantics' SourceA and the Description's \
+              note on divergent control flow say",
+};
+
 /// Every assumption the model makes, in a stable order.
 pub const ALL: &[&Assumption] = &[
     &WRAPAROUND,
@@ -189,4 +212,6 @@ pub const ALL: &[&Assumption] = &[
     &SZEXT_MASK_OR_ZERO,
     &SHF_SHIFT_BY_32,
     &SHIFT_CLAMPED_TO_WIDTH,
+    &SHFL_SOURCE_LANE,
+    &SHFL_UNPREDICTABLE_SOURCE,
 ];

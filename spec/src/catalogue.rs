@@ -13,7 +13,7 @@ use crate::assumption::Assumption;
 use crate::bv::Algebra;
 use crate::family::{
     add_sub::AddSub, bit_count::BitCount, bit_field::BitField, div_rem::DivRem, dot::Dot, logic::Logic,
-    min_max::MinMax, mul_mad::MulMad, shift::Shift,
+    min_max::MinMax, mul_mad::MulMad, shfl::Shfl, shift::Shift,
 };
 
 /// A PTX type qualifier, as written after the instruction name.
@@ -128,6 +128,11 @@ pub enum Role {
     Src,
     /// Read by the instruction, and must be an integer constant (lop3's immLut).
     Imm,
+    /// Not an operand: the state of a lane of the warp (whether it executes).
+    Warp,
+    /// Not an operand: a value the spec calls unpredictable, an input to the
+    /// proof so that it holds whatever the value is.
+    Unpredictable,
 }
 
 /// One operand of a variant, in the order the syntax writes them.
@@ -199,6 +204,25 @@ impl fmt::Display for Requirement {
     }
 }
 
+/// A deprecated instruction: since when, what replaces it, and from which
+/// PTX ISA version it is removed for targets `sm_NN` and above.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Deprecation {
+    pub since: PtxVersion,
+    pub instead: &'static str,
+    pub removed: Option<(PtxVersion, u32)>,
+}
+
+impl fmt::Display for Deprecation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "deprecated in PTX {} in favour of {}", self.since, self.instead)?;
+        if let Some((ptx, sm)) = self.removed {
+            write!(f, "; not supported from PTX {ptx} for sm_{sm} and above")?;
+        }
+        Ok(())
+    }
+}
+
 /// One output of a semantic function: its value, and whether the spec
 /// defines it (`false` where the spec says the result is unspecified or
 /// undefined; the value is then meaningless).
@@ -226,9 +250,27 @@ pub trait Family: Sized + Copy + fmt::Display {
     fn opcode(&self) -> &'static str;
     /// The spec section that defines it.
     fn section(&self) -> &'static str;
+    /// The mnemonic as PTX writes it; the variant's name (`Display`) unless
+    /// two variants share it.
+    fn mnemonic(&self) -> String {
+        self.to_string()
+    }
     /// Operands in the order the syntax writes them.
     fn operands(&self) -> Vec<Operand>;
+    /// The values the semantics read, in order: the source operands, unless
+    /// the instruction reads more than its own lane.
+    fn inputs(&self) -> Vec<Operand> {
+        self.operands().into_iter().filter(|o| !o.is_dest()).collect()
+    }
+    /// The values the semantics write, in order: the destination operands.
+    fn outputs(&self) -> Vec<Operand> {
+        self.operands().into_iter().filter(|o| o.is_dest()).collect()
+    }
     fn requirement(&self) -> Requirement;
+    /// For a deprecated instruction, its deprecation and removal notes.
+    fn deprecation(&self) -> Option<Deprecation> {
+        None
+    }
     /// The readings the model adopts where the spec leaves a case open.
     fn assumptions(&self) -> Vec<&'static Assumption> {
         Vec::new()
@@ -256,6 +298,7 @@ macro_rules! each_family {
             Variant::Dot($v) => $body,
             Variant::Logic($v) => $body,
             Variant::Shift($v) => $body,
+            Variant::Shfl($v) => $body,
         }
     };
 }
@@ -281,6 +324,8 @@ pub enum Variant {
     Logic(Logic),
     /// Section 9.7.8.7-9: shf, shl, shr.
     Shift(Shift),
+    /// Section 9.7.9.5: shfl (deprecated), over the whole warp.
+    Shfl(Shfl),
 }
 
 impl Variant {
@@ -296,12 +341,25 @@ impl Variant {
         all.extend(Dot::all().into_iter().map(Variant::Dot));
         all.extend(Logic::all().into_iter().map(Variant::Logic));
         all.extend(Shift::all().into_iter().map(Variant::Shift));
+        all.extend(Shfl::all().into_iter().map(Variant::Shfl));
         all
     }
 
-    /// The variant whose mnemonic is exactly `name` (`shf.l.wrap.b32`).
+    /// The variant whose name is exactly `name` (`shf.l.wrap.b32`,
+    /// `shfl.up.b32 d|p`).
     pub fn from_mnemonic(name: &str) -> Option<Variant> {
         Variant::all().into_iter().find(|v| v.to_string() == name)
+    }
+
+    /// The variants written with the PTX mnemonic `mnemonic`: one, except
+    /// where the operands tell variants apart (`shfl.up.b32` with `d` or `d|p`).
+    pub fn with_mnemonic(mnemonic: &str) -> Vec<Variant> {
+        Variant::all().into_iter().filter(|v| v.mnemonic() == mnemonic).collect()
+    }
+
+    /// The mnemonic as PTX writes it.
+    pub fn mnemonic(&self) -> String {
+        each_family!(self, v => v.mnemonic())
     }
 
     /// Every opcode in the catalogue, in catalogue order.
@@ -330,20 +388,31 @@ impl Variant {
         each_family!(self, v => v.operands())
     }
 
-    /// Operands the instruction reads, in syntax order: the inputs of
-    /// [`Variant::semantics`].
+    /// The inputs of [`Variant::semantics`]: the operands the instruction
+    /// reads, in syntax order; for shfl, one thread's view of the warp (see
+    /// `family::shfl`).
     pub fn inputs(&self) -> Vec<Operand> {
-        self.operands().into_iter().filter(|o| !o.is_dest()).collect()
+        each_family!(self, v => v.inputs())
     }
 
-    /// Operands the instruction writes, in syntax order: the outputs of
-    /// [`Variant::semantics`].
+    /// The outputs of [`Variant::semantics`]: the operands the instruction
+    /// writes, in syntax order.
     pub fn outputs(&self) -> Vec<Operand> {
-        self.operands().into_iter().filter(|o| o.is_dest()).collect()
+        each_family!(self, v => v.outputs())
+    }
+
+    /// Whether the instruction acts on the whole warp (its semantics read
+    /// other lanes).
+    pub fn is_warp_wide(&self) -> bool {
+        matches!(self, Variant::Shfl(_))
     }
 
     pub fn requirement(&self) -> Requirement {
         each_family!(self, v => v.requirement())
+    }
+
+    pub fn deprecation(&self) -> Option<Deprecation> {
+        each_family!(self, v => v.deprecation())
     }
 
     /// What the model assumes where the spec leaves a case open.
@@ -410,11 +479,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn catalogue_has_the_179_variants() {
+    fn catalogue_has_the_187_variants() {
         let all = Variant::all();
-        assert_eq!(all.len(), 179);
+        assert_eq!(all.len(), 187);
         let count = |op: &str| all.iter().filter(|v| v.opcode() == op).count();
-        // 9.7.1: 141 variants, 9.7.8: 38.
+        // 9.7.1: 141 variants, 9.7.8: 38, 9.7.9.5: 8.
         let expected = [
             ("add", 9),
             ("sub", 7),
@@ -449,11 +518,26 @@ mod tests {
             ("shf", 4),
             ("shl", 3),
             ("shr", 9),
+            ("shfl", 8),
         ];
         for (op, n) in expected {
             assert_eq!(count(op), n, "{op}");
         }
-        assert_eq!(expected.iter().map(|(_, n)| n).sum::<usize>(), 179);
+        assert_eq!(expected.iter().map(|(_, n)| n).sum::<usize>(), 187);
+    }
+
+    #[test]
+    fn only_shfl_shares_mnemonics_and_its_forms_differ_in_operands() {
+        for v in Variant::all() {
+            let same = Variant::with_mnemonic(&v.mnemonic());
+            assert!(same.contains(&v), "{v}");
+            if v.opcode() == "shfl" {
+                assert_eq!(same.len(), 2, "{v}");
+                assert_ne!(same[0].outputs().len(), same[1].outputs().len());
+            } else {
+                assert_eq!(same, [v]);
+            }
+        }
     }
 
     #[test]

@@ -49,7 +49,7 @@ pub enum ParseError {
 
 /// The syntax line of a variant: `lop3.or.b32 d|p, a, b, c, immLut, q`.
 pub fn syntax(variant: &Variant) -> String {
-    format!("{} {}", variant, operand_groups(variant).join(", "))
+    format!("{} {}", variant.mnemonic(), operand_groups(variant).join(", "))
 }
 
 /// Operand names as written, `d|p` joined.
@@ -85,10 +85,10 @@ pub fn parse_instruction(text: &str) -> Result<Instruction, ParseError> {
         Some(i) => (&text[..i], text[i..].trim()),
         None => (text, ""),
     };
-    let variant = lookup(mnemonic)?;
+    let written: Vec<&str> = if rest.is_empty() { Vec::new() } else { rest.split(',').map(str::trim).collect() };
+    let variant = choose_form(lookup(mnemonic)?, &written);
 
     let groups = operand_groups(&variant);
-    let written: Vec<&str> = if rest.is_empty() { Vec::new() } else { rest.split(',').map(str::trim).collect() };
     if written.len() != groups.len() {
         return Err(ParseError::OperandCount {
             mnemonic: mnemonic.to_string(),
@@ -136,14 +136,25 @@ pub fn parse_instruction(text: &str) -> Result<Instruction, ParseError> {
     Ok(Instruction { variant, operands })
 }
 
-/// The variant named by `mnemonic`, or why there is none.
-pub fn lookup(mnemonic: &str) -> Result<Variant, ParseError> {
-    if let Some(v) = Variant::from_mnemonic(mnemonic) {
-        return Ok(v);
+/// Of the variants sharing a mnemonic, the one whose `d|p` destinations
+/// match how the operands are written (the first, if none matches).
+fn choose_form(forms: Vec<Variant>, written: &[&str]) -> Variant {
+    let piped = |v: &Variant| operand_groups(v).iter().map(|g| g.contains('|')).collect::<Vec<_>>();
+    let as_written: Vec<bool> = written.iter().map(|w| w.contains('|')).collect();
+    forms.iter().copied().find(|v| piped(v) == as_written).unwrap_or(forms[0])
+}
+
+/// The variants written `mnemonic` (one, or the forms of shfl), or why there
+/// is none.
+pub fn lookup(mnemonic: &str) -> Result<Vec<Variant>, ParseError> {
+    let forms = Variant::with_mnemonic(mnemonic);
+    if !forms.is_empty() {
+        return Ok(forms);
     }
     let opcode = mnemonic.split('.').next().unwrap_or(mnemonic);
-    let legal: Vec<String> =
-        Variant::all().into_iter().filter(|v| v.opcode() == opcode).map(|v| v.to_string()).collect();
+    let mut legal: Vec<String> =
+        Variant::all().into_iter().filter(|v| v.opcode() == opcode).map(|v| v.mnemonic()).collect();
+    legal.dedup();
     if legal.is_empty() {
         Err(ParseError::UnknownOpcode { opcode: opcode.to_string(), known: Variant::opcodes() })
     } else {

@@ -17,6 +17,7 @@ pub mod dot;
 pub mod logic;
 pub mod min_max;
 pub mod mul_mad;
+pub mod shfl;
 pub mod shift;
 
 use ptx_spec::bv::Algebra;
@@ -36,6 +37,7 @@ pub fn encode<A: Algebra>(variant: &Variant, alg: &A, inputs: &[A::Bv]) -> Outpu
         Variant::Dot(v) => dot::encode(v, alg, inputs),
         Variant::Logic(v) => logic::encode(v, alg, inputs),
         Variant::Shift(v) => shift::encode(v, alg, inputs),
+        Variant::Shfl(v) => shfl::encode(v, alg, inputs),
     }
 }
 

@@ -9,4 +9,5 @@ pub mod dot;
 pub mod logic;
 pub mod min_max;
 pub mod mul_mad;
+pub mod shfl;
 pub mod shift;

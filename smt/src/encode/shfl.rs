@@ -1,0 +1,71 @@
+//! Section 9.7.9.5: shfl, transcribed from the Semantics block for one
+//! thread with a free lane id: `SourceA` built from every lane, then
+//! `maxLane`, `minLane`, `j` and `pval` as the pseudocode computes them, and
+//! `d = SourceA[j]` read through a mux tree on the bits of `j`.
+
+use ptx_spec::bv::Algebra;
+use ptx_spec::catalogue::{Out, Outputs};
+use ptx_spec::family::shfl::{input, Mode, Shfl, WARP};
+
+pub fn encode<A: Algebra>(v: &Shfl, sym: &A, ins: &[A::Bv]) -> Outputs<A> {
+    let lane = ins[input::LANE];
+    let (b, c) = (ins[input::B], ins[input::C]);
+    let a = &ins[input::A..input::A + WARP];
+    let active = &ins[input::ACTIVE..input::ACTIVE + WARP];
+    let unpredictable = &ins[input::UNPREDICTABLE..input::UNPREDICTABLE + WARP];
+    // SourceA[k]: a if lane k is active with its guard true, else a value
+    // nobody can predict (a free input of the proof).
+    let source_a: Vec<A::Bv> = (0..WARP).map(|k| sym.ite(sym.is_set(active[k]), a[k], unpredictable[k])).collect();
+    let bval = sym.extract(4, 0, b);
+    let cval = sym.extract(4, 0, c);
+    let mask = sym.extract(12, 8, c);
+    let max_lane = sym.bvor(sym.bvand(lane, mask), sym.bvand(cval, sym.bvnot(mask)));
+    let min_lane = sym.bvand(lane, mask);
+    // j is an integer (assumption shfl-source-lane): 32-bit two's
+    // complement holds every value lane +- bval takes exactly.
+    let int = |x: A::Bv| sym.zero_extend(32 - sym.width(x), x);
+    let (j, pval) = match v.mode {
+        Mode::Up => {
+            let j = sym.bvsub(int(lane), int(bval));
+            (j, sym.bvsge(j, int(max_lane)))
+        }
+        Mode::Down => {
+            let j = sym.bvadd(int(lane), int(bval));
+            (j, sym.bvsle(j, int(max_lane)))
+        }
+        Mode::Bfly => {
+            let j = sym.bvxor(int(lane), int(bval));
+            (j, sym.bvsle(j, int(max_lane)))
+        }
+        Mode::Idx => {
+            let j = int(sym.bvor(min_lane, sym.bvand(bval, sym.bvnot(mask))));
+            (j, sym.bvsle(j, int(max_lane)))
+        }
+    };
+    let j = sym.ite(pval, j, int(lane));
+    // SourceA[j] exists only for j in 0..31; anything else would read
+    // outside the warp, which no value can stand for.
+    let in_warp = sym.bvult(j, sym.constant(32, WARP as u128));
+    let index = sym.extract(4, 0, j);
+    let executes = sym.is_set(mux(sym, lane, active));
+    let source_executes = sym.is_set(mux(sym, index, active));
+    let mut outs =
+        vec![Out { value: mux(sym, index, &source_a), defined: sym.and(executes, sym.and(in_warp, source_executes)) }];
+    if v.pred {
+        outs.push(Out { value: sym.bool_to_bv(pval), defined: executes });
+    }
+    outs
+}
+
+/// `values[index]` for 2^k values: halve the candidates on each bit of the
+/// index, lowest bit first.
+fn mux<A: Algebra>(sym: &A, index: A::Bv, values: &[A::Bv]) -> A::Bv {
+    let mut level = values.to_vec();
+    let mut bit = 0;
+    while level.len() > 1 {
+        let set = sym.is_set(sym.bit(index, bit));
+        level = level.chunks(2).map(|pair| sym.ite(set, pair[1], pair[0])).collect();
+        bit += 1;
+    }
+    level[0]
+}

@@ -1,0 +1,459 @@
+//! Section 9.7.9.5: shfl (deprecated), the warp shuffle.
+//!
+//! The one instruction in scope whose result depends on other lanes. Its
+//! model is one thread's view of the warp, as the Semantics block is
+//! written: the thread's lane id (`[Thread].laneid`), its own `b` and `c`,
+//! and every lane's `a`, whether that lane executes (active, guard predicate
+//! true) and the unpredictable value it supplies when it does not. The
+//! outputs are the thread's `d` (and `p`). A proof over this model, with the
+//! lane id free, holds for every lane of the warp; [`Warp::run`] runs the 32
+//! threads of a warp.
+//!
+//! The concrete semantics are what a warp emulator writes: decide whether the
+//! source lane is in range with comparisons that cannot overflow, then read
+//! the source lane's register by comparing its index with each lane in turn.
+//! The SMT encoding instead transcribes the pseudocode's arithmetic on `j`
+//! and indexes with a mux tree on the bits of `j`.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use crate::assumption::{Assumption, SHFL_SOURCE_LANE, SHFL_UNPREDICTABLE_SOURCE};
+use crate::bv::{Algebra, BitVec, Concrete};
+use crate::catalogue::{
+    Deprecation, Family, Operand, OperandType, Out, Outputs, PtxVersion, Requirement, Role, Target,
+};
+
+/// Lanes in a warp.
+pub const WARP: usize = 32;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    Up,
+    Down,
+    Bfly,
+    Idx,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 4] = [Mode::Up, Mode::Down, Mode::Bfly, Mode::Idx];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Up => "up",
+            Mode::Down => "down",
+            Mode::Bfly => "bfly",
+            Mode::Idx => "idx",
+        }
+    }
+}
+
+/// `shfl.mode.b32 d, a, b, c`, or with the predicate destination `d|p`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Shfl {
+    pub mode: Mode,
+    /// Writes the predicate `p` too.
+    pub pred: bool,
+}
+
+/// Where the model's inputs sit: the lane id, the thread's b and c, then
+/// every lane's a, every lane's state and every lane's unpredictable value.
+pub mod input {
+    use super::WARP;
+    pub const LANE: usize = 0;
+    pub const B: usize = 1;
+    pub const C: usize = 2;
+    pub const A: usize = 3;
+    pub const ACTIVE: usize = A + WARP;
+    pub const UNPREDICTABLE: usize = ACTIVE + WARP;
+    pub const COUNT: usize = UNPREDICTABLE + WARP;
+}
+
+/// `a7`, `active7`, `unpredictable7`: the per-lane inputs' names.
+fn lane_name(base: usize, lane: usize) -> &'static str {
+    static NAMES: OnceLock<Vec<Vec<&'static str>>> = OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        ["a", "active", "unpredictable"]
+            .iter()
+            .map(|b| (0..WARP).map(|l| &*Box::leak(format!("{b}{l}").into_boxed_str())).collect())
+            .collect()
+    });
+    names[base][lane]
+}
+
+impl Family for Shfl {
+    fn all() -> Vec<Shfl> {
+        Mode::ALL.iter().flat_map(|&mode| [false, true].map(|pred| Shfl { mode, pred })).collect()
+    }
+
+    fn opcode(&self) -> &'static str {
+        "shfl"
+    }
+
+    fn section(&self) -> &'static str {
+        "9.7.9.5"
+    }
+
+    fn mnemonic(&self) -> String {
+        format!("shfl.{}.b32", self.mode.name())
+    }
+
+    fn operands(&self) -> Vec<Operand> {
+        let b32 = OperandType::Bits(32);
+        let mut ops = vec![Operand::dest("d", b32)];
+        if self.pred {
+            ops.push(Operand { piped: true, ..Operand::dest("p", OperandType::Pred) });
+        }
+        ops.extend([Operand::src("a", b32), Operand::src("b", b32), Operand::src("c", b32)]);
+        ops
+    }
+
+    /// The thread's lane id, b and c; every lane's a, state and
+    /// unpredictable value (see [`input`]).
+    fn inputs(&self) -> Vec<Operand> {
+        let b32 = OperandType::Bits(32);
+        let lanes = |base: usize, role: Role, ty: OperandType| {
+            (0..WARP).map(move |l| Operand { name: lane_name(base, l), role, ty, piped: false, sink: false })
+        };
+        let mut ins = vec![
+            Operand { name: "lane", role: Role::Warp, ty: OperandType::Bits(5), piped: false, sink: false },
+            Operand::src("b", b32),
+            Operand::src("c", b32),
+        ];
+        ins.extend(lanes(0, Role::Src, b32));
+        ins.extend(lanes(1, Role::Warp, OperandType::Pred));
+        ins.extend(lanes(2, Role::Unpredictable, b32));
+        debug_assert_eq!(ins.len(), input::COUNT);
+        ins
+    }
+
+    fn requirement(&self) -> Requirement {
+        Requirement { ptx: PtxVersion(3, 0), target: Target::Sm(30) }
+    }
+
+    fn deprecation(&self) -> Option<Deprecation> {
+        Some(Deprecation { since: PtxVersion(6, 0), instead: "shfl.sync", removed: Some((PtxVersion(6, 4), 70)) })
+    }
+
+    fn assumptions(&self) -> Vec<&'static Assumption> {
+        vec![&SHFL_SOURCE_LANE, &SHFL_UNPREDICTABLE_SOURCE]
+    }
+
+    fn semantics<A: Algebra>(&self, alg: &A, ins: &[A::Bv]) -> Outputs<A> {
+        let me = ins[input::LANE];
+        let a = &ins[input::A..input::A + WARP];
+        let active = &ins[input::ACTIVE..input::ACTIVE + WARP];
+        let (source, in_range) = source_lane(alg, self.mode, me, ins[input::B], ins[input::C]);
+        // A thread that does not execute writes nothing; one that reads from
+        // such a lane gets an unpredictable value.
+        let executes = alg.is_set(read_lane(alg, me, active));
+        let source_executes = alg.is_set(read_lane(alg, source, active));
+        let mut outs = vec![Out { value: read_lane(alg, source, a), defined: alg.and(executes, source_executes) }];
+        if self.pred {
+            outs.push(Out { value: alg.bool_to_bv(in_range), defined: executes });
+        }
+        outs
+    }
+}
+
+/// One warp's registers and state, for running shfl on all of its lanes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warp {
+    pub a: [u32; WARP],
+    pub b: [u32; WARP],
+    pub c: [u32; WARP],
+    /// Bit `l`: lane `l` is active with its guard predicate true.
+    pub active: u32,
+}
+
+/// What one lane of a warp computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaneResult {
+    /// The lane executed the instruction.
+    pub executes: bool,
+    /// The lane it read `a` from (its own when the source was out of range).
+    pub source: u32,
+    /// `pval`: the computed source was in range.
+    pub in_range: bool,
+    /// `None` where the source lane did not execute (unpredictable) or this
+    /// lane did not execute (nothing written).
+    pub d: Option<u32>,
+    /// `None` where this lane did not execute.
+    pub p: Option<bool>,
+}
+
+impl Warp {
+    /// The model's inputs for the thread in `lane` (unpredictable values 0:
+    /// the concrete semantics never read them).
+    pub fn thread_inputs(&self, lane: usize) -> Vec<BitVec> {
+        let w = |x: u32| BitVec::new(32, x.into());
+        let mut ins = vec![BitVec::new(5, lane as u128), w(self.b[lane]), w(self.c[lane])];
+        ins.extend(self.a.map(w));
+        ins.extend((0..WARP).map(|l| BitVec::new(1, u128::from(self.active >> l & 1))));
+        ins.extend((0..WARP).map(|_| w(0)));
+        ins
+    }
+
+    /// Run `shfl` on every lane, with the concrete semantics.
+    pub fn run(&self, shfl: Shfl) -> Vec<LaneResult> {
+        let c = Concrete;
+        (0..WARP)
+            .map(|lane| {
+                let ins = self.thread_inputs(lane);
+                let outs = shfl.semantics(&c, &ins);
+                let (source, in_range) = source_lane(&c, shfl.mode, ins[input::LANE], ins[input::B], ins[input::C]);
+                let executes = self.active >> lane & 1 == 1;
+                let p = Shfl { pred: true, ..shfl }.semantics(&c, &ins)[1];
+                LaneResult {
+                    executes,
+                    source: source.unsigned() as u32,
+                    in_range,
+                    d: outs[0].defined.then(|| outs[0].value.unsigned() as u32),
+                    p: p.defined.then(|| p.value.unsigned() == 1),
+                }
+            })
+            .collect()
+    }
+}
+
+/// The lane the thread in lane `me` (5 bits) reads from, and whether the
+/// computed source was in range; out of range, the thread reads its own lane.
+pub fn source_lane<A: Algebra>(alg: &A, mode: Mode, me: A::Bv, b: A::Bv, c: A::Bv) -> (A::Bv, A::Bool) {
+    let bval = alg.extract(4, 0, b);
+    let clamp = alg.extract(4, 0, c);
+    let segment = alg.extract(12, 8, c);
+    let segment_start = alg.bvand(me, segment);
+    // The highest lane of this lane's segment, after clamping.
+    let last = alg.bvor(segment_start, alg.bvand(clamp, alg.bvnot(segment)));
+    let (source, in_range) = match mode {
+        Mode::Up => {
+            // lane - bval, in range when it is neither below 0 nor below `last`.
+            let source = alg.bvsub(me, bval);
+            (source, alg.and(alg.bvule(bval, me), alg.bvuge(source, last)))
+        }
+        Mode::Down => {
+            // lane + bval in 6 bits, so it cannot wrap past lane 31.
+            let sum = alg.bvadd(alg.zero_extend(1, me), alg.zero_extend(1, bval));
+            (alg.extract(4, 0, sum), alg.bvule(sum, alg.zero_extend(1, last)))
+        }
+        Mode::Bfly => {
+            let source = alg.bvxor(me, bval);
+            (source, alg.bvule(source, last))
+        }
+        Mode::Idx => {
+            let source = alg.bvor(segment_start, alg.bvand(bval, alg.bvnot(segment)));
+            (source, alg.bvule(source, last))
+        }
+    };
+    (alg.ite(in_range, source, me), in_range)
+}
+
+/// The value lane `index` holds: each lane compared with the index in turn.
+fn read_lane<A: Algebra>(alg: &A, index: A::Bv, values: &[A::Bv]) -> A::Bv {
+    values[1..]
+        .iter()
+        .enumerate()
+        .fold(values[0], |acc, (k, &v)| alg.ite(alg.eq(index, alg.constant(5, k as u128 + 1)), v, acc))
+}
+
+/// Readings of the source lane `j` the model does not adopt (see assumption
+/// shfl-source-lane), kept for the audit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceReading {
+    /// `j` held in 5 bits like `lane[4:0]`: .up and .down wrap around the warp.
+    FiveBit,
+    /// `j` an unsigned 32-bit integer, as C's unsigned arithmetic: .up below
+    /// lane 0 wraps to a huge index that passes `j >= maxLane`.
+    Unsigned32,
+}
+
+/// Under `reading`, for the thread in lane `lane` (5 bits): the source lane
+/// index `j` (32 bits, may lie outside the warp) and `pval`, after an
+/// out-of-range `j` is replaced by the lane.
+pub fn source_lane_reading<A: Algebra>(
+    alg: &A,
+    reading: SourceReading,
+    mode: Mode,
+    lane: A::Bv,
+    b: A::Bv,
+    c: A::Bv,
+) -> (A::Bv, A::Bool) {
+    let width = match reading {
+        SourceReading::FiveBit => 5,
+        SourceReading::Unsigned32 => 32,
+    };
+    let widen = |x: A::Bv| alg.zext_or_trunc(x, width);
+    let bval = widen(alg.extract(4, 0, b));
+    let cval = widen(alg.extract(4, 0, c));
+    let mask = widen(alg.extract(12, 8, c));
+    let me = widen(lane);
+    let min_lane = alg.bvand(me, mask);
+    let max_lane = alg.bvor(min_lane, alg.bvand(cval, alg.bvnot(mask)));
+    let (j, pval) = match mode {
+        Mode::Up => {
+            let j = alg.bvsub(me, bval);
+            (j, alg.bvuge(j, max_lane))
+        }
+        Mode::Down => {
+            let j = alg.bvadd(me, bval);
+            (j, alg.bvule(j, max_lane))
+        }
+        Mode::Bfly => {
+            let j = alg.bvxor(me, bval);
+            (j, alg.bvule(j, max_lane))
+        }
+        Mode::Idx => {
+            let j = alg.bvor(min_lane, alg.bvand(bval, alg.bvnot(mask)));
+            (j, alg.bvule(j, max_lane))
+        }
+    };
+    (alg.zext_or_trunc(alg.ite(pval, j, me), 32), pval)
+}
+
+impl fmt::Display for Shfl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The two forms share a mnemonic; the name tells them apart.
+        write!(f, "{}{}", self.mnemonic(), if self.pred { " d|p" } else { "" })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalogue::Variant;
+    use proptest::prelude::*;
+
+    fn uniform(b: u32, c: u32) -> Warp {
+        Warp { a: std::array::from_fn(|l| 100 + l as u32), b: [b; WARP], c: [c; WARP], active: u32::MAX }
+    }
+
+    /// Per lane: d and p.
+    fn run(w: &Warp, mode: Mode) -> Vec<(Option<u32>, Option<bool>)> {
+        w.run(Shfl { mode, pred: true }).iter().map(|r| (r.d, r.p)).collect()
+    }
+
+    /// What a warp emulator computes for lane `lane`, written with plain
+    /// integers straight from the Description.
+    fn reference(w: &Warp, mode: Mode, lane: usize) -> (Option<u32>, Option<bool>) {
+        if w.active >> lane & 1 == 0 {
+            return (None, None);
+        }
+        let (bval, cval, mask) = ((w.b[lane] & 31) as i32, (w.c[lane] & 31) as i32, (w.c[lane] >> 8 & 31) as i32);
+        let me = lane as i32;
+        let max_lane = (me & mask) | (cval & !mask);
+        let (j, pval) = match mode {
+            Mode::Up => (me - bval, me - bval >= max_lane),
+            Mode::Down => (me + bval, me + bval <= max_lane),
+            Mode::Bfly => (me ^ bval, (me ^ bval) <= max_lane),
+            Mode::Idx => ((me & mask) | (bval & !mask), ((me & mask) | (bval & !mask)) <= max_lane),
+        };
+        let j = if pval { j as usize } else { lane };
+        let d = (w.active >> j & 1 == 1).then_some(w.a[j]);
+        (d, Some(pval))
+    }
+
+    #[test]
+    fn up_by_one_shifts_the_warp_and_lane_0_keeps_its_value() {
+        let out = run(&uniform(1, 0), Mode::Up);
+        assert_eq!(out[0], (Some(100), Some(false)));
+        for (l, o) in out.iter().enumerate().skip(1) {
+            assert_eq!(*o, (Some(100 + l as u32 - 1), Some(true)), "lane {l}");
+        }
+    }
+
+    #[test]
+    fn down_by_two_with_clamp_31() {
+        let out = run(&uniform(2, 0x1f), Mode::Down);
+        assert_eq!(out[29], (Some(131), Some(true)));
+        assert_eq!(out[30], (Some(130), Some(false)));
+        assert_eq!(out[31], (Some(131), Some(false)));
+    }
+
+    #[test]
+    fn bfly_by_16_swaps_the_halves() {
+        // c = 0x1f: one segment, maxLane 31.
+        let out = run(&uniform(0x10, 0x1f), Mode::Bfly);
+        assert_eq!(out[3], (Some(119), Some(true)));
+        assert_eq!(out[19], (Some(103), Some(true)));
+    }
+
+    #[test]
+    fn idx_reads_the_named_lane_of_each_segment() {
+        // mask = 0x18: segments of 8 lanes; clamp 0x07: the whole segment.
+        let out = run(&uniform(5, 0x1807), Mode::Idx);
+        for (l, o) in out.iter().enumerate() {
+            assert_eq!(*o, (Some(100 + (l as u32 & 0x18) + 5), Some(true)), "lane {l}");
+        }
+        // Only b[4:0] counts: b = 37 names lane 5 too.
+        assert_eq!(run(&uniform(37, 0x1807), Mode::Idx), out);
+    }
+
+    #[test]
+    fn inactive_lanes_write_nothing_and_their_readers_get_unpredictable() {
+        let mut w = uniform(1, 0);
+        w.active = !(1 << 4);
+        let out = w.run(Shfl { mode: Mode::Up, pred: true });
+        assert_eq!((out[4].executes, out[4].d, out[4].p), (false, None, None));
+        assert_eq!((out[5].source, out[5].d, out[5].p), (4, None, Some(true)), "lane 5 reads lane 4");
+        assert_eq!(out[6].d, Some(105));
+    }
+
+    #[test]
+    fn the_other_readings_of_j_transfer_data_at_lane_0() {
+        let (c, b, cz) = (Concrete, BitVec::new(32, 1), BitVec::new(32, 0));
+        let (j, pval) = source_lane(&c, Mode::Up, BitVec::new(5, 0), b, cz);
+        assert_eq!((j.unsigned(), pval), (0, false));
+        let (j, pval) = source_lane_reading(&c, SourceReading::FiveBit, Mode::Up, BitVec::new(5, 0), b, cz);
+        assert_eq!((j.unsigned(), pval), (31, true), "a 5-bit j wraps to lane 31");
+        let (j, pval) = source_lane_reading(&c, SourceReading::Unsigned32, Mode::Up, BitVec::new(5, 0), b, cz);
+        assert_eq!((j.unsigned(), pval), (0xffff_ffff, true), "an unsigned j leaves the warp");
+        // .down: the unsigned reading agrees at lane 31, the 5-bit one wraps.
+        let (b, c31) = (BitVec::new(32, 2), BitVec::new(32, 0x1f));
+        let wrapped = source_lane_reading(&c, SourceReading::FiveBit, Mode::Down, BitVec::new(5, 31), b, c31);
+        assert_eq!((wrapped.0.unsigned(), wrapped.1), (1, true));
+        let unsigned = source_lane_reading(&c, SourceReading::Unsigned32, Mode::Down, BitVec::new(5, 31), b, c31);
+        assert_eq!((unsigned.0.unsigned(), unsigned.1), (31, false));
+    }
+
+    #[test]
+    fn catalogue_names_and_inputs() {
+        let names: Vec<String> = Shfl::all().iter().map(|s| Variant::Shfl(*s).to_string()).collect();
+        assert_eq!(names[..2], ["shfl.up.b32", "shfl.up.b32 d|p"]);
+        assert_eq!(names.len(), 8);
+        assert_eq!(Variant::Shfl(Shfl::all()[1]).mnemonic(), "shfl.up.b32");
+        let v = Variant::Shfl(Shfl { mode: Mode::Idx, pred: true });
+        let ins = v.inputs();
+        assert_eq!(ins.len(), input::COUNT);
+        assert_eq!([ins[0].name, ins[input::A + 7].name, ins[input::ACTIVE].name], ["lane", "a7", "active0"]);
+        assert_eq!(v.outputs().iter().map(|o| o.name).collect::<Vec<_>>(), ["d", "p"]);
+    }
+
+    fn warp_strategy() -> impl Strategy<Value = Warp> {
+        // Small b and c fields hit the edges of the warp and segments often;
+        // the bits shfl ignores are set at random.
+        let field = || (0u32..40, 0u32..32, any::<u32>());
+        (
+            prop::array::uniform32(any::<u32>()),
+            prop::array::uniform32(field()),
+            prop::array::uniform32(field()),
+            prop_oneof![Just(u32::MAX), any::<u32>()],
+        )
+            .prop_map(|(a, b, c, active)| Warp {
+                a,
+                b: b.map(|(v, _, junk)| v | (junk & !0x3f)),
+                c: c.map(|(clamp, mask, junk)| clamp | mask << 8 | (junk & !0x1f1f)),
+                active,
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn matches_integer_reference(w in warp_strategy(), m in 0usize..4) {
+            let mode = Mode::ALL[m];
+            let out = run(&w, mode);
+            for (lane, o) in out.iter().enumerate() {
+                prop_assert_eq!(*o, reference(&w, mode, lane), "lane {}", lane);
+            }
+        }
+    }
+}
