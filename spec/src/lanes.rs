@@ -91,19 +91,11 @@ impl Lanes {
     fn map2(a: LaneBv, b: LaneBv, f: impl Fn(u64, u64) -> u64) -> LaneBv {
         let w = Self::same(&a, &b);
         let m = mask(w);
-        let mut values = [0u64; LANES];
-        for i in 0..LANES {
-            values[i] = f(a.values[i], b.values[i]) & m;
-        }
-        LaneBv { width: w, values }
+        LaneBv { width: w, values: std::array::from_fn(|i| f(a.values[i], b.values[i]) & m) }
     }
     fn map1(width: u32, a: LaneBv, f: impl Fn(u64) -> u64) -> LaneBv {
         let m = mask(width);
-        let mut values = [0u64; LANES];
-        for i in 0..LANES {
-            values[i] = f(a.values[i]) & m;
-        }
-        LaneBv { width, values }
+        LaneBv { width, values: std::array::from_fn(|i| f(a.values[i]) & m) }
     }
     /// Lane by lane comparison, as a mask.
     fn compare(a: LaneBv, b: LaneBv, f: impl Fn(u64, u64) -> bool) -> LaneBool {
@@ -215,11 +207,7 @@ impl Algebra for Lanes {
     fn concat(&self, hi: LaneBv, lo: LaneBv) -> LaneBv {
         let w = hi.width + lo.width;
         assert!(w <= MAX_LANE_WIDTH, "concat wider than {MAX_LANE_WIDTH} bits");
-        let mut values = [0u64; LANES];
-        for i in 0..LANES {
-            values[i] = (hi.values[i] << lo.width) | lo.values[i];
-        }
-        LaneBv { width: w, values }
+        LaneBv { width: w, values: std::array::from_fn(|i| (hi.values[i] << lo.width) | lo.values[i]) }
     }
     fn zero_extend(&self, extra: u32, x: LaneBv) -> LaneBv {
         let w = x.width + extra;
@@ -250,12 +238,11 @@ impl Algebra for Lanes {
     }
     fn ite(&self, c: LaneBool, t: LaneBv, e: LaneBv) -> LaneBv {
         let w = Self::same(&t, &e);
-        let mut values = [0u64; LANES];
-        for i in 0..LANES {
+        let values = std::array::from_fn(|i| {
             // All ones where lane i's condition holds.
             let pick = ((c.0 >> i) & 1).wrapping_neg();
-            values[i] = (t.values[i] & pick) | (e.values[i] & !pick);
-        }
+            (t.values[i] & pick) | (e.values[i] & !pick)
+        });
         LaneBv { width: w, values }
     }
     fn and(&self, a: LaneBool, b: LaneBool) -> LaneBool {
