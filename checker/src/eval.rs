@@ -1,17 +1,27 @@
-//! `ptxcheck eval`: run one instruction with immediate operands on the
-//! concrete semantics.
+//! `ptxcheck eval`: run one instruction on the concrete semantics, with
+//! immediate operands, or on the 32 lanes of a warp with per-lane register
+//! values (`--lanes`), as shfl needs.
 
 use ptx_spec::bv::{BitVec, Concrete};
 use ptx_spec::catalogue::{OperandType, Variant};
-use ptx_spec::parse::{parse_instruction, OperandText, ParseError};
+use ptx_spec::family::shfl::{Warp, WARP};
+use ptx_spec::parse::{immediate, parse_instruction, parse_integer, OperandText, ParseError};
 use thiserror::Error;
 
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum EvalError {
     #[error(transparent)]
     Parse(#[from] ParseError),
-    #[error("operand {operand} is the register `{token}`: eval needs an immediate value for every source operand")]
+    #[error(
+        "operand {operand} is the register `{token}`: give an immediate, or its value in every lane with --lanes '{token}=...'"
+    )]
     Register { token: String, operand: String },
+    #[error("bad --lanes `{spec}`: {reason}")]
+    BadLanes { spec: String, reason: String },
+    #[error("--lanes gives `{name}`, which the instruction does not read (it reads: {})", reads.join(", "))]
+    UnusedLanes { name: String, reads: Vec<String> },
+    #[error("bad --active `{token}`: expected a 32-bit lane mask such as 0xffffffff")]
+    BadActive { token: String },
 }
 
 /// One written output.
@@ -33,6 +43,12 @@ pub struct Evaluation {
 
 pub fn evaluate(text: &str) -> Result<Evaluation, EvalError> {
     let instr = parse_instruction(text)?;
+    if instr.variant.is_warp_wide() {
+        return Err(EvalError::Parse(ParseError::Unexpected {
+            token: instr.variant.mnemonic(),
+            reason: "acts on the whole warp; evaluate it with evaluate_warp".into(),
+        }));
+    }
     let operands = instr.variant.operands();
     let mut inputs = Vec::new();
     for (op, written) in operands.iter().zip(&instr.operands) {
@@ -57,4 +73,200 @@ pub fn evaluate(text: &str) -> Result<Evaluation, EvalError> {
         })
         .collect();
     Ok(Evaluation { variant: instr.variant, written })
+}
+
+/// The values of one register in the 32 lanes, from `--lanes NAME=VALUES`:
+/// one value for every lane (`7`), a range of 32 (`0..31`, `100..131`), or
+/// 32 values separated by commas.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaneValues {
+    pub register: String,
+    /// The values as written, one per lane.
+    pub tokens: Vec<String>,
+}
+
+impl LaneValues {
+    pub fn parse(spec: &str) -> Result<LaneValues, EvalError> {
+        let bad = |reason: &str| EvalError::BadLanes { spec: spec.to_string(), reason: reason.to_string() };
+        let (name, values) = spec.split_once('=').ok_or_else(|| bad("expected NAME=VALUES"))?;
+        let (name, values) = (name.trim(), values.trim());
+        if name.is_empty() {
+            return Err(bad("no register name before `=`"));
+        }
+        let tokens: Vec<String> = if let Some((from, to)) = values.split_once("..") {
+            let number =
+                |t: &str| parse_integer(t.trim()).ok_or_else(|| bad(&format!("`{}` is not an integer", t.trim())));
+            let (from, to) = (number(from)?, number(to)?);
+            if to - from + 1 != WARP as i128 {
+                return Err(bad(&format!(
+                    "a range gives one value per lane, so it must span 32 values, not {}",
+                    to - from + 1
+                )));
+            }
+            (from..=to).map(|v| v.to_string()).collect()
+        } else if values.contains(',') {
+            let tokens: Vec<String> = values.split(',').map(|t| t.trim().to_string()).collect();
+            if tokens.len() != WARP {
+                return Err(bad(&format!(
+                    "a list gives one value per lane, so it needs 32 values, not {}",
+                    tokens.len()
+                )));
+            }
+            tokens
+        } else if values.is_empty() {
+            return Err(bad("no values after `=`"));
+        } else {
+            vec![values.to_string(); WARP]
+        };
+        Ok(LaneValues { register: name.to_string(), tokens })
+    }
+}
+
+/// What one output of one lane is after the instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LaneOutput {
+    Value(BitVec),
+    /// The spec leaves the result unspecified (division by zero, ...).
+    Unspecified,
+    /// shfl read lane `source`, which does not execute.
+    Unpredictable {
+        source: u32,
+    },
+    /// The lane does not execute: nothing is written.
+    NotWritten,
+}
+
+/// One lane of a warp evaluation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaneRow {
+    pub lane: usize,
+    pub executes: bool,
+    /// The source operands' values in this lane.
+    pub inputs: Vec<BitVec>,
+    /// For shfl, the lane `a` was read from.
+    pub source: Option<u32>,
+    pub outputs: Vec<LaneOutput>,
+}
+
+/// One instruction run on every lane of a warp.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WarpEvaluation {
+    pub variant: Variant,
+    /// The instruction as given.
+    pub text: String,
+    /// Bit `l`: lane `l` is active with its guard predicate true.
+    pub active: u32,
+    /// Source operands as `name` or `name (register)`.
+    pub input_names: Vec<String>,
+    /// Written destinations as `name` or `name (register)`; the sink `_` is left out.
+    pub output_names: Vec<String>,
+    pub output_types: Vec<OperandType>,
+    pub rows: Vec<LaneRow>,
+}
+
+/// The lane mask of `--active`.
+pub fn parse_active(token: &str) -> Result<u32, EvalError> {
+    parse_integer(token.trim())
+        .and_then(|v| u32::try_from(v).ok())
+        .ok_or_else(|| EvalError::BadActive { token: token.to_string() })
+}
+
+/// Run `text` on every lane of a warp: registers take their per-lane values
+/// from `lanes`, immediates are the same in every lane, and only the lanes in
+/// `active` execute.
+pub fn evaluate_warp(text: &str, lanes: &[LaneValues], active: u32) -> Result<WarpEvaluation, EvalError> {
+    let instr = parse_instruction(text)?;
+    let operands = instr.variant.operands();
+    let named = |name: &str, written: &OperandText| match written {
+        OperandText::Reg(r) if r != name => format!("{name} ({r})"),
+        _ => name.to_string(),
+    };
+    // Each source operand's value in every lane.
+    let mut columns: Vec<Vec<BitVec>> = Vec::new();
+    let mut input_names = Vec::new();
+    let mut reads = Vec::new();
+    for (op, written) in operands.iter().zip(&instr.operands) {
+        if op.is_dest() {
+            continue;
+        }
+        input_names.push(named(op.name, written));
+        columns.push(match written {
+            OperandText::Imm(v) => vec![*v; WARP],
+            OperandText::Reg(r) => {
+                reads.push(r.clone());
+                let given = lanes
+                    .iter()
+                    .rev()
+                    .find(|l| &l.register == r)
+                    .ok_or_else(|| EvalError::Register { token: r.clone(), operand: op.name.to_string() })?;
+                given.tokens.iter().map(|t| immediate(t, op)).collect::<Result<_, _>>()?
+            }
+            OperandText::Sink => unreachable!("the parser only accepts `_` as a destination"),
+        });
+    }
+    if let Some(unused) = lanes.iter().find(|l| !reads.contains(&l.register)) {
+        return Err(EvalError::UnusedLanes { name: unused.register.clone(), reads });
+    }
+    let dests: Vec<(usize, String, OperandType)> = operands
+        .iter()
+        .zip(&instr.operands)
+        .filter(|(op, _)| op.is_dest())
+        .enumerate()
+        .filter(|(_, (_, text))| !matches!(text, OperandText::Sink))
+        .map(|(i, (op, text))| (i, named(op.name, text), op.ty))
+        .collect();
+    let in_lane = |lane: usize| -> Vec<BitVec> { columns.iter().map(|c| c[lane]).collect() };
+    let executes = |lane: usize| active >> lane & 1 == 1;
+    let rows: Vec<LaneRow> = match instr.variant {
+        Variant::Shfl(shfl) => {
+            let column = |i: usize| std::array::from_fn(|l| columns[i][l].unsigned() as u32);
+            let warp = Warp { a: column(0), b: column(1), c: column(2), active };
+            warp.run(shfl)
+                .into_iter()
+                .enumerate()
+                .map(|(lane, r)| {
+                    let d = match r.d {
+                        Some(v) => LaneOutput::Value(BitVec::new(32, v.into())),
+                        None if r.executes => LaneOutput::Unpredictable { source: r.source },
+                        None => LaneOutput::NotWritten,
+                    };
+                    let p = r.p.map_or(LaneOutput::NotWritten, |p| LaneOutput::Value(BitVec::new(1, p.into())));
+                    let all = [d, p];
+                    let outputs = dests.iter().map(|(i, _, _)| all[*i]).collect();
+                    LaneRow { lane, executes: r.executes, inputs: in_lane(lane), source: Some(r.source), outputs }
+                })
+                .collect()
+        }
+        variant => (0..WARP)
+            .map(|lane| {
+                let inputs = in_lane(lane);
+                let outputs =
+                    if executes(lane) {
+                        let outs = variant.semantics(&Concrete, &inputs);
+                        dests
+                            .iter()
+                            .map(|(i, _, _)| {
+                                if outs[*i].defined {
+                                    LaneOutput::Value(outs[*i].value)
+                                } else {
+                                    LaneOutput::Unspecified
+                                }
+                            })
+                            .collect()
+                    } else {
+                        vec![LaneOutput::NotWritten; dests.len()]
+                    };
+                LaneRow { lane, executes: executes(lane), inputs, source: None, outputs }
+            })
+            .collect(),
+    };
+    Ok(WarpEvaluation {
+        variant: instr.variant,
+        text: text.trim().trim_end_matches(';').trim().to_string(),
+        active,
+        input_names,
+        output_names: dests.iter().map(|(_, n, _)| n.clone()).collect(),
+        output_types: dests.iter().map(|(_, _, t)| *t).collect(),
+        rows,
+    })
 }

@@ -63,9 +63,18 @@ enum Command {
         solver: SolverArgs,
     },
     /// Evaluate one instruction with immediate operands, e.g.
-    /// 'shf.l.wrap.b32 d, 0x80000001, 0x80000001, 1'.
+    /// 'shf.l.wrap.b32 d, 0x80000001, 0x80000001, 1'; or on the 32 lanes of
+    /// a warp, e.g. 'shfl.up.b32 d|p, a, 1, 0' --lanes a=0..31.
     Eval {
         instruction: String,
+        /// A register's value in each lane: NAME=V (every lane), NAME=A..B
+        /// (32 consecutive values) or NAME=V0,V1,...,V31. Repeatable. Runs
+        /// the instruction on all 32 lanes (shfl always does).
+        #[arg(long = "lanes", value_name = "NAME=VALUES")]
+        lanes: Vec<String>,
+        /// Lanes that are active with their guard predicate true, as a mask.
+        #[arg(long, value_name = "MASK")]
+        active: Option<String>,
         /// Output format: `table` prints `d = 0x...`, `json` an object.
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
@@ -136,7 +145,19 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, Usage> {
             }
             Ok(if summary.all_proven() { ExitCode::SUCCESS } else { ExitCode::from(1) })
         }
-        Command::Eval { instruction, format } => {
+        Command::Eval { instruction, lanes, active, format } => {
+            let warp_wide = ptx_spec::parse::parse_instruction(&instruction).is_ok_and(|i| i.variant.is_warp_wide());
+            if warp_wide || !lanes.is_empty() || active.is_some() {
+                let lanes: Vec<_> =
+                    lanes.iter().map(|l| eval::LaneValues::parse(l)).collect::<Result<_, _>>().map_err(usage)?;
+                let active = active.as_deref().map(eval::parse_active).transpose().map_err(usage)?.unwrap_or(u32::MAX);
+                let e = eval::evaluate_warp(&instruction, &lanes, active).map_err(usage)?;
+                match format {
+                    Format::Table => render::warp_text(out, &e).map_err(usage)?,
+                    Format::Json => writeln!(out, "{:#}", render::warp_json(&e)).map_err(usage)?,
+                }
+                return Ok(ExitCode::SUCCESS);
+            }
             let e = eval::evaluate(&instruction).map_err(usage)?;
             match format {
                 Format::Table => render::evaluation_text(out, &e).map_err(usage)?,

@@ -12,7 +12,7 @@ use serde_json::{json, Map, Value};
 use tabled::builder::Builder;
 use tabled::settings::Style;
 
-use crate::eval::Evaluation;
+use crate::eval::{Evaluation, LaneOutput, WarpEvaluation};
 use crate::mutants::{Fate, Mutant};
 use crate::prove::{Counterexample, ProofResult, Verdict};
 
@@ -227,6 +227,99 @@ pub fn evaluation_text(out: &mut dyn Write, e: &Evaluation) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+fn lane_output_text(o: LaneOutput, ty: OperandType) -> String {
+    match (o, ty) {
+        (LaneOutput::Value(v), OperandType::Pred) => (v.unsigned() == 1).to_string(),
+        (LaneOutput::Value(v), _) => v.hex(),
+        (LaneOutput::Unspecified, _) => "unspecified".into(),
+        (LaneOutput::Unpredictable { source }, _) => format!("unpredictable (lane {source} off)"),
+        (LaneOutput::NotWritten, _) => "-".into(),
+    }
+}
+
+/// A warp evaluation as a table: one row per lane.
+pub fn warp_text(out: &mut dyn Write, e: &WarpEvaluation) -> io::Result<()> {
+    let executing = e.active.count_ones();
+    writeln!(out, "{}", e.text)?;
+    writeln!(out, "{executing} of 32 lanes execute (active mask {:#010x})", e.active)?;
+    let shows_source = e.rows.iter().any(|r| r.source.is_some());
+    let mut header: Vec<&str> = vec!["lane"];
+    header.extend(e.input_names.iter().map(String::as_str));
+    if shows_source {
+        header.push("source lane");
+    }
+    header.extend(e.output_names.iter().map(String::as_str));
+    let rows = e
+        .rows
+        .iter()
+        .map(|r| {
+            let mut row = vec![r.lane.to_string()];
+            row.extend(r.inputs.iter().map(|v| v.hex()));
+            if let Some(source) = r.source {
+                row.push(if r.executes { source.to_string() } else { "-".into() });
+            }
+            row.extend(r.outputs.iter().zip(&e.output_types).map(|(o, t)| lane_output_text(*o, *t)));
+            row
+        })
+        .collect();
+    writeln!(out, "{}", table(&header, rows))?;
+    if e.rows.iter().any(|r| !r.executes) {
+        writeln!(out, "-: the lane does not execute (inactive or predicated off) and writes nothing")?;
+    }
+    if e.rows.iter().any(|r| r.outputs.iter().any(|o| matches!(o, LaneOutput::Unpredictable { .. }))) {
+        writeln!(out, "unpredictable: the source lane does not execute (assumption shfl-unpredictable-source)")?;
+    }
+    deprecations(out, [&e.variant])
+}
+
+/// A warp evaluation as JSON: per lane, the inputs and outputs; an output
+/// is a hex string or a Boolean, `"unspecified"`, `"unpredictable"`, or
+/// `null` where the lane does not execute.
+pub fn warp_json(e: &WarpEvaluation) -> Value {
+    let lanes: Vec<Value> = e
+        .rows
+        .iter()
+        .map(|r| {
+            let inputs: Map<String, Value> =
+                e.input_names.iter().zip(&r.inputs).map(|(n, v)| (n.clone(), json!(v.hex()))).collect();
+            let outputs: Map<String, Value> = e
+                .output_names
+                .iter()
+                .zip(&r.outputs)
+                .zip(&e.output_types)
+                .map(|((n, o), t)| {
+                    let v = match (o, t) {
+                        (LaneOutput::Value(v), OperandType::Pred) => json!(v.unsigned() == 1),
+                        (LaneOutput::Value(v), _) => json!(v.hex()),
+                        (LaneOutput::Unspecified, _) => json!("unspecified"),
+                        (LaneOutput::Unpredictable { .. }, _) => json!("unpredictable"),
+                        (LaneOutput::NotWritten, _) => Value::Null,
+                    };
+                    (n.clone(), v)
+                })
+                .collect();
+            let mut o = Map::new();
+            o.insert("lane".into(), json!(r.lane));
+            o.insert("executes".into(), json!(r.executes));
+            o.insert("inputs".into(), Value::Object(inputs));
+            if let Some(source) = r.source {
+                o.insert("source_lane".into(), json!(source));
+            }
+            o.insert("outputs".into(), Value::Object(outputs));
+            Value::Object(o)
+        })
+        .collect();
+    let mut o = Map::new();
+    o.insert("instruction".into(), json!(e.text));
+    o.insert("variant".into(), json!(e.variant.to_string()));
+    o.insert("active".into(), json!(format!("{:#010x}", e.active)));
+    if let Some(d) = e.variant.deprecation() {
+        o.insert("deprecation".into(), json!(d.to_string()));
+    }
+    o.insert("lanes".into(), Value::Array(lanes));
+    Value::Object(o)
 }
 
 /// `{"d":"0x00000003","p":true}`; an unspecified result is `null`.

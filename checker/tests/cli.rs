@@ -129,6 +129,67 @@ fn prove_selects_one_variant() {
     assert!(stdout(&o).contains("1 variants: 1 proven, 0 counterexample, 0 unknown, 0 timeout"));
 }
 
+/// The first shfl example of 9.7.9.5, one step, with lane 4 switched off.
+#[test]
+fn eval_shfl_prints_a_lane_table() {
+    let o = ptxcheck(&["eval", "shfl.up.b32 Ry|p, Rx, 0x1, 0x0", "--lanes", "Rx=0..31", "--active", "0xffffffef"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    insta::assert_snapshot!("eval_shfl_up", stdout(&o));
+}
+
+#[test]
+fn eval_shfl_as_json() {
+    let o = ptxcheck(&["eval", "shfl.idx.b32 d, a, 5, 0x1807", "--lanes", "a=100..131", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let lanes = v["lanes"].as_array().unwrap();
+    assert_eq!(lanes.len(), 32);
+    // Segments of 8 lanes: lane 13 reads lane 8 + 5 = 13, lane 20 reads 21.
+    assert_eq!((lanes[13]["source_lane"].as_u64(), lanes[13]["outputs"]["d"].as_str()), (Some(13), Some("0x00000071")));
+    assert_eq!((lanes[20]["source_lane"].as_u64(), lanes[20]["outputs"]["d"].as_str()), (Some(21), Some("0x00000079")));
+    assert!(v["deprecation"].as_str().unwrap().contains("PTX 6.0"));
+}
+
+#[test]
+fn eval_runs_any_instruction_over_lanes() {
+    let o = ptxcheck(&["eval", "div.u16 q, a, b", "--lanes", "a=100", "--lanes", "b=0..31", "--active", "0x7"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("│ 0    │ 0x0064 │ 0x0000 │ unspecified │"), "{text}");
+    assert!(text.contains("│ 2    │ 0x0064 │ 0x0002 │ 0x0032      │"), "{text}");
+    assert!(text.contains("│ 3    │ 0x0064 │ 0x0003 │ -           │"), "{text}");
+}
+
+#[test]
+fn bad_lane_values_exit_2() {
+    let shfl = "shfl.up.b32 d, a, 1, 0";
+    let cases: &[(&[&str], &str)] = &[
+        (&["eval", shfl], "error: operand a is the register `a`: give an immediate, or its value in every lane with --lanes 'a=...'\n"),
+        (&["eval", shfl, "--lanes", "a=0..30"], "error: bad --lanes `a=0..30`: a range gives one value per lane, so it must span 32 values, not 31\n"),
+        (&["eval", shfl, "--lanes", "a=1,2"], "error: bad --lanes `a=1,2`: a list gives one value per lane, so it needs 32 values, not 2\n"),
+        (&["eval", shfl, "--lanes", "a"], "error: bad --lanes `a`: expected NAME=VALUES\n"),
+        (&["eval", shfl, "--lanes", "a=1", "--lanes", "z=1"], "error: --lanes gives `z`, which the instruction does not read (it reads: a)\n"),
+        (&["eval", shfl, "--lanes", "a=0x1ffffffff"], "error: immediate `0x1ffffffff` out of range for a (32-bit: 0..=0xffffffff or -2147483648..=-1)\n"),
+        (&["eval", shfl, "--lanes", "a=1", "--active", "0x1ffffffff"], "error: bad --active `0x1ffffffff`: expected a 32-bit lane mask such as 0xffffffff\n"),
+    ];
+    for (args, expected) in cases {
+        let o = ptxcheck(args);
+        assert_eq!((o.status.code(), stderr(&o).as_str(), stdout(&o).as_str()), (Some(2), *expected, ""), "{args:?}");
+    }
+}
+
+#[test]
+fn prove_shfl_proves_all_eight_forms_and_notes_the_deprecation() {
+    let o = ptxcheck(&["prove", "shfl"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("8 variants: 8 proven, 0 counterexample, 0 unknown, 0 timeout"), "{text}");
+    assert!(text.contains("│ shfl.idx.b32 d|p  │ proven"), "{text}");
+    assert!(text.contains(
+        "shfl (9.7.9.5): deprecated in PTX 6.0 in favour of shfl.sync; not supported from PTX 6.4 for sm_70 and above"
+    ));
+}
+
 #[test]
 fn bad_usage_exits_2() {
     let cases: &[(&[&str], &str)] = &[

@@ -171,6 +171,19 @@ fn is_identifier(token: &str) -> bool {
     first_ok && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$'))
 }
 
+/// `token` as an immediate value of operand `op`, checked against its range.
+pub fn immediate(token: &str, op: &Operand) -> Result<BitVec, ParseError> {
+    let src = Operand { role: Role::Src, sink: false, ..*op };
+    match parse_operand(token, &src)? {
+        OperandText::Imm(v) => Ok(v),
+        _ => Err(ParseError::BadOperand {
+            token: token.to_string(),
+            operand: op.name.to_string(),
+            reason: "not an integer constant (decimal, 0x hex, 0b binary, 0 octal)".into(),
+        }),
+    }
+}
+
 fn parse_operand(token: &str, op: &Operand) -> Result<OperandText, ParseError> {
     let bad = |reason: &str| ParseError::BadOperand {
         token: token.to_string(),
