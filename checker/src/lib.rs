@@ -10,4 +10,5 @@ pub mod exhaustive;
 pub mod mutants;
 pub mod prove;
 pub mod render;
+pub mod run;
 pub mod select;

@@ -14,7 +14,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ptx_smt::Backend;
 use ptxcheck::render::{self, MutantSummary, ProveSummary};
-use ptxcheck::{eval, exhaustive, mutants, prove, select};
+use ptxcheck::{eval, exhaustive, mutants, prove, run, select};
 use rayon::prelude::*;
 
 #[derive(Parser)]
@@ -76,6 +76,22 @@ enum Command {
         #[arg(long, value_name = "MASK")]
         active: Option<String>,
         /// Output format: `table` prints `d = 0x...`, `json` an object.
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    /// Run a straight-line PTX program (instructions of the catalogue,
+    /// guards, `.reg` declarations) on concrete values and print the
+    /// registers it writes.
+    Run {
+        /// The program's file.
+        file: std::path::PathBuf,
+        /// An input register's value: NAME=V, or per lane for a program with
+        /// shfl (NAME=A..B, NAME=V0,...,V31). Repeatable.
+        #[arg(long = "set", value_name = "NAME=VALUES")]
+        set: Vec<String>,
+        /// Lanes that execute, as a mask (programs with shfl run on 32 lanes).
+        #[arg(long, value_name = "MASK")]
+        active: Option<String>,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
@@ -162,6 +178,18 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, Usage> {
             match format {
                 Format::Table => render::evaluation_text(out, &e).map_err(usage)?,
                 Format::Json => writeln!(out, "{}", render::evaluation_json(&e)).map_err(usage)?,
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Run { file, set, active, format } => {
+            let source = std::fs::read_to_string(&file)
+                .with_context(|| format!("cannot read {}", file.display()))
+                .map_err(usage)?;
+            let active = active.as_deref().map(eval::parse_active).transpose().map_err(usage)?.unwrap_or(u32::MAX);
+            let r = run::run(&file.display().to_string(), &source, &set, active).map_err(usage)?;
+            match format {
+                Format::Table => render::run_text(out, &r).map_err(usage)?,
+                Format::Json => writeln!(out, "{:#}", render::run_json(&r)).map_err(usage)?,
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -551,3 +551,50 @@ impl ExhaustiveSummary<'_> {
         json!({ "results": reports, "wall_s": self.wall.as_secs_f64() })
     }
 }
+
+fn register_text(v: Option<BitVec>) -> String {
+    v.map_or_else(|| "undefined".to_string(), |b| if b.width() == 1 { b.unsigned().to_string() } else { b.hex() })
+}
+
+/// A program run: `r = 0x...` per written register, or one row per lane.
+pub fn run_text(out: &mut dyn Write, r: &crate::run::Run) -> io::Result<()> {
+    if r.lanes == 1 {
+        for (name, values) in &r.written {
+            writeln!(out, "{name} = {}", register_text(values[0]))?;
+        }
+    } else {
+        writeln!(out, "{} of 32 lanes execute (active mask {:#010x})", r.active.count_ones(), r.active)?;
+        let mut header = vec!["lane"];
+        header.extend(r.written.iter().map(|(n, _)| n.as_str()));
+        let rows = (0..r.lanes)
+            .map(|lane| {
+                let mut row = vec![lane.to_string()];
+                row.extend(r.written.iter().map(|(_, vs)| register_text(vs[lane])));
+                row
+            })
+            .collect();
+        writeln!(out, "{}", table(&header, rows))?;
+    }
+    if r.written.iter().any(|(_, vs)| vs.iter().any(Option::is_none)) {
+        writeln!(out, "undefined: never written in that lane, or unspecified or unpredictable by the spec")?;
+    }
+    Ok(())
+}
+
+/// A program run as JSON: each written register's value per lane (hex, a
+/// predicate as 0/1, `null` where undefined).
+pub fn run_json(r: &crate::run::Run) -> Value {
+    let value = |v: &Option<BitVec>| match v {
+        Some(b) if b.width() == 1 => json!(b.unsigned()),
+        Some(b) => json!(b.hex()),
+        None => Value::Null,
+    };
+    let registers: Map<String, Value> = r
+        .written
+        .iter()
+        .map(|(n, vs)| {
+            (n.clone(), if r.lanes == 1 { value(&vs[0]) } else { Value::Array(vs.iter().map(value).collect()) })
+        })
+        .collect();
+    json!({"lanes": r.lanes, "active": format!("{:#010x}", r.active), "registers": registers})
+}

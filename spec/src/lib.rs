@@ -7,7 +7,8 @@
 //! - [`catalogue`]: every legal variant with its operands and requirements;
 //! - [`family`]: the concrete semantics, one file per instruction family;
 //! - [`assumption`]: the readings the model adopts where the spec is open;
-//! - [`parse`]: the PTX instruction parser.
+//! - [`parse`]: the PTX instruction parser;
+//! - [`program`]: straight-line PTX programs, run concretely or symbolically.
 //!
 //! This crate knows nothing of solvers.
 
@@ -17,6 +18,7 @@ pub mod catalogue;
 pub mod family;
 pub mod lanes;
 pub mod parse;
+pub mod program;
 
 pub use bv::{Algebra, BitVec, Concrete};
 pub use catalogue::{Operand, OperandType, Role, Type, Variant};

@@ -1,0 +1,77 @@
+//! `ptxcheck run`: a straight-line PTX program run on concrete values.
+
+use std::collections::BTreeMap;
+
+use ptx_spec::bv::{BitVec, Concrete};
+use ptx_spec::catalogue::Operand;
+use ptx_spec::parse::immediate;
+use ptx_spec::program::{register_type, Program, ProgramError};
+use thiserror::Error;
+
+use crate::eval::{EvalError, LaneValues};
+
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum RunError {
+    #[error("{file}:{0}", .error.line)]
+    Program { file: String, error: ProgramError },
+    #[error("{0}")]
+    Values(#[from] EvalError),
+    #[error("register `{register}` is read before it is written: give its value with --set {register}=...")]
+    MissingInput { register: String },
+    #[error("--set gives `{register}`, which the program does not read before writing it (inputs: {})", inputs.join(", "))]
+    NotAnInput { register: String, inputs: Vec<String> },
+    #[error("bad --set `{spec}`: the program runs on one lane, so give one value")]
+    OneLane { spec: String },
+    #[error("bad --set `{spec}`: {reason}")]
+    BadValue { spec: String, reason: String },
+}
+
+/// The program's registers after a run, per lane (`None`: undefined, that
+/// is never written in that lane, unspecified or unpredictable).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Run {
+    pub lanes: usize,
+    pub active: u32,
+    /// Registers the program writes, in order of first write.
+    pub written: Vec<(String, Vec<Option<BitVec>>)>,
+}
+
+/// Run `source` (the text of `file`) with the input values in `set` and the
+/// lanes in `active` executing.
+pub fn run(file: &str, source: &str, set: &[String], active: u32) -> Result<Run, RunError> {
+    let program = Program::parse(source).map_err(|error| RunError::Program { file: file.to_string(), error })?;
+    let mut inputs: BTreeMap<String, Vec<BitVec>> = BTreeMap::new();
+    for spec in set {
+        let given = LaneValues::parse(spec)?;
+        if !program.inputs.contains(&given.register) {
+            return Err(RunError::NotAnInput { register: given.register, inputs: program.inputs.clone() });
+        }
+        let tokens = if program.lanes == 1 {
+            if given.tokens.iter().any(|t| *t != given.tokens[0]) {
+                return Err(RunError::OneLane { spec: spec.clone() });
+            }
+            vec![given.tokens[0].clone()]
+        } else {
+            given.tokens.clone()
+        };
+        let width = program.width(&given.register).expect("an input has a width");
+        let op = Operand::src("value", register_type(width));
+        let values = tokens
+            .iter()
+            .map(|t| immediate(t, &op))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| RunError::BadValue { spec: spec.clone(), reason: e.to_string() })?;
+        inputs.insert(given.register, values);
+    }
+    if let Some(missing) = program.inputs.iter().find(|r| !inputs.contains_key(*r)) {
+        return Err(RunError::MissingInput { register: missing.clone() });
+    }
+    let active_lanes: Vec<bool> = (0..program.lanes).map(|l| active >> l & 1 == 1).collect();
+    let regs = program.execute(&Concrete, &inputs, &active_lanes);
+    let written = program
+        .outputs
+        .iter()
+        .map(|r| (r.clone(), regs[r].iter().map(|v| v.defined.then_some(v.bits)).collect()))
+        .collect();
+    Ok(Run { lanes: program.lanes, active: if program.lanes == 1 { active & 1 } else { active }, written })
+}
