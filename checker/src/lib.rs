@@ -5,6 +5,7 @@
 //! The binary (`main.rs`) is a thin command line over these modules; all
 //! output is rendered into a `Write` by [`render`].
 
+pub mod claims;
 pub mod eval;
 pub mod exhaustive;
 pub mod mutants;

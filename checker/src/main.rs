@@ -79,6 +79,16 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
+    /// Check the spec's claims: worked examples, identities, prose and notes,
+    /// and derived claims. Exit 1 when a claim is refuted (a finding about
+    /// the spec) or unsettled.
+    Claims {
+        /// Show one claim in full.
+        #[arg(long)]
+        id: Option<String>,
+        #[command(flatten)]
+        solver: SolverArgs,
+    },
     /// Run a straight-line PTX program (instructions of the catalogue,
     /// guards, `.reg` declarations) on concrete values and print the
     /// registers it writes.
@@ -180,6 +190,27 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, Usage> {
                 Format::Json => writeln!(out, "{}", render::evaluation_json(&e)).map_err(usage)?,
             }
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Claims { id, solver } => {
+            let mut claims = ptx_spec::claims::all();
+            if let Some(id) = &id {
+                claims.retain(|c| &c.id == id);
+                if claims.is_empty() {
+                    return Err(usage(anyhow!("unknown claim `{id}` (`ptxcheck claims` lists them)")));
+                }
+            }
+            let setup = Setup::new(&solver)?;
+            let results: Vec<_> = setup.pool.install(|| {
+                claims.par_iter().map(|c| ptxcheck::claims::check(c, &setup.backend, setup.timeout)).collect()
+            });
+            let summary = render::ClaimSummary { results: &results };
+            match (solver.format, id) {
+                (Format::Json, _) => writeln!(out, "{:#}", summary.json()).map_err(usage)?,
+                (Format::Table, Some(_)) => render::claim_text(out, &results[0]).map_err(usage)?,
+                (Format::Table, None) => summary.text(out).map_err(usage)?,
+            }
+            let settled = summary.count("refuted") == 0 && summary.count("unknown") == 0;
+            Ok(if settled { ExitCode::SUCCESS } else { ExitCode::from(1) })
         }
         Command::Run { file, set, active, format } => {
             let source = std::fs::read_to_string(&file)

@@ -350,7 +350,7 @@ pub(crate) fn compare(
         SatResult::Unknown(reason) => return Ok(Comparison::Unknown(reason)),
         SatResult::Sat(model) => model,
     };
-    let model = minimise(backend, ctx, sides, goal, model, timeout)?;
+    let model = minimise(backend, ctx, sides.vars, goal, model, timeout)?;
     Ok(match evaluate(ctx, sides, &model)? {
         Some(cex) => Comparison::Differ(cex),
         None => Comparison::Unconfirmed(model),
@@ -359,16 +359,16 @@ pub(crate) fn compare(
 
 /// Prefer 0, then 1, for each input in turn, so a person can check the
 /// witness by hand. Each step keeps the earlier choices.
-fn minimise(
+pub(crate) fn minimise(
     backend: &Backend,
     ctx: &mut Context,
-    sides: &Sides,
+    vars: &[Var],
     goal: SExpr,
     mut model: HashMap<String, BitVec>,
     timeout: Duration,
 ) -> Result<HashMap<String, BitVec>, SolverError> {
     let mut fixed: Vec<SExpr> = vec![goal];
-    for v in sides.vars {
+    for v in vars {
         let current = model.get(&v.name).copied().unwrap_or(BitVec::new(v.width, 0));
         let mut chosen = current;
         for small in [0u128, 1] {
@@ -379,7 +379,7 @@ fn minimise(
             let pin = sym.eq(sym.var(&v.name, v.width), sym.constant(v.width, small));
             let mut assertions = fixed.clone();
             assertions.push(pin);
-            if let SatResult::Sat(m) = backend.check(ctx, sides.vars, &assertions, timeout)? {
+            if let SatResult::Sat(m) = backend.check(ctx, vars, &assertions, timeout)? {
                 model = m;
                 chosen = BitVec::new(v.width, small);
                 break;

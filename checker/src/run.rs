@@ -12,7 +12,7 @@ use crate::eval::{EvalError, LaneValues};
 
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum RunError {
-    #[error("{file}:{0}", .error.line)]
+    #[error("{file}:{error}")]
     Program { file: String, error: ProgramError },
     #[error("{0}")]
     Values(#[from] EvalError),

@@ -191,6 +191,61 @@ fn prove_shfl_proves_all_eight_forms_and_notes_the_deprecation() {
 }
 
 #[test]
+fn claims_find_the_lop3_labels_and_nothing_else() {
+    let o = ptxcheck(&["claims", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "refuted claims exit 1: {}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let claims = v["claims"].as_array().unwrap();
+    let with = |verdict: &str| -> Vec<&str> {
+        claims.iter().filter(|c| c["verdict"] == verdict).map(|c| c["id"].as_str().unwrap()).collect()
+    };
+    assert_eq!(with("refuted"), ["9.7.8.6/lop3-table-label-1", "9.7.8.6/lop3-table-label-2"]);
+    assert_eq!(with("unknown"), Vec::<&str>::new());
+    assert_eq!(with("not checkable"), ["9.7.9.5/shfl-divergent"]);
+    for id in
+        ["9.7.9.5/shfl-inclusive-scan", "9.7.9.5/shfl-reverse-scan", "9.7.9.5/shfl-butterfly", "9.7.8.7/shf-128-left"]
+    {
+        assert!(with("holds").contains(&id), "{id}");
+    }
+    assert_eq!(v["summary"]["claims"].as_u64(), Some(claims.len() as u64));
+}
+
+#[test]
+fn one_claim_in_full() {
+    let o = ptxcheck(&["claims", "--id", "9.7.8.6/lop3-table-label-1"]);
+    assert_eq!(o.status.code(), Some(1));
+    insta::assert_snapshot!("claim_lop3_label_1", stdout(&o));
+    let o = ptxcheck(&["claims", "--id", "9.7.1.17/fns-example-4"]);
+    assert_eq!(o.status.code(), Some(0));
+    let o = ptxcheck(&["claims", "--id", "nope"]);
+    assert_eq!(
+        (o.status.code(), stderr(&o).as_str()),
+        (Some(2), "error: unknown claim `nope` (`ptxcheck claims` lists them)\n")
+    );
+}
+
+#[test]
+fn run_executes_a_program_file() {
+    let dir = std::env::temp_dir().join(format!("ptxcheck-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("scan.ptx");
+    std::fs::write(&file, ptx_spec::claims::SHFL_SCAN).unwrap();
+    let path = file.to_str().unwrap();
+    let o = ptxcheck(&["run", path, "--set", "Rx=1", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["registers"]["Rx"][31], "0x00000020");
+    assert_eq!(v["registers"]["Rx"][0], "0x00000001");
+    let o = ptxcheck(&["run", path]);
+    assert_eq!(stderr(&o), "error: register `Rx` is read before it is written: give its value with --set Rx=...\n");
+    std::fs::write(&file, "add.u32 x, y, 1;\nfoo.u32 z, x;\n").unwrap();
+    let o = ptxcheck(&["run", path, "--set", "y=1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with(&format!("error: {path}:line 2: unknown opcode `foo`")), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn bad_usage_exits_2() {
     let cases: &[(&[&str], &str)] = &[
         (&["prove", "frob"], "unknown instruction or variant `frob`"),

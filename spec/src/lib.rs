@@ -15,6 +15,8 @@
 pub mod assumption;
 pub mod bv;
 pub mod catalogue;
+pub mod claims;
+pub mod expr;
 pub mod family;
 pub mod lanes;
 pub mod parse;

@@ -28,13 +28,15 @@ pub struct ProgramError {
     pub message: String,
 }
 
+/// A guard: the predicate register, and whether it is negated (`@!p`).
+pub type Guard = (String, bool);
+
 /// One instruction of a program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
     /// The line number in the source, from 1.
     pub number: usize,
-    /// The guard predicate register, and whether it is negated (`@!p`).
-    pub guard: Option<(String, bool)>,
+    pub guard: Option<Guard>,
     pub instruction: Instruction,
 }
 
@@ -274,7 +276,7 @@ fn describe(width: u32) -> String {
 }
 
 /// `@p rest` or `@!p rest`: the guard and the instruction.
-fn split_guard(statement: &str) -> Result<(Option<(String, bool)>, &str), String> {
+fn split_guard(statement: &str) -> Result<(Option<Guard>, &str), String> {
     let Some(rest) = statement.strip_prefix('@') else { return Ok((None, statement)) };
     let (negated, rest) = match rest.strip_prefix('!') {
         Some(r) => (true, r),

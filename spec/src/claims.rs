@@ -1,0 +1,703 @@
+//! The spec's checkable statements besides its pseudocode, as data: worked
+//! examples, stated identities, prose and notes, and derived claims of our
+//! own that an auditor would want. Each claim says what it states (in our
+//! words, with at most a short quoted fragment) and how it is checked: a
+//! program run on concrete values, or a fact over all inputs of a program
+//! proven with a solver, written in the condition language of [`expr`]
+//! (crate::expr).
+//!
+//! Programs are straight-line PTX ([`program`](crate::program)); where the
+//! spec's example uses a floating-point add, the claim says that it uses an
+//! integer add in its place.
+
+/// What kind of statement a claim is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    /// A worked value in an Examples block or the prose.
+    Example,
+    /// An identity the text states (a sequence computes something).
+    Identity,
+    /// A statement of the Description about results.
+    Prose,
+    /// A statement of the Notes.
+    Note,
+    /// A claim of our own, derived from the spec, marked as such.
+    Derived,
+}
+
+impl Kind {
+    pub fn label(self) -> &'static str {
+        match self {
+            Kind::Example => "example",
+            Kind::Identity => "identity",
+            Kind::Prose => "prose",
+            Kind::Note => "note",
+            Kind::Derived => "derived",
+        }
+    }
+}
+
+/// Which sum a warp program leaves in each lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WarpSum {
+    /// Lane l: the sum over lanes 0..=l.
+    Prefix,
+    /// Lane l: the sum over lanes l..=31.
+    Suffix,
+    /// Every lane: the sum over all lanes.
+    Total,
+}
+
+/// How a claim is checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// Run `program` once on `inputs`; every condition of `expect` holds.
+    Values { program: String, inputs: Vec<(String, u128)>, expect: Vec<String> },
+    /// For every input satisfying every condition of `assume`, every
+    /// condition of `holds` holds after `program` (proven by a solver).
+    Always { program: String, assume: Vec<String>, holds: Vec<String> },
+    /// Some input satisfying `assume` makes some condition of `holds` fail:
+    /// the claim that an identity stops holding outside its stated range.
+    Fails { program: String, assume: Vec<String>, holds: Vec<String> },
+    /// A warp program: for every 32-bit input of `register` in every lane,
+    /// `register` ends holding the given sum (mod 2^32) in every lane.
+    Warp { program: String, register: String, sum: WarpSum },
+    /// Why the statement cannot be checked.
+    NotCheckable { reason: String },
+}
+
+/// One claim.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Claim {
+    /// Stable identifier: `<section>/<short name>`.
+    pub id: String,
+    pub section: &'static str,
+    pub kind: Kind,
+    /// What is claimed, in our words.
+    pub statement: String,
+    /// A short fragment of the spec text, where the claim quotes one.
+    pub fragment: Option<&'static str>,
+    pub check: Check,
+}
+
+fn strings(xs: &[&str]) -> Vec<String> {
+    xs.iter().map(|s| s.to_string()).collect()
+}
+
+fn claim(
+    id: &str,
+    section: &'static str,
+    kind: Kind,
+    statement: &str,
+    fragment: Option<&'static str>,
+    check: Check,
+) -> Claim {
+    Claim { id: format!("{section}/{id}"), section, kind, statement: statement.to_string(), fragment, check }
+}
+
+fn values(program: &str, inputs: &[(&str, u128)], expect: &[&str]) -> Check {
+    Check::Values {
+        program: program.to_string(),
+        inputs: inputs.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
+        expect: strings(expect),
+    }
+}
+
+fn always(program: &str, assume: &[&str], holds: &[&str]) -> Check {
+    Check::Always { program: program.to_string(), assume: strings(assume), holds: strings(holds) }
+}
+
+fn fails(program: &str, assume: &[&str], holds: &[&str]) -> Check {
+    Check::Fails { program: program.to_string(), assume: strings(assume), holds: strings(holds) }
+}
+
+/// The three shfl example programs of 9.7.9.5, with `add.u32` for `add.f32`.
+pub const SHFL_SCAN: &str = "\
+    shfl.up.b32  Ry|p, Rx, 0x1,  0x0;
+@p  add.u32      Rx, Ry, Rx;
+    shfl.up.b32  Ry|p, Rx, 0x2,  0x0;
+@p  add.u32      Rx, Ry, Rx;
+    shfl.up.b32  Ry|p, Rx, 0x4,  0x0;
+@p  add.u32      Rx, Ry, Rx;
+    shfl.up.b32  Ry|p, Rx, 0x8,  0x0;
+@p  add.u32      Rx, Ry, Rx;
+    shfl.up.b32  Ry|p, Rx, 0x10, 0x0;
+@p  add.u32      Rx, Ry, Rx;
+";
+pub const SHFL_REVERSE_SCAN: &str = "\
+    shfl.down.b32  Ry|p, Rx, 0x1,  0x1f;
+@p  add.u32        Rx, Ry, Rx;
+    shfl.down.b32  Ry|p, Rx, 0x2,  0x1f;
+@p  add.u32        Rx, Ry, Rx;
+    shfl.down.b32  Ry|p, Rx, 0x4,  0x1f;
+@p  add.u32        Rx, Ry, Rx;
+    shfl.down.b32  Ry|p, Rx, 0x8,  0x1f;
+@p  add.u32        Rx, Ry, Rx;
+    shfl.down.b32  Ry|p, Rx, 0x10, 0x1f;
+@p  add.u32        Rx, Ry, Rx;
+";
+pub const SHFL_BUTTERFLY: &str = "\
+    shfl.bfly.b32  Ry, Rx, 0x10, 0x1f;
+    add.u32        Rx, Ry, Rx;
+    shfl.bfly.b32  Ry, Rx, 0x8,  0x1f;
+    add.u32        Rx, Ry, Rx;
+    shfl.bfly.b32  Ry, Rx, 0x4,  0x1f;
+    add.u32        Rx, Ry, Rx;
+    shfl.bfly.b32  Ry, Rx, 0x2,  0x1f;
+    add.u32        Rx, Ry, Rx;
+    shfl.bfly.b32  Ry, Rx, 0x1,  0x1f;
+    add.u32        Rx, Ry, Rx;
+";
+
+/// The lop3 table of 9.7.8.6: column label number, the function as the
+/// label writes it, the column's bits for rows (ta, tb, tc) = 000..111 (row
+/// r in bit r), and the immLut row.
+const LOP3_TABLE: [(u32, &str, u8, u8); 5] = [
+    (0, "False", 0b0000_0000, 0x00),
+    (1, "ta & tb & tc", 0b1000_0000, 0x80),
+    (2, "ta & tb & ~tc", 0b0100_0000, 0x40),
+    (254, "ta | tb | tc", 0b1111_1110, 0xfe),
+    (255, "True", 0b1111_1111, 0xff),
+];
+
+/// Every claim, in section order.
+pub fn all() -> Vec<Claim> {
+    let mut c = integer_claims();
+    c.extend(logic_claims());
+    c.extend(shfl_claims());
+    c
+}
+
+fn integer_claims() -> Vec<Claim> {
+    use Kind::*;
+    // The exact 64-bit sum of a and b, sign-extended by mul.wide.s32 by 1.
+    let wide_sum = "mul.wide.s32 ea, a, 1; mul.wide.s32 eb, b, 1; add.s64 e, ea, eb;";
+    let wide_diff = "mul.wide.s32 ea, a, 1; mul.wide.s32 eb, b, 1; sub.s64 e, ea, eb;";
+    vec![
+        claim(
+            "add-sat-in-range",
+            "9.7.1.1",
+            Prose,
+            "add.sat.s32 gives the exact sum wherever it fits in 32 bits",
+            Some("limits result to MININT..MAXINT"),
+            always(
+                &format!("add.sat.s32 d, a, b; {wide_sum}"),
+                &["e >=s 0xffffffff80000000", "e <=s 0x7fffffff"],
+                &["e == d:d >>s 32"],
+            ),
+        ),
+        claim(
+            "add-sat-above",
+            "9.7.1.1",
+            Prose,
+            "add.sat.s32 gives MAXINT where the exact sum is above it",
+            Some("limits result to MININT..MAXINT"),
+            always(&format!("add.sat.s32 d, a, b; {wide_sum}"), &["e >s 0x7fffffff"], &["d == 0x7fffffff"]),
+        ),
+        claim(
+            "add-sat-below",
+            "9.7.1.1",
+            Prose,
+            "add.sat.s32 gives MININT where the exact sum is below it",
+            Some("limits result to MININT..MAXINT"),
+            always(&format!("add.sat.s32 d, a, b; {wide_sum}"), &["e <s 0xffffffff80000000"], &["d == 0x80000000"]),
+        ),
+        claim(
+            "sub-sat-above",
+            "9.7.1.2",
+            Prose,
+            "sub.sat.s32 gives MAXINT where the exact difference is above it",
+            Some("limits result to MININT..MAXINT"),
+            always(&format!("sub.sat.s32 d, a, b; {wide_diff}"), &["e >s 0x7fffffff"], &["d == 0x7fffffff"]),
+        ),
+        claim(
+            "sub-sat-below",
+            "9.7.1.2",
+            Prose,
+            "sub.sat.s32 gives MININT where the exact difference is below it",
+            Some("limits result to MININT..MAXINT"),
+            always(&format!("sub.sat.s32 d, a, b; {wide_diff}"), &["e <s 0xffffffff80000000"], &["d == 0x80000000"]),
+        ),
+        claim(
+            "sub-sat-in-range",
+            "9.7.1.2",
+            Prose,
+            "sub.sat.s32 gives the exact difference wherever it fits in 32 bits",
+            Some("limits result to MININT..MAXINT"),
+            always(
+                &format!("sub.sat.s32 d, a, b; {wide_diff}"),
+                &["e >=s 0xffffffff80000000", "e <=s 0x7fffffff"],
+                &["e == d:d >>s 32"],
+            ),
+        ),
+        // 9.7.1.17: fns, the four worked values
+        claim(
+            "fns-example-1",
+            "9.7.1.17",
+            Example,
+            "fns.b32 d, 0xaaaaaaaa, 3, 1 gives d = 3",
+            Some("// d = 3"),
+            values("fns.b32 d, 0xaaaaaaaa, 3, 1;", &[], &["d == 3"]),
+        ),
+        claim(
+            "fns-example-2",
+            "9.7.1.17",
+            Example,
+            "fns.b32 d, 0xaaaaaaaa, 3, -1 gives d = 3",
+            Some("// d = 3"),
+            values("fns.b32 d, 0xaaaaaaaa, 3, -1;", &[], &["d == 3"]),
+        ),
+        claim(
+            "fns-example-3",
+            "9.7.1.17",
+            Example,
+            "fns.b32 d, 0xaaaaaaaa, 2, 1 gives d = 3",
+            Some("// d = 3"),
+            values("fns.b32 d, 0xaaaaaaaa, 2, 1;", &[], &["d == 3"]),
+        ),
+        claim(
+            "fns-example-4",
+            "9.7.1.17",
+            Example,
+            "fns.b32 d, 0xaaaaaaaa, 2, -1 gives d = 1",
+            Some("// d = 1"),
+            values("fns.b32 d, 0xaaaaaaaa, 2, -1;", &[], &["d == 1"]),
+        ),
+        // 9.7.1.21-22: szext and bmsk worked values
+        claim(
+            "szext-example",
+            "9.7.1.21",
+            Example,
+            "szext.wrap.u32 rd, 0xffffffff, 0 gives 0",
+            Some("Result is 0."),
+            values("szext.wrap.u32 rd, 0xffffffff, 0;", &[], &["rd == 0"]),
+        ),
+        claim(
+            "szext-n-zero",
+            "9.7.1.21",
+            Prose,
+            "szext with N = 0 gives 0, in both modes and for both types",
+            Some("If the value of N is 0, then the result of `szext` is 0"),
+            always(
+                "szext.clamp.u32 d1, a, 0; szext.wrap.u32 d2, a, 0; szext.clamp.s32 d3, a, 0; szext.wrap.s32 d4, a, 0;",
+                &[],
+                &["d1 == 0", "d2 == 0", "d3 == 0", "d4 == 0"],
+            ),
+        ),
+        claim(
+            "szext-clamp-wide",
+            "9.7.1.21",
+            Prose,
+            "szext.clamp with N >= 32 gives a unchanged",
+            Some("If `.mode` is `.clamp`, then the result is the same as the source operand"),
+            always("szext.clamp.u32 d1, a, b; szext.clamp.s32 d2, a, b;", &["b >= 32"], &["d1 == a", "d2 == a"]),
+        ),
+        claim(
+            "szext-wrap-wide",
+            "9.7.1.21",
+            Prose,
+            "szext.wrap with N >= 32 gives the result for N mod 32",
+            Some("computed using the wrapped value of N"),
+            always(
+                "szext.wrap.u32 d1, a, b; szext.wrap.u32 e1, a, c; szext.wrap.s32 d2, a, b; szext.wrap.s32 e2, a, c;",
+                &["b >= 32", "c == b & 31"],
+                &["d1 == e1", "d2 == e2"],
+            ),
+        ),
+        claim(
+            "bmsk-example",
+            "9.7.1.22",
+            Example,
+            "bmsk.wrap.b32 rd, 1, 2 creates the mask 0x00000006",
+            Some("Creates a bitmask of 0x00000006."),
+            values("bmsk.wrap.b32 rd, 1, 2;", &[], &["rd == 6"]),
+        ),
+        claim(
+            "bmsk-zero-clamp-position",
+            "9.7.1.22",
+            Prose,
+            "bmsk.clamp gives 0 when a >= 32",
+            Some("When the value of `a` is 32 or higher and `.mode` is `.clamp`"),
+            always("bmsk.clamp.b32 d, a, b;", &["a >= 32"], &["d == 0"]),
+        ),
+        claim(
+            "bmsk-zero-width",
+            "9.7.1.22",
+            Prose,
+            "bmsk gives 0 when b is 0 (either mode) or b mod 32 is 0 under .wrap",
+            Some("the specified value of `b` or the wrapped value of `b`"),
+            always(
+                "bmsk.clamp.b32 d1, a, b; bmsk.wrap.b32 d2, a, b; bmsk.wrap.b32 d3, a, c;",
+                &["b == 0", "c & 31 == 0"],
+                &["d1 == 0", "d2 == 0", "d3 == 0"],
+            ),
+        ),
+        claim(
+            "bmsk-zero-only-then",
+            "9.7.1.22",
+            Derived,
+            "bmsk.wrap gives a non-zero mask whenever b mod 32 is not 0: a mask running past bit 31 is cut there, \
+             never emptied, so the listed cases are the only zero ones",
+            None,
+            always("bmsk.wrap.b32 d, a, b;", &["b & 31 != 0"], &["d != 0"]),
+        ),
+        // 9.7.1.14-16: result ranges
+        claim(
+            "popc-range-b32",
+            "9.7.1.14",
+            Derived,
+            "popc.b32 gives at most 32",
+            None,
+            always("popc.b32 d, a;", &[], &["d <= 32"]),
+        ),
+        claim(
+            "popc-range-b64",
+            "9.7.1.14",
+            Derived,
+            "popc.b64 gives at most 64",
+            None,
+            always("popc.b64 d, a;", &[], &["d <= 64"]),
+        ),
+        claim(
+            "clz-range-b32",
+            "9.7.1.15",
+            Prose,
+            "clz.b32 gives 0 to 32",
+            Some("between 0 and 32, inclusively"),
+            always("clz.b32 d, a;", &[], &["d <= 32"]),
+        ),
+        claim(
+            "clz-range-b64",
+            "9.7.1.15",
+            Prose,
+            "clz.b64 gives 0 to 64",
+            Some("between 0 and 64, inclusively"),
+            always("clz.b64 d, a;", &[], &["d <= 64"]),
+        ),
+        claim(
+            "clz-of-zero",
+            "9.7.1.15",
+            Derived,
+            "clz.b32 of 0 is 32",
+            None,
+            always("clz.b32 d, a;", &["a == 0"], &["d == 32"]),
+        ),
+        claim(
+            "clz-of-non-zero",
+            "9.7.1.15",
+            Derived,
+            "clz.b32 of a non-zero a is below 32",
+            None,
+            always("clz.b32 d, a;", &["a != 0"], &["d < 32"]),
+        ),
+        claim(
+            "bfind-none-found",
+            "9.7.1.16",
+            Prose,
+            "bfind gives 0xffffffff when no non-sign bit is found: a = 0 (unsigned and signed) or a = -1 (signed)",
+            Some("`bfind` returns `0xffffffff` if no non-sign bit is found"),
+            always(
+                "bfind.u32 d1, 0; bfind.s32 d2, 0; bfind.s32 d3, -1; bfind.u64 d4, 0; bfind.s64 d5, -1; \
+                    bfind.shiftamt.u32 d6, 0; bfind.shiftamt.s64 d7, -1;",
+                &[],
+                &[
+                    "d1 == 0xffffffff",
+                    "d2 == 0xffffffff",
+                    "d3 == 0xffffffff",
+                    "d4 == 0xffffffff",
+                    "d5 == 0xffffffff",
+                    "d6 == 0xffffffff",
+                    "d7 == 0xffffffff",
+                ],
+            ),
+        ),
+        claim(
+            "bfind-range",
+            "9.7.1.16",
+            Derived,
+            "bfind.u32 of a non-zero a gives a bit position 0..31",
+            None,
+            always("bfind.u32 d, a;", &["a != 0"], &["d <= 31"]),
+        ),
+        claim(
+            "bfind-shiftamt-is-clz",
+            "9.7.1.16",
+            Derived,
+            "bfind.shiftamt.u32 equals clz.b32 for every non-zero a",
+            None,
+            always("bfind.shiftamt.u32 d, a; clz.b32 z, a;", &["a != 0"], &["d == z"]),
+        ),
+        claim(
+            "bfind-shiftamt-shifts-to-msb",
+            "9.7.1.16",
+            Prose,
+            "bfind.shiftamt.u32 gives the left shift that moves the found bit into bit 31",
+            Some("the shift amount needed to left-shift the found bit"),
+            always("bfind.shiftamt.u32 d, a; shl.b32 s, a, d;", &["a != 0"], &["s >> 31 == 1"]),
+        ),
+        // 9.7.1.19-20: bfe and bfi
+        claim(
+            "bfe-zero-length",
+            "9.7.1.19",
+            Prose,
+            "bfe with length 0 gives 0 for every type and position",
+            Some("If the bit field length is zero, the result is zero."),
+            always(
+                "bfe.u32 d1, a, b, 0; bfe.s32 d2, a, b, 0; bfe.u64 d3, x, b, 0; bfe.s64 d4, x, b, 0;",
+                &[],
+                &["d1 == 0", "d2 == 0", "d3 == 0", "d4 == 0"],
+            ),
+        ),
+        claim(
+            "bfe-start-past-msb",
+            "9.7.1.19",
+            Prose,
+            "bfe with a start position past the msb fills d with the field's sign bit: 0 unsigned, the msb of a signed",
+            Some("the destination `d` is filled with the replicated sign bit"),
+            always(
+                "bfe.u32 d1, a, b, c; bfe.s32 d2, a, b, c;",
+                &["b >= 32", "b <= 255", "c >= 1", "c <= 255"],
+                &["d1 == 0", "d2 == a >>s 31"],
+            ),
+        ),
+        claim(
+            "bfe-examples-u-and-s",
+            "9.7.1.19",
+            Derived,
+            "bfe.u32 of 0xf0 at 4 for 4 bits gives 0xf, and bfe.s32 sign-extends it to 0xffffffff",
+            None,
+            values("bfe.u32 d1, 0xf0, 4, 4; bfe.s32 d2, 0xf0, 4, 4;", &[], &["d1 == 0xf", "d2 == 0xffffffff"]),
+        ),
+        claim(
+            "bfi-zero-length",
+            "9.7.1.20",
+            Prose,
+            "bfi with length 0 gives b",
+            Some("If the bit field length is zero, the result is `b`."),
+            always("bfi.b32 f, a, b, c, 0; bfi.b64 g, x, y, c, 0;", &[], &["f == b", "g == y"]),
+        ),
+        claim(
+            "bfi-start-past-msb",
+            "9.7.1.20",
+            Prose,
+            "bfi with a start position past the msb gives b",
+            Some("If the start position is beyond the msb of the input, the result is `b`."),
+            always("bfi.b32 f, a, b, c, d;", &["c >= 32", "c <= 255"], &["f == b"]),
+        ),
+        claim(
+            "bfe-undoes-bfi",
+            "9.7.1.20",
+            Derived,
+            "bfe.u32 reads back the field bfi.b32 inserted, wherever the field fits in the word",
+            None,
+            always(
+                "bfi.b32 f, a, b, c, d; bfe.u32 e, f, c, d; bfe.u32 lo, a, 0, d;",
+                &["d >= 1", "c + d <= 32", "c <= 31", "d <= 32"],
+                &["e == lo"],
+            ),
+        ),
+        // Derived identities between variants
+        claim(
+            "add-u16x2-is-s16x2",
+            "9.7.1.1",
+            Derived,
+            "add.u16x2 and add.s16x2 compute the same bits",
+            None,
+            always("add.u16x2 d, a, b; add.s16x2 e, a, b;", &[], &["d == e"]),
+        ),
+        claim(
+            "mul-lo-sign-free",
+            "9.7.1.3",
+            Derived,
+            "mul.lo.s32 and mul.lo.u32 compute the same bits",
+            None,
+            always("mul.lo.s32 d, a, b; mul.lo.u32 e, a, b;", &[], &["d == e"]),
+        ),
+        claim(
+            "brev-involution",
+            "9.7.1.18",
+            Derived,
+            "brev.b32 twice gives a back",
+            None,
+            always("brev.b32 r, a; brev.b32 s, r;", &[], &["s == a"]),
+        ),
+        claim(
+            "max-relu-non-negative",
+            "9.7.1.13",
+            Prose,
+            "max.relu.s32 never gives a negative result",
+            Some(".relu"),
+            always("max.relu.s32 d, a, b;", &[], &["d >=s 0"]),
+        ),
+        claim(
+            "min-relu-non-negative",
+            "9.7.1.12",
+            Prose,
+            "min.relu.s32 never gives a negative result",
+            Some(".relu"),
+            always("min.relu.s32 d, a, b;", &[], &["d >=s 0"]),
+        ),
+        claim(
+            "rem-example",
+            "9.7.1.9",
+            Example,
+            "rem.s32 x, x, 8 computes x % 8 for non-negative x",
+            Some("x = x%8;"),
+            always("rem.s32 y, x, 8;", &["x >=s 0"], &["y == x & 7"]),
+        ),
+    ]
+}
+
+fn logic_claims() -> Vec<Claim> {
+    use Kind::*;
+    let mut c = Vec::new();
+    // 9.7.8.6 lop3: the four worked immLut values, and that each table
+    // function is computed by its immLut for all inputs.
+    let worked: [(&str, &str, &str, u32); 4] = [
+        ("and3", "and.b32 t, 0xF0, 0xCC; and.b32 v, t, 0xAA;", "a & b & c", 0x80),
+        ("or3", "or.b32 t, 0xF0, 0xCC; or.b32 v, t, 0xAA;", "a | b | c", 0xfe),
+        ("and-and-not", "and.b32 t, 0xF0, 0xCC; not.b32 n, 0xAA; and.b32 v, t, n;", "a & b & (c ^ -1)", 0x40),
+        ("mixed", "and.b32 t, 0xF0, 0xCC; or.b32 u, t, 0xAA; xor.b32 v, u, 0xF0;", "(a & b | c) ^ a", 0x1a),
+    ];
+    for (name, program, f, lut) in worked {
+        c.push(claim(
+            &format!("lop3-immlut-{name}"),
+            "9.7.8.6",
+            Example,
+            &format!("for F = {f}, F(0xF0, 0xCC, 0xAA) = {lut:#04x}"),
+            Some("immLut = F(ta, tb, tc)"),
+            values(program, &[], &[&format!("v == {lut:#x}")]),
+        ));
+        c.push(claim(
+            &format!("lop3-computes-{name}"),
+            "9.7.8.6",
+            Identity,
+            &format!("lop3.b32 with immLut {lut:#04x} computes {f} for all a, b, c"),
+            Some("immLut = F(ta, tb, tc)"),
+            always(&format!("lop3.b32 d, a, b, c, {lut:#x};"), &[], &[&format!("d == {f}")]),
+        ));
+    }
+    for (label, name, bits, lut) in LOP3_TABLE {
+        let rows: String =
+            (0..8u32).map(|r| format!("lop3.b32 r{r}, {}, {}, {}, {lut:#x}; ", r >> 2, r >> 1 & 1, r & 1)).collect();
+        let expect: Vec<String> = (0..8u32).map(|r| format!("r{r} & 1 == {}", bits >> r & 1)).collect();
+        let expect: Vec<&str> = expect.iter().map(String::as_str).collect();
+        c.push(claim(&format!("lop3-table-column-{label}"), "9.7.8.6", Example,
+            &format!("the table's column `Oper {label} ({name})` lists, for rows ta tb tc = 000..111, the outputs of immLut {lut:#04x}"),
+            None, values(&rows, &[], &expect)));
+        c.push(claim(
+            &format!("lop3-table-label-{label}"),
+            "9.7.8.6",
+            Example,
+            &format!("the column labelled `Oper {label} ({name})` is the operation whose immLut is {label}"),
+            Some("Oper 1 (ta & tb & tc)"),
+            values(&format!("lop3.b32 v, 0xF0, 0xCC, 0xAA, {lut:#x};"), &[], &[&format!("v & 0xff == {label}")]),
+        ));
+    }
+
+    // 9.7.8.7 shf: rotates and multi-word shifts.
+    let rotl = "r == (a << (n & 31)) | (a >> (32 - (n & 31)))";
+    c.extend([
+        claim("shf-rotate-left-wrap", "9.7.8.7", Note, "shf.l.wrap with a = b rotates a left by n mod 32, for every n",
+            Some("supplying the same value for source arguments `a` and `b`"),
+            always("shf.l.wrap.b32 r, a, a, n;", &[], &[rotl])),
+        claim("shf-rotate-right-wrap", "9.7.8.7", Note, "shf.r.wrap with a = b rotates a right by n mod 32, for every n",
+            Some("supplying the same value for source arguments `a` and `b`"),
+            always("shf.r.wrap.b32 r, a, a, n;", &[], &["r == (a >> (n & 31)) | (a << (32 - (n & 31)))"])),
+        claim("shf-rotate-left-clamp", "9.7.8.7", Example, "shf.l.clamp with a = b rotates a left by n, for n < 32",
+            Some("rotate left by n; n < 32"),
+            always("shf.l.clamp.b32 r1, r0, r0, n;", &["n < 32"], &["r1 == (r0 << n) | (r0 >> (32 - n))"])),
+        claim("shf-rotate-right-clamp", "9.7.8.7", Example, "shf.r.clamp with a = b rotates a right by n, for n < 32",
+            Some("rotate right by n; n < 32"),
+            always("shf.r.clamp.b32 r1, r0, r0, n;", &["n < 32"], &["r1 == (r0 >> n) | (r0 << (32 - n))"])),
+        claim("shf-rotate-clamp-stops", "9.7.8.7", Derived,
+            "shf.l.clamp with a = b is not a rotate by n mod 32 once n >= 32: it rotates by 32 (returns a) instead",
+            None,
+            fails("shf.l.clamp.b32 r1, r0, r0, n;", &["n >= 33"], &["r1 == (r0 << (n & 31)) | (r0 >> (32 - (n & 31)))"])),
+        claim("shf-128-left", "9.7.8.7", Example, "the four-instruction sequence shifts the 128-bit [r3,r2,r1,r0] left by n, for n < 32",
+            Some("128-bit left shift; n < 32"),
+            always(SHF_128_LEFT, &["n < 32"], &["r7:r6:r5:r4 == r3:r2:r1:r0 << n"])),
+        claim("shf-128-left-stops", "9.7.8.7", Derived,
+            "the 128-bit left shift sequence does not shift by n once n >= 32 (shf.clamp stops at 32, shl at the word)",
+            None, fails(SHF_128_LEFT, &["n >= 32", "n < 128"], &["r7:r6:r5:r4 == r3:r2:r1:r0 << n"])),
+        claim("shf-128-right", "9.7.8.7", Example,
+            "the four-instruction sequence shifts the 128-bit [r3,r2,r1,r0] right arithmetically by n, for n < 32",
+            Some("128-bit right shift, arithmetic; n < 32"),
+            always(SHF_128_RIGHT, &["n < 32"], &["r7:r6:r5:r4 == r3:r2:r1:r0 >>s n"])),
+        claim("shf-128-right-stops", "9.7.8.7", Derived,
+            "the 128-bit right shift sequence does not shift by n once n >= 32", None,
+            fails(SHF_128_RIGHT, &["n >= 32", "n < 128"], &["r7:r6:r5:r4 == r3:r2:r1:r0 >>s n"])),
+        claim("shf-extract-64", "9.7.8.7", Example, "shf.r.clamp extracts the 32 bits of [r1,r0] starting at bit n, for n < 32",
+            Some("extract 32-bits from [r1,r0] starting at position n < 32"),
+            always("shf.r.clamp.b32 r0, r0, r1, n;", &["n < 32"], &["r0 == (r1:r0@in >> n) & 0xffffffff"])),
+        claim("shf-extract-64-clamps", "9.7.8.7", Derived,
+            "for n >= 32 the extraction gives r1 (bits 32..63), not bits n..n+31", None,
+            always("shf.r.clamp.b32 r0, r0, r1, n;", &["n >= 32"], &["r0 == r1"])),
+        // 9.7.8.8-9: clamping notes
+        claim("shl-clamped", "9.7.8.8", Note, "shl by any amount above the width gives what a shift by the width gives: 0",
+            Some("Shift amounts greater than the register width *N* are clamped to *N*."),
+            always("shl.b16 h, x, b; shl.b16 hn, x, 16; shl.b32 w, a, b; shl.b32 wn, a, 32; shl.b64 q, y, b; shl.b64 qn, y, 64;",
+                &["b > 64"], &["h == hn", "h == 0", "w == wn", "w == 0", "q == qn", "q == 0"])),
+        claim("shr-clamped", "9.7.8.9", Note,
+            "shr by any amount above the width gives what a shift by the width gives: 0, or the sign for .s types",
+            Some("Shift amounts greater than the register width *N* are clamped to *N*."),
+            always("shr.u32 w, a, b; shr.u32 wn, a, 32; shr.s32 s, a, b; shr.s32 sn, a, 32;", &["b > 32"],
+                &["w == wn", "w == 0", "s == sn", "s == a >>s 31"])),
+    ]);
+    c
+}
+
+const SHF_128_LEFT: &str = "\
+shf.l.clamp.b32  r7,r2,r3,n;
+shf.l.clamp.b32  r6,r1,r2,n;
+shf.l.clamp.b32  r5,r0,r1,n;
+shl.b32          r4,r0,n;
+";
+const SHF_128_RIGHT: &str = "\
+shf.r.clamp.b32  r4,r0,r1,n;
+shf.r.clamp.b32  r5,r1,r2,n;
+shf.r.clamp.b32  r6,r2,r3,n;
+shr.s32          r7,r3,n;
+";
+
+fn shfl_claims() -> Vec<Claim> {
+    use Kind::*;
+    vec![
+        claim(
+            "shfl-inclusive-scan",
+            "9.7.9.5",
+            Example,
+            "the shfl.up program leaves in each lane the sum of Rx over lanes 0 to itself (integer add for add.f32)",
+            Some("Warp-level INCLUSIVE PLUS SCAN"),
+            Check::Warp { program: SHFL_SCAN.into(), register: "Rx".into(), sum: WarpSum::Prefix },
+        ),
+        claim(
+            "shfl-reverse-scan",
+            "9.7.9.5",
+            Example,
+            "the shfl.down program leaves in each lane the sum of Rx over lanes itself to 31 (integer add for add.f32)",
+            Some("Warp-level INCLUSIVE PLUS REVERSE-SCAN"),
+            Check::Warp { program: SHFL_REVERSE_SCAN.into(), register: "Rx".into(), sum: WarpSum::Suffix },
+        ),
+        claim(
+            "shfl-butterfly",
+            "9.7.9.5",
+            Example,
+            "the shfl.bfly program leaves the sum of Rx over all lanes in every lane (integer add for add.f32)",
+            Some("All threads now hold sum in Rx"),
+            Check::Warp { program: SHFL_BUTTERFLY.into(), register: "Rx".into(), sum: WarpSum::Total },
+        ),
+        claim(
+            "shfl-divergent",
+            "9.7.9.5",
+            Prose,
+            "results are undefined when an active thread reads a register of an inactive thread",
+            Some("results are undefined in divergent control flow"),
+            Check::NotCheckable {
+                reason: "it states where the spec defines nothing; the model follows it (assumption \
+                         shfl-unpredictable-source) and the proof covers every unpredictable value"
+                    .into(),
+            },
+        ),
+    ]
+}
