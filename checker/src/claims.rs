@@ -79,10 +79,21 @@ pub fn check(claim: &Claim, backend: &Backend, timeout: Duration) -> ClaimResult
         Check::Warp { program, register, sum } => {
             ("SMT proof over 32 lanes", warp(backend, timeout, program, register, *sum))
         }
+        Check::Parses { text } => ("parse against the catalogue", Ok(parses(text))),
         Check::NotCheckable { reason } => ("none", Ok(ClaimVerdict::NotCheckable(reason.clone()))),
     };
     let verdict = verdict.unwrap_or_else(ClaimVerdict::Unknown);
     ClaimResult { claim: claim.clone(), verdict, method, time: start.elapsed() }
+}
+
+/// An example instruction parses; if not, the parser's message is the evidence.
+fn parses(text: &str) -> ClaimVerdict {
+    match Program::parse(text) {
+        Ok(_) => ClaimVerdict::Holds(None),
+        Err(e) => {
+            ClaimVerdict::Refuted(Some(Witness { inputs: Vec::new(), observed: Vec::new(), failing: vec![e.message] }))
+        }
+    }
 }
 
 fn solver_error(e: SolverError) -> String {
@@ -306,7 +317,7 @@ mod tests {
             let lists: Vec<&[String]> = match &c.check {
                 Check::Values { expect, .. } => vec![expect],
                 Check::Always { assume, holds, .. } | Check::Fails { assume, holds, .. } => vec![assume, holds],
-                Check::Warp { .. } | Check::NotCheckable { .. } => vec![],
+                Check::Warp { .. } | Check::Parses { .. } | Check::NotCheckable { .. } => vec![],
             };
             if let Check::Values { program, .. }
             | Check::Always { program, .. }

@@ -600,6 +600,9 @@ pub fn run_json(r: &crate::run::Run) -> Value {
 }
 
 fn witness_brief(w: &crate::claims::Witness) -> String {
+    if w.inputs.is_empty() && w.observed.is_empty() {
+        return w.failing.join("; ");
+    }
     let mut parts: Vec<String> = w.inputs.iter().map(|(n, v)| format!("{n}={}", v.hex())).collect();
     let failing: std::collections::BTreeSet<&str> = w.failing.iter().map(String::as_str).collect();
     if !failing.is_empty() {
@@ -706,6 +709,7 @@ fn check_json(check: &ptx_spec::claims::Check) -> Value {
         Check::Warp { program, register, sum } => {
             json!({"how": "warp", "program": program, "register": register, "sum": format!("{sum:?}").to_lowercase()})
         }
+        Check::Parses { text } => json!({"how": "parse", "instruction": text}),
         Check::NotCheckable { reason } => json!({"how": "none", "reason": reason}),
     }
 }
@@ -757,7 +761,7 @@ pub fn claim_text(out: &mut dyn Write, r: &crate::claims::ClaimResult) -> io::Re
         | Check::Always { program, .. }
         | Check::Fails { program, .. }
         | Check::Warp { program, .. } => Some(program),
-        Check::NotCheckable { .. } => None,
+        Check::Parses { .. } | Check::NotCheckable { .. } => None,
     };
     if let Some(p) = program {
         writeln!(out, "  program:")?;
@@ -794,6 +798,7 @@ pub fn claim_text(out: &mut dyn Write, r: &crate::claims::ClaimResult) -> io::Re
                 "  for every {register} in each of the 32 lanes, {register} ends as the {sum:?} sum (mod 2^32)"
             )?;
         }
+        Check::Parses { text } => writeln!(out, "  instruction: {text}")?,
         Check::NotCheckable { .. } => {}
     }
     writeln!(out, "  verdict: {}", r.verdict.label())?;

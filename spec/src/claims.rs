@@ -23,6 +23,8 @@ pub enum Kind {
     Note,
     /// A claim of our own, derived from the spec, marked as such.
     Derived,
+    /// An example instruction is legal PTX as the catalogue reads it.
+    Syntax,
 }
 
 impl Kind {
@@ -33,6 +35,7 @@ impl Kind {
             Kind::Prose => "prose",
             Kind::Note => "note",
             Kind::Derived => "derived",
+            Kind::Syntax => "syntax",
         }
     }
 }
@@ -62,6 +65,9 @@ pub enum Check {
     /// A warp program: for every 32-bit input of `register` in every lane,
     /// `register` ends holding the given sum (mod 2^32) in every lane.
     Warp { program: String, register: String, sum: WarpSum },
+    /// The instruction (with an optional guard) parses against the
+    /// catalogue: a legal variant, its operand count and forms.
+    Parses { text: String },
     /// Why the statement cannot be checked.
     NotCheckable { reason: String },
 }
@@ -165,7 +171,52 @@ pub fn all() -> Vec<Claim> {
     let mut c = integer_claims();
     c.extend(logic_claims());
     c.extend(shfl_claims());
+    c.extend(syntax_claims());
+    // Section order (9.7.1.2 before 9.7.1.10), the table's order within one.
+    c.sort_by_key(|claim| section_key(claim.section));
     c
+}
+
+/// `9.7.1.12` as numbers, for sorting.
+pub fn section_key(section: &str) -> Vec<u32> {
+    section.split(['.', '-']).map(|n| n.parse().unwrap_or(0)).collect()
+}
+
+/// One claim per example instruction: it is a legal instruction of the
+/// catalogue. Floating-point instructions lie outside the catalogue.
+fn syntax_claims() -> Vec<Claim> {
+    let mut numbered: Vec<(&str, usize)> = Vec::new();
+    EXAMPLE_INSTRUCTIONS
+        .iter()
+        .map(|&(section, text)| {
+            let n = match numbered.iter_mut().find(|(s, _)| *s == section) {
+                Some((_, n)) => {
+                    *n += 1;
+                    *n
+                }
+                None => {
+                    numbered.push((section, 1));
+                    1
+                }
+            };
+            let check = if text.contains(".f32") {
+                Check::NotCheckable {
+                    reason: "a floating-point instruction, outside the catalogue (integer, logic and shift only)"
+                        .into(),
+                }
+            } else {
+                Check::Parses { text: text.to_string() }
+            };
+            claim(
+                &format!("example-syntax-{n}"),
+                section,
+                Kind::Syntax,
+                &format!("the example `{text}` is a legal instruction"),
+                None,
+                check,
+            )
+        })
+        .collect()
 }
 
 fn integer_claims() -> Vec<Claim> {
@@ -701,3 +752,96 @@ fn shfl_claims() -> Vec<Claim> {
         ),
     ]
 }
+/// Every instruction of the seed sections' Examples blocks, as written
+/// (each once per section).
+pub const EXAMPLE_INSTRUCTIONS: [(&str, &str); 89] = [
+    ("9.7.1.1", "@p  add.u32     x,y,z;"),
+    ("9.7.1.1", "add.sat.s32 c,c,1;"),
+    ("9.7.1.1", "add.u16x2   u,v,w;"),
+    ("9.7.1.2", "sub.s32 c,a,b;"),
+    ("9.7.1.3", "mul.wide.s16 fa,fxs,fys;"),
+    ("9.7.1.3", "mul.lo.s16 fa,fxs,fys;"),
+    ("9.7.1.3", "mul.wide.s32 z,x,y;"),
+    ("9.7.1.4", "@p  mad.lo.s32 d,a,b,c;"),
+    ("9.7.1.4", "mad.lo.s32 r,p,q,r;"),
+    ("9.7.1.5", "mul24.lo.s32 d,a,b;"),
+    ("9.7.1.6", "mad24.lo.s32 d,a,b,c;"),
+    ("9.7.1.7", "sad.s32  d,a,b,c;"),
+    ("9.7.1.7", "sad.u32  d,a,b,d;"),
+    ("9.7.1.8", "div.s32  b,n,i;"),
+    ("9.7.1.9", "rem.s32  x,x,8;"),
+    ("9.7.1.10", "abs.s32  r0,a;"),
+    ("9.7.1.11", "neg.s32  r0,a;"),
+    ("9.7.1.12", "min.s32  r0,a,b;"),
+    ("9.7.1.12", "@p  min.u16  h,i,j;"),
+    ("9.7.1.12", "min.s16x2.relu u,v,w;"),
+    ("9.7.1.13", "max.u32  d,a,b;"),
+    ("9.7.1.13", "max.s32  q,q,0;"),
+    ("9.7.1.13", "max.relu.s16x2 t,t,u;"),
+    ("9.7.1.14", "popc.b32  d, a;"),
+    ("9.7.1.14", "popc.b64  cnt, X;"),
+    ("9.7.1.15", "clz.b32  d, a;"),
+    ("9.7.1.15", "clz.b64  cnt, X;"),
+    ("9.7.1.16", "bfind.u32  d, a;"),
+    ("9.7.1.16", "bfind.shiftamt.s64  cnt, X;"),
+    ("9.7.1.17", "fns.b32 d, 0xaaaaaaaa, 3, 1;"),
+    ("9.7.1.17", "fns.b32 d, 0xaaaaaaaa, 3, -1;"),
+    ("9.7.1.17", "fns.b32 d, 0xaaaaaaaa, 2, 1;"),
+    ("9.7.1.17", "fns.b32 d, 0xaaaaaaaa, 2, -1;"),
+    ("9.7.1.18", "brev.b32  d, a;"),
+    ("9.7.1.19", "bfe.b32  d,a,start,len;"),
+    ("9.7.1.20", "bfi.b32  d,a,b,start,len;"),
+    ("9.7.1.21", "szext.clamp.s32 rd, ra, rb;"),
+    ("9.7.1.21", "szext.wrap.u32  rd, 0xffffffff, 0;"),
+    ("9.7.1.22", "bmsk.clamp.b32  rd, ra, rb;"),
+    ("9.7.1.22", "bmsk.wrap.b32   rd, 1, 2;"),
+    ("9.7.1.23", "dp4a.u32.u32           d0, a0, b0, c0;"),
+    ("9.7.1.23", "dp4a.u32.s32           d1, a1, b1, c1;"),
+    ("9.7.1.24", "dp2a.lo.u32.u32           d0, a0, b0, c0;"),
+    ("9.7.1.24", "dp2a.hi.u32.s32           d1, a1, b1, c1;"),
+    ("9.7.8.1", "and.b32  x,q,r;"),
+    ("9.7.8.1", "and.b32  sign,fpvalue,0x80000000;"),
+    ("9.7.8.2", "or.b32  mask mask,0x00010001"),
+    ("9.7.8.2", "or.pred  p,q,r;"),
+    ("9.7.8.3", "xor.b32  d,q,r;"),
+    ("9.7.8.3", "xor.b16  d,x,0x0001;"),
+    ("9.7.8.4", "not.b32  mask,mask;"),
+    ("9.7.8.4", "not.pred  p,q;"),
+    ("9.7.8.5", "cnot.b32 d,a;"),
+    ("9.7.8.6", "lop3.b32       d, a, b, c, 0x40;"),
+    ("9.7.8.6", "lop3.or.b32  d|p, a, b, c, 0x3f, q;"),
+    ("9.7.8.6", "lop3.and.b32 _|p, a, b, c, 0x3f, q;"),
+    ("9.7.8.7", "shf.l.clamp.b32  r3,r1,r0,16;"),
+    ("9.7.8.7", "shf.l.clamp.b32  r7,r2,r3,n;"),
+    ("9.7.8.7", "shf.l.clamp.b32  r6,r1,r2,n;"),
+    ("9.7.8.7", "shf.l.clamp.b32  r5,r0,r1,n;"),
+    ("9.7.8.7", "shl.b32          r4,r0,n;"),
+    ("9.7.8.7", "shf.r.clamp.b32  r4,r0,r1,n;"),
+    ("9.7.8.7", "shf.r.clamp.b32  r5,r1,r2,n;"),
+    ("9.7.8.7", "shf.r.clamp.b32  r6,r2,r3,n;"),
+    ("9.7.8.7", "shr.s32          r7,r3,n;"),
+    ("9.7.8.7", "shf.r.clamp.b32  r1,r0,r0,n;"),
+    ("9.7.8.7", "shf.l.clamp.b32  r1,r0,r0,n;"),
+    ("9.7.8.7", "shf.r.clamp.b32  r0,r0,r1,n;"),
+    ("9.7.8.8", "shl.b32  q,a,2;"),
+    ("9.7.8.9", "shr.u16  c,a,2;"),
+    ("9.7.8.9", "shr.s32  i,i,1;"),
+    ("9.7.8.9", "shr.b16  k,i,j;"),
+    ("9.7.9.5", "shfl.up.b32  Ry|p, Rx, 0x1,  0x0;"),
+    ("9.7.9.5", "@p  add.f32      Rx, Ry, Rx;"),
+    ("9.7.9.5", "shfl.up.b32  Ry|p, Rx, 0x2,  0x0;"),
+    ("9.7.9.5", "shfl.up.b32  Ry|p, Rx, 0x4,  0x0;"),
+    ("9.7.9.5", "shfl.up.b32  Ry|p, Rx, 0x8,  0x0;"),
+    ("9.7.9.5", "shfl.up.b32  Ry|p, Rx, 0x10, 0x0;"),
+    ("9.7.9.5", "shfl.down.b32  Ry|p, Rx, 0x1,  0x1f;"),
+    ("9.7.9.5", "shfl.down.b32  Ry|p, Rx, 0x2,  0x1f;"),
+    ("9.7.9.5", "shfl.down.b32  Ry|p, Rx, 0x4,  0x1f;"),
+    ("9.7.9.5", "shfl.down.b32  Ry|p, Rx, 0x8,  0x1f;"),
+    ("9.7.9.5", "shfl.down.b32  Ry|p, Rx, 0x10, 0x1f;"),
+    ("9.7.9.5", "shfl.bfly.b32  Ry, Rx, 0x10, 0x1f;"),
+    ("9.7.9.5", "add.f32        Rx, Ry, Rx;"),
+    ("9.7.9.5", "shfl.bfly.b32  Ry, Rx, 0x8,  0x1f;"),
+    ("9.7.9.5", "shfl.bfly.b32  Ry, Rx, 0x4,  0x1f;"),
+    ("9.7.9.5", "shfl.bfly.b32  Ry, Rx, 0x2,  0x1f;"),
+    ("9.7.9.5", "shfl.bfly.b32  Ry, Rx, 0x1,  0x1f;"),
+];
