@@ -179,6 +179,21 @@ fn flatten(ins: &BTreeMap<String, Vec<BitVec>>) -> Vec<(String, BitVec)> {
     ins.iter().map(|(n, v)| (n.clone(), v[0])).collect()
 }
 
+/// An input satisfying `goal`, minimised; `None` if there is none.
+fn search(
+    backend: &Backend,
+    ctx: &mut easy_smt::Context,
+    vars: &[Var],
+    goal: SExpr,
+    timeout: Duration,
+) -> Result<Option<HashMap<String, BitVec>>, String> {
+    match backend.check(ctx, vars, &[goal], timeout).map_err(solver_error)? {
+        SatResult::Unsat => Ok(None),
+        SatResult::Unknown(reason) => Err(format!("the solver gave no answer: {reason}")),
+        SatResult::Sat(model) => minimise(backend, ctx, vars, goal, model, timeout).map(Some).map_err(solver_error),
+    }
+}
+
 /// Ask the solver for an input that satisfies `assume` and breaks `holds`.
 /// For an `Always` claim such an input refutes it; for a `Fails` claim it
 /// is the evidence that it holds.
@@ -204,14 +219,9 @@ fn universal(
             |cs: &[Condition]| -> SExpr { cs.iter().fold(ctx.true_(), |acc, c| ctx.and(acc, c.eval(&sym, &read))) };
         ctx.and(all(assumed), ctx.not(all(held)))
     };
-    let model = match backend.check(&mut ctx, &vars, &[goal], timeout).map_err(solver_error)? {
-        SatResult::Unsat => {
-            return Ok(if expect_failure { ClaimVerdict::Refuted(None) } else { ClaimVerdict::Holds(None) });
-        }
-        SatResult::Unknown(reason) => return Err(format!("the solver gave no answer: {reason}")),
-        SatResult::Sat(model) => model,
+    let Some(model) = search(backend, &mut ctx, &vars, goal, timeout)? else {
+        return Ok(if expect_failure { ClaimVerdict::Refuted(None) } else { ClaimVerdict::Holds(None) });
     };
-    let model = minimise(backend, &mut ctx, &vars, goal, model, timeout).map_err(solver_error)?;
     let witness = confirm(&p, &vars, &model, assumed, held)?;
     Ok(if expect_failure { ClaimVerdict::Holds(Some(witness)) } else { ClaimVerdict::Refuted(Some(witness)) })
 }
@@ -271,12 +281,9 @@ fn warp(
             .collect();
         ctx.or_many(wrong)
     };
-    let model = match backend.check(&mut ctx, &vars, &[goal], timeout).map_err(solver_error)? {
-        SatResult::Unsat => return Ok(ClaimVerdict::Holds(None)),
-        SatResult::Unknown(reason) => return Err(format!("the solver gave no answer: {reason}")),
-        SatResult::Sat(model) => model,
+    let Some(model) = search(backend, &mut ctx, &vars, goal, timeout)? else {
+        return Ok(ClaimVerdict::Holds(None));
     };
-    let model = minimise(backend, &mut ctx, &vars, goal, model, timeout).map_err(solver_error)?;
     // Confirm concretely.
     let xs: Vec<BitVec> = vars.iter().map(|v| model.get(&v.name).copied().unwrap_or(BitVec::new(width, 0))).collect();
     let regs = p.execute(&Concrete, &BTreeMap::from([(register.to_string(), xs.clone())]), &[true; 32]);
@@ -377,7 +384,7 @@ mod tests {
     fn a_wrong_warp_sum_is_refuted_at_some_lane() {
         // The butterfly leaves the total, not the prefix sum.
         let v = verdict(Check::Warp {
-            program: ptx_spec::claims::SHFL_BUTTERFLY.into(),
+            program: ptx_spec::claims::shfl_butterfly(),
             register: "Rx".into(),
             sum: WarpSum::Prefix,
         });

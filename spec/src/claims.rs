@@ -117,43 +117,33 @@ fn fails(program: &str, assume: &[&str], holds: &[&str]) -> Check {
     Check::Fails { program: program.to_string(), assume: strings(assume), holds: strings(holds) }
 }
 
-/// The three shfl example programs of 9.7.9.5, with `add.u32` for `add.f32`.
-pub const SHFL_SCAN: &str = "\
-    shfl.up.b32  Ry|p, Rx, 0x1,  0x0;
-@p  add.u32      Rx, Ry, Rx;
-    shfl.up.b32  Ry|p, Rx, 0x2,  0x0;
-@p  add.u32      Rx, Ry, Rx;
-    shfl.up.b32  Ry|p, Rx, 0x4,  0x0;
-@p  add.u32      Rx, Ry, Rx;
-    shfl.up.b32  Ry|p, Rx, 0x8,  0x0;
-@p  add.u32      Rx, Ry, Rx;
-    shfl.up.b32  Ry|p, Rx, 0x10, 0x0;
-@p  add.u32      Rx, Ry, Rx;
-";
-pub const SHFL_REVERSE_SCAN: &str = "\
-    shfl.down.b32  Ry|p, Rx, 0x1,  0x1f;
-@p  add.u32        Rx, Ry, Rx;
-    shfl.down.b32  Ry|p, Rx, 0x2,  0x1f;
-@p  add.u32        Rx, Ry, Rx;
-    shfl.down.b32  Ry|p, Rx, 0x4,  0x1f;
-@p  add.u32        Rx, Ry, Rx;
-    shfl.down.b32  Ry|p, Rx, 0x8,  0x1f;
-@p  add.u32        Rx, Ry, Rx;
-    shfl.down.b32  Ry|p, Rx, 0x10, 0x1f;
-@p  add.u32        Rx, Ry, Rx;
-";
-pub const SHFL_BUTTERFLY: &str = "\
-    shfl.bfly.b32  Ry, Rx, 0x10, 0x1f;
-    add.u32        Rx, Ry, Rx;
-    shfl.bfly.b32  Ry, Rx, 0x8,  0x1f;
-    add.u32        Rx, Ry, Rx;
-    shfl.bfly.b32  Ry, Rx, 0x4,  0x1f;
-    add.u32        Rx, Ry, Rx;
-    shfl.bfly.b32  Ry, Rx, 0x2,  0x1f;
-    add.u32        Rx, Ry, Rx;
-    shfl.bfly.b32  Ry, Rx, 0x1,  0x1f;
-    add.u32        Rx, Ry, Rx;
-";
+/// A shfl example program of 9.7.9.5: five rounds of `shfl.mode.b32` by
+/// `offsets` with clamp `c`, each followed by an add (`@p`-guarded when the
+/// shuffle writes `p`), with `add.u32` in place of the spec's `add.f32`.
+fn shfl_program(mode: &str, offsets: [u32; 5], c: u32, guarded: bool) -> String {
+    offsets
+        .iter()
+        .map(|b| {
+            let (dest, guard) = if guarded { ("Ry|p", "@p ") } else { ("Ry", "") };
+            format!("shfl.{mode}.b32 {dest}, Rx, {b:#x}, {c:#x};\n{guard}add.u32 Rx, Ry, Rx;\n")
+        })
+        .collect()
+}
+
+/// The inclusive plus-scan.
+pub fn shfl_scan() -> String {
+    shfl_program("up", [1, 2, 4, 8, 16], 0, true)
+}
+
+/// The inclusive plus reverse-scan.
+pub fn shfl_reverse_scan() -> String {
+    shfl_program("down", [1, 2, 4, 8, 16], 0x1f, true)
+}
+
+/// The butterfly reduction.
+pub fn shfl_butterfly() -> String {
+    shfl_program("bfly", [16, 8, 4, 2, 1], 0x1f, false)
+}
 
 /// The lop3 table of 9.7.8.6: column label number, the function as the
 /// label writes it, the column's bits for rows (ta, tb, tc) = 000..111 (row
@@ -720,7 +710,7 @@ fn shfl_claims() -> Vec<Claim> {
             Example,
             "the shfl.up program leaves in each lane the sum of Rx over lanes 0 to itself (integer add for add.f32)",
             Some("Warp-level INCLUSIVE PLUS SCAN"),
-            Check::Warp { program: SHFL_SCAN.into(), register: "Rx".into(), sum: WarpSum::Prefix },
+            Check::Warp { program: shfl_scan(), register: "Rx".into(), sum: WarpSum::Prefix },
         ),
         claim(
             "shfl-reverse-scan",
@@ -728,7 +718,7 @@ fn shfl_claims() -> Vec<Claim> {
             Example,
             "the shfl.down program leaves in each lane the sum of Rx over lanes itself to 31 (integer add for add.f32)",
             Some("Warp-level INCLUSIVE PLUS REVERSE-SCAN"),
-            Check::Warp { program: SHFL_REVERSE_SCAN.into(), register: "Rx".into(), sum: WarpSum::Suffix },
+            Check::Warp { program: shfl_reverse_scan(), register: "Rx".into(), sum: WarpSum::Suffix },
         ),
         claim(
             "shfl-butterfly",
@@ -736,7 +726,7 @@ fn shfl_claims() -> Vec<Claim> {
             Example,
             "the shfl.bfly program leaves the sum of Rx over all lanes in every lane (integer add for add.f32)",
             Some("All threads now hold sum in Rx"),
-            Check::Warp { program: SHFL_BUTTERFLY.into(), register: "Rx".into(), sum: WarpSum::Total },
+            Check::Warp { program: shfl_butterfly(), register: "Rx".into(), sum: WarpSum::Total },
         ),
         claim(
             "shfl-divergent",
