@@ -793,10 +793,12 @@ pub fn claim_text(out: &mut dyn Write, r: &crate::claims::ClaimResult) -> io::Re
             writeln!(out, "  breaks: {}", holds.join("; "))?;
         }
         Check::Warp { register, sum, .. } => {
-            writeln!(
-                out,
-                "  for every {register} in each of the 32 lanes, {register} ends as the {sum:?} sum (mod 2^32)"
-            )?;
+            let which = match sum {
+                ptx_spec::claims::WarpSum::Prefix => "over lanes 0 to its own",
+                ptx_spec::claims::WarpSum::Suffix => "over its own lane to lane 31",
+                ptx_spec::claims::WarpSum::Total => "over all 32 lanes",
+            };
+            writeln!(out, "  for every {register} in each of the 32 lanes, each lane's {register} ends as the sum {which} (mod 2^32)")?;
         }
         Check::Parses { text } => writeln!(out, "  instruction: {text}")?,
         Check::NotCheckable { .. } => {}
