@@ -80,6 +80,7 @@ pub fn check(claim: &Claim, backend: &Backend, timeout: Duration) -> ClaimResult
             ("SMT proof over 32 lanes", warp(backend, timeout, program, register, *sum))
         }
         Check::Parses { text } => ("parse against the catalogue", Ok(parses(text))),
+        Check::FitsSyntax { text } => ("match against the Syntax block", Ok(fits_syntax(&claim.section, text))),
         Check::NotCheckable { reason } => ("none", Ok(ClaimVerdict::NotCheckable(reason.clone()))),
     };
     let verdict = verdict.unwrap_or_else(ClaimVerdict::Unknown);
@@ -92,6 +93,16 @@ fn parses(text: &str) -> ClaimVerdict {
         Ok(_) => ClaimVerdict::Holds(None),
         Err(e) => {
             ClaimVerdict::Refuted(Some(Witness { inputs: Vec::new(), observed: Vec::new(), failing: vec![e.message] }))
+        }
+    }
+}
+
+/// An example instruction fits its section's Syntax block; if not, why.
+fn fits_syntax(section: &str, text: &str) -> ClaimVerdict {
+    match ptx_spec::syntax::check(section, text) {
+        Ok(()) => ClaimVerdict::Holds(None),
+        Err(why) => {
+            ClaimVerdict::Refuted(Some(Witness { inputs: Vec::new(), observed: Vec::new(), failing: vec![why] }))
         }
     }
 }
@@ -324,7 +335,9 @@ mod tests {
             let lists: Vec<&[String]> = match &c.check {
                 Check::Values { expect, .. } => vec![expect],
                 Check::Always { assume, holds, .. } | Check::Fails { assume, holds, .. } => vec![assume, holds],
-                Check::Warp { .. } | Check::Parses { .. } | Check::NotCheckable { .. } => vec![],
+                Check::Warp { .. } | Check::Parses { .. } | Check::FitsSyntax { .. } | Check::NotCheckable { .. } => {
+                    vec![]
+                }
             };
             if let Check::Values { program, .. }
             | Check::Always { program, .. }

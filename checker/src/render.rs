@@ -709,7 +709,8 @@ fn check_json(check: &ptx_spec::claims::Check) -> Value {
         Check::Warp { program, register, sum } => {
             json!({"how": "warp", "program": program, "register": register, "sum": format!("{sum:?}").to_lowercase()})
         }
-        Check::Parses { text } => json!({"how": "parse", "instruction": text}),
+        Check::Parses { text } => json!({"how": "catalogue", "instruction": text}),
+        Check::FitsSyntax { text } => json!({"how": "syntax-block", "instruction": text}),
         Check::NotCheckable { reason } => json!({"how": "none", "reason": reason}),
     }
 }
@@ -761,7 +762,7 @@ pub fn claim_text(out: &mut dyn Write, r: &crate::claims::ClaimResult) -> io::Re
         | Check::Always { program, .. }
         | Check::Fails { program, .. }
         | Check::Warp { program, .. } => Some(program),
-        Check::Parses { .. } | Check::NotCheckable { .. } => None,
+        Check::Parses { .. } | Check::FitsSyntax { .. } | Check::NotCheckable { .. } => None,
     };
     if let Some(p) = program {
         writeln!(out, "  program:")?;
@@ -800,7 +801,7 @@ pub fn claim_text(out: &mut dyn Write, r: &crate::claims::ClaimResult) -> io::Re
             };
             writeln!(out, "  for every {register} in each of the 32 lanes, each lane's {register} ends as the sum {which} (mod 2^32)")?;
         }
-        Check::Parses { text } => writeln!(out, "  instruction: {text}")?,
+        Check::Parses { text } | Check::FitsSyntax { text } => writeln!(out, "  instruction: {text}")?,
         Check::NotCheckable { .. } => {}
     }
     writeln!(out, "  verdict: {}", r.verdict.label())?;

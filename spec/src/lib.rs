@@ -21,6 +21,7 @@ pub mod family;
 pub mod lanes;
 pub mod parse;
 pub mod program;
+pub mod syntax;
 
 pub use bv::{Algebra, BitVec, Concrete};
 pub use catalogue::{Operand, OperandType, Role, Type, Variant};

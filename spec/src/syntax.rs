@@ -1,0 +1,324 @@
+//! The sections' Syntax blocks as data, and a strict matcher of one
+//! instruction against its section's block: qualifiers in the order and from
+//! the sets the block gives (`{.sat}` optional, `.type` from its set),
+//! the operand count, `d|p` and `d[|p]` destinations, the sink `_` where the
+//! section allows it, and operands that are single names or constants.
+//!
+//! This is independent of the catalogue: the catalogue also applies the
+//! Description's restrictions (mul.wide has no 64-bit form), the block does
+//! not, so an instruction can fit the block and still not be a legal variant.
+
+/// One section's Syntax block: its lines (mnemonic template and operand
+/// templates) and its qualifier sets, and whether `_` may stand for the
+/// destination of a `d|p` pair.
+pub struct SyntaxBlock {
+    pub section: &'static str,
+    pub lines: &'static [&'static str],
+    pub sets: &'static [(&'static str, &'static [&'static str])],
+    pub sink: bool,
+}
+
+const INT: &[&str] = &[".u16", ".u32", ".u64", ".s16", ".s32", ".s64"];
+const MINMAX_A: &[&str] = &[".u16", ".u32", ".u64", ".u16x2", ".s16", ".s64"];
+const MINMAX_B: &[&str] = &[".s16x2", ".s32"];
+const B32_64: &[&str] = &[".b32", ".b64"];
+const BFIND: &[&str] = &[".u32", ".u64", ".s32", ".s64"];
+const US32: &[&str] = &[".u32", ".s32"];
+const LOGIC: &[&str] = &[".pred", ".b16", ".b32", ".b64"];
+
+/// Every Syntax block of the seed sections.
+pub const BLOCKS: &[SyntaxBlock] = &[
+    SyntaxBlock {
+        section: "9.7.1.1",
+        lines: &["add.type d, a, b", "add{.sat}.s32 d, a, b"],
+        sets: &[(".type", &[".u16", ".u32", ".u64", ".s16", ".s32", ".s64", ".u16x2", ".s16x2"])],
+        sink: false,
+    },
+    SyntaxBlock {
+        section: "9.7.1.2",
+        lines: &["sub.type d, a, b", "sub{.sat}.s32 d, a, b"],
+        sets: &[(".type", INT)],
+        sink: false,
+    },
+    SyntaxBlock {
+        section: "9.7.1.3",
+        lines: &["mul.mode.type d, a, b"],
+        sets: &[(".mode", &[".hi", ".lo", ".wide"]), (".type", INT)],
+        sink: false,
+    },
+    SyntaxBlock {
+        section: "9.7.1.4",
+        lines: &["mad.mode.type d, a, b, c", "mad.hi.sat.s32 d, a, b, c"],
+        sets: &[(".mode", &[".hi", ".lo", ".wide"]), (".type", INT)],
+        sink: false,
+    },
+    SyntaxBlock {
+        section: "9.7.1.5",
+        lines: &["mul24.mode.type d, a, b"],
+        sets: &[(".mode", &[".hi", ".lo"]), (".type", US32)],
+        sink: false,
+    },
+    SyntaxBlock {
+        section: "9.7.1.6",
+        lines: &["mad24.mode.type d, a, b, c", "mad24.hi.sat.s32 d, a, b, c"],
+        sets: &[(".mode", &[".hi", ".lo"]), (".type", US32)],
+        sink: false,
+    },
+    SyntaxBlock { section: "9.7.1.7", lines: &["sad.type d, a, b, c"], sets: &[(".type", INT)], sink: false },
+    SyntaxBlock { section: "9.7.1.8", lines: &["div.type d, a, b"], sets: &[(".type", INT)], sink: false },
+    SyntaxBlock { section: "9.7.1.9", lines: &["rem.type d, a, b"], sets: &[(".type", INT)], sink: false },
+    SyntaxBlock {
+        section: "9.7.1.10",
+        lines: &["abs.type d, a"],
+        sets: &[(".type", &[".s16", ".s32", ".s64"])],
+        sink: false,
+    },
+    SyntaxBlock {
+        section: "9.7.1.11",
+        lines: &["neg.type d, a"],
+        sets: &[(".type", &[".s16", ".s32", ".s64"])],
+        sink: false,
+    },
+    SyntaxBlock {
+        section: "9.7.1.12",
+        lines: &["min.atype d, a, b", "min{.relu}.btype d, a, b"],
+        sets: &[(".atype", MINMAX_A), (".btype", MINMAX_B)],
+        sink: false,
+    },
+    SyntaxBlock {
+        section: "9.7.1.13",
+        lines: &["max.atype d, a, b", "max{.relu}.btype d, a, b"],
+        sets: &[(".atype", MINMAX_A), (".btype", MINMAX_B)],
+        sink: false,
+    },
+    SyntaxBlock { section: "9.7.1.14", lines: &["popc.type d, a"], sets: &[(".type", B32_64)], sink: false },
+    SyntaxBlock { section: "9.7.1.15", lines: &["clz.type d, a"], sets: &[(".type", B32_64)], sink: false },
+    SyntaxBlock {
+        section: "9.7.1.16",
+        lines: &["bfind.type d, a", "bfind.shiftamt.type d, a"],
+        sets: &[(".type", BFIND)],
+        sink: false,
+    },
+    SyntaxBlock { section: "9.7.1.17", lines: &["fns.b32 d, mask, base, offset"], sets: &[], sink: false },
+    SyntaxBlock { section: "9.7.1.18", lines: &["brev.type d, a"], sets: &[(".type", B32_64)], sink: false },
+    SyntaxBlock { section: "9.7.1.19", lines: &["bfe.type d, a, b, c"], sets: &[(".type", BFIND)], sink: false },
+    SyntaxBlock { section: "9.7.1.20", lines: &["bfi.type f, a, b, c, d"], sets: &[(".type", B32_64)], sink: false },
+    SyntaxBlock {
+        section: "9.7.1.21",
+        lines: &["szext.mode.type d, a, b"],
+        sets: &[(".mode", &[".clamp", ".wrap"]), (".type", US32)],
+        sink: false,
+    },
+    SyntaxBlock {
+        section: "9.7.1.22",
+        lines: &["bmsk.mode.b32 d, a, b"],
+        sets: &[(".mode", &[".clamp", ".wrap"])],
+        sink: false,
+    },
+    SyntaxBlock {
+        section: "9.7.1.23",
+        lines: &["dp4a.atype.btype d, a, b, c"],
+        sets: &[(".atype", US32), (".btype", US32)],
+        sink: false,
+    },
+    SyntaxBlock {
+        section: "9.7.1.24",
+        lines: &["dp2a.mode.atype.btype d, a, b, c"],
+        sets: &[(".mode", &[".lo", ".hi"]), (".atype", US32), (".btype", US32)],
+        sink: false,
+    },
+    SyntaxBlock { section: "9.7.8.1", lines: &["and.type d, a, b"], sets: &[(".type", LOGIC)], sink: false },
+    SyntaxBlock { section: "9.7.8.2", lines: &["or.type d, a, b"], sets: &[(".type", LOGIC)], sink: false },
+    SyntaxBlock { section: "9.7.8.3", lines: &["xor.type d, a, b"], sets: &[(".type", LOGIC)], sink: false },
+    SyntaxBlock { section: "9.7.8.4", lines: &["not.type d, a"], sets: &[(".type", LOGIC)], sink: false },
+    SyntaxBlock {
+        section: "9.7.8.5",
+        lines: &["cnot.type d, a"],
+        sets: &[(".type", &[".b16", ".b32", ".b64"])],
+        sink: false,
+    },
+    SyntaxBlock {
+        section: "9.7.8.6",
+        lines: &["lop3.b32 d, a, b, c, immLut", "lop3.BoolOp.b32 d|p, a, b, c, immLut, q"],
+        sets: &[(".BoolOp", &[".or", ".and"])],
+        // "The sink symbol '_' may be used in place of the destination operand d when .BoolOp qualifier is specified"
+        sink: true,
+    },
+    SyntaxBlock {
+        section: "9.7.8.7",
+        lines: &["shf.l.mode.b32 d, a, b, c", "shf.r.mode.b32 d, a, b, c"],
+        sets: &[(".mode", &[".clamp", ".wrap"])],
+        sink: false,
+    },
+    SyntaxBlock {
+        section: "9.7.8.8",
+        lines: &["shl.type d, a, b"],
+        sets: &[(".type", &[".b16", ".b32", ".b64"])],
+        sink: false,
+    },
+    SyntaxBlock {
+        section: "9.7.8.9",
+        lines: &["shr.type d, a, b"],
+        sets: &[(".type", &[".b16", ".b32", ".b64", ".u16", ".u32", ".u64", ".s16", ".s32", ".s64"])],
+        sink: false,
+    },
+    SyntaxBlock {
+        section: "9.7.9.5",
+        lines: &["shfl.mode.b32 d[|p], a, b, c"],
+        sets: &[(".mode", &[".up", ".down", ".bfly", ".idx"])],
+        sink: false,
+    },
+];
+
+/// The block of `section`.
+pub fn block(section: &str) -> Option<&'static SyntaxBlock> {
+    BLOCKS.iter().find(|b| b.section == section)
+}
+
+/// Split `.a{.b}.c` into parts: (`.a`, required), (`.b`, optional), ...
+fn template_parts(mnemonic: &str) -> Vec<(String, bool)> {
+    let mut parts = Vec::new();
+    let mut rest = mnemonic;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('{') {
+            let end = r.find('}').expect("a closed brace in a Syntax template");
+            parts.push((r[..end].to_string(), true));
+            rest = &r[end + 1..];
+        } else {
+            let end = rest[1..].find(['.', '{']).map_or(rest.len(), |i| i + 1);
+            parts.push((rest[..end].to_string(), false));
+            rest = &rest[end..];
+        }
+    }
+    parts
+}
+
+/// Whether the written qualifiers fit the template's parts, in order.
+fn fits(parts: &[(String, bool)], written: &[&str], sets: &[(&str, &[&str])]) -> bool {
+    let Some(((part, optional), rest)) = parts.split_first() else { return written.is_empty() };
+    let accepts = |q: &str| match sets.iter().find(|(name, _)| name == part) {
+        Some((_, values)) => values.contains(&q),
+        None => q == part,
+    };
+    (*optional && fits(rest, written, sets))
+        || written.split_first().is_some_and(|(q, more)| accepts(q) && fits(rest, more, sets))
+}
+
+/// The opcode a Syntax line writes (`min` of `min{.relu}.btype d, a, b`).
+fn line_opcode(line: &str) -> &str {
+    let end = line.find(['.', '{', ' ']).unwrap_or(line.len());
+    &line[..end]
+}
+
+/// Match one instruction (an optional guard, a trailing `;` allowed) from
+/// the Examples of `section` against the Syntax block that defines its
+/// opcode: that section's own, or, for an example that uses an instruction
+/// of another section (shf's examples use shl and shr), that section's.
+/// `Err` says why it does not fit.
+pub fn check(section: &str, text: &str) -> Result<(), String> {
+    let mut text = text.trim().trim_end_matches(';').trim();
+    if text.starts_with('@') {
+        text = text.split_once(char::is_whitespace).map_or("", |(_, rest)| rest.trim());
+    }
+    let (mnemonic, operands) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
+    let opcode = mnemonic.split('.').next().unwrap_or("");
+    let defines = |b: &&SyntaxBlock| b.lines.iter().any(|l| line_opcode(l) == opcode);
+    let block = block(section)
+        .filter(defines)
+        .or_else(|| BLOCKS.iter().find(defines))
+        .ok_or_else(|| format!("no Syntax block of the seed sections defines `{opcode}`"))?;
+    let written_ops: Vec<&str> =
+        if operands.trim().is_empty() { Vec::new() } else { operands.split(',').map(str::trim).collect() };
+    let qualifiers: Vec<String> = mnemonic.split('.').skip(1).map(|q| format!(".{q}")).collect();
+    let qualifiers: Vec<&str> = qualifiers.iter().map(String::as_str).collect();
+    let mut reasons = Vec::new();
+    for line in block.lines {
+        let (template, ops) = line.split_once(' ').expect("a Syntax line has operands");
+        let (t_opcode, t_rest) = template.split_at(line_opcode(template).len());
+        if t_opcode != opcode {
+            continue;
+        }
+        if !fits(&template_parts(t_rest), &qualifiers, block.sets) {
+            reasons.push(format!("qualifiers `{}` do not fit `{template}`", mnemonic.trim_start_matches(opcode)));
+            continue;
+        }
+        let template_ops: Vec<&str> = ops.split(',').map(str::trim).collect();
+        if template_ops.len() != written_ops.len() {
+            reasons.push(format!("{} operands where `{line}` has {}", written_ops.len(), template_ops.len()));
+            continue;
+        }
+        match template_ops.iter().zip(&written_ops).find_map(|(t, w)| operand_mismatch(t, w, block.sink)) {
+            Some(why) => reasons.push(why),
+            None => return Ok(()),
+        }
+    }
+    Err(reasons.join("; "))
+}
+
+/// Why operand `written` does not fit the template operand `template`.
+fn operand_mismatch(template: &str, written: &str, sink: bool) -> Option<String> {
+    let single = |w: &str| !w.is_empty() && !w.contains(char::is_whitespace) && !w.contains('|');
+    let piped = written.split_once('|');
+    match (template.contains("[|"), template.contains('|'), piped) {
+        (true, _, None) if single(written) && written != "_" => None,
+        (_, true, Some((d, p)))
+            if single(d.trim()) && single(p.trim()) && p.trim() != "_" && (d.trim() != "_" || sink) =>
+        {
+            None
+        }
+        (_, true, None) if !template.contains("[|") => Some(format!("operand `{written}` must be a `{template}` pair")),
+        (false, false, None) if single(written) && written != "_" => None,
+        (false, false, Some(_)) => Some(format!("operand `{written}`: `|` where `{template}` is one operand")),
+        _ if written.contains(char::is_whitespace) => Some(format!("operand `{written}` is not one name or constant")),
+        _ => Some(format!("operand `{written}` does not fit `{template}`")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_blocks_accept_their_own_forms() {
+        for (section, text) in [
+            ("9.7.1.1", "add.sat.s32 c, c, 1;"),
+            ("9.7.1.1", "@p add.u16x2 u, v, w"),
+            ("9.7.1.12", "min.relu.s16x2 u, v, w"),
+            ("9.7.1.12", "min.s16x2 u, v, w"),
+            ("9.7.1.3", "mul.wide.u64 d, a, b"),
+            ("9.7.8.6", "lop3.and.b32 _|p, a, b, c, 0x3f, q"),
+            ("9.7.9.5", "shfl.up.b32 Ry|p, Rx, 0x1, 0x0"),
+            ("9.7.9.5", "shfl.bfly.b32 Ry, Rx, 0x10, 0x1f"),
+            ("9.7.1.24", "dp2a.hi.u32.s32 d1, a1, b1, c1"),
+            // shf's examples use shl and shr, defined in 9.7.8.8 and 9.7.8.9.
+            ("9.7.8.7", "shr.s32 r7,r3,n;"),
+        ] {
+            assert_eq!(check(section, text), Ok(()), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_blocks_reject_what_they_do_not_give() {
+        let cases = [
+            ("9.7.1.12", "min.s16x2.relu u,v,w", "qualifiers `.s16x2.relu` do not fit `min.atype`; qualifiers `.s16x2.relu` do not fit `min{.relu}.btype`"),
+            ("9.7.1.19", "bfe.b32 d,a,start,len", "qualifiers `.b32` do not fit `bfe.type`"),
+            ("9.7.8.2", "or.b32  mask mask,0x00010001", "2 operands where `or.type d, a, b` has 3"),
+            ("9.7.8.2", "or.b32  d, mask mask,0x00010001", "operand `mask mask` is not one name or constant"),
+            ("9.7.1.1", "add.sat.u32 d, a, b", "qualifiers `.sat.u32` do not fit `add.type`; qualifiers `.sat.u32` do not fit `add{.sat}.s32`"),
+            ("9.7.8.6", "lop3.b32 _, a, b, c, 0x3f", "operand `_` does not fit `d`"),
+            ("9.7.9.5", "shfl.up.b32 _|p, a, b, c", "operand `_|p` does not fit `d[|p]`"),
+            ("9.7.8.6", "lop3.or.b32 d, a, b, c, 0x3f, q", "operand `d` must be a `d|p` pair"),
+        ];
+        for (section, text, why) in cases {
+            let got = check(section, text).unwrap_err();
+            assert!(got.contains(why), "{text}: {got}");
+        }
+    }
+
+    #[test]
+    fn every_section_with_examples_has_a_block() {
+        for (section, _) in crate::claims::EXAMPLE_INSTRUCTIONS {
+            assert!(block(section).is_some(), "{section}");
+        }
+    }
+}
