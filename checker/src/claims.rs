@@ -80,7 +80,7 @@ pub fn check(claim: &Claim, backend: &Backend, timeout: Duration) -> ClaimResult
             ("SMT proof over 32 lanes", warp(backend, timeout, program, register, *sum))
         }
         Check::Parses { text } => ("parse against the catalogue", Ok(parses(text))),
-        Check::FitsSyntax { text } => ("match against the Syntax block", Ok(fits_syntax(&claim.section, text))),
+        Check::FitsSyntax { text } => ("match against the Syntax block", Ok(fits_syntax(claim.section, text))),
         Check::NotCheckable { reason } => ("none", Ok(ClaimVerdict::NotCheckable(reason.clone()))),
     };
     let verdict = verdict.unwrap_or_else(ClaimVerdict::Unknown);

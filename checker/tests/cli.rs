@@ -199,15 +199,20 @@ fn claims_find_the_lop3_labels_and_three_malformed_examples() {
     let with = |verdict: &str| -> Vec<&str> {
         claims.iter().filter(|c| c["verdict"] == verdict).map(|c| c["id"].as_str().unwrap()).collect()
     };
+    // Each malformed example fails both against its Syntax block and
+    // against the catalogue.
     assert_eq!(
         with("refuted"),
         [
             // min.s16x2.relu: the Syntax block puts .relu first.
             "9.7.1.12/example-syntax-3",
+            "9.7.1.12/example-catalogue-3",
             // bfe.b32: bfe has no .b32 type.
             "9.7.1.19/example-syntax-1",
+            "9.7.1.19/example-catalogue-1",
             // `or.b32 mask mask,0x00010001`: a comma missing.
             "9.7.8.2/example-syntax-1",
+            "9.7.8.2/example-catalogue-1",
             // The table labels Oper 1 and Oper 2 are not their immLut values.
             "9.7.8.6/lop3-table-label-1",
             "9.7.8.6/lop3-table-label-2",
@@ -216,7 +221,13 @@ fn claims_find_the_lop3_labels_and_three_malformed_examples() {
     assert_eq!(with("unknown"), Vec::<&str>::new());
     assert_eq!(
         with("not checkable"),
-        ["9.7.9.5/shfl-divergent", "9.7.9.5/example-syntax-2", "9.7.9.5/example-syntax-13"]
+        [
+            "9.7.9.5/shfl-divergent",
+            "9.7.9.5/example-syntax-2",
+            "9.7.9.5/example-catalogue-2",
+            "9.7.9.5/example-syntax-13",
+            "9.7.9.5/example-catalogue-13",
+        ]
     );
     for id in
         ["9.7.9.5/shfl-inclusive-scan", "9.7.9.5/shfl-reverse-scan", "9.7.9.5/shfl-butterfly", "9.7.8.7/shf-128-left"]
