@@ -5,7 +5,7 @@
 //!   value if the program never writes it; `r0@in` is always the input value;
 //! - integers (decimal, `0x`, `-5`) take the width of the other operand;
 //! - `a:b` concatenates (`a` the high part); `<<`, `>>` (logical), `>>s`
-//!   (arithmetic), `&`, `|`, `^`, `+`, `-` are SMT-LIB's operations, the
+//!   (arithmetic), `&`, `|`, `^`, `+`, `-`, `*` are SMT-LIB's operations, the
 //!   narrower operand zero-extended to the wider (a shift amount is cut or
 //!   extended to the shifted value's width);
 //! - comparisons `==`, `!=`, `<`, `<=`, `>`, `>=` are unsigned, `<s`, `<=s`,
@@ -13,7 +13,7 @@
 //!   reads is defined.
 //!
 //! Precedence, loosest first: comparison, `|`, `^`, `&`, shifts, `+` `-`,
-//! `:`. Parentheses group.
+//! `*`, `:`. Parentheses group.
 
 use thiserror::Error;
 
@@ -31,6 +31,7 @@ pub struct ExprError {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BinOp {
     Concat,
+    Mul,
     Add,
     Sub,
     Shl,
@@ -86,12 +87,13 @@ const CMP: [(&str, CmpOp); 10] = [
 ];
 
 /// Binary operators by level, loosest first.
-const LEVELS: [&[(&str, BinOp)]; 6] = [
+const LEVELS: [&[(&str, BinOp)]; 7] = [
     &[("|", BinOp::Or)],
     &[("^", BinOp::Xor)],
     &[("&", BinOp::And)],
     &[("<<", BinOp::Shl), (">>s", BinOp::Ashr), (">>", BinOp::Lshr)],
     &[("+", BinOp::Add), ("-", BinOp::Sub)],
+    &[("*", BinOp::Mul)],
     &[(":", BinOp::Concat)],
 ];
 
@@ -183,6 +185,7 @@ fn eval<A: Algebra>(alg: &A, e: &Expr, int_width: u32, read: &dyn Fn(&str, bool)
             let w = if matches!(op, BinOp::Shl | BinOp::Lshr | BinOp::Ashr) { wl } else { wl.max(wr) };
             let (a, b) = (alg.zext_or_trunc(l.bits, w), alg.zext_or_trunc(r.bits, w));
             let bits = match op {
+                BinOp::Mul => alg.bvmul(a, b),
                 BinOp::Add => alg.bvadd(a, b),
                 BinOp::Sub => alg.bvsub(a, b),
                 BinOp::Shl => alg.bvshl(a, b),
@@ -216,7 +219,7 @@ fn tokenize(text: &str) -> Result<Vec<String>, String> {
         } else {
             let rest: String = chars[i..].iter().collect();
             let ops = ["<=s", ">=s", ">>s", "<<", ">>", "<s", ">s", "==", "!=", "<=", ">=", "<", ">", "(", ")"];
-            let single = ["|", "^", "&", "+", "-", ":"];
+            let single = ["|", "^", "&", "+", "-", "*", ":"];
             match ops.iter().chain(single.iter()).find(|o| rest.starts_with(**o)) {
                 Some(o) => {
                     tokens.push(o.to_string());
@@ -301,6 +304,7 @@ mod tests {
         assert!(holds("x:y >> 32 == x", &[("x", 32, 7), ("y", 32, 2)]));
         assert!(holds("(a - b) & 0xff == 0xfe", &[("a", 32, 1), ("b", 32, 3)]));
         assert!(holds("a >>s 4 == 0xf8000000", &[("a", 32, 0x8000_0000)]));
+        assert!(holds("d == (a:a >>s 16) * 3 + 1", &[("d", 32, 0xffff_fffe), ("a", 16, 0xffff)]));
     }
 
     #[test]
