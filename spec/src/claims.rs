@@ -336,7 +336,39 @@ fn integer_claims() -> Vec<Claim> {
             Some("running sum"),
             always("sad.u32 d, a, b, d;", &["a < b"], &["d == d@in + (b - a)"]),
         ),
-        // 9.7.1.17: fns, the four worked values
+        // 9.7.1.17: fns
+        claim(
+            "fns-not-found",
+            "9.7.1.17",
+            Prose,
+            "fns of an empty mask gives 0xffffffff for every base and offset",
+            Some("If not found, store 0xffffffff in `d`."),
+            always("fns.b32 d, 0, base, offset;", &["base <= 31"], &["d == 0xffffffff"]),
+        ),
+        claim(
+            "fns-finds-a-set-bit",
+            "9.7.1.17",
+            Prose,
+            "whatever fns finds is a set bit of mask",
+            Some("find the n-th (given by offset) set bit in `mask` from the `base` bit"),
+            always(
+                "fns.b32 d, mask, base, offset;",
+                &["base <= 31", "d != 0xffffffff"],
+                &["d <= 31", "(mask >> d) & 1 == 1"],
+            ),
+        ),
+        claim(
+            "fns-direction",
+            "9.7.1.17",
+            Derived,
+            "fns searches upwards from base for a positive offset and downwards for a negative one",
+            None,
+            always(
+                "fns.b32 d, mask, base, offset; fns.b32 e, mask, base, neg;",
+                &["base <= 31", "offset >s 0", "neg <s 0", "d != 0xffffffff", "e != 0xffffffff"],
+                &["d >= base", "e <= base"],
+            ),
+        ),
         claim(
             "fns-example-1",
             "9.7.1.17",
