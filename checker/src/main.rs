@@ -149,6 +149,10 @@ fn main() -> ExitCode {
     let mut stdout = io::stdout().lock();
     match run(cli, &mut stdout) {
         Ok(code) => code,
+        // The reader went away (`ptxcheck claims | head`): nothing to report.
+        Err(Usage(e)) if e.downcast_ref::<io::Error>().is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe) => {
+            ExitCode::SUCCESS
+        }
         Err(Usage(e)) => {
             let _ = stdout.flush();
             eprintln!("error: {e:#}");
