@@ -148,22 +148,25 @@ fn reader<'a, A: Algebra>(
     }
 }
 
-/// Run concretely on one lane; the conditions that fail, and the registers they read.
+/// Run concretely; in lane `lane`, the conditions that fail, and the
+/// registers they read that the program wrote.
 fn run_concrete(
     program: &Program,
     conditions: &[Condition],
     inputs: &BTreeMap<String, Vec<BitVec>>,
+    lane: usize,
 ) -> (Vec<String>, Vec<(String, Option<BitVec>)>) {
-    let regs = program.execute(&Concrete, inputs, &[true]);
-    let read = reader(&Concrete, program, inputs, &regs, 0);
+    let regs = program.execute(&Concrete, inputs, &vec![true; program.lanes]);
+    let read = reader(&Concrete, program, inputs, &regs, lane);
     let failing = conditions.iter().filter(|c| !c.eval(&Concrete, &read)).map(|c| c.text.clone()).collect();
     let mut observed = Vec::new();
+    // Inputs are shown with the inputs; here only what the program wrote.
     for c in conditions {
-        // Inputs are shown with the inputs; here only what the program wrote.
         for (name, at_start) in c.registers() {
-            if !at_start && program.outputs.contains(&name) && !observed.iter().any(|(n, _)| *n == name) {
+            let shown = if program.lanes == 1 { name.clone() } else { lane_var(&name, lane) };
+            if !at_start && program.outputs.contains(&name) && !observed.iter().any(|(n, _)| *n == shown) {
                 let v = read(&name, false);
-                observed.push((name, v.defined.then_some(v.bits)));
+                observed.push((shown, v.defined.then_some(v.bits)));
             }
         }
     }
@@ -181,13 +184,38 @@ fn values(program: &str, inputs: &[(String, u128)], expect: &[String]) -> Result
             .1;
         ins.insert(name.clone(), vec![BitVec::new(p.width(name).expect("an input has a width"), v)]);
     }
-    let (failing, observed) = run_concrete(&p, &conds[0], &ins);
-    let witness = Witness { inputs: flatten(&ins), observed, failing: failing.clone() };
+    let (failing, observed) = run_concrete(&p, &conds[0], &ins, 0);
+    let witness = Witness { inputs: flatten(&p, &ins), observed, failing: failing.clone() };
     Ok(if failing.is_empty() { ClaimVerdict::Holds(Some(witness)) } else { ClaimVerdict::Refuted(Some(witness)) })
 }
 
-fn flatten(ins: &BTreeMap<String, Vec<BitVec>>) -> Vec<(String, BitVec)> {
-    ins.iter().map(|(n, v)| (n.clone(), v[0])).collect()
+/// The inputs as a witness shows them: per lane (`a.3`), and only the
+/// non-zero ones, for a warp program.
+fn flatten(p: &Program, ins: &BTreeMap<String, Vec<BitVec>>) -> Vec<(String, BitVec)> {
+    if p.lanes == 1 {
+        return ins.iter().map(|(n, v)| (n.clone(), v[0])).collect();
+    }
+    let mut out = Vec::new();
+    for (n, values) in ins {
+        for (lane, v) in values.iter().enumerate() {
+            if v.unsigned() != 0 {
+                out.push((lane_var(n, lane), *v));
+            }
+        }
+    }
+    out
+}
+
+/// The solver variables of a program's inputs: one per input, or one per
+/// input and lane for a warp program.
+fn input_vars(p: &Program) -> Vec<Var> {
+    let name = |n: &str, lane: usize| if p.lanes == 1 { n.to_string() } else { lane_var(n, lane) };
+    p.inputs
+        .iter()
+        .flat_map(|n| {
+            (0..p.lanes).map(move |l| Var { name: name(n, l), width: p.width(n).expect("an input has a width") })
+        })
+        .collect()
 }
 
 /// An input satisfying `goal`, minimised; `None` if there is none.
@@ -219,16 +247,20 @@ fn universal(
     let (p, conds) = parse(program, &[assume, holds])?;
     let (assumed, held) = (&conds[0], &conds[1]);
     let mut ctx = backend.context(timeout).map_err(solver_error)?;
-    let vars: Vec<Var> = p.inputs.iter().map(|n| Var { name: n.clone(), width: p.width(n).expect("width") }).collect();
+    let vars = input_vars(&p);
     let goal = {
         let sym = Sym::new(&ctx);
-        let inputs: BTreeMap<String, Vec<SymBv>> =
-            vars.iter().map(|v| (v.name.clone(), vec![sym.var(&v.name, v.width)])).collect();
-        let regs = p.execute(&sym, &inputs, &[ctx.true_()]);
-        let read = reader(&sym, &p, &inputs, &regs, 0);
-        let all =
-            |cs: &[Condition]| -> SExpr { cs.iter().fold(ctx.true_(), |acc, c| ctx.and(acc, c.eval(&sym, &read))) };
-        ctx.and(all(assumed), ctx.not(all(held)))
+        let columns = vars.chunks(p.lanes).map(|lanes| lanes.iter().map(|v| sym.var(&v.name, v.width)).collect());
+        let inputs: BTreeMap<String, Vec<SymBv>> = p.inputs.iter().cloned().zip(columns).collect();
+        let regs = p.execute(&sym, &inputs, &vec![ctx.true_(); p.lanes]);
+        // Some lane satisfies the assumptions and breaks a condition.
+        let broken = (0..p.lanes).map(|lane| {
+            let read = reader(&sym, &p, &inputs, &regs, lane);
+            let all =
+                |cs: &[Condition]| -> SExpr { cs.iter().fold(ctx.true_(), |acc, c| ctx.and(acc, c.eval(&sym, &read))) };
+            ctx.and(all(assumed), ctx.not(all(held)))
+        });
+        ctx.or_many(broken)
     };
     let Some(model) = search(backend, &mut ctx, &vars, goal, timeout)? else {
         return Ok(if expect_failure { ClaimVerdict::Refuted(None) } else { ClaimVerdict::Holds(None) });
@@ -246,16 +278,20 @@ fn confirm(
     assumed: &[Condition],
     held: &[Condition],
 ) -> Result<Witness, String> {
-    let ins: BTreeMap<String, Vec<BitVec>> = vars
-        .iter()
-        .map(|v| (v.name.clone(), vec![model.get(&v.name).copied().unwrap_or(BitVec::new(v.width, 0))]))
-        .collect();
-    let (assume_failing, _) = run_concrete(p, assumed, &ins);
-    let (failing, observed) = run_concrete(p, held, &ins);
-    if !assume_failing.is_empty() || failing.is_empty() {
-        return Err("the solver's input does not break the claim when run concretely".into());
+    let columns = vars
+        .chunks(p.lanes)
+        .map(|lanes| lanes.iter().map(|v| model.get(&v.name).copied().unwrap_or(BitVec::new(v.width, 0))).collect());
+    let ins: BTreeMap<String, Vec<BitVec>> = p.inputs.iter().cloned().zip(columns).collect();
+    for lane in 0..p.lanes {
+        let (assume_failing, _) = run_concrete(p, assumed, &ins, lane);
+        let (failing, observed) = run_concrete(p, held, &ins, lane);
+        if assume_failing.is_empty() && !failing.is_empty() {
+            let failing =
+                if p.lanes == 1 { failing } else { failing.iter().map(|f| format!("lane {lane}: {f}")).collect() };
+            return Ok(Witness { inputs: flatten(p, &ins), observed, failing });
+        }
     }
-    Ok(Witness { inputs: flatten(&ins), observed, failing })
+    Err("the solver's input does not break the claim when run concretely".into())
 }
 
 /// The register's name for lane `lane` as a solver variable.

@@ -117,6 +117,10 @@ fn always(program: &str, assume: &[&str], holds: &[&str]) -> Check {
     Check::Always { program: program.to_string(), assume: strings(assume), holds: strings(holds) }
 }
 
+fn not_checkable(reason: &str) -> Check {
+    Check::NotCheckable { reason: reason.to_string() }
+}
+
 fn fails(program: &str, assume: &[&str], holds: &[&str]) -> Check {
     Check::Fails { program: program.to_string(), assume: strings(assume), holds: strings(holds) }
 }
@@ -676,6 +680,55 @@ fn integer_claims() -> Vec<Claim> {
             always("min.relu.s32 d, a, b;", &[], &["d >=s 0"]),
         ),
         claim(
+            "mul24-hi-efficiency",
+            "9.7.1.5",
+            Note,
+            "mul24.hi may be less efficient without 24-bit multiply hardware",
+            Some("may be less efficient"),
+            not_checkable("a statement about speed, not about values"),
+        ),
+        claim(
+            "mad24-hi-efficiency",
+            "9.7.1.6",
+            Note,
+            "mad24.hi may be less efficient without 24-bit multiply hardware",
+            Some("may be less efficient"),
+            not_checkable("a statement about speed, not about values"),
+        ),
+        claim(
+            "div-by-zero",
+            "9.7.1.8",
+            Prose,
+            "division by zero gives an unspecified, machine-specific value",
+            Some("unspecified, machine-specific value"),
+            not_checkable(
+                "it states that the spec defines no value; the model leaves the result undefined \
+                           (assumption div-by-zero-unspecified) and every proof covers that",
+            ),
+        ),
+        claim(
+            "rem-negative",
+            "9.7.1.9",
+            Prose,
+            "rem of negative operands is machine-dependent",
+            Some("machine-dependent"),
+            not_checkable(
+                "it states that the spec defines no value; the model leaves the result undefined \
+                           (assumption rem-negative-machine-dependent) and keeps both roundings as readings",
+            ),
+        ),
+        claim(
+            "fns-base-undefined",
+            "9.7.1.17",
+            Prose,
+            "fns with base above 31 is undefined",
+            Some("otherwise behavior is undefined"),
+            not_checkable(
+                "it states that the spec defines nothing; the model leaves the result undefined \
+                           (assumption fns-base-above-31-undefined)",
+            ),
+        ),
+        claim(
             "rem-example",
             "9.7.1.9",
             Example,
@@ -789,6 +842,11 @@ fn logic_claims() -> Vec<Claim> {
             Some("Shift amounts greater than the register width *N* are clamped to *N*."),
             always("shl.b16 h, x, b; shl.b16 hn, x, 16; shl.b32 w, a, b; shl.b32 wn, a, 32; shl.b64 q, y, b; shl.b64 qn, y, 64;",
                 &["b > 64"], &["h == hn", "h == 0", "w == wn", "w == 0", "q == qn", "q == 0"])),
+        claim("shr-bit-types-are-unsigned", "9.7.8.9", Note,
+            "shr of a .b type shifts like the .u type of its width (zero fill)",
+            Some("Bit-size types are included for symmetry with `shl`."),
+            always("shr.b16 h, x, b; shr.u16 hu, x, b; shr.b32 w, a, b; shr.u32 wu, a, b; shr.b64 q, y, b; shr.u64 qu, y, b;",
+                &[], &["h == hu", "w == wu", "q == qu"])),
         claim("shr-clamped", "9.7.8.9", Note,
             "shr by any amount above the width gives what a shift by the width gives: 0, or the sign for .s types",
             Some("Shift amounts greater than the register width *N* are clamped to *N*."),
@@ -837,6 +895,25 @@ fn shfl_claims() -> Vec<Claim> {
             "the shfl.bfly program leaves the sum of Rx over all lanes in every lane (integer add for add.f32)",
             Some("All threads now hold sum in Rx"),
             Check::Warp { program: shfl_butterfly(), register: "Rx".into(), sum: WarpSum::Total },
+        ),
+        claim(
+            "shfl-out-of-range-b",
+            "9.7.9.5",
+            Note,
+            "a value of b above 31 can still name a valid source lane: data moves and p is true",
+            Some("an out of range value of `b` may still result in a valid computed source lane"),
+            fails("shfl.up.b32 d|p, a, b, c;", &["b > 31"], &["p == 0"]),
+        ),
+        claim(
+            "shfl-deprecated",
+            "9.7.9.5",
+            Note,
+            "shfl without .sync is deprecated from PTX 6.0 and not supported for sm_70 and above from PTX 6.4",
+            Some("deprecated in PTX ISA version 6.0"),
+            not_checkable(
+                "a statement about PTX versions and targets, recorded in the catalogue and shown by \
+                           `prove`, `eval` and `list`; only an assembler can confirm it",
+            ),
         ),
         claim(
             "shfl-divergent",
