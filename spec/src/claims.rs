@@ -221,68 +221,59 @@ fn syntax_claims() -> Vec<Claim> {
     claims
 }
 
-fn integer_claims() -> Vec<Claim> {
-    use Kind::*;
-    // The exact 64-bit sum of a and b, sign-extended by mul.wide.s32 by 1.
-    let wide_sum = "mul.wide.s32 ea, a, 1; mul.wide.s32 eb, b, 1; add.s64 e, ea, eb;";
-    let wide_diff = "mul.wide.s32 ea, a, 1; mul.wide.s32 eb, b, 1; sub.s64 e, ea, eb;";
+/// The three claims of a `.sat` modifier: `program` computes the saturated
+/// result `d` and the exact result `e` in 64 bits; `d` is `e` where that fits
+/// in 32 bits, MAXINT above and MININT below.
+fn saturation_claims(name: &str, section: &'static str, what: &str, program: &str) -> Vec<Claim> {
+    let fragment = Some("limits result to MININT..MAXINT");
+    let id = name.replace('.', "-");
     vec![
         claim(
-            "add-sat-in-range",
-            "9.7.1.1",
-            Prose,
-            "add.sat.s32 gives the exact sum wherever it fits in 32 bits",
-            Some("limits result to MININT..MAXINT"),
-            always(
-                &format!("add.sat.s32 d, a, b; {wide_sum}"),
-                &["e >=s 0xffffffff80000000", "e <=s 0x7fffffff"],
-                &["e == d:d >>s 32"],
-            ),
+            &format!("{id}-sat-in-range"),
+            section,
+            Kind::Prose,
+            &format!("{name}.sat.s32 gives the exact {what} wherever it fits in 32 bits"),
+            fragment,
+            always(program, &["e >=s 0xffffffff80000000", "e <=s 0x7fffffff"], &["e == d:d >>s 32"]),
         ),
         claim(
-            "add-sat-above",
-            "9.7.1.1",
-            Prose,
-            "add.sat.s32 gives MAXINT where the exact sum is above it",
-            Some("limits result to MININT..MAXINT"),
-            always(&format!("add.sat.s32 d, a, b; {wide_sum}"), &["e >s 0x7fffffff"], &["d == 0x7fffffff"]),
+            &format!("{id}-sat-above"),
+            section,
+            Kind::Prose,
+            &format!("{name}.sat.s32 gives MAXINT where the exact {what} is above it"),
+            fragment,
+            always(program, &["e >s 0x7fffffff"], &["d == 0x7fffffff"]),
         ),
         claim(
-            "add-sat-below",
-            "9.7.1.1",
-            Prose,
-            "add.sat.s32 gives MININT where the exact sum is below it",
-            Some("limits result to MININT..MAXINT"),
-            always(&format!("add.sat.s32 d, a, b; {wide_sum}"), &["e <s 0xffffffff80000000"], &["d == 0x80000000"]),
+            &format!("{id}-sat-below"),
+            section,
+            Kind::Prose,
+            &format!("{name}.sat.s32 gives MININT where the exact {what} is below it"),
+            fragment,
+            always(program, &["e <s 0xffffffff80000000"], &["d == 0x80000000"]),
         ),
-        claim(
-            "sub-sat-above",
-            "9.7.1.2",
-            Prose,
-            "sub.sat.s32 gives MAXINT where the exact difference is above it",
-            Some("limits result to MININT..MAXINT"),
-            always(&format!("sub.sat.s32 d, a, b; {wide_diff}"), &["e >s 0x7fffffff"], &["d == 0x7fffffff"]),
-        ),
-        claim(
-            "sub-sat-below",
-            "9.7.1.2",
-            Prose,
-            "sub.sat.s32 gives MININT where the exact difference is below it",
-            Some("limits result to MININT..MAXINT"),
-            always(&format!("sub.sat.s32 d, a, b; {wide_diff}"), &["e <s 0xffffffff80000000"], &["d == 0x80000000"]),
-        ),
-        claim(
-            "sub-sat-in-range",
-            "9.7.1.2",
-            Prose,
-            "sub.sat.s32 gives the exact difference wherever it fits in 32 bits",
-            Some("limits result to MININT..MAXINT"),
-            always(
-                &format!("sub.sat.s32 d, a, b; {wide_diff}"),
-                &["e >=s 0xffffffff80000000", "e <=s 0x7fffffff"],
-                &["e == d:d >>s 32"],
-            ),
-        ),
+    ]
+}
+
+fn integer_claims() -> Vec<Claim> {
+    use Kind::*;
+    // Exact results in 64 bits: each 32-bit operand sign-extended by
+    // mul.wide.s32 by 1.
+    let mut c = saturation_claims(
+        "add",
+        "9.7.1.1",
+        "sum",
+        "add.sat.s32 d, a, b; mul.wide.s32 ea, a, 1; mul.wide.s32 eb, b, 1; add.s64 e, ea, eb;",
+    );
+    c.extend(saturation_claims(
+        "sub",
+        "9.7.1.2",
+        "difference",
+        "sub.sat.s32 d, a, b; mul.wide.s32 ea, a, 1; mul.wide.s32 eb, b, 1; sub.s64 e, ea, eb;",
+    ));
+    c.extend(saturation_claims("mad.hi", "9.7.1.4", "sum of the high product half and c",
+        "mad.hi.sat.s32 d, a, b, c; mul.hi.s32 h, a, b; mul.wide.s32 eh, h, 1; mul.wide.s32 ec, c, 1; add.s64 e, eh, ec;"));
+    c.extend(vec![
         // 9.7.1.3-7: what the examples' comments say
         claim(
             "mul-wide-s16-comment",
@@ -736,7 +727,8 @@ fn integer_claims() -> Vec<Claim> {
             Some("x = x%8;"),
             always("rem.s32 y, x, 8;", &["x >=s 0"], &["y == x & 7"]),
         ),
-    ]
+    ]);
+    c
 }
 
 fn logic_claims() -> Vec<Claim> {
