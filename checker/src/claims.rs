@@ -87,19 +87,19 @@ pub fn check(claim: &Claim, backend: &Backend, timeout: Duration) -> ClaimResult
     ClaimResult { claim: claim.clone(), verdict, method, time: start.elapsed() }
 }
 
-/// An example instruction parses; if not, the parser's message is the evidence.
+/// An example instruction parses against the catalogue; if not, the
+/// parser's message is the evidence.
 fn parses(text: &str) -> ClaimVerdict {
-    match Program::parse(text) {
-        Ok(_) => ClaimVerdict::Holds(None),
-        Err(e) => {
-            ClaimVerdict::Refuted(Some(Witness { inputs: Vec::new(), observed: Vec::new(), failing: vec![e.message] }))
-        }
-    }
+    syntax_verdict(Program::parse(text).map(|_| ()).map_err(|e| e.message))
 }
 
 /// An example instruction fits its section's Syntax block; if not, why.
 fn fits_syntax(section: &str, text: &str) -> ClaimVerdict {
-    match ptx_spec::syntax::check(section, text) {
+    syntax_verdict(ptx_spec::syntax::check(section, text))
+}
+
+fn syntax_verdict(result: Result<(), String>) -> ClaimVerdict {
+    match result {
         Ok(()) => ClaimVerdict::Holds(None),
         Err(why) => {
             ClaimVerdict::Refuted(Some(Witness { inputs: Vec::new(), observed: Vec::new(), failing: vec![why] }))
@@ -397,11 +397,7 @@ mod tests {
     }
 
     fn verdict(check: Check) -> ClaimVerdict {
-        check_claim(&claim_with(check))
-    }
-
-    fn check_claim(c: &Claim) -> ClaimVerdict {
-        super::check(c, &Backend::Embedded, Duration::from_secs(60)).verdict
+        super::check(&claim_with(check), &Backend::Embedded, Duration::from_secs(60)).verdict
     }
 
     #[test]

@@ -194,21 +194,24 @@ impl Warp {
         ins
     }
 
-    /// Run `shfl` on every lane, with the concrete semantics.
+    /// Run `shfl` on every lane, with the concrete semantics (`p` is
+    /// reported whichever form `shfl` is).
     pub fn run(&self, shfl: Shfl) -> Vec<LaneResult> {
         let c = Concrete;
+        let with_p = Shfl { pred: true, ..shfl };
         (0..WARP)
             .map(|lane| {
                 let ins = self.thread_inputs(lane);
-                let outs = shfl.semantics(&c, &ins);
+                let (d, p) = match with_p.semantics(&c, &ins)[..] {
+                    [d, p] => (d, p),
+                    _ => unreachable!("shfl with d|p writes two outputs"),
+                };
                 let (source, in_range) = source_lane(&c, shfl.mode, ins[input::LANE], ins[input::B], ins[input::C]);
-                let executes = self.active >> lane & 1 == 1;
-                let p = Shfl { pred: true, ..shfl }.semantics(&c, &ins)[1];
                 LaneResult {
-                    executes,
+                    executes: self.active >> lane & 1 == 1,
                     source: source.unsigned() as u32,
                     in_range,
-                    d: outs[0].defined.then(|| outs[0].value.unsigned() as u32),
+                    d: d.defined.then(|| d.value.unsigned() as u32),
                     p: p.defined.then(|| p.value.unsigned() == 1),
                 }
             })
