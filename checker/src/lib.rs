@@ -8,6 +8,7 @@
 pub mod claims;
 pub mod eval;
 pub mod exhaustive;
+pub mod finding;
 pub mod mutants;
 pub mod prove;
 pub mod render;

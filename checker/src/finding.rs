@@ -1,0 +1,116 @@
+//! What the audit reports: findings about the spec text, each with the
+//! evidence a person can check by hand.
+//!
+//! Every producer (the ambiguous passages, the literal C reading of the
+//! Semantics blocks, prose against pseudocode, the claims) turns its results
+//! into [`Finding`]s; `ptxcheck audit` and `ptxcheck report` render them.
+
+use ptx_spec::bv::BitVec;
+use serde::Serialize;
+
+/// What kind of discrepancy a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FindingKind {
+    /// A passage that admits two or more readings that compute different
+    /// results.
+    Ambiguity,
+    /// The pseudocode read literally as C computes something other than the
+    /// model (or the prose) for some input.
+    LiteralReading,
+    /// The pseudocode read literally as C is undefined (or
+    /// implementation-defined) for some inputs.
+    Undefined,
+    /// A result stated in the Description or Notes disagrees with the
+    /// Semantics block.
+    ProseVsPseudocode,
+    /// A claim of the spec (worked example, identity, table) is false.
+    ClaimRefuted,
+    /// An example instruction that the section's own Syntax block rejects.
+    ExampleSyntax,
+}
+
+impl FindingKind {
+    pub const ALL: [FindingKind; 6] = [
+        FindingKind::Ambiguity,
+        FindingKind::LiteralReading,
+        FindingKind::Undefined,
+        FindingKind::ProseVsPseudocode,
+        FindingKind::ClaimRefuted,
+        FindingKind::ExampleSyntax,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            FindingKind::Ambiguity => "ambiguity",
+            FindingKind::LiteralReading => "literal-reading",
+            FindingKind::Undefined => "undefined",
+            FindingKind::ProseVsPseudocode => "prose-vs-pseudocode",
+            FindingKind::ClaimRefuted => "claim refuted",
+            FindingKind::ExampleSyntax => "example syntax",
+        }
+    }
+}
+
+/// How much a finding matters to someone implementing the instruction from
+/// the spec.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Severity {
+    /// Following the text as written gives a wrong result for some inputs.
+    High,
+    /// The text leaves a result open, or two careful readers could
+    /// implement different results.
+    Medium,
+    /// Presentation: a typo, a label, an example that does not assemble; or
+    /// a C hazard where the intent is clear.
+    Low,
+}
+
+impl Severity {
+    pub fn label(self) -> &'static str {
+        match self {
+            Severity::High => "high",
+            Severity::Medium => "medium",
+            Severity::Low => "low",
+        }
+    }
+}
+
+/// Inputs on which the compared readings (or sides) differ, with each one's
+/// outputs, all computed by concrete evaluation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WitnessTable {
+    /// The instruction the inputs are for (`bfe.s32`).
+    pub variant: String,
+    /// Input operands and their values. For a warp-wide instruction only the
+    /// inputs that are not zero are listed.
+    pub inputs: Vec<(String, BitVec)>,
+    /// The readings or sides compared, one column each.
+    pub columns: Vec<String>,
+    /// Per output: its name and its value under each column (`None`: the
+    /// reading leaves it undefined or unspecified).
+    pub rows: Vec<(String, Vec<Option<BitVec>>)>,
+}
+
+/// One finding about the spec text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// Stable, kebab-case, unique across the audit (`szext-mask-or-zero`).
+    pub id: String,
+    /// The spec section (`9.7.1.21`).
+    pub section: String,
+    pub kind: FindingKind,
+    pub severity: Severity,
+    /// A short fragment of the spec text it is about.
+    pub fragment: String,
+    /// One line.
+    pub summary: String,
+    /// The full account: readings, what agrees with what, the verdicts, one
+    /// paragraph per entry.
+    pub detail: Vec<String>,
+    /// Which reading the model adopts, where it adopts one.
+    pub model_choice: Option<String>,
+    /// The confirmed inputs that show it, where inputs can.
+    pub witness: Option<WitnessTable>,
+}
