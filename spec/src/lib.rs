@@ -12,6 +12,7 @@
 //!
 //! This crate knows nothing of solvers.
 
+pub mod ambiguity;
 pub mod assumption;
 pub mod bv;
 pub mod catalogue;

@@ -207,6 +207,29 @@ fn nth_set_bit<A: Algebra>(alg: &A, m: A::Bv, skip: A::Bv) -> (A::Bool, A::Bv) {
 /// (offset > 0) or downward (offset < 0), or `mask[base]` itself for
 /// offset 0; 0xffffffff when there is none. Undefined for base > 31.
 fn fns<A: Algebra>(alg: &A, mask: A::Bv, base: A::Bv, offset: A::Bv) -> Out<A::Bv, A::Bool> {
+    fns_reading(alg, FnsMagnitude::Exact, mask, base, offset)
+}
+
+/// How fns's `|offset|` is computed (passage fns-most-negative-offset).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FnsMagnitude {
+    /// Exactly: 2^31 for the most negative offset (the model).
+    Exact,
+    /// In 32-bit two's complement, read as unsigned: -2^31 stays 0x80000000,
+    /// which is 2^31 again.
+    Wrap32,
+    /// As C's `abs` of an `int`: undefined for the most negative offset.
+    CAbs,
+}
+
+/// fns with `|offset|` computed as `magnitude` says.
+pub fn fns_reading<A: Algebra>(
+    alg: &A,
+    magnitude: FnsMagnitude,
+    mask: A::Bv,
+    base: A::Bv,
+    offset: A::Bv,
+) -> Out<A::Bv, A::Bool> {
     let none = alg.constant(32, 0xffff_ffff);
     let zero = alg.constant(32, 0);
     let in_range = alg.bvule(base, alg.constant(32, 31));
@@ -214,10 +237,15 @@ fn fns<A: Algebra>(alg: &A, mask: A::Bv, base: A::Bv, offset: A::Bv) -> Out<A::B
     let at_base = alg.ite(alg.is_set(alg.bit(alg.bvlshr(mask, base), 0)), base, none);
     // Set bits to pass over: |offset| - 1, computed wide enough for the most
     // negative offset, and at most 32.
-    let wide = alg.sign_extend(1, offset);
-    let magnitude = alg.ite(alg.bvslt(wide, alg.constant(33, 0)), alg.bvneg(wide), wide);
-    let skip = alg.bvsub(magnitude, alg.constant(33, 1));
-    let skip = alg.extract(5, 0, alg.umin(skip, alg.constant(33, 32)));
+    let wide = match magnitude {
+        FnsMagnitude::Exact => alg.sign_extend(1, offset),
+        FnsMagnitude::Wrap32 | FnsMagnitude::CAbs => offset,
+    };
+    let w = alg.width(wide);
+    let zero_w = alg.constant(w, 0);
+    let size = alg.ite(alg.bvslt(wide, zero_w), alg.bvneg(wide), wide);
+    let skip = alg.bvsub(size, alg.constant(w, 1));
+    let skip = alg.extract(5, 0, alg.umin(skip, alg.constant(w, 32)));
     // offset > 0: shift base down to bit 0 and count up from there.
     let (found_up, t_up) = nth_set_bit(alg, alg.bvlshr(mask, base), skip);
     let upward = alg.ite(found_up, alg.bvadd(base, t_up), none);
@@ -226,7 +254,11 @@ fn fns<A: Algebra>(alg: &A, mask: A::Bv, base: A::Bv, offset: A::Bv) -> Out<A::B
     let (found_down, t_down) = nth_set_bit(alg, reversed, skip);
     let downward = alg.ite(found_down, alg.bvsub(base, t_down), none);
     let value = alg.ite(alg.is_zero(offset), at_base, alg.ite(alg.bvsgt(offset, zero), upward, downward));
-    Out { value, defined: in_range }
+    let defined = match magnitude {
+        FnsMagnitude::CAbs => alg.and(in_range, alg.not(alg.eq(offset, alg.constant(32, 1 << 31)))),
+        _ => in_range,
+    };
+    Out { value, defined }
 }
 
 /// A reading of clz the model does not adopt (see assumption clz-mask-test),
@@ -234,6 +266,15 @@ fn fns<A: Algebra>(alg: &A, mask: A::Bv, base: A::Bv, offset: A::Bv) -> Out<A::B
 /// `a & 0`, so the loop never runs and every result is 0.
 pub fn clz_c_precedence<A: Algebra>(alg: &A, _a: A::Bv) -> A::Bv {
     alg.constant(32, 0)
+}
+
+/// A reading of fns's base the model does not adopt (passage
+/// fns-base-above-31-undefined): the pseudocode's loop tests `pos < 32` and
+/// never runs for a base above 31, and `mask[base]` of a bit past the msb
+/// reads 0, so every such base gives 0xffffffff.
+pub fn fns_base_unchecked<A: Algebra>(alg: &A, mask: A::Bv, base: A::Bv, offset: A::Bv) -> A::Bv {
+    let model = fns(alg, mask, base, offset);
+    alg.ite(model.defined, model.value, alg.constant(32, 0xffff_ffff))
 }
 
 /// A reading of bfind the model does not adopt (see assumption

@@ -313,6 +313,57 @@ pub fn source_lane_reading<A: Algebra>(
     (alg.zext_or_trunc(alg.ite(pval, j, me), 32), pval)
 }
 
+/// What an executing thread gets from a source lane that does not execute
+/// (assumption shfl-unpredictable-source).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InactiveSource {
+    /// Any value (the model).
+    Unpredictable,
+    /// The source lane's register a as it stands.
+    RegisterAnyway,
+    /// The thread's own a, as when the source is out of range.
+    OwnValue,
+}
+
+/// shfl with the source lane computed as `reading` says (`None`: the model's
+/// exact signed j) and a read from a lane that does not execute resolved as
+/// `inactive` says; kept for the audit. A source index outside the warp (the
+/// unsigned reading's wrapped j) names no lane, so d is undefined there.
+pub fn shfl_reading<A: Algebra>(
+    alg: &A,
+    shfl: Shfl,
+    reading: Option<SourceReading>,
+    inactive: InactiveSource,
+    ins: &[A::Bv],
+) -> Outputs<A> {
+    let me = ins[input::LANE];
+    let a = &ins[input::A..input::A + WARP];
+    let active = &ins[input::ACTIVE..input::ACTIVE + WARP];
+    let (source, in_range, in_warp) = match reading {
+        None => {
+            let (source, in_range) = source_lane(alg, shfl.mode, me, ins[input::B], ins[input::C]);
+            (source, in_range, alg.bool_constant(true))
+        }
+        Some(r) => {
+            let (j, pval) = source_lane_reading(alg, r, shfl.mode, me, ins[input::B], ins[input::C]);
+            (alg.extract(4, 0, j), pval, alg.bvult(j, alg.constant(32, WARP as u128)))
+        }
+    };
+    let executes = alg.is_set(read_lane(alg, me, active));
+    let source_executes = alg.is_set(read_lane(alg, source, active));
+    let own = read_lane(alg, me, a);
+    let (value, defined) = match inactive {
+        InactiveSource::Unpredictable => (read_lane(alg, source, a), alg.and(executes, source_executes)),
+        InactiveSource::RegisterAnyway => (read_lane(alg, source, a), executes),
+        InactiveSource::OwnValue => (alg.ite(source_executes, read_lane(alg, source, a), own), executes),
+    };
+    let mut outs = vec![Out { value, defined: alg.and(defined, in_warp) }];
+    if shfl.pred {
+        outs.push(Out { value: alg.bool_to_bv(in_range), defined: executes });
+    }
+    outs
+}
+
 impl fmt::Display for Shfl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // The two forms share a mnemonic; the name tells them apart.

@@ -1,0 +1,773 @@
+//! Passages of the spec that admit more than one reading, as data.
+//!
+//! Each [`Passage`] quotes a short fragment and lists its readings; each
+//! [`Reading`] is a [`Formula`] over the operands of the variants it is
+//! compared on, and says which text it transcribes. The audit
+//! (`ptxcheck audit`) proves, for every pair of readings and every variant,
+//! that they agree on all inputs or finds inputs that tell them apart, and
+//! from that says which readings agree with the pseudocode, the prose, the
+//! section's worked examples and the model.
+//!
+//! Every assumption of the model ([`crate::assumption`]) is a passage here,
+//! with the reading it adopts and the ones it does not.
+
+use crate::assumption::{self, Assumption};
+use crate::bv::Algebra;
+use crate::catalogue::{Out, Outputs, Variant};
+use crate::family::add_sub::{abs_saturating, neg_saturating, AddSub};
+use crate::family::bit_count::{bfind_int_shift, clz_c_precedence, fns_base_unchecked, fns_reading, BitCount, FnsMagnitude};
+use crate::family::bit_field::{
+    bfe_sign_reading, bfe_zero_past_msb, szext_pseudocode, BfeSign, BitField, SzextRepair,
+};
+use crate::family::div_rem::{div_saturating, rem_flooring, rem_truncating, DivRem};
+use crate::family::mul_mad::{mul24_full_operands, MulMad};
+use crate::family::shfl::{shfl_reading, InactiveSource, SourceReading};
+use crate::family::shift::{shf_mod32, shift_reading, Shift, ShiftAmount};
+
+/// The text a reading transcribes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Text {
+    /// The Semantics block as the model reads it.
+    Pseudocode,
+    /// The Semantics block with a repair where it does not parse.
+    RepairedPseudocode,
+    /// The Description or Notes.
+    Prose,
+    /// The Semantics block as a C compiler reads it.
+    C,
+    /// Neither text says it; a reading an implementer could plausibly take
+    /// (what hardware or a solver does, say).
+    Other,
+}
+
+impl Text {
+    pub fn label(self) -> &'static str {
+        match self {
+            Text::Pseudocode => "pseudocode",
+            Text::RepairedPseudocode => "repaired pseudocode",
+            Text::Prose => "prose",
+            Text::C => "C",
+            Text::Other => "other",
+        }
+    }
+}
+
+/// A reading of a passage, as a computation over the variant's inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Formula {
+    /// The model's semantics (`Variant::semantics`).
+    Model,
+    /// The model's value, undefined wherever it is not the exact result:
+    /// signed overflow of add and sub, as in C.
+    UndefinedOnSignedOverflow,
+    /// .sat applied to the wrapped 32-bit result, which is always in range.
+    SaturateWrapped,
+    /// abs or neg of the most negative value gives the most positive one.
+    AbsNegSaturating,
+    /// The model's value, left unspecified at the most negative value (abs,
+    /// neg) or at MIN / -1 (div).
+    UnspecifiedAtMin,
+    /// Division by zero as SMT-LIB defines it: a quotient of all ones
+    /// (unsigned; for signed, -1 or 1 by a's sign), a remainder of a.
+    SmtLibTotal,
+    /// MIN / -1 saturates to MAX.
+    DivSaturating,
+    /// The remainder takes a's sign (C99's truncating division).
+    RemTruncating,
+    /// The remainder takes b's sign (flooring division).
+    RemFlooring,
+    /// mul24 multiplies the full 32-bit operands.
+    Mul24FullOperands,
+    /// clz with C's precedence: `a & (mask == 0)`.
+    ClzCPrecedence,
+    /// bfind's `1<<i` as a 32-bit int, the amount mod 32.
+    BfindIntShift,
+    /// fns with a base above 31: no bit found.
+    FnsBaseUnchecked,
+    /// fns with |offset| computed as given.
+    FnsMagnitude(FnsMagnitude),
+    /// bfe.s with the sign bit read as given.
+    BfeSign(BfeSign),
+    /// bfe with the field's bits past the msb read as 0.
+    BfeZeroPastMsb,
+    /// szext's Semantics block with its last line repaired as given.
+    Szext(SzextRepair),
+    /// shf's two 32-bit shifts with amounts taken mod 32.
+    ShfMod32,
+    /// shl/shr with the amount read as given.
+    ShiftAmount(ShiftAmount),
+    /// shfl with the source lane j computed as given.
+    ShflSource(SourceReading),
+    /// shfl with a read from a lane that does not execute resolved as given.
+    ShflInactive(InactiveSource),
+}
+
+impl Formula {
+    /// The outputs under this reading, in the order of `variant.outputs()`;
+    /// `None` if the formula does not apply to the variant.
+    pub fn outputs<A: Algebra>(self, alg: &A, variant: &Variant, ins: &[A::Bv]) -> Option<Outputs<A>> {
+        let one = |value: A::Bv| Some(vec![Out { value, defined: alg.bool_constant(true) }]);
+        let model = || variant.semantics(alg, ins);
+        let with_defined = |extra: A::Bool| {
+            let mut outs = model();
+            outs[0].defined = alg.and(outs[0].defined, extra);
+            Some(outs)
+        };
+        match (self, *variant) {
+            (Formula::Model, _) => Some(model()),
+            (Formula::UndefinedOnSignedOverflow, Variant::AddSub(op @ (AddSub::Add { ty, sat: false } | AddSub::Sub { ty, sat: false })))
+                if ty.is_signed() && ty.lanes() == 1 =>
+            {
+                let w = ty.width();
+                let (a, b) = (alg.sign_extend(1, ins[0]), alg.sign_extend(1, ins[1]));
+                let exact = if matches!(op, AddSub::Add { .. }) { alg.bvadd(a, b) } else { alg.bvsub(a, b) };
+                let fits = alg.eq(alg.sign_extend(1, alg.extract(w - 1, 0, exact)), exact);
+                with_defined(fits)
+            }
+            (Formula::SaturateWrapped, Variant::AddSub(AddSub::Add { sat: true, .. })) => one(alg.bvadd(ins[0], ins[1])),
+            (Formula::SaturateWrapped, Variant::AddSub(AddSub::Sub { sat: true, .. })) => one(alg.bvsub(ins[0], ins[1])),
+            (Formula::AbsNegSaturating, Variant::AddSub(AddSub::Abs(_))) => one(abs_saturating(alg, ins[0])),
+            (Formula::AbsNegSaturating, Variant::AddSub(AddSub::Neg(_))) => one(neg_saturating(alg, ins[0])),
+            (Formula::UnspecifiedAtMin, Variant::AddSub(AddSub::Abs(t) | AddSub::Neg(t))) if t.is_signed() => {
+                let min = alg.constant(t.width(), 1 << (t.width() - 1));
+                with_defined(alg.not(alg.eq(ins[0], min)))
+            }
+            (Formula::UnspecifiedAtMin, Variant::DivRem(DivRem::Div(t))) if t.is_signed() => {
+                let w = t.width();
+                let overflow = alg.and(alg.eq(ins[0], alg.constant(w, 1 << (w - 1))), alg.eq(ins[1], alg.ones(w)));
+                with_defined(alg.not(overflow))
+            }
+            (Formula::SmtLibTotal, Variant::DivRem(DivRem::Div(t))) if t.is_signed() => one(alg.bvsdiv(ins[0], ins[1])),
+            (Formula::SmtLibTotal, Variant::DivRem(DivRem::Div(_))) => one(alg.bvudiv(ins[0], ins[1])),
+            (Formula::SmtLibTotal, Variant::DivRem(DivRem::Rem(t))) if !t.is_signed() => one(alg.bvurem(ins[0], ins[1])),
+            (Formula::DivSaturating, Variant::DivRem(DivRem::Div(t))) if t.is_signed() => {
+                with_value(alg, model(), div_saturating(alg, ins[0], ins[1]))
+            }
+            (Formula::RemTruncating, Variant::DivRem(DivRem::Rem(t))) if t.is_signed() => {
+                defined_where_nonzero(alg, rem_truncating(alg, ins[0], ins[1]), ins[1])
+            }
+            (Formula::RemFlooring, Variant::DivRem(DivRem::Rem(t))) if t.is_signed() => {
+                defined_where_nonzero(alg, rem_flooring(alg, ins[0], ins[1]), ins[1])
+            }
+            (Formula::Mul24FullOperands, Variant::MulMad(MulMad::Mul24(mode, t))) => {
+                one(mul24_full_operands(alg, mode, t.is_signed(), ins[0], ins[1]))
+            }
+            (Formula::ClzCPrecedence, Variant::BitCount(BitCount::Clz(_))) => one(clz_c_precedence(alg, ins[0])),
+            (Formula::BfindIntShift, Variant::BitCount(BitCount::Bfind { ty, shiftamt })) => {
+                one(bfind_int_shift(alg, ty.is_signed(), shiftamt, ins[0]))
+            }
+            (Formula::FnsBaseUnchecked, Variant::BitCount(BitCount::Fns)) => {
+                one(fns_base_unchecked(alg, ins[0], ins[1], ins[2]))
+            }
+            (Formula::FnsMagnitude(m), Variant::BitCount(BitCount::Fns)) => {
+                Some(vec![fns_reading(alg, m, ins[0], ins[1], ins[2])])
+            }
+            (Formula::BfeSign(r), Variant::BitField(BitField::Bfe(t))) if t.is_signed() => {
+                one(bfe_sign_reading(alg, r, ins[0], ins[1], ins[2]))
+            }
+            (Formula::BfeZeroPastMsb, Variant::BitField(BitField::Bfe(t))) => {
+                one(bfe_zero_past_msb(alg, t.is_signed(), ins[0], ins[1], ins[2]))
+            }
+            (Formula::Szext(repair), Variant::BitField(BitField::Szext(mode, t))) => {
+                one(szext_pseudocode(alg, mode, t.is_signed(), repair, ins[0], ins[1]))
+            }
+            (Formula::ShfMod32, Variant::Shift(Shift::Shf(dir, mode))) => {
+                one(shf_mod32(alg, dir, mode, ins[0], ins[1], ins[2]))
+            }
+            (Formula::ShiftAmount(r), Variant::Shift(Shift::Shl(_))) => one(shift_reading(alg, r, None, ins[0], ins[1])),
+            (Formula::ShiftAmount(r), Variant::Shift(Shift::Shr(t))) => {
+                one(shift_reading(alg, r, Some(t.is_signed()), ins[0], ins[1]))
+            }
+            (Formula::ShflSource(r), Variant::Shfl(s)) => {
+                Some(shfl_reading(alg, s, Some(r), InactiveSource::Unpredictable, ins))
+            }
+            (Formula::ShflInactive(r), Variant::Shfl(s)) => Some(shfl_reading(alg, s, None, r, ins)),
+            _ => None,
+        }
+    }
+}
+
+/// The model's outputs with the first one's value replaced.
+fn with_value<A: Algebra>(alg: &A, mut outs: Outputs<A>, value: A::Bv) -> Option<Outputs<A>> {
+    let _ = alg;
+    outs[0].value = value;
+    Some(outs)
+}
+
+/// One output, defined wherever the divisor is not zero.
+fn defined_where_nonzero<A: Algebra>(alg: &A, value: A::Bv, divisor: A::Bv) -> Option<Outputs<A>> {
+    Some(vec![Out { value, defined: alg.not(alg.is_zero(divisor)) }])
+}
+
+/// A reading of a passage.
+#[derive(Clone, Copy, Debug)]
+pub struct Reading {
+    /// Short, kebab-case, unique within the passage.
+    pub name: &'static str,
+    /// The reading in words.
+    pub says: &'static str,
+    /// The text it transcribes.
+    pub text: Text,
+    pub formula: Formula,
+}
+
+/// A worked example of the section that bears on the passage: inputs and
+/// the outputs the spec states.
+#[derive(Clone, Copy, Debug)]
+pub struct Example {
+    /// The example as the spec writes it.
+    pub instruction: &'static str,
+    pub variant: &'static str,
+    pub inputs: &'static [u128],
+    pub outputs: &'static [u128],
+}
+
+/// A passage that admits more than one reading.
+#[derive(Clone, Copy, Debug)]
+pub struct Passage {
+    /// Stable identifier; the assumption's id where the passage is one.
+    pub id: &'static str,
+    pub section: &'static str,
+    /// A short fragment of the spec text.
+    pub fragment: &'static str,
+    /// What the text leaves open, in one line.
+    pub question: &'static str,
+    /// The variants the readings are compared on.
+    pub variants: &'static [&'static str],
+    pub readings: &'static [Reading],
+    /// The name of the reading the model adopts.
+    pub adopted: &'static str,
+    pub examples: &'static [Example],
+    /// The model's assumption for this passage, if it is one.
+    pub assumption: Option<&'static Assumption>,
+}
+
+impl Passage {
+    pub fn reading(&self, name: &str) -> Option<&Reading> {
+        self.readings.iter().find(|r| r.name == name)
+    }
+}
+
+const fn model(says: &'static str, text: Text) -> Reading {
+    Reading { name: "model", says, text, formula: Formula::Model }
+}
+
+/// Every passage, in spec order.
+pub const PASSAGES: &[Passage] = &[
+    Passage {
+        id: "int-wraparound",
+        section: "9.7.1",
+        fragment: "d = a + b",
+        question: "what a signed result that does not fit its type is",
+        variants: &["add.s32", "sub.s64"],
+        readings: &[
+            model("the result modulo 2^n, two's complement", Text::Pseudocode),
+            Reading {
+                name: "c-signed-overflow",
+                says: "undefined where the exact result does not fit, as C's signed + and -",
+                text: Text::C,
+                formula: Formula::UndefinedOnSignedOverflow,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::WRAPAROUND),
+    },
+    Passage {
+        id: "sat-of-exact-result",
+        section: "9.7.1.1-2",
+        fragment: "limits result to MININT..MAXINT",
+        question: "whether .sat clamps the exact sum or the already wrapped 32-bit one",
+        variants: &["add.sat.s32", "sub.sat.s32"],
+        readings: &[
+            model("the exact result, clamped", Text::Prose),
+            Reading {
+                name: "clamp-wrapped",
+                says: "the pseudocode's 32-bit d = a + b first, then the clamp (which then never applies)",
+                text: Text::Pseudocode,
+                formula: Formula::SaturateWrapped,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::SAT_OF_EXACT_RESULT),
+    },
+    Passage {
+        id: "abs-neg-most-negative",
+        section: "9.7.1.10-11",
+        fragment: "d = |a|",
+        question: "abs and neg of the most negative value, whose magnitude does not fit",
+        variants: &["abs.s32", "neg.s32", "abs.s16"],
+        readings: &[
+            model("wraps to the most negative value itself", Text::Other),
+            Reading {
+                name: "saturating",
+                says: "the most positive value",
+                text: Text::Other,
+                formula: Formula::AbsNegSaturating,
+            },
+            Reading {
+                name: "unspecified",
+                says: "no value is given (C's abs and unary minus overflow)",
+                text: Text::C,
+                formula: Formula::UnspecifiedAtMin,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::ABS_NEG_MIN),
+    },
+    Passage {
+        id: "div-by-zero-unspecified",
+        section: "9.7.1.8",
+        fragment: "unspecified, machine-specific value",
+        question: "the quotient for b = 0",
+        variants: &["div.u32", "div.s32"],
+        readings: &[
+            model("unspecified", Text::Prose),
+            Reading {
+                name: "smt-lib-total",
+                says: "a fixed quotient: all ones (SMT-LIB's bvudiv; bvsdiv gives -1 or 1 by a's sign)",
+                text: Text::Other,
+                formula: Formula::SmtLibTotal,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::DIV_BY_ZERO),
+    },
+    Passage {
+        id: "rem-by-zero-unspecified",
+        section: "9.7.1.9",
+        fragment: "Divides a by b",
+        question: "the remainder for b = 0, on which rem's section is silent",
+        variants: &["rem.u32"],
+        readings: &[
+            model("unspecified, as div's quotient", Text::Other),
+            Reading {
+                name: "smt-lib-total",
+                says: "a itself (SMT-LIB's bvurem)",
+                text: Text::Other,
+                formula: Formula::SmtLibTotal,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::REM_BY_ZERO),
+    },
+    Passage {
+        id: "div-signed-overflow",
+        section: "9.7.1.8",
+        fragment: "d = a / b",
+        question: "the most negative value divided by -1, whose quotient does not fit",
+        variants: &["div.s32", "div.s16"],
+        readings: &[
+            model("the most negative value (the quotient modulo 2^n)", Text::Other),
+            Reading {
+                name: "saturating",
+                says: "the most positive value",
+                text: Text::Other,
+                formula: Formula::DivSaturating,
+            },
+            Reading {
+                name: "unspecified",
+                says: "no value is given (C's / overflows)",
+                text: Text::C,
+                formula: Formula::UnspecifiedAtMin,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::DIV_SIGNED_OVERFLOW),
+    },
+    Passage {
+        id: "rem-negative-machine-dependent",
+        section: "9.7.1.9",
+        fragment: "machine-dependent",
+        question: "the sign of a signed remainder when an operand is negative",
+        variants: &["rem.s32"],
+        readings: &[
+            model("unspecified where a or b is negative", Text::Prose),
+            Reading {
+                name: "truncating",
+                says: "the remainder takes a's sign (C99's %)",
+                text: Text::C,
+                formula: Formula::RemTruncating,
+            },
+            Reading {
+                name: "flooring",
+                says: "the remainder takes b's sign",
+                text: Text::Other,
+                formula: Formula::RemFlooring,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::REM_NEGATIVE),
+    },
+    Passage {
+        id: "mul24-low-24-bits",
+        section: "9.7.1.5",
+        fragment: "t = a * b",
+        question: "whether bits 24..31 of the operands take part in the product",
+        variants: &["mul24.lo.s32", "mul24.hi.u32"],
+        readings: &[
+            model("only bits 0..23, extended from bit 23 (a 48-bit product, as the Notes say)", Text::Prose),
+            Reading {
+                name: "full-operands",
+                says: "the pseudocode's t = a * b of the full 32-bit registers",
+                text: Text::Pseudocode,
+                formula: Formula::Mul24FullOperands,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::MUL24_LOW_BITS),
+    },
+    Passage {
+        id: "clz-mask-test",
+        section: "9.7.1.15",
+        fragment: "a&mask == 0",
+        question: "how the loop's test groups",
+        variants: &["clz.b32", "clz.b64"],
+        readings: &[
+            model("(a & mask) == 0: the count of leading zeros the Description states", Text::Prose),
+            Reading {
+                name: "c-precedence",
+                says: "a & (mask == 0), as C groups it: always 0, so d = 0",
+                text: Text::C,
+                formula: Formula::ClzCPrecedence,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::CLZ_MASK_TEST),
+    },
+    Passage {
+        id: "bfind-shift-width",
+        section: "9.7.1.16",
+        fragment: "1<<i",
+        question: "the width of the single-bit mask for 64-bit operands",
+        variants: &["bfind.u64", "bfind.s64"],
+        readings: &[
+            model("the operand's width, so bits 32..63 are tested", Text::Prose),
+            Reading {
+                name: "c-int-shift",
+                says: "a 32-bit C int, the shift amount taken mod 32 (as x86 runs C's undefined shift)",
+                text: Text::C,
+                formula: Formula::BfindIntShift,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::BFIND_SHIFT_WIDTH),
+    },
+    Passage {
+        id: "fns-base-above-31-undefined",
+        section: "9.7.1.17",
+        fragment: "otherwise behavior is undefined",
+        question: "the result for a base above 31",
+        variants: &["fns.b32"],
+        readings: &[
+            model("undefined, as the Description says", Text::Prose),
+            Reading {
+                name: "loop-never-runs",
+                says: "the pseudocode's loop stops at once (pos < 32 fails) and mask[base] reads 0: d = 0xffffffff",
+                text: Text::Pseudocode,
+                formula: Formula::FnsBaseUnchecked,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::FNS_BASE),
+    },
+    Passage {
+        id: "fns-most-negative-offset",
+        section: "9.7.1.17",
+        fragment: "count = |offset| - 1",
+        question: "|offset| for offset = -2^31, which a 32-bit signed value cannot hold",
+        variants: &["fns.b32"],
+        readings: &[
+            model("exact: 2^31, so the count is never reached", Text::Pseudocode),
+            Reading {
+                name: "wrap-32",
+                says: "in 32-bit two's complement, read unsigned (0x80000000)",
+                text: Text::Other,
+                formula: Formula::FnsMagnitude(FnsMagnitude::Wrap32),
+            },
+            Reading {
+                name: "c-abs",
+                says: "C's abs of an int: undefined for -2^31",
+                text: Text::C,
+                formula: Formula::FnsMagnitude(FnsMagnitude::CAbs),
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::FNS_MIN_OFFSET),
+    },
+    Passage {
+        id: "bfe-field-past-msb",
+        section: "9.7.1.19",
+        fragment: "pos+i<=msb",
+        question: "what the bits of a field that runs past a's msb are",
+        variants: &["bfe.s32", "bfe.s64", "bfe.u32"],
+        readings: &[
+            model("the field's sign bit, as the pseudocode's loop and the Description's padding say", Text::Pseudocode),
+            Reading {
+                name: "zero-past-msb",
+                says: "0, as bits of a zero-extended a; only bits from len upward take the sign",
+                text: Text::Other,
+                formula: Formula::BfeZeroPastMsb,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::BFE_PAST_MSB),
+    },
+    Passage {
+        id: "bfe-sign-bit",
+        section: "9.7.1.19",
+        fragment: "msb of input a if the extracted field extends beyond the msb of a msb of extracted field, otherwise",
+        question: "how the Description's sentence on the sign bit of a signed field parses (its punctuation is lost)",
+        variants: &["bfe.s32", "bfe.s64"],
+        readings: &[
+            Reading {
+                name: "field-msb-clamped",
+                says: "a's msb if the field's last bit passes it, the field's own msb otherwise: a[min(pos+len-1, msb)]",
+                text: Text::Pseudocode,
+                formula: Formula::BfeSign(BfeSign::FieldMsbClamped),
+            },
+            Reading {
+                name: "reaches-msb",
+                says: "\"extends beyond\" as \"reaches\": a's msb if pos+len-1 >= msb, the field's msb otherwise",
+                text: Text::Prose,
+                formula: Formula::BfeSign(BfeSign::ReachesMsb),
+            },
+            Reading {
+                name: "otherwise-dangling",
+                says: "a's msb if the field passes it; the trailing \"msb of extracted field, otherwise\" dropped, \
+                       so 0 otherwise",
+                text: Text::Prose,
+                formula: Formula::BfeSign(BfeSign::OnlyPastMsb),
+            },
+            Reading {
+                name: "start-past-msb",
+                says: "\"extends beyond\" as \"starts beyond\": a's msb if pos > msb, else the bit at pos+len-1 of a \
+                       zero-extended a",
+                text: Text::Prose,
+                formula: Formula::BfeSign(BfeSign::StartPastMsb),
+            },
+            model("the model (an emulator's bfe)", Text::Other),
+        ],
+        adopted: "field-msb-clamped",
+        examples: &[],
+        assumption: None,
+    },
+    Passage {
+        id: "szext-mask-or-zero",
+        section: "9.7.1.21",
+        fragment: "sign_bit ? mask | 0",
+        question: "what the last line of the Semantics block computes: the conditional has no `:`",
+        variants: &["szext.clamp.s32", "szext.wrap.s32", "szext.wrap.u32"],
+        readings: &[
+            Reading {
+                name: "colon",
+                says: "`|` read as the missing `:`: sign_bit ? mask : 0",
+                text: Text::RepairedPseudocode,
+                formula: Formula::Szext(SzextRepair::Colon),
+            },
+            Reading {
+                name: "colon-after",
+                says: "`: 0` lost after `mask | 0`: sign_bit ? (mask | 0) : 0",
+                text: Text::RepairedPseudocode,
+                formula: Formula::Szext(SzextRepair::ColonAfter),
+            },
+            Reading {
+                name: "drop-conditional",
+                says: "the conditional a stray: (a & ~mask) | 0, zero-extension only",
+                text: Text::RepairedPseudocode,
+                formula: Formula::Szext(SzextRepair::DropConditional),
+            },
+            Reading {
+                name: "question-as-or",
+                says: "`?` read as `|`: sign_bit | mask | 0",
+                text: Text::RepairedPseudocode,
+                formula: Formula::Szext(SzextRepair::QuestionAsOr),
+            },
+            Reading {
+                name: "swapped",
+                says: "the branches the other way round: sign_bit ? 0 : mask",
+                text: Text::RepairedPseudocode,
+                formula: Formula::Szext(SzextRepair::Swapped),
+            },
+            model(
+                "the Description: the low N bits of a sign-extended (.s32) or zero-extended (.u32); 0 for N = 0; \
+                 for N >= 32, a under .clamp and N mod 32 under .wrap",
+                Text::Prose,
+            ),
+        ],
+        adopted: "colon",
+        examples: &[Example {
+            instruction: "szext.wrap.u32  rd, 0xffffffff, 0; // Result is 0.",
+            variant: "szext.wrap.u32",
+            inputs: &[0xffff_ffff, 0],
+            outputs: &[0],
+        }],
+        assumption: Some(&assumption::SZEXT_MASK_OR_ZERO),
+    },
+    Passage {
+        id: "shf-shift-by-32",
+        section: "9.7.8.7",
+        fragment: "a >> (32-n)",
+        question: "a 32-bit shift by 32 (n = 0, or n = 32 under .clamp)",
+        variants: &["shf.l.wrap.b32", "shf.r.clamp.b32"],
+        readings: &[
+            model("0, so the funnel shift of [b, a] the Description states", Text::Prose),
+            Reading {
+                name: "mod-32",
+                says: "the amount taken mod 32, as x86 runs C's undefined shift: the word unchanged",
+                text: Text::C,
+                formula: Formula::ShfMod32,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::SHF_SHIFT_BY_32),
+    },
+    Passage {
+        id: "shift-clamped-to-width",
+        section: "9.7.8.8-9",
+        fragment: "clamped to N",
+        question: "a shift amount at or above the operand's width",
+        variants: &["shl.b16", "shl.b32", "shr.s16", "shr.u64"],
+        readings: &[
+            model("every bit shifted out: 0, or sign copies for shr of .s types", Text::Prose),
+            Reading {
+                name: "mod-width",
+                says: "the amount taken mod the width, as x86 runs C's oversized shift",
+                text: Text::C,
+                formula: Formula::ShiftAmount(ShiftAmount::ModWidth),
+            },
+            Reading {
+                name: "cut-to-width",
+                says: "the 32-bit amount cut to the operand's width first (a .b16 shift by 0x10000 is by 0)",
+                text: Text::Other,
+                formula: Formula::ShiftAmount(ShiftAmount::CutToWidth),
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::SHIFT_CLAMPED_TO_WIDTH),
+    },
+    Passage {
+        id: "shfl-source-lane",
+        section: "9.7.9.5",
+        fragment: "j = lane - bval",
+        question: "the width and signedness of the source lane j",
+        variants: &["shfl.up.b32 d|p", "shfl.down.b32 d|p"],
+        readings: &[
+            model("a signed integer wide enough for -31..62: out of range below 0 and above maxLane", Text::Prose),
+            Reading {
+                name: "five-bit",
+                says: "5 bits like lane[4:0]: .up and .down wrap around the warp",
+                text: Text::Other,
+                formula: Formula::ShflSource(SourceReading::FiveBit),
+            },
+            Reading {
+                name: "unsigned-32",
+                says: "an unsigned 32-bit integer: .up below lane 0 wraps to an index past the warp",
+                text: Text::C,
+                formula: Formula::ShflSource(SourceReading::Unsigned32),
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::SHFL_SOURCE_LANE),
+    },
+    Passage {
+        id: "shfl-unpredictable-source",
+        section: "9.7.9.5",
+        fragment: "unpredictable for inactive/predicated-off threads",
+        question: "what a thread reads from a source lane that does not execute",
+        variants: &["shfl.idx.b32 d|p"],
+        readings: &[
+            model("any value", Text::Prose),
+            Reading {
+                name: "register-anyway",
+                says: "the source lane's register a as it stands",
+                text: Text::Other,
+                formula: Formula::ShflInactive(InactiveSource::RegisterAnyway),
+            },
+            Reading {
+                name: "own-value",
+                says: "the thread's own a, as for a source out of range",
+                text: Text::Other,
+                formula: Formula::ShflInactive(InactiveSource::OwnValue),
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::SHFL_UNPREDICTABLE_SOURCE),
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bv::{BitVec, Concrete};
+
+    #[test]
+    fn every_assumption_is_a_passage_and_every_formula_applies() {
+        for a in assumption::ALL {
+            assert!(PASSAGES.iter().any(|p| p.assumption == Some(*a)), "assumption {} has no passage", a.id);
+        }
+        for p in PASSAGES {
+            assert!(p.reading(p.adopted).is_some(), "{}: adopted reading {} missing", p.id, p.adopted);
+            assert!(p.readings.len() >= 2, "{}", p.id);
+            for v in p.variants {
+                let variant = Variant::from_mnemonic(v).unwrap_or_else(|| panic!("{}: no variant {v}", p.id));
+                let ins: Vec<BitVec> = variant.inputs().iter().map(|o| BitVec::new(o.ty.width(), 0)).collect();
+                for r in p.readings {
+                    assert!(r.formula.outputs(&Concrete, &variant, &ins).is_some(), "{}: {} on {v}", p.id, r.name);
+                }
+            }
+            for e in p.examples {
+                assert!(Variant::from_mnemonic(e.variant).is_some(), "{}: {}", p.id, e.variant);
+            }
+        }
+    }
+
+    fn szext(repair: SzextRepair, mode: &str, a: u128, b: u128) -> u128 {
+        let v = Variant::from_mnemonic(mode).unwrap();
+        let ins = [BitVec::new(32, a), BitVec::new(32, b)];
+        Formula::Szext(repair).outputs(&Concrete, &v, &ins).unwrap()[0].value.unsigned()
+    }
+
+    // 9.7.1.21, worked by hand: the low 8 bits of 0x80 sign-extended.
+    #[test]
+    fn szext_repairs_by_hand() {
+        assert_eq!(szext(SzextRepair::Colon, "szext.wrap.s32", 0x80, 8), 0xffff_ff80);
+        assert_eq!(szext(SzextRepair::DropConditional, "szext.wrap.s32", 0x80, 8), 0x80);
+        assert_eq!(szext(SzextRepair::Swapped, "szext.wrap.s32", 0x7f, 8), 0xffff_ff7f);
+        assert_eq!(szext(SzextRepair::QuestionAsOr, "szext.wrap.s32", 0x7f, 8), 0xffff_ff7f);
+        assert_eq!(szext(SzextRepair::Colon, "szext.clamp.s32", 0x80, 40), 0x80);
+    }
+
+    // 9.7.1.19, worked by hand: an 8-bit field 0x80 at bit 0, and a 2-bit
+    // field at bit 31 of 0x80000000 that runs past the msb.
+    #[test]
+    fn bfe_sign_readings_by_hand() {
+        let bfe = |r: BfeSign, a: u128, pos: u128, len: u128| {
+            let v = Variant::from_mnemonic("bfe.s32").unwrap();
+            let ins = [BitVec::new(32, a), BitVec::new(32, pos), BitVec::new(32, len)];
+            Formula::BfeSign(r).outputs(&Concrete, &v, &ins).unwrap()[0].value.unsigned()
+        };
+        assert_eq!(bfe(BfeSign::FieldMsbClamped, 0x80, 0, 8), 0xffff_ff80);
+        assert_eq!(bfe(BfeSign::OnlyPastMsb, 0x80, 0, 8), 0x80);
+        assert_eq!(bfe(BfeSign::FieldMsbClamped, 0x8000_0000, 31, 2), 0xffff_ffff);
+        assert_eq!(bfe(BfeSign::StartPastMsb, 0x8000_0000, 31, 2), 1);
+        assert_eq!(bfe(BfeSign::ReachesMsb, 0x8000_0000, 31, 2), 0xffff_ffff);
+    }
+}
