@@ -5,6 +5,8 @@
 //! The binary (`main.rs`) is a thin command line over these modules; all
 //! output is rendered into a `Write` by [`render`].
 
+pub mod ambiguity;
+pub mod audit;
 pub mod claims;
 pub mod eval;
 pub mod exhaustive;

@@ -129,6 +129,16 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
+    /// Audit the spec text: every ambiguous passage with its readings
+    /// compared, every refuted claim, example and prose statement, each
+    /// with a confirmed witness. Exit 1 when some comparison is unsettled.
+    Audit {
+        /// Show one finding in full, with its witness table.
+        #[arg(long)]
+        id: Option<String>,
+        #[command(flatten)]
+        solver: SolverArgs,
+    },
     /// List the catalogue: every legal variant with its operands,
     /// requirements and assumptions.
     List {
@@ -268,6 +278,24 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, Usage> {
                 Format::Json => writeln!(out, "{:#}", summary.json()).map_err(usage)?,
             }
             Ok(if reports.iter().all(|r| r.mismatch.is_none()) { ExitCode::SUCCESS } else { ExitCode::from(1) })
+        }
+        Command::Audit { id, solver } => {
+            let setup = Setup::new(&solver)?;
+            let audit = setup.pool.install(|| ptxcheck::audit::run(&setup.backend, setup.timeout));
+            match (&id, solver.format) {
+                (Some(id), format) => {
+                    let f = audit
+                        .find(id)
+                        .ok_or_else(|| usage(anyhow!("unknown finding `{id}` (`ptxcheck audit` lists them)")))?;
+                    match format {
+                        Format::Table => render::finding_text(out, f).map_err(usage)?,
+                        Format::Json => writeln!(out, "{:#}", serde_json::json!(f)).map_err(usage)?,
+                    }
+                }
+                (None, Format::Table) => render::audit_text(out, &audit).map_err(usage)?,
+                (None, Format::Json) => writeln!(out, "{:#}", render::audit_json(&audit)).map_err(usage)?,
+            }
+            Ok(if audit.settled() { ExitCode::SUCCESS } else { ExitCode::from(1) })
         }
         Command::List { targets } => {
             let variants = select::select(&targets).map_err(|e| usage(anyhow!(e)))?;

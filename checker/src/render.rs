@@ -826,3 +826,88 @@ pub fn claim_text(out: &mut dyn Write, r: &crate::claims::ClaimResult) -> io::Re
     }
     Ok(())
 }
+
+/// The audit's findings as a table, then counts by kind.
+pub fn audit_text(out: &mut dyn Write, audit: &crate::audit::Audit) -> io::Result<()> {
+    let rows = audit
+        .findings
+        .iter()
+        .map(|f| {
+            vec![
+                f.id.clone(),
+                f.section.clone(),
+                f.kind.label().to_string(),
+                f.severity.label().to_string(),
+                wrap(&f.summary, 64),
+            ]
+        })
+        .collect();
+    writeln!(out, "{}", table(&["finding", "section", "kind", "severity", "summary"], rows))?;
+    let counts: Vec<String> = crate::finding::FindingKind::ALL
+        .iter()
+        .map(|k| (k, audit.findings.iter().filter(|f| f.kind == *k).count()))
+        .filter(|(_, n)| *n > 0)
+        .map(|(k, n)| format!("{n} {}", k.label()))
+        .collect();
+    writeln!(out, "\n{} findings: {}", audit.findings.len(), counts.join(", "))?;
+    writeln!(out, "`ptxcheck audit --id ID` shows one in full, with its witness.")
+}
+
+/// One finding in full: the fragment, the account, the model's choice and
+/// the witness table.
+pub fn finding_text(out: &mut dyn Write, f: &crate::finding::Finding) -> io::Result<()> {
+    writeln!(out, "{} ({}, {}, severity {})", f.id, f.section, f.kind.label(), f.severity.label())?;
+    if !f.fragment.is_empty() {
+        writeln!(out, "  spec: `{}`", f.fragment)?;
+    }
+    writeln!(out, "  {}", f.summary)?;
+    for d in &f.detail {
+        writeln!(out, "  - {}", d)?;
+    }
+    if let Some(m) = &f.model_choice {
+        writeln!(out, "  model: {m}")?;
+    }
+    if let Some(w) = &f.witness {
+        writeln!(out, "\nwitness ({}):", w.variant)?;
+        witness_table(out, w)?;
+    }
+    Ok(())
+}
+
+/// Inputs, then one row per output with a column per reading; values in hex.
+pub fn witness_table(out: &mut dyn Write, w: &crate::finding::WitnessTable) -> io::Result<()> {
+    let ins: Vec<Vec<String>> = w.inputs.iter().map(|(n, v)| vec![n.clone(), v.hex()]).collect();
+    if ins.is_empty() {
+        writeln!(out, "every input 0")?;
+    } else {
+        writeln!(out, "{}", table(&["input", "value"], ins))?;
+    }
+    let mut header = vec!["output"];
+    header.extend(w.columns.iter().map(String::as_str));
+    let rows = w
+        .rows
+        .iter()
+        .map(|(n, vs)| std::iter::once(n.clone()).chain(vs.iter().map(|v| register_text(*v))).collect())
+        .collect();
+    writeln!(out, "{}", table(&header, rows))
+}
+
+/// The audit for tools: every finding, and each passage's readings.
+pub fn audit_json(audit: &crate::audit::Audit) -> Value {
+    let passages: Vec<Value> = audit
+        .passages
+        .iter()
+        .map(|p| {
+            json!({
+                "id": p.passage.id,
+                "section": p.passage.section,
+                "fragment": p.passage.fragment,
+                "question": p.passage.question,
+                "adopted": p.passage.adopted,
+                "readings": p.readings,
+                "comparisons": p.pairs,
+            })
+        })
+        .collect();
+    json!({ "findings": audit.findings, "passages": passages })
+}

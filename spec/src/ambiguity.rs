@@ -15,10 +15,10 @@ use crate::assumption::{self, Assumption};
 use crate::bv::Algebra;
 use crate::catalogue::{Out, Outputs, Variant};
 use crate::family::add_sub::{abs_saturating, neg_saturating, AddSub};
-use crate::family::bit_count::{bfind_int_shift, clz_c_precedence, fns_base_unchecked, fns_reading, BitCount, FnsMagnitude};
-use crate::family::bit_field::{
-    bfe_sign_reading, bfe_zero_past_msb, szext_pseudocode, BfeSign, BitField, SzextRepair,
+use crate::family::bit_count::{
+    bfind_int_shift, clz_c_precedence, fns_base_unchecked, fns_reading, BitCount, FnsMagnitude,
 };
+use crate::family::bit_field::{bfe_sign_reading, bfe_zero_past_msb, szext_pseudocode, BfeSign, BitField, SzextRepair};
 use crate::family::div_rem::{div_saturating, rem_flooring, rem_truncating, DivRem};
 use crate::family::mul_mad::{mul24_full_operands, MulMad};
 use crate::family::shfl::{shfl_reading, InactiveSource, SourceReading};
@@ -116,17 +116,22 @@ impl Formula {
         };
         match (self, *variant) {
             (Formula::Model, _) => Some(model()),
-            (Formula::UndefinedOnSignedOverflow, Variant::AddSub(op @ (AddSub::Add { ty, sat: false } | AddSub::Sub { ty, sat: false })))
-                if ty.is_signed() && ty.lanes() == 1 =>
-            {
+            (
+                Formula::UndefinedOnSignedOverflow,
+                Variant::AddSub(op @ (AddSub::Add { ty, sat: false } | AddSub::Sub { ty, sat: false })),
+            ) if ty.is_signed() && ty.lanes() == 1 => {
                 let w = ty.width();
                 let (a, b) = (alg.sign_extend(1, ins[0]), alg.sign_extend(1, ins[1]));
                 let exact = if matches!(op, AddSub::Add { .. }) { alg.bvadd(a, b) } else { alg.bvsub(a, b) };
                 let fits = alg.eq(alg.sign_extend(1, alg.extract(w - 1, 0, exact)), exact);
                 with_defined(fits)
             }
-            (Formula::SaturateWrapped, Variant::AddSub(AddSub::Add { sat: true, .. })) => one(alg.bvadd(ins[0], ins[1])),
-            (Formula::SaturateWrapped, Variant::AddSub(AddSub::Sub { sat: true, .. })) => one(alg.bvsub(ins[0], ins[1])),
+            (Formula::SaturateWrapped, Variant::AddSub(AddSub::Add { sat: true, .. })) => {
+                one(alg.bvadd(ins[0], ins[1]))
+            }
+            (Formula::SaturateWrapped, Variant::AddSub(AddSub::Sub { sat: true, .. })) => {
+                one(alg.bvsub(ins[0], ins[1]))
+            }
             (Formula::AbsNegSaturating, Variant::AddSub(AddSub::Abs(_))) => one(abs_saturating(alg, ins[0])),
             (Formula::AbsNegSaturating, Variant::AddSub(AddSub::Neg(_))) => one(neg_saturating(alg, ins[0])),
             (Formula::UnspecifiedAtMin, Variant::AddSub(AddSub::Abs(t) | AddSub::Neg(t))) if t.is_signed() => {
@@ -140,7 +145,9 @@ impl Formula {
             }
             (Formula::SmtLibTotal, Variant::DivRem(DivRem::Div(t))) if t.is_signed() => one(alg.bvsdiv(ins[0], ins[1])),
             (Formula::SmtLibTotal, Variant::DivRem(DivRem::Div(_))) => one(alg.bvudiv(ins[0], ins[1])),
-            (Formula::SmtLibTotal, Variant::DivRem(DivRem::Rem(t))) if !t.is_signed() => one(alg.bvurem(ins[0], ins[1])),
+            (Formula::SmtLibTotal, Variant::DivRem(DivRem::Rem(t))) if !t.is_signed() => {
+                one(alg.bvurem(ins[0], ins[1]))
+            }
             (Formula::DivSaturating, Variant::DivRem(DivRem::Div(t))) if t.is_signed() => {
                 with_value(alg, model(), div_saturating(alg, ins[0], ins[1]))
             }
@@ -175,7 +182,9 @@ impl Formula {
             (Formula::ShfMod32, Variant::Shift(Shift::Shf(dir, mode))) => {
                 one(shf_mod32(alg, dir, mode, ins[0], ins[1], ins[2]))
             }
-            (Formula::ShiftAmount(r), Variant::Shift(Shift::Shl(_))) => one(shift_reading(alg, r, None, ins[0], ins[1])),
+            (Formula::ShiftAmount(r), Variant::Shift(Shift::Shl(_))) => {
+                one(shift_reading(alg, r, None, ins[0], ins[1]))
+            }
             (Formula::ShiftAmount(r), Variant::Shift(Shift::Shr(t))) => {
                 one(shift_reading(alg, r, Some(t.is_signed()), ins[0], ins[1]))
             }
@@ -535,7 +544,8 @@ pub const PASSAGES: &[Passage] = &[
         readings: &[
             Reading {
                 name: "field-msb-clamped",
-                says: "a's msb if the field's last bit passes it, the field's own msb otherwise: a[min(pos+len-1, msb)]",
+                says:
+                    "a's msb if the field's last bit passes it, the field's own msb otherwise: a[min(pos+len-1, msb)]",
                 text: Text::Pseudocode,
                 formula: Formula::BfeSign(BfeSign::FieldMsbClamped),
             },

@@ -265,7 +265,14 @@ pub enum SzextRepair {
 
 /// szext computed the way the Semantics block does (b1, too_large, mask,
 /// sign_pos, sign_bit), with its last line repaired as `repair` says.
-pub fn szext_pseudocode<A: Algebra>(alg: &A, mode: Mode, signed: bool, repair: SzextRepair, a: A::Bv, b: A::Bv) -> A::Bv {
+pub fn szext_pseudocode<A: Algebra>(
+    alg: &A,
+    mode: Mode,
+    signed: bool,
+    repair: SzextRepair,
+    a: A::Bv,
+    b: A::Bv,
+) -> A::Bv {
     let k = |v: u128| alg.constant(32, v);
     let b1 = alg.bvand(b, k(0x1f));
     let too_large = match mode {
@@ -275,11 +282,7 @@ pub fn szext_pseudocode<A: Algebra>(alg: &A, mode: Mode, signed: bool, repair: S
     let mask = alg.ite(too_large, k(0), alg.bvshl(alg.ones(32), b1));
     let sign_pos = alg.bvand(alg.bvsub(b1, k(1)), k(0x1f));
     let no_sign = alg.or(alg.is_zero(b1), too_large);
-    let sign_bit = if signed {
-        alg.ite(no_sign, k(0), alg.bvand(alg.bvlshr(a, sign_pos), k(1)))
-    } else {
-        k(0)
-    };
+    let sign_bit = if signed { alg.ite(no_sign, k(0), alg.bvand(alg.bvlshr(a, sign_pos), k(1))) } else { k(0) };
     let set = alg.not(alg.is_zero(sign_bit));
     let tail = match repair {
         SzextRepair::Colon => alg.ite(set, mask, k(0)),

@@ -1,0 +1,133 @@
+//! `ptxcheck audit`: every finding about the spec text, from every source,
+//! in one list: the ambiguous passages, the claims that fail (worked
+//! examples, prose and notes against the pseudocode, example syntax).
+
+use std::time::Duration;
+
+use ptx_smt::Backend;
+use ptx_spec::ambiguity::PASSAGES;
+use ptx_spec::claims::{section_key, Check, Kind};
+use rayon::prelude::*;
+
+use crate::ambiguity::{self, PassageResult};
+use crate::claims::{ClaimResult, ClaimVerdict, Witness};
+use crate::finding::{Finding, FindingKind, Severity, WitnessTable};
+
+/// What the audit checked and found.
+pub struct Audit {
+    pub passages: Vec<PassageResult>,
+    pub claims: Vec<ClaimResult>,
+    /// Sorted by section, then id.
+    pub findings: Vec<Finding>,
+}
+
+impl Audit {
+    /// Every comparison and claim came to a verdict.
+    pub fn settled(&self) -> bool {
+        let pairs = self.passages.iter().flat_map(|p| &p.pairs);
+        pairs.clone().all(|q| !matches!(q.verdict, ambiguity::PairVerdict::Unknown { .. }))
+            && self.claims.iter().all(|c| !matches!(c.verdict, ClaimVerdict::Unknown(_)))
+    }
+
+    pub fn find(&self, id: &str) -> Option<&Finding> {
+        self.findings.iter().find(|f| f.id == id)
+    }
+}
+
+/// Run every check of the audit.
+pub fn run(backend: &Backend, timeout: Duration) -> Audit {
+    let passages: Vec<PassageResult> = PASSAGES.par_iter().map(|p| ambiguity::check(p, backend, timeout)).collect();
+    let claims: Vec<ClaimResult> =
+        ptx_spec::claims::all().par_iter().map(|c| crate::claims::check(c, backend, timeout)).collect();
+    let mut findings: Vec<Finding> = passages.iter().map(ambiguity::finding).collect();
+    findings.extend(claim_findings(&claims));
+    sort(&mut findings);
+    Audit { passages, claims, findings }
+}
+
+/// By section (numerically), then id.
+pub fn sort(findings: &mut [Finding]) {
+    findings.sort_by(|a, b| (section_key(&a.section), &a.id).cmp(&(section_key(&b.section), &b.id)));
+}
+
+/// A finding for each claim that is refuted, and for each derived claim
+/// that shows an identity failing. An example instruction refuted both
+/// against the Syntax block and against the catalogue is one finding.
+pub fn claim_findings(results: &[ClaimResult]) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for r in results {
+        let c = &r.claim;
+        let (kind, severity, witness) = match (&r.verdict, &c.check, c.kind) {
+            (ClaimVerdict::Refuted(_), Check::Parses { .. }, _) => continue, // merged below
+            (ClaimVerdict::Refuted(w), Check::FitsSyntax { .. }, _) => (FindingKind::ExampleSyntax, Severity::Low, w),
+            (ClaimVerdict::Refuted(w), _, Kind::Prose | Kind::Note) => {
+                (FindingKind::ProseVsPseudocode, Severity::High, w)
+            }
+            (ClaimVerdict::Refuted(w), _, _) => (FindingKind::ClaimRefuted, Severity::Medium, w),
+            (ClaimVerdict::Holds(w @ Some(_)), Check::Fails { .. }, _) => (FindingKind::ClaimRefuted, Severity::Low, w),
+            _ => continue,
+        };
+        let mut detail = vec![format!("Claim: {}", c.statement), format!("Checked by: {}.", r.method)];
+        if let Some(reason) = refutation_reason(r) {
+            detail.push(reason);
+        }
+        if kind == FindingKind::ExampleSyntax {
+            // The same example against the catalogue, if that claim exists.
+            let twin = c.id.replace("example-syntax-", "example-catalogue-");
+            if let Some(t) = results.iter().find(|t| t.claim.id == twin) {
+                detail.push(format!("Against the catalogue ({}): {}", t.verdict.label(), reason_text(t)));
+            }
+        }
+        let witness = witness.as_ref().filter(|w| !(w.inputs.is_empty() && w.observed.is_empty()));
+        if let Some(w) = witness {
+            detail.extend(w.failing.iter().map(|f| format!("Fails on the witness: `{f}`")));
+        }
+        out.push(Finding {
+            id: c.id.clone(),
+            section: c.section.to_string(),
+            kind,
+            severity,
+            fragment: c.fragment.unwrap_or("").to_string(),
+            summary: summary(r),
+            detail,
+            model_choice: None,
+            witness: witness.map(|w| table(r, w)),
+        });
+    }
+    out
+}
+
+fn summary(r: &ClaimResult) -> String {
+    match (&r.verdict, &r.claim.check) {
+        (ClaimVerdict::Holds(_), Check::Fails { .. }) => format!("{} (a witness shows it)", r.claim.statement),
+        _ => format!("false: {}", r.claim.statement),
+    }
+}
+
+fn refutation_reason(r: &ClaimResult) -> Option<String> {
+    match &r.claim.check {
+        Check::FitsSyntax { text } | Check::Parses { text } => Some(format!("`{text}`: {}", reason_text(r))),
+        _ => None,
+    }
+}
+
+/// Why a claim fails, as its witness says (for a syntax claim, the
+/// matcher's reason).
+fn reason_text(r: &ClaimResult) -> String {
+    r.verdict.witness().map_or_else(|| r.verdict.label().to_string(), |w| w.failing.join("; "))
+}
+
+fn table(r: &ClaimResult, w: &Witness) -> WitnessTable {
+    let program = match &r.claim.check {
+        Check::Values { program, .. } | Check::Always { program, .. } | Check::Fails { program, .. } => {
+            program.lines().next().unwrap_or("").trim().to_string()
+        }
+        _ => String::new(),
+    };
+    WitnessTable {
+        variant: program,
+        inputs: w.inputs.clone(),
+        columns: vec!["after the program".to_string()],
+        rows: w.observed.iter().map(|(n, v)| (n.clone(), vec![*v])).collect(),
+    }
+}
