@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::finding::{Finding, FindingKind, Severity, WitnessTable};
-use crate::prove::{compare, Comparison, Sides};
+use crate::prove::{compare_least, Comparison, Sides};
 
 /// How two readings compare on one variant.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -197,7 +197,7 @@ fn compare_readings(
     };
     let (a, b) = (side(first)?, side(second)?);
     let sides = Sides { vars: &vars, constraint: None, output_names: &output_names, smt: &a, concrete: &b };
-    Ok(match compare(backend, &mut ctx, &sides, timeout)? {
+    Ok(match compare_least(backend, &mut ctx, &sides, timeout)? {
         Comparison::Equivalent => PairVerdict::Agree,
         Comparison::Differ(cex) => {
             let inputs: Vec<BitVec> = cex.inputs.iter().map(|(_, v)| *v).collect();

@@ -100,7 +100,7 @@ pub fn claim_findings(results: &[ClaimResult]) -> Vec<Finding> {
 fn summary(r: &ClaimResult) -> String {
     match (&r.verdict, &r.claim.check) {
         (ClaimVerdict::Holds(_), Check::Fails { .. }) => format!("{} (a witness shows it)", r.claim.statement),
-        _ => format!("false: {}", r.claim.statement),
+        _ => format!("refuted: {}", r.claim.statement),
     }
 }
 

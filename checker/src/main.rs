@@ -139,6 +139,26 @@ enum Command {
         #[command(flatten)]
         solver: SolverArgs,
     },
+    /// Regenerate the reports (`reports/`): every variant proven by each
+    /// solver, the claims, and the audit's findings. With --check, write
+    /// nothing and exit 1 if the committed reports are not current.
+    Report {
+        /// The reports' folder.
+        #[arg(long, default_value = "reports")]
+        dir: std::path::PathBuf,
+        /// Compare with the files in --dir instead of writing them.
+        #[arg(long)]
+        check: bool,
+        /// The solvers whose `prove all` the report records, comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "embedded,z3,cvc5")]
+        solvers: Vec<String>,
+        /// Time limit for each solver query, in seconds.
+        #[arg(long, default_value_t = 60.0)]
+        timeout: f64,
+        /// Queries run in parallel (default: one per CPU).
+        #[arg(long)]
+        jobs: Option<usize>,
+    },
     /// List the catalogue: every legal variant with its operands,
     /// requirements and assumptions.
     List {
@@ -296,6 +316,33 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, Usage> {
                 (None, Format::Json) => writeln!(out, "{:#}", render::audit_json(&audit)).map_err(usage)?,
             }
             Ok(if audit.settled() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+        }
+        Command::Report { dir, check, solvers, timeout, jobs } => {
+            let args = |solver: &str| SolverArgs { solver: solver.to_string(), timeout, jobs, format: Format::Table };
+            let variants = ptx_spec::Variant::all();
+            let mut runs = Vec::new();
+            for name in &solvers {
+                let setup = Setup::new(&args(name))?;
+                let results = setup.run_all(&variants, |v| prove::prove(v, &setup.backend, setup.timeout));
+                runs.push(ptxcheck::report::SolverRun { solver: setup.backend.to_string(), results });
+            }
+            let setup = Setup::new(&args("embedded"))?;
+            let audit = setup.pool.install(|| ptxcheck::audit::run(&setup.backend, setup.timeout));
+            let report = ptxcheck::report::build(&runs, &audit);
+            if check {
+                let stale = report.stale(&dir);
+                if stale.is_empty() {
+                    writeln!(out, "{}: current", dir.display()).map_err(usage)?;
+                    return Ok(ExitCode::SUCCESS);
+                }
+                for path in stale {
+                    writeln!(out, "stale: {} (run `ptxcheck report` and commit it)", path.display()).map_err(usage)?;
+                }
+                return Ok(ExitCode::from(1));
+            }
+            report.write(&dir).map_err(usage)?;
+            writeln!(out, "wrote {} files to {}", ptxcheck::report::FILES.len(), dir.display()).map_err(usage)?;
+            Ok(ExitCode::SUCCESS)
         }
         Command::List { targets } => {
             let variants = select::select(&targets).map_err(|e| usage(anyhow!(e)))?;

@@ -341,6 +341,26 @@ pub(crate) fn compare(
     sides: &Sides,
     timeout: Duration,
 ) -> Result<Comparison, SolverError> {
+    compare_with(backend, ctx, sides, timeout, false)
+}
+
+/// As [`compare`], with the least witness (see [`minimise`]).
+pub(crate) fn compare_least(
+    backend: &Backend,
+    ctx: &mut Context,
+    sides: &Sides,
+    timeout: Duration,
+) -> Result<Comparison, SolverError> {
+    compare_with(backend, ctx, sides, timeout, true)
+}
+
+fn compare_with(
+    backend: &Backend,
+    ctx: &mut Context,
+    sides: &Sides,
+    timeout: Duration,
+    least: bool,
+) -> Result<Comparison, SolverError> {
     let mut goal = differ(ctx, sides);
     if let Some(c) = sides.constraint {
         goal = ctx.and(c, goal);
@@ -350,7 +370,7 @@ pub(crate) fn compare(
         SatResult::Unknown(reason) => return Ok(Comparison::Unknown(reason)),
         SatResult::Sat(model) => model,
     };
-    let model = minimise(backend, ctx, sides.vars, goal, model, timeout)?;
+    let model = minimise(backend, ctx, sides.vars, goal, model, timeout, least)?;
     Ok(match evaluate(ctx, sides, &model)? {
         Some(cex) => Comparison::Differ(cex),
         None => Comparison::Unconfirmed(model),
@@ -359,6 +379,11 @@ pub(crate) fn compare(
 
 /// Prefer 0, then 1, for each input in turn, so a person can check the
 /// witness by hand. Each step keeps the earlier choices.
+///
+/// With `least`, an input that can be neither is brought down to its least
+/// value, bit by bit from the top: the witness is then the least input in
+/// operand order, whatever model the solver gave, so a report that shows it
+/// is the same on every run and with every solver.
 pub(crate) fn minimise(
     backend: &Backend,
     ctx: &mut Context,
@@ -366,6 +391,7 @@ pub(crate) fn minimise(
     goal: SExpr,
     mut model: HashMap<String, BitVec>,
     timeout: Duration,
+    least: bool,
 ) -> Result<HashMap<String, BitVec>, SolverError> {
     let mut fixed: Vec<SExpr> = vec![goal];
     for v in vars {
@@ -384,6 +410,25 @@ pub(crate) fn minimise(
                 chosen = BitVec::new(v.width, small);
                 break;
             }
+        }
+        if least && chosen.unsigned() > 1 {
+            let mut value = chosen.unsigned();
+            for i in (0..v.width).rev() {
+                if value >> i & 1 == 0 {
+                    continue;
+                }
+                // Can the bits from the top down to i read as `value`'s with bit i clear?
+                let sym = Sym::new(ctx);
+                let prefix = (value >> i) & !1;
+                let top = sym.extract(v.width - 1, i, sym.var(&v.name, v.width));
+                let mut assertions = fixed.clone();
+                assertions.push(sym.eq(top, sym.constant(v.width - i, prefix)));
+                if let SatResult::Sat(m) = backend.check(ctx, vars, &assertions, timeout)? {
+                    value = m.get(&v.name).map_or(prefix << i, |b| b.unsigned());
+                    model = m;
+                }
+            }
+            chosen = BitVec::new(v.width, value);
         }
         let sym = Sym::new(ctx);
         fixed.push(sym.eq(sym.var(&v.name, v.width), sym.literal(chosen)));
