@@ -229,7 +229,9 @@ fn search(
     match backend.check(ctx, vars, &[goal], timeout).map_err(solver_error)? {
         SatResult::Unsat => Ok(None),
         SatResult::Unknown(reason) => Err(format!("the solver gave no answer: {reason}")),
-        SatResult::Sat(model) => minimise(backend, ctx, vars, goal, model, timeout, true).map(Some).map_err(solver_error),
+        SatResult::Sat(model) => {
+            minimise(backend, ctx, vars, goal, model, timeout, true).map(Some).map_err(solver_error)
+        }
     }
 }
 

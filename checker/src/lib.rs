@@ -13,7 +13,7 @@ pub mod exhaustive;
 pub mod finding;
 pub mod mutants;
 pub mod prove;
-pub mod report;
 pub mod render;
+pub mod report;
 pub mod run;
 pub mod select;

@@ -169,6 +169,7 @@ pub fn all() -> Vec<Claim> {
     let mut c = integer_claims();
     c.extend(logic_claims());
     c.extend(shfl_claims());
+    c.extend(description_claims());
     c.extend(syntax_claims());
     // Section order (9.7.1.2 before 9.7.1.10), the table's order within one.
     c.sort_by_key(|claim| section_key(claim.section));
@@ -178,6 +179,316 @@ pub fn all() -> Vec<Claim> {
 /// `9.7.1.12` as numbers, for sorting.
 pub fn section_key(section: &str) -> Vec<u32> {
     section.split(['.', '-']).map(|n| n.parse().unwrap_or(0)).collect()
+}
+
+/// The result each Description states, in the condition language and
+/// without the pseudocode: the prose side of the audit's prose-against-
+/// pseudocode check (the model these run on is proven equal to the
+/// transcribed pseudocode). Each row: id, section, statement, fragment,
+/// program, assumptions, conditions.
+type DescriptionRow = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+);
+
+const DESCRIPTION_RESULTS: &[DescriptionRow] = &[
+    (
+        "add-is-sum",
+        "9.7.1.1",
+        "add.u32 writes a + b modulo 2^32",
+        "Performs addition",
+        "add.u32 d, a, b;",
+        &[],
+        &["d == a + b"],
+    ),
+    (
+        "add-halves-in-parallel",
+        "9.7.1.1",
+        "add.u16x2 adds the two half-words independently",
+        "added in parallel",
+        "add.u16x2 d, a, b;",
+        &[],
+        &["d & 0xffff == (a + b) & 0xffff", "d >> 16 == (a >> 16) + (b >> 16) & 0xffff"],
+    ),
+    (
+        "sub-is-difference",
+        "9.7.1.2",
+        "sub.s32 writes a - b modulo 2^32",
+        "Performs subtraction",
+        "sub.s32 d, a, b;",
+        &[],
+        &["d == a - b"],
+    ),
+    (
+        "mul-wide-is-product",
+        "9.7.1.3",
+        "mul.wide.u32 writes the full 64-bit product",
+        "product of two values",
+        "mul.wide.u32 d, a, b;",
+        &[],
+        &["d == (0:a) * (0:b)"],
+    ),
+    (
+        "mul-wide-signed-is-product",
+        "9.7.1.3",
+        "mul.wide.s32 writes the full 64-bit signed product",
+        "product of two values",
+        "mul.wide.s32 d, a, b;",
+        &[],
+        &["d == (a:a >>s 32) * (b:b >>s 32)"],
+    ),
+    (
+        "mul-hi-is-high-half",
+        "9.7.1.3",
+        "mul.hi.u32 writes the high 32 bits of the product",
+        "product of two values",
+        "mul.hi.u32 d, a, b;",
+        &[],
+        &["d == (0:a) * (0:b) >> 32"],
+    ),
+    (
+        "mul24-lo-of-24-bit-product",
+        "9.7.1.5",
+        "mul24.lo.u32 writes the low 32 bits of the product of a and b's low 24 bits",
+        "product of two 24-bit integer values",
+        "mul24.lo.u32 d, a, b;",
+        &[],
+        &["d == (a & 0xffffff) * (b & 0xffffff)"],
+    ),
+    (
+        "mul24-hi-of-48-bit-product",
+        "9.7.1.5",
+        "mul24.hi.u32 writes the high 32 bits of the 48-bit product",
+        "the high or low 32-bits of the 48-bit result",
+        "mul24.hi.u32 d, a, b;",
+        &[],
+        &["d == (0:(a & 0xffffff)) * (0:(b & 0xffffff)) >> 16"],
+    ),
+    (
+        "mad24-lo-adds-c",
+        "9.7.1.6",
+        "mad24.lo.u32 adds c to the low 32 bits of the 48-bit product",
+        "add a third, 32-bit value",
+        "mad24.lo.u32 d, a, b, c;",
+        &[],
+        &["d == (a & 0xffffff) * (b & 0xffffff) + c"],
+    ),
+    (
+        "sad-signed-above",
+        "9.7.1.7",
+        "sad.s32 adds a - b to c where a >= b",
+        "Adds the absolute value of `a-b` to `c`",
+        "sad.s32 d, a, b, c;",
+        &["a >=s b"],
+        &["d == c + (a - b)"],
+    ),
+    (
+        "sad-signed-below",
+        "9.7.1.7",
+        "sad.s32 adds b - a to c where a < b",
+        "Adds the absolute value of `a-b` to `c`",
+        "sad.s32 d, a, b, c;",
+        &["a <s b"],
+        &["d == c + (b - a)"],
+    ),
+    (
+        "abs-non-negative",
+        "9.7.1.10",
+        "abs.s32 of a non-negative a is a",
+        "Take the absolute value",
+        "abs.s32 d, a;",
+        &["a >=s 0"],
+        &["d == a"],
+    ),
+    (
+        "abs-negative",
+        "9.7.1.10",
+        "abs.s32 of a negative a other than the most negative is -a",
+        "Take the absolute value",
+        "abs.s32 d, a;",
+        &["a <s 0", "a != 0x80000000"],
+        &["d == 0 - a", "d >s 0"],
+    ),
+    (
+        "neg-negates",
+        "9.7.1.11",
+        "neg.s32 writes -a modulo 2^32",
+        "Negate the sign",
+        "neg.s32 d, a;",
+        &[],
+        &["d == 0 - a"],
+    ),
+    (
+        "min-signed-first",
+        "9.7.1.12",
+        "min.s32 gives a where a <= b",
+        "the minimum of `a` and `b`",
+        "min.s32 d, a, b;",
+        &["a <=s b"],
+        &["d == a"],
+    ),
+    (
+        "min-signed-second",
+        "9.7.1.12",
+        "min.s32 gives b where b < a",
+        "the minimum of `a` and `b`",
+        "min.s32 d, a, b;",
+        &["b <s a"],
+        &["d == b"],
+    ),
+    (
+        "min-unsigned-below-both",
+        "9.7.1.12",
+        "min.u32 is at most a and at most b",
+        "the minimum of `a` and `b`",
+        "min.u32 d, a, b;",
+        &[],
+        &["d <= a", "d <= b"],
+    ),
+    (
+        "max-signed-first",
+        "9.7.1.13",
+        "max.s32 gives a where a >= b",
+        "the maximum of `a` and `b`",
+        "max.s32 d, a, b;",
+        &["a >=s b"],
+        &["d == a"],
+    ),
+    (
+        "max-signed-second",
+        "9.7.1.13",
+        "max.s32 gives b where b > a",
+        "the maximum of `a` and `b`",
+        "max.s32 d, a, b;",
+        &["b >s a"],
+        &["d == b"],
+    ),
+    (
+        "max-unsigned-above-both",
+        "9.7.1.13",
+        "max.u32 is at least a and at least b",
+        "the maximum of `a` and `b`",
+        "max.u32 d, a, b;",
+        &[],
+        &["d >= a", "d >= b"],
+    ),
+    ("and-bitwise", "9.7.8.1", "and.b32 writes a & b", "bit-wise and", "and.b32 d, a, b;", &[], &["d == a & b"]),
+    ("or-bitwise", "9.7.8.2", "or.b32 writes a | b", "bit-wise or", "or.b32 d, a, b;", &[], &["d == a | b"]),
+    (
+        "xor-bitwise",
+        "9.7.8.3",
+        "xor.b32 writes a ^ b",
+        "bit-wise exclusive-or",
+        "xor.b32 d, a, b;",
+        &[],
+        &["d == a ^ b"],
+    ),
+    (
+        "not-inverts",
+        "9.7.8.4",
+        "not.b32 inverts every bit",
+        "Invert the bits",
+        "not.b32 d, a;",
+        &[],
+        &["d == a ^ 0xffffffff"],
+    ),
+    (
+        "cnot-of-zero",
+        "9.7.8.5",
+        "cnot.b32 of 0 is 1, as C's !",
+        "logical negation using C/C++ semantics",
+        "cnot.b32 d, a;",
+        &["a == 0"],
+        &["d == 1"],
+    ),
+    (
+        "cnot-of-non-zero",
+        "9.7.8.5",
+        "cnot.b32 of anything else is 0, as C's !",
+        "logical negation using C/C++ semantics",
+        "cnot.b32 d, a;",
+        &["a != 0"],
+        &["d == 0"],
+    ),
+];
+
+fn description_claims() -> Vec<Claim> {
+    let mut c: Vec<Claim> = DESCRIPTION_RESULTS
+        .iter()
+        .map(|&(id, section, statement, fragment, program, assume, holds)| {
+            claim(id, section, Kind::Prose, statement, Some(fragment), always(program, assume, holds))
+        })
+        .collect();
+    // Sums and bit orders too long to write out by hand.
+    let dot = |signed: bool, bytes: [u32; 4]| -> String {
+        let byte = |r: &str, k: u32| {
+            if signed {
+                format!("({r} << {} >>s 24)", 24 - 8 * k)
+            } else {
+                format!("({r} >> {} & 0xff)", 8 * k)
+            }
+        };
+        bytes
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| format!("{} * {}", byte("a", i as u32), byte("b", k)))
+            .collect::<Vec<_>>()
+            .join(" + ")
+    };
+    let popc = |width: u32| (0..width).map(|i| format!("(a >> {i} & 1)")).collect::<Vec<_>>().join(" + ");
+    let brev: Vec<String> = (0..32).map(|i| format!("d >> {i} & 1 == a >> {} & 1", 31 - i)).collect();
+    let generated: Vec<(&str, &'static str, &str, &'static str, String, Vec<String>)> = vec![
+        (
+            "popc-counts-ones-b32",
+            "9.7.1.14",
+            "popc.b32 is the number of one bits of a",
+            "Count the number of one bits",
+            "popc.b32 d, a;".into(),
+            vec![format!("d == {}", popc(32))],
+        ),
+        (
+            "popc-counts-ones-b64",
+            "9.7.1.14",
+            "popc.b64 is the number of one bits of a",
+            "Count the number of one bits",
+            "popc.b64 d, a;".into(),
+            vec![format!("0:d == {}", popc(64))],
+        ),
+        (
+            "brev-reverses",
+            "9.7.1.18",
+            "brev.b32 puts bit 31 - i of a at bit i",
+            "bitwise reversal",
+            "brev.b32 d, a;".into(),
+            brev,
+        ),
+        (
+            "dp4a-unsigned",
+            "9.7.1.23",
+            "dp4a.u32.u32 adds the four byte products to c",
+            "Four-way byte dot product",
+            "dp4a.u32.u32 d, a, b, c;".into(),
+            vec![format!("d == c + {}", dot(false, [0, 1, 2, 3]))],
+        ),
+        (
+            "dp4a-signed",
+            "9.7.1.23",
+            "dp4a.s32.s32 adds the four signed byte products to c",
+            "Four-way byte dot product",
+            "dp4a.s32.s32 d, a, b, c;".into(),
+            vec![format!("d == c + {}", dot(true, [0, 1, 2, 3]))],
+        ),
+    ];
+    for (id, section, statement, fragment, program, holds) in generated {
+        let holds: Vec<&str> = holds.iter().map(String::as_str).collect();
+        c.push(claim(id, section, Kind::Prose, statement, Some(fragment), always(&program, &[], &holds)));
+    }
+    c
 }
 
 /// Two claims per example instruction: it fits its section's Syntax block,
