@@ -14,3 +14,4 @@ pub mod prove;
 pub mod render;
 pub mod run;
 pub mod select;
+pub mod smtlib;

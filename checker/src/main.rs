@@ -14,7 +14,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ptx_smt::Backend;
 use ptxcheck::render::{self, MutantSummary, ProveSummary};
-use ptxcheck::{eval, exhaustive, mutants, prove, run, select};
+use ptxcheck::{eval, exhaustive, mutants, prove, run, select, smtlib};
 use rayon::prelude::*;
 
 #[derive(Parser)]
@@ -128,6 +128,17 @@ enum Command {
         jobs: Option<usize>,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
+    },
+    /// Print the SMT encodings as SMT-LIB2: one define-fun per output of
+    /// each variant, over its inputs, with the assumptions as comments.
+    Smtlib {
+        /// `all`, an instruction (`bfe`) or a variant (`bfe.s32`).
+        #[arg(required = true)]
+        targets: Vec<String>,
+        /// Write to this file (replaced whole, never left half-written)
+        /// instead of standard output.
+        #[arg(long, value_name = "FILE")]
+        output: Option<std::path::PathBuf>,
     },
     /// List the catalogue: every legal variant with its operands,
     /// requirements and assumptions.
@@ -268,6 +279,17 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, Usage> {
                 Format::Json => writeln!(out, "{:#}", summary.json()).map_err(usage)?,
             }
             Ok(if reports.iter().all(|r| r.mismatch.is_none()) { ExitCode::SUCCESS } else { ExitCode::from(1) })
+        }
+        Command::Smtlib { targets, output } => {
+            let variants = select::select(&targets).map_err(|e| usage(anyhow!(e)))?;
+            let text = smtlib::export(&variants);
+            match output {
+                Some(path) => smtlib::write_atomically(&path, &text)
+                    .with_context(|| format!("cannot write {}", path.display()))
+                    .map_err(usage)?,
+                None => out.write_all(text.as_bytes()).map_err(usage)?,
+            }
+            Ok(ExitCode::SUCCESS)
         }
         Command::List { targets } => {
             let variants = select::select(&targets).map_err(|e| usage(anyhow!(e)))?;
