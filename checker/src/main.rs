@@ -37,7 +37,7 @@ enum Format {
 #[derive(clap::Args)]
 struct SolverArgs {
     /// Solver back end: `embedded` (Z3 linked in-process), or a solver
-    /// process: `z3`, `cvc5`.
+    /// process: `z3`, `cvc5`, `yices`, `bitwuzla`.
     #[arg(long, default_value = "embedded")]
     solver: String,
     /// Time limit for each solver query, in seconds.
