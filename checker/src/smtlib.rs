@@ -71,7 +71,7 @@ fn variant_functions(text: &mut String, variant: &Variant) {
 
     let _ = writeln!(text, "; {variant} (PTX ISA section {})", variant.section());
     let operands: Vec<String> = inputs.iter().map(|o| format!("{}:{}", o.name, describe(o.ty))).collect();
-    comment(text, "", &format!("inputs: {}", operands.join(" ")));
+    comment(text, "  ", &format!("inputs: {}", operands.join(" ")));
     for a in variant.assumptions() {
         comment(text, "  ", &format!("assumes {} ({}): {}", a.id, a.section, a.reading));
     }
