@@ -17,3 +17,4 @@ pub mod render;
 pub mod report;
 pub mod run;
 pub mod select;
+pub mod smtlib;

@@ -14,7 +14,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ptx_smt::Backend;
 use ptxcheck::render::{self, MutantSummary, ProveSummary};
-use ptxcheck::{eval, exhaustive, mutants, prove, run, select};
+use ptxcheck::{eval, exhaustive, mutants, prove, run, select, smtlib};
 use rayon::prelude::*;
 
 #[derive(Parser)]
@@ -37,7 +37,7 @@ enum Format {
 #[derive(clap::Args)]
 struct SolverArgs {
     /// Solver back end: `embedded` (Z3 linked in-process), or a solver
-    /// process: `z3`, `cvc5`.
+    /// process: `z3`, `cvc5`, `yices`, `bitwuzla`.
     #[arg(long, default_value = "embedded")]
     solver: String,
     /// Time limit for each solver query, in seconds.
@@ -158,6 +158,16 @@ enum Command {
         /// Queries run in parallel (default: one per CPU).
         #[arg(long)]
         jobs: Option<usize>,
+    /// Print the SMT encodings as SMT-LIB2: one define-fun per output of
+    /// each variant, over its inputs, with the assumptions as comments.
+    Smtlib {
+        /// `all`, an instruction (`bfe`) or a variant (`bfe.s32`).
+        #[arg(required = true)]
+        targets: Vec<String>,
+        /// Write to this file (replaced whole, never left half-written)
+        /// instead of standard output.
+        #[arg(long, value_name = "FILE")]
+        output: Option<std::path::PathBuf>,
     },
     /// List the catalogue: every legal variant with its operands,
     /// requirements and assumptions.
@@ -342,6 +352,15 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, Usage> {
             }
             report.write(&dir).map_err(usage)?;
             writeln!(out, "wrote {} files to {}", ptxcheck::report::FILES.len(), dir.display()).map_err(usage)?;
+        Command::Smtlib { targets, output } => {
+            let variants = select::select(&targets).map_err(|e| usage(anyhow!(e)))?;
+            let text = smtlib::export(&variants);
+            match output {
+                Some(path) => smtlib::write_atomically(&path, &text)
+                    .with_context(|| format!("cannot write {}", path.display()))
+                    .map_err(usage)?,
+                None => out.write_all(text.as_bytes()).map_err(usage)?,
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::List { targets } => {

