@@ -50,6 +50,10 @@ pub struct Block {
     /// What the model does at a fragment of the block, for the findings
     /// about it: (fragment, one line).
     pub model_notes: &'static [(&'static str, &'static str)],
+    /// Where the literal reading computes a defined result other than the
+    /// model's: the fragment responsible and why, in one line. The audit
+    /// finds such results on its own; this only explains them.
+    pub wrong_result: Option<(&'static str, &'static str)>,
 }
 
 impl Block {
@@ -88,14 +92,14 @@ const CONVERTS: &str = "keeps the low bits of the result, two's complement (assu
 pub const BLOCKS: &[Block] = &[
     Block {
         section: "9.7.1.1",
-        opcode: "add",
+        opcode: "add", wrong_result: None,
         not_c: None,
         model_notes: &[("d = a + b", WRAPS), ("d[i] = iA[i] + iB[i]", CONVERTS)],
     },
-    Block { section: "9.7.1.2", opcode: "sub", not_c: None, model_notes: &[("d = a - b", WRAPS)] },
+    Block { section: "9.7.1.2", opcode: "sub", wrong_result: None, not_c: None, model_notes: &[("d = a - b", WRAPS)] },
     Block {
         section: "9.7.1.3",
-        opcode: "mul",
+        opcode: "mul", wrong_result: None,
         not_c: None,
         model_notes: &[
             ("t = a * b", "forms the exact 2n-bit product of the n-bit operands"),
@@ -104,7 +108,7 @@ pub const BLOCKS: &[Block] = &[
     },
     Block {
         section: "9.7.1.4",
-        opcode: "mad",
+        opcode: "mad", wrong_result: None,
         not_c: None,
         model_notes: &[
             ("t = a * b", "forms the exact 2n-bit product of the n-bit operands"),
@@ -114,7 +118,7 @@ pub const BLOCKS: &[Block] = &[
     },
     Block {
         section: "9.7.1.5",
-        opcode: "mul24",
+        opcode: "mul24", wrong_result: None,
         not_c: None,
         model_notes: &[
             ("t = a * b", "multiplies the low 24 bits of each operand into a 48-bit product (mul24-low-24-bits)"),
@@ -123,7 +127,7 @@ pub const BLOCKS: &[Block] = &[
     },
     Block {
         section: "9.7.1.6",
-        opcode: "mad24",
+        opcode: "mad24", wrong_result: None,
         not_c: None,
         model_notes: &[
             ("t = a * b", "multiplies the low 24 bits of each operand into a 48-bit product (mul24-low-24-bits)"),
@@ -132,10 +136,10 @@ pub const BLOCKS: &[Block] = &[
             ("t<31..0> + c", WRAPS),
         ],
     },
-    Block { section: "9.7.1.7", opcode: "sad", not_c: None, model_notes: &[] },
+    Block { section: "9.7.1.7", opcode: "sad", wrong_result: None, not_c: None, model_notes: &[] },
     Block {
         section: "9.7.1.8",
-        opcode: "div",
+        opcode: "div", wrong_result: None,
         not_c: None,
         model_notes: &[(
             "a / b",
@@ -145,7 +149,7 @@ pub const BLOCKS: &[Block] = &[
     },
     Block {
         section: "9.7.1.9",
-        opcode: "rem",
+        opcode: "rem", wrong_result: None,
         not_c: None,
         model_notes: &[(
             "a % b",
@@ -155,28 +159,28 @@ pub const BLOCKS: &[Block] = &[
     },
     Block {
         section: "9.7.1.10",
-        opcode: "abs",
+        opcode: "abs", wrong_result: None,
         not_c: None,
         model_notes: &[("|a|", "wraps: |MIN| is MIN (assumption abs-neg-most-negative)")],
     },
     Block {
         section: "9.7.1.11",
-        opcode: "neg",
+        opcode: "neg", wrong_result: None,
         not_c: None,
         model_notes: &[("-a", "wraps: -MIN is MIN (assumption abs-neg-most-negative)")],
     },
-    Block { section: "9.7.1.12", opcode: "min", not_c: None, model_notes: &[] },
-    Block { section: "9.7.1.13", opcode: "max", not_c: None, model_notes: &[] },
-    Block { section: "9.7.1.14", opcode: "popc", not_c: None, model_notes: &[] },
+    Block { section: "9.7.1.12", opcode: "min", wrong_result: None, not_c: None, model_notes: &[] },
+    Block { section: "9.7.1.13", opcode: "max", wrong_result: None, not_c: None, model_notes: &[] },
+    Block { section: "9.7.1.14", opcode: "popc", wrong_result: None, not_c: None, model_notes: &[] },
     Block {
         section: "9.7.1.15",
-        opcode: "clz",
+        opcode: "clz", wrong_result: None,
         not_c: None,
         model_notes: &[("a&mask == 0", "tests (a & mask) == 0 (assumption clz-mask-test)")],
     },
     Block {
         section: "9.7.1.16",
-        opcode: "bfind",
+        opcode: "bfind", wrong_result: None,
         not_c: None,
         model_notes: &[
             ("1<<msb", "tests the operand's sign bit at the operand's width (assumption bfind-shift-width)"),
@@ -185,7 +189,7 @@ pub const BLOCKS: &[Block] = &[
     },
     Block {
         section: "9.7.1.17",
-        opcode: "fns",
+        opcode: "fns", wrong_result: None,
         not_c: None,
         model_notes: &[
             ("mask[base]", "leaves d undefined for base > 31 (assumption fns-base-above-31-undefined)"),
@@ -195,12 +199,12 @@ pub const BLOCKS: &[Block] = &[
             ),
         ],
     },
-    Block { section: "9.7.1.18", opcode: "brev", not_c: None, model_notes: &[] },
-    Block { section: "9.7.1.19", opcode: "bfe", not_c: None, model_notes: &[] },
-    Block { section: "9.7.1.20", opcode: "bfi", not_c: None, model_notes: &[] },
+    Block { section: "9.7.1.18", opcode: "brev", wrong_result: None, not_c: None, model_notes: &[] },
+    Block { section: "9.7.1.19", opcode: "bfe", wrong_result: None, not_c: None, model_notes: &[] },
+    Block { section: "9.7.1.20", opcode: "bfi", wrong_result: None, not_c: None, model_notes: &[] },
     Block {
         section: "9.7.1.21",
-        opcode: "szext",
+        opcode: "szext", wrong_result: None,
         not_c: Some(NotC {
             fragment: "sign_bit ? mask | 0",
             reason: "the conditional operator has no `:`, so the last statement is not a C expression",
@@ -210,7 +214,7 @@ pub const BLOCKS: &[Block] = &[
     },
     Block {
         section: "9.7.1.22",
-        opcode: "bmsk",
+        opcode: "bmsk", wrong_result: None,
         not_c: Some(NotC {
             fragment: "sum-overflow = ...",
             reason: "the hyphenated names parse as subtractions (`sum - overflow`), which cannot be assigned to; \
@@ -222,27 +226,27 @@ pub const BLOCKS: &[Block] = &[
             ("(~0) << sum", "shifts an all-ones 32-bit mask, and treats sum >= 32 as sum-overflow"),
         ],
     },
-    Block { section: "9.7.1.23", opcode: "dp4a", not_c: None, model_notes: &[("d += Va[i] * Vb[i]", WRAPS)] },
+    Block { section: "9.7.1.23", opcode: "dp4a", wrong_result: None, not_c: None, model_notes: &[("d += Va[i] * Vb[i]", WRAPS)] },
     Block {
         section: "9.7.1.24",
-        opcode: "dp2a",
+        opcode: "dp2a", wrong_result: None,
         not_c: None,
         model_notes: &[("d += Va[i] * Vb[b_select + i]", WRAPS)],
     },
-    Block { section: "9.7.8.1", opcode: "and", not_c: None, model_notes: &[] },
-    Block { section: "9.7.8.2", opcode: "or", not_c: None, model_notes: &[] },
-    Block { section: "9.7.8.3", opcode: "xor", not_c: None, model_notes: &[] },
+    Block { section: "9.7.8.1", opcode: "and", wrong_result: None, not_c: None, model_notes: &[] },
+    Block { section: "9.7.8.2", opcode: "or", wrong_result: None, not_c: None, model_notes: &[] },
+    Block { section: "9.7.8.3", opcode: "xor", wrong_result: None, not_c: None, model_notes: &[] },
     Block {
         section: "9.7.8.4",
-        opcode: "not",
+        opcode: "not", wrong_result: None,
         not_c: None,
         model_notes: &[("d = ~a", "inverts every bit of the operand: for .pred, the logical negation")],
     },
-    Block { section: "9.7.8.5", opcode: "cnot", not_c: None, model_notes: &[] },
-    Block { section: "9.7.8.6", opcode: "lop3", not_c: None, model_notes: &[] },
+    Block { section: "9.7.8.5", opcode: "cnot", wrong_result: None, not_c: None, model_notes: &[] },
+    Block { section: "9.7.8.6", opcode: "lop3", wrong_result: None, not_c: None, model_notes: &[] },
     Block {
         section: "9.7.8.7",
-        opcode: "shf",
+        opcode: "shf", wrong_result: None,
         not_c: None,
         model_notes: &[
             ("a >> (32-n)", "a 32-bit shift by 32 yields 0 (assumption shf-shift-by-32)"),
@@ -253,7 +257,7 @@ pub const BLOCKS: &[Block] = &[
     },
     Block {
         section: "9.7.8.8",
-        opcode: "shl",
+        opcode: "shl", wrong_result: None,
         not_c: None,
         model_notes: &[(
             "a << b",
@@ -262,7 +266,7 @@ pub const BLOCKS: &[Block] = &[
     },
     Block {
         section: "9.7.8.9",
-        opcode: "shr",
+        opcode: "shr", wrong_result: None,
         not_c: None,
         model_notes: &[(
             "a >> b",
@@ -270,7 +274,7 @@ pub const BLOCKS: &[Block] = &[
              (assumption shift-clamped-to-width)",
         )],
     },
-    Block { section: "9.7.9.5", opcode: "shfl", not_c: None, model_notes: &[] },
+    Block { section: "9.7.9.5", opcode: "shfl", wrong_result: None, not_c: None, model_notes: &[] },
 ];
 
 /// The block of `opcode`.
