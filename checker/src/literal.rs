@@ -168,49 +168,68 @@ fn check_variant<T: Transcription>(
     }
     let model_defined = all(&ctx, model.iter().map(|o| o.defined));
     let any_hazard = any(&ctx, hazards.iter().map(|h| h.when));
-    let differs = any(&ctx, literal.iter().zip(&model).map(|(l, m)| {
-        let both = ctx.and(l.defined, m.defined);
-        ctx.and(both, ctx.not(ctx.eq(l.value.term, m.value.term)))
-    }));
+    let differs = any(
+        &ctx,
+        literal.iter().zip(&model).map(|(l, m)| {
+            let both = ctx.and(l.defined, m.defined);
+            ctx.and(both, ctx.not(ctx.eq(l.value.term, m.value.term)))
+        }),
+    );
     let wrong_goal = ctx.and(ctx.not(any_hazard), differs);
 
-    let mut outcome =
-        VariantOutcome { variant: *variant, examined: groups.len(), hazards: Vec::new(), wrong_result: None, unresolved: Vec::new() };
+    let mut outcome = VariantOutcome {
+        variant: *variant,
+        examined: groups.len(),
+        hazards: Vec::new(),
+        wrong_result: None,
+        unresolved: Vec::new(),
+    };
+    // Inputs tried concretely first: a witness found there spares the solver
+    // a satisfiability query (multiplications are its weak spot); the
+    // solver still minimises it and answers every question they leave open.
+    let tried: Vec<(Vec<BitVec>, ConcreteRun)> = candidates(&vars)
+        .into_iter()
+        .map(|ins| {
+            let run = run_concrete(reading, variant, &ins);
+            (ins, run)
+        })
+        .collect();
     for (fragment, rule, whens) in &groups {
         let reached = any(&ctx, whens.iter().copied());
         let ordinary_goal = ctx.and(reached, model_defined);
         let label = format!("{variant}: `{fragment}` {}", rule.slug());
-        // Prefer a witness where the model defines the result.
         let unknown = |reason: String| format!("{label}: solver unknown ({reason})");
-        let (goal, ordinary, model_values) = match backend.check(&mut ctx, &vars, &[ordinary_goal], timeout)? {
-            SatResult::Sat(m) => (ordinary_goal, true, m),
-            SatResult::Unknown(reason) => {
-                outcome.unresolved.push(unknown(reason));
-                continue;
-            }
-            SatResult::Unsat => match backend.check(&mut ctx, &vars, &[reached], timeout)? {
-                SatResult::Sat(m) => (reached, false, m),
-                SatResult::Unsat => continue,
+        let fires =
+            |run: &ConcreteRun| run.hazards.iter().any(|h| h.fragment == *fragment && h.rule == *rule && h.when);
+        let seeded = tried.iter().find(|(_, run)| fires(run) && run.model.iter().all(Option::is_some));
+        // Prefer a witness where the model defines the result.
+        let (goal, ordinary, model_values) = match seeded {
+            Some((ins, _)) => (ordinary_goal, true, assignment(&vars, ins)),
+            None => match backend.check(&mut ctx, &vars, &[ordinary_goal], timeout)? {
+                SatResult::Sat(m) => (ordinary_goal, true, m),
                 SatResult::Unknown(reason) => {
                     outcome.unresolved.push(unknown(reason));
                     continue;
                 }
+                SatResult::Unsat => match backend.check(&mut ctx, &vars, &[reached], timeout)? {
+                    SatResult::Sat(m) => (reached, false, m),
+                    SatResult::Unsat => continue,
+                    SatResult::Unknown(reason) => {
+                        outcome.unresolved.push(unknown(reason));
+                        continue;
+                    }
+                },
             },
         };
         let witness = minimise(backend, &mut ctx, &vars, goal, model_values, timeout)?;
         let inputs = values(&vars, &witness);
         let run = run_concrete(reading, variant, &inputs);
-        let confirmed = run.hazards.iter().any(|h| h.fragment == *fragment && h.rule == *rule && h.when);
-        if !confirmed {
+        if !fires(&run) {
             outcome.unresolved.push(format!("{label}: the solver's witness does not reach it on concrete evaluation"));
             continue;
         }
-        let rows = variant
-            .outputs()
-            .iter()
-            .zip(&run.model)
-            .map(|(o, m)| (o.name.to_string(), vec![None, *m]))
-            .collect();
+        let rows =
+            variant.outputs().iter().zip(&run.model).map(|(o, m)| (o.name.to_string(), vec![None, *m])).collect();
         outcome.hazards.push(HazardHit {
             fragment,
             rule: *rule,
@@ -220,30 +239,126 @@ fn check_variant<T: Transcription>(
     }
 
     let label = format!("{variant}: literal result against the model");
-    match backend.check(&mut ctx, &vars, &[wrong_goal], timeout)? {
-        SatResult::Unsat => {}
-        SatResult::Unknown(reason) => outcome.unresolved.push(format!("{label}: solver unknown ({reason})")),
-        SatResult::Sat(m) => {
-            let witness = minimise(backend, &mut ctx, &vars, wrong_goal, m, timeout)?;
-            let inputs = values(&vars, &witness);
-            let run = run_concrete(reading, variant, &inputs);
-            let quiet = run.hazards.iter().all(|h| !h.when);
-            let literal = run.literal.unwrap_or_default();
-            let differ = literal.iter().zip(&run.model).any(|(l, m)| matches!((l, m), (Some(x), Some(y)) if x != y));
-            if quiet && differ {
-                let rows = variant
-                    .outputs()
-                    .iter()
-                    .zip(literal.iter().zip(&run.model))
-                    .map(|(o, (l, m))| (o.name.to_string(), vec![*l, *m]))
-                    .collect();
+    let seeded = tried.iter().find(|(_, run)| wrong_result(run).is_some());
+    let found = match seeded {
+        Some((ins, _)) => Some(assignment(&vars, ins)),
+        None => match wrong_result_query(backend, &mut ctx, variant, &vars, &ins, wrong_goal, timeout)? {
+            Ok(m) => m,
+            Err(reason) => {
+                outcome.unresolved.push(format!("{label}: {reason}"));
+                None
+            }
+        },
+    };
+    if let Some(m) = found {
+        let witness = minimise(backend, &mut ctx, &vars, wrong_goal, m, timeout)?;
+        let inputs = values(&vars, &witness);
+        let run = run_concrete(reading, variant, &inputs);
+        match wrong_result(&run) {
+            Some(pairs) => {
+                let rows = variant.outputs().iter().zip(pairs).map(|(o, pair)| (o.name.to_string(), pair)).collect();
                 outcome.wrong_result = Some(table(variant, &vars, &inputs, rows));
-            } else {
-                outcome.unresolved.push(format!("{label}: the solver's witness does not differ on concrete evaluation"));
+            }
+            None => {
+                outcome.unresolved.push(format!("{label}: the solver's witness does not differ on concrete evaluation"))
             }
         }
     }
     Ok(Some(outcome))
+}
+
+/// Where no hazard applies and the literal C result is defined and differs
+/// from the model's: each output's pair of values.
+fn wrong_result(run: &ConcreteRun) -> Option<Vec<Vec<Option<BitVec>>>> {
+    let literal = run.literal.as_ref()?;
+    let quiet = run.hazards.iter().all(|h| !h.when);
+    let differ = literal.iter().zip(&run.model).any(|(l, m)| matches!((l, m), (Some(x), Some(y)) if x != y));
+    (quiet && differ).then(|| literal.iter().zip(&run.model).map(|(l, m)| vec![*l, *m]).collect())
+}
+
+/// Is `goal` (a wrong literal result) satisfiable? One query, or, where the
+/// variant splits its proof into cases (fns), one per case after showing
+/// that the cases cover every input. `Err` with a reason where the solver
+/// does not settle it.
+fn wrong_result_query(
+    backend: &Backend,
+    ctx: &mut Context,
+    variant: &Variant,
+    vars: &[Var],
+    ins: &[SymBv],
+    goal: SExpr,
+    timeout: Duration,
+) -> Result<Result<Option<HashMap<String, BitVec>>, String>, SolverError> {
+    let cases = variant.proof_cases(&Sym::new(ctx), ins);
+    let settle = |r: SatResult| match r {
+        SatResult::Sat(m) => Ok(Some(m)),
+        SatResult::Unsat => Ok(None),
+        SatResult::Unknown(reason) => Err(format!("solver unknown ({reason})")),
+    };
+    if cases.is_empty() {
+        return Ok(settle(backend.check(ctx, vars, &[goal], timeout)?));
+    }
+    let covered = any(ctx, cases.iter().map(|(_, c)| *c));
+    let uncovered = ctx.not(covered);
+    match backend.check(ctx, vars, &[uncovered], timeout)? {
+        SatResult::Unsat => {}
+        _ => return Ok(Err("the proof cases do not cover every input".to_string())),
+    }
+    for (label, case) in &cases {
+        let query = ctx.and(goal, *case);
+        match settle(backend.check(ctx, vars, &[query], timeout)?) {
+            Ok(None) => {}
+            Ok(found) => return Ok(Ok(found)),
+            Err(reason) => return Ok(Err(format!("case {label}: {reason}"))),
+        }
+    }
+    Ok(Ok(None))
+}
+
+/// Inputs to try concretely: per input, 0, 1, 2^(w/2), the signed extremes
+/// and all ones; every combination where there are at most four inputs,
+/// else each value in every input at once.
+fn candidates(vars: &[Var]) -> Vec<Vec<BitVec>> {
+    let values = |w: u32| -> Vec<BitVec> {
+        let mut vs: Vec<BitVec> = [0, 1, 1u128 << (w / 2), 1u128 << (w - 1), (1u128 << (w - 1)) - 1, u128::MAX]
+            .into_iter()
+            .map(|x| BitVec::new(w, x))
+            .collect();
+        vs.sort_by_key(|b| b.unsigned());
+        vs.dedup();
+        vs
+    };
+    if vars.len() > 4 {
+        return (0..6)
+            .map(|k| {
+                vars.iter()
+                    .map(|v| {
+                        let vs = values(v.width);
+                        vs[k.min(vs.len() - 1)]
+                    })
+                    .collect()
+            })
+            .collect();
+    }
+    let mut all: Vec<Vec<BitVec>> = vec![Vec::new()];
+    for v in vars {
+        all = all
+            .into_iter()
+            .flat_map(|prefix| {
+                values(v.width).into_iter().map(move |x| {
+                    let mut p = prefix.clone();
+                    p.push(x);
+                    p
+                })
+            })
+            .collect();
+    }
+    all
+}
+
+/// Concrete inputs as a solver model.
+fn assignment(vars: &[Var], inputs: &[BitVec]) -> HashMap<String, BitVec> {
+    vars.iter().zip(inputs).map(|(v, x)| (v.name.clone(), *x)).collect()
 }
 
 /// The disjunction of `terms` (false when there are none: easy-smt's
@@ -273,12 +388,7 @@ fn values(vars: &[Var], model: &HashMap<String, BitVec>) -> Vec<BitVec> {
     vars.iter().map(|v| model.get(&v.name).copied().unwrap_or(BitVec::new(v.width, 0))).collect()
 }
 
-fn table(
-    variant: &Variant,
-    vars: &[Var],
-    inputs: &[BitVec],
-    rows: Vec<(String, Vec<Option<BitVec>>)>,
-) -> WitnessTable {
+fn table(variant: &Variant, vars: &[Var], inputs: &[BitVec], rows: Vec<(String, Vec<Option<BitVec>>)>) -> WitnessTable {
     let inputs = vars
         .iter()
         .zip(inputs)
@@ -300,10 +410,8 @@ enum Subject {
 fn findings_of(block: &Block, outcomes: &[VariantOutcome]) -> Vec<Finding> {
     let mut findings = Vec::new();
     if let Some(not_c) = block.not_c {
-        let mut detail = vec![format!(
-            "Read as C, the Semantics block of {} does not parse: {}.",
-            block.opcode, not_c.reason
-        )];
+        let mut detail =
+            vec![format!("Read as C, the Semantics block of {} does not parse: {}.", block.opcode, not_c.reason)];
         if not_c.transcribed {
             detail.push(
                 "The rest of the block is read with the obvious meaning of that notation, and audited like the others."
@@ -342,7 +450,8 @@ fn findings_of(block: &Block, outcomes: &[VariantOutcome]) -> Vec<Finding> {
         }
     }
     // A rule met at two fragments of one block: ids name the fragment too.
-    let shared_rule = |rule: Rule| subjects.iter().filter(|s| matches!(s, Subject::Hazard(_, r) if *r == rule)).count() > 1;
+    let shared_rule =
+        |rule: Rule| subjects.iter().filter(|s| matches!(s, Subject::Hazard(_, r) if *r == rule)).count() > 1;
     for subject in &subjects {
         findings.push(match *subject {
             Subject::Hazard(fragment, rule) => {
@@ -359,7 +468,13 @@ fn findings_of(block: &Block, outcomes: &[VariantOutcome]) -> Vec<Finding> {
     findings
 }
 
-fn hazard_finding(block: &Block, id: String, fragment: &'static str, rule: Rule, outcomes: &[VariantOutcome]) -> Finding {
+fn hazard_finding(
+    block: &Block,
+    id: String,
+    fragment: &'static str,
+    rule: Rule,
+    outcomes: &[VariantOutcome],
+) -> Finding {
     let hits: Vec<(&Variant, &HazardHit)> = outcomes
         .iter()
         .filter_map(|o| o.hazards.iter().find(|h| h.fragment == fragment && h.rule == rule).map(|h| (&o.variant, h)))
