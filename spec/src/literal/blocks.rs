@@ -92,14 +92,19 @@ const CONVERTS: &str = "keeps the low bits of the result, two's complement (assu
 pub const BLOCKS: &[Block] = &[
     Block {
         section: "9.7.1.1",
-        opcode: "add", wrong_result: None,
+        opcode: "add",
+        wrong_result: None,
         not_c: None,
         model_notes: &[("d = a + b", WRAPS), ("d[i] = iA[i] + iB[i]", CONVERTS)],
     },
     Block { section: "9.7.1.2", opcode: "sub", wrong_result: None, not_c: None, model_notes: &[("d = a - b", WRAPS)] },
     Block {
         section: "9.7.1.3",
-        opcode: "mul", wrong_result: None,
+        opcode: "mul",
+        wrong_result: Some((
+            "t = a * b",
+            "for .wide, `a * b` multiplies in the operands' own type, so t keeps only the low n bits of the product",
+        )),
         not_c: None,
         model_notes: &[
             ("t = a * b", "forms the exact 2n-bit product of the n-bit operands"),
@@ -108,7 +113,11 @@ pub const BLOCKS: &[Block] = &[
     },
     Block {
         section: "9.7.1.4",
-        opcode: "mad", wrong_result: None,
+        opcode: "mad",
+        wrong_result: Some((
+            "t = a * b",
+            "for .wide, `a * b` multiplies in the operands' own type, so t keeps only the low n bits of the product",
+        )),
         not_c: None,
         model_notes: &[
             ("t = a * b", "forms the exact 2n-bit product of the n-bit operands"),
@@ -118,7 +127,11 @@ pub const BLOCKS: &[Block] = &[
     },
     Block {
         section: "9.7.1.5",
-        opcode: "mul24", wrong_result: None,
+        opcode: "mul24",
+        wrong_result: Some((
+            "t = a * b",
+            "the block multiplies the whole 32-bit operands; the 24-bit restriction is in the Description only",
+        )),
         not_c: None,
         model_notes: &[
             ("t = a * b", "multiplies the low 24 bits of each operand into a 48-bit product (mul24-low-24-bits)"),
@@ -127,7 +140,11 @@ pub const BLOCKS: &[Block] = &[
     },
     Block {
         section: "9.7.1.6",
-        opcode: "mad24", wrong_result: None,
+        opcode: "mad24",
+        wrong_result: Some((
+            "t = a * b",
+            "the block multiplies the whole 32-bit operands; the 24-bit restriction is in the Description only",
+        )),
         not_c: None,
         model_notes: &[
             ("t = a * b", "multiplies the low 24 bits of each operand into a 48-bit product (mul24-low-24-bits)"),
@@ -139,7 +156,8 @@ pub const BLOCKS: &[Block] = &[
     Block { section: "9.7.1.7", opcode: "sad", wrong_result: None, not_c: None, model_notes: &[] },
     Block {
         section: "9.7.1.8",
-        opcode: "div", wrong_result: None,
+        opcode: "div",
+        wrong_result: None,
         not_c: None,
         model_notes: &[(
             "a / b",
@@ -149,7 +167,8 @@ pub const BLOCKS: &[Block] = &[
     },
     Block {
         section: "9.7.1.9",
-        opcode: "rem", wrong_result: None,
+        opcode: "rem",
+        wrong_result: None,
         not_c: None,
         model_notes: &[(
             "a % b",
@@ -159,28 +178,47 @@ pub const BLOCKS: &[Block] = &[
     },
     Block {
         section: "9.7.1.10",
-        opcode: "abs", wrong_result: None,
+        opcode: "abs",
+        wrong_result: None,
         not_c: None,
         model_notes: &[("|a|", "wraps: |MIN| is MIN (assumption abs-neg-most-negative)")],
     },
     Block {
         section: "9.7.1.11",
-        opcode: "neg", wrong_result: None,
+        opcode: "neg",
+        wrong_result: None,
         not_c: None,
         model_notes: &[("-a", "wraps: -MIN is MIN (assumption abs-neg-most-negative)")],
     },
-    Block { section: "9.7.1.12", opcode: "min", wrong_result: None, not_c: None, model_notes: &[] },
-    Block { section: "9.7.1.13", opcode: "max", wrong_result: None, not_c: None, model_notes: &[] },
+    Block {
+        section: "9.7.1.12",
+        opcode: "min",
+        wrong_result: Some(("d = (a < b) ? a : b", "the block has no .relu: a negative minimum is not clamped to 0")),
+        not_c: None,
+        model_notes: &[],
+    },
+    Block {
+        section: "9.7.1.13",
+        opcode: "max",
+        wrong_result: Some(("d = (a > b) ? a : b", "the block has no .relu: a negative maximum is not clamped to 0")),
+        not_c: None,
+        model_notes: &[],
+    },
     Block { section: "9.7.1.14", opcode: "popc", wrong_result: None, not_c: None, model_notes: &[] },
     Block {
         section: "9.7.1.15",
-        opcode: "clz", wrong_result: None,
+        opcode: "clz",
+        wrong_result: Some((
+            "a&mask == 0",
+            "`==` binds tighter than `&`, so the test is a & (mask == 0), always 0: the loop never runs and d is 0",
+        )),
         not_c: None,
         model_notes: &[("a&mask == 0", "tests (a & mask) == 0 (assumption clz-mask-test)")],
     },
     Block {
         section: "9.7.1.16",
-        opcode: "bfind", wrong_result: None,
+        opcode: "bfind",
+        wrong_result: None,
         not_c: None,
         model_notes: &[
             ("1<<msb", "tests the operand's sign bit at the operand's width (assumption bfind-shift-width)"),
@@ -189,7 +227,8 @@ pub const BLOCKS: &[Block] = &[
     },
     Block {
         section: "9.7.1.17",
-        opcode: "fns", wrong_result: None,
+        opcode: "fns",
+        wrong_result: None,
         not_c: None,
         model_notes: &[
             ("mask[base]", "leaves d undefined for base > 31 (assumption fns-base-above-31-undefined)"),
@@ -204,7 +243,8 @@ pub const BLOCKS: &[Block] = &[
     Block { section: "9.7.1.20", opcode: "bfi", wrong_result: None, not_c: None, model_notes: &[] },
     Block {
         section: "9.7.1.21",
-        opcode: "szext", wrong_result: None,
+        opcode: "szext",
+        wrong_result: None,
         not_c: Some(NotC {
             fragment: "sign_bit ? mask | 0",
             reason: "the conditional operator has no `:`, so the last statement is not a C expression",
@@ -214,7 +254,8 @@ pub const BLOCKS: &[Block] = &[
     },
     Block {
         section: "9.7.1.22",
-        opcode: "bmsk", wrong_result: None,
+        opcode: "bmsk",
+        wrong_result: None,
         not_c: Some(NotC {
             fragment: "sum-overflow = ...",
             reason: "the hyphenated names parse as subtractions (`sum - overflow`), which cannot be assigned to; \
@@ -226,10 +267,17 @@ pub const BLOCKS: &[Block] = &[
             ("(~0) << sum", "shifts an all-ones 32-bit mask, and treats sum >= 32 as sum-overflow"),
         ],
     },
-    Block { section: "9.7.1.23", opcode: "dp4a", wrong_result: None, not_c: None, model_notes: &[("d += Va[i] * Vb[i]", WRAPS)] },
+    Block {
+        section: "9.7.1.23",
+        opcode: "dp4a",
+        wrong_result: None,
+        not_c: None,
+        model_notes: &[("d += Va[i] * Vb[i]", WRAPS)],
+    },
     Block {
         section: "9.7.1.24",
-        opcode: "dp2a", wrong_result: None,
+        opcode: "dp2a",
+        wrong_result: None,
         not_c: None,
         model_notes: &[("d += Va[i] * Vb[b_select + i]", WRAPS)],
     },
@@ -238,7 +286,11 @@ pub const BLOCKS: &[Block] = &[
     Block { section: "9.7.8.3", opcode: "xor", wrong_result: None, not_c: None, model_notes: &[] },
     Block {
         section: "9.7.8.4",
-        opcode: "not", wrong_result: None,
+        opcode: "not",
+        wrong_result: Some((
+            "d = ~a",
+            "for .pred, ~ of a _Bool promoted to int is -1 or -2, both nonzero, so the stored predicate is always 1",
+        )),
         not_c: None,
         model_notes: &[("d = ~a", "inverts every bit of the operand: for .pred, the logical negation")],
     },
@@ -246,7 +298,8 @@ pub const BLOCKS: &[Block] = &[
     Block { section: "9.7.8.6", opcode: "lop3", wrong_result: None, not_c: None, model_notes: &[] },
     Block {
         section: "9.7.8.7",
-        opcode: "shf", wrong_result: None,
+        opcode: "shf",
+        wrong_result: None,
         not_c: None,
         model_notes: &[
             ("a >> (32-n)", "a 32-bit shift by 32 yields 0 (assumption shf-shift-by-32)"),
@@ -257,7 +310,8 @@ pub const BLOCKS: &[Block] = &[
     },
     Block {
         section: "9.7.8.8",
-        opcode: "shl", wrong_result: None,
+        opcode: "shl",
+        wrong_result: None,
         not_c: None,
         model_notes: &[(
             "a << b",
@@ -266,7 +320,8 @@ pub const BLOCKS: &[Block] = &[
     },
     Block {
         section: "9.7.8.9",
-        opcode: "shr", wrong_result: None,
+        opcode: "shr",
+        wrong_result: None,
         not_c: None,
         model_notes: &[(
             "a >> b",
