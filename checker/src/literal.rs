@@ -68,7 +68,7 @@ pub fn audit_blocks(backend: &Backend, timeout: Duration, blocks: &[Block]) -> R
         audit.blocks.push(check);
         audit.findings.extend(findings);
     }
-    audit.blocks.sort_by(|x, y| section_key(&x.section).cmp(&section_key(&y.section)));
+    audit.blocks.sort_by_key(|b| section_key(&b.section));
     audit.findings.sort_by(|x, y| (section_key(&x.section), &x.id).cmp(&(section_key(&y.section), &y.id)));
     Ok(audit)
 }
