@@ -11,6 +11,7 @@ pub mod claims;
 pub mod eval;
 pub mod exhaustive;
 pub mod finding;
+pub mod literal;
 pub mod mutants;
 pub mod prove;
 pub mod render;

@@ -7,6 +7,8 @@
 //! - [`catalogue`]: every legal variant with its operands and requirements;
 //! - [`family`]: the concrete semantics, one file per instruction family;
 //! - [`assumption`]: the readings the model adopts where the spec is open;
+//! - [`literal`]: the Semantics blocks read literally as C, with every C rule
+//!   that makes them undefined;
 //! - [`parse`]: the PTX instruction parser;
 //! - [`program`]: straight-line PTX programs, run concretely or symbolically.
 //!
@@ -20,6 +22,7 @@ pub mod claims;
 pub mod expr;
 pub mod family;
 pub mod lanes;
+pub mod literal;
 pub mod parse;
 pub mod program;
 pub mod syntax;

@@ -1,0 +1,625 @@
+//! The audit of the Semantics blocks read literally as C (see
+//! `ptx_spec::literal`).
+//!
+//! For every variant of every block, the solver answers two questions:
+//! (a) for each hazard the transcription recorded (a C rule under which the
+//! result is undefined or implementation-defined), is there an input that
+//! reaches it? (b) is there an input where no hazard applies, the model's
+//! output is defined, and the literal C output differs from it? Every `sat`
+//! answer is minimised and then confirmed by running the transcription (and,
+//! for (b), the model) on the witness with the concrete algebra, without the
+//! solver, before it becomes a finding. Identical hazards of one block are
+//! one finding, listing the variants where they occur.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use easy_smt::{Context, SExpr};
+use ptx_smt::{Backend, SatResult, SolverError, Sym, SymBv, Var};
+use ptx_spec::bv::{BitVec, Concrete};
+use ptx_spec::catalogue::Variant;
+use ptx_spec::literal::blocks::{Block, Transcription, BLOCKS};
+use ptx_spec::literal::{Behaviour, Hazard, Rule, C};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::finding::{Finding, FindingKind, Severity, WitnessTable};
+use crate::prove::minimise;
+
+/// What the audit of one block examined and found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BlockCheck {
+    pub section: String,
+    pub opcode: String,
+    /// The catalogue variants the block covers.
+    pub variants: usize,
+    /// Hazard sites checked: distinct (fragment, rule) pairs, per variant.
+    pub hazards_examined: usize,
+    /// The ids of the findings about this block.
+    pub findings: Vec<String>,
+    /// Questions the solver did not settle, or witnesses that did not
+    /// check out; never counted as findings, and never as clean.
+    pub unresolved: Vec<String>,
+}
+
+/// The literal-reading audit of every block.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LiteralAudit {
+    pub blocks: Vec<BlockCheck>,
+    /// Ordered by section, then id.
+    pub findings: Vec<Finding>,
+}
+
+/// The columns of every witness table of this audit.
+const COLUMNS: [&str; 2] = ["literal C", "model"];
+
+/// Audit every Semantics block.
+pub fn audit(backend: &Backend, timeout: Duration) -> Result<LiteralAudit, SolverError> {
+    audit_blocks(backend, timeout, BLOCKS)
+}
+
+/// Audit the given blocks, each read by its own transcription.
+pub fn audit_blocks(backend: &Backend, timeout: Duration, blocks: &[Block]) -> Result<LiteralAudit, SolverError> {
+    let results: Vec<Result<(BlockCheck, Vec<Finding>), SolverError>> =
+        blocks.par_iter().map(|b| audit_block_with(backend, timeout, b, b)).collect();
+    let mut audit = LiteralAudit { blocks: Vec::new(), findings: Vec::new() };
+    for r in results {
+        let (check, findings) = r?;
+        audit.blocks.push(check);
+        audit.findings.extend(findings);
+    }
+    audit.blocks.sort_by_key(|b| section_key(&b.section));
+    audit.findings.sort_by(|x, y| (section_key(&x.section), &x.id).cmp(&(section_key(&y.section), &y.id)));
+    Ok(audit)
+}
+
+/// Audit `block` read by `reading` (the block itself, or, in tests, a
+/// deliberately wrong transcription).
+pub fn audit_block_with<T: Transcription + Sync>(
+    backend: &Backend,
+    timeout: Duration,
+    block: &Block,
+    reading: &T,
+) -> Result<(BlockCheck, Vec<Finding>), SolverError> {
+    let variants = block.variants();
+    let outcomes: Vec<Result<Option<VariantOutcome>, SolverError>> =
+        variants.par_iter().map(|v| check_variant(backend, timeout, reading, v)).collect();
+    let mut check = BlockCheck {
+        section: block.section.to_string(),
+        opcode: block.opcode.to_string(),
+        variants: variants.len(),
+        hazards_examined: 0,
+        findings: Vec::new(),
+        unresolved: Vec::new(),
+    };
+    let mut found: Vec<VariantOutcome> = Vec::new();
+    for o in outcomes {
+        if let Some(o) = o? {
+            check.hazards_examined += o.examined;
+            check.unresolved.extend(o.unresolved.iter().cloned());
+            found.push(o);
+        }
+    }
+    let findings = findings_of(block, &found);
+    check.findings = findings.iter().map(|f| f.id.clone()).collect();
+    Ok((check, findings))
+}
+
+/// A reachable hazard of one variant, with its confirmed witness.
+struct HazardHit {
+    fragment: &'static str,
+    rule: Rule,
+    /// Reachable on an input where the model defines every output.
+    ordinary: bool,
+    witness: WitnessTable,
+}
+
+/// What one variant showed.
+struct VariantOutcome {
+    variant: Variant,
+    examined: usize,
+    hazards: Vec<HazardHit>,
+    /// A confirmed input where the literal C result is defined and differs.
+    wrong_result: Option<WitnessTable>,
+    unresolved: Vec<String>,
+}
+
+/// The literal transcription and the model on concrete inputs.
+struct ConcreteRun {
+    literal: Option<Vec<Option<BitVec>>>,
+    hazards: Vec<Hazard<Concrete>>,
+    model: Vec<Option<BitVec>>,
+}
+
+fn run_concrete<T: Transcription>(reading: &T, variant: &Variant, inputs: &[BitVec]) -> ConcreteRun {
+    let mut c = C::new(&Concrete);
+    let literal = reading
+        .literal(&mut c, variant, inputs)
+        .map(|outs| outs.into_iter().map(|o| o.defined.then_some(o.value)).collect());
+    let model = variant.semantics(&Concrete, inputs).into_iter().map(|o| o.defined.then_some(o.value)).collect();
+    ConcreteRun { literal, hazards: c.into_hazards(), model }
+}
+
+fn check_variant<T: Transcription>(
+    backend: &Backend,
+    timeout: Duration,
+    reading: &T,
+    variant: &Variant,
+) -> Result<Option<VariantOutcome>, SolverError> {
+    let mut ctx = backend.context(timeout)?;
+    let vars: Vec<Var> =
+        variant.inputs().iter().map(|o| Var { name: o.name.to_string(), width: o.ty.width() }).collect();
+    let sym = Sym::new(&ctx);
+    let ins: Vec<SymBv> = vars.iter().map(|v| sym.var(&v.name, v.width)).collect();
+    let mut c = C::new(&sym);
+    let Some(literal) = reading.literal(&mut c, variant, &ins) else {
+        return Ok(None);
+    };
+    let hazards = c.into_hazards();
+    let model = variant.semantics(&sym, &ins);
+
+    // One question per (fragment, rule): any of its sites reached.
+    let mut groups: Vec<(&'static str, Rule, Vec<SExpr>)> = Vec::new();
+    for h in &hazards {
+        match groups.iter_mut().find(|(f, r, _)| *f == h.fragment && *r == h.rule) {
+            Some(g) => g.2.push(h.when),
+            None => groups.push((h.fragment, h.rule, vec![h.when])),
+        }
+    }
+    let model_defined = all(&ctx, model.iter().map(|o| o.defined));
+    let any_hazard = any(&ctx, hazards.iter().map(|h| h.when));
+    let differs = any(
+        &ctx,
+        literal.iter().zip(&model).map(|(l, m)| {
+            let both = ctx.and(l.defined, m.defined);
+            ctx.and(both, ctx.not(ctx.eq(l.value.term, m.value.term)))
+        }),
+    );
+    let wrong_goal = ctx.and(ctx.not(any_hazard), differs);
+
+    let mut outcome = VariantOutcome {
+        variant: *variant,
+        examined: groups.len(),
+        hazards: Vec::new(),
+        wrong_result: None,
+        unresolved: Vec::new(),
+    };
+    // Inputs tried concretely first: a witness found there spares the solver
+    // a satisfiability query (multiplications are its weak spot); the
+    // solver still minimises it and answers every question they leave open.
+    let tried: Vec<(Vec<BitVec>, ConcreteRun)> = candidates(&vars)
+        .into_iter()
+        .map(|ins| {
+            let run = run_concrete(reading, variant, &ins);
+            (ins, run)
+        })
+        .collect();
+    for (fragment, rule, whens) in &groups {
+        let reached = any(&ctx, whens.iter().copied());
+        let ordinary_goal = ctx.and(reached, model_defined);
+        let label = format!("{variant}: `{fragment}` {}", rule.slug());
+        let unknown = |reason: String| format!("{label}: solver unknown ({reason})");
+        let fires =
+            |run: &ConcreteRun| run.hazards.iter().any(|h| h.fragment == *fragment && h.rule == *rule && h.when);
+        let seeded = tried.iter().find(|(_, run)| fires(run) && run.model.iter().all(Option::is_some));
+        // Prefer a witness where the model defines the result.
+        let (goal, ordinary, model_values) = match seeded {
+            Some((ins, _)) => (ordinary_goal, true, assignment(&vars, ins)),
+            None => match backend.check(&mut ctx, &vars, &[ordinary_goal], timeout)? {
+                SatResult::Sat(m) => (ordinary_goal, true, m),
+                SatResult::Unknown(reason) => {
+                    outcome.unresolved.push(unknown(reason));
+                    continue;
+                }
+                SatResult::Unsat => match backend.check(&mut ctx, &vars, &[reached], timeout)? {
+                    SatResult::Sat(m) => (reached, false, m),
+                    SatResult::Unsat => continue,
+                    SatResult::Unknown(reason) => {
+                        outcome.unresolved.push(unknown(reason));
+                        continue;
+                    }
+                },
+            },
+        };
+        let witness = minimise(backend, &mut ctx, &vars, goal, model_values, timeout)?;
+        let inputs = values(&vars, &witness);
+        let run = run_concrete(reading, variant, &inputs);
+        if !fires(&run) {
+            outcome.unresolved.push(format!("{label}: the solver's witness does not reach it on concrete evaluation"));
+            continue;
+        }
+        let rows =
+            variant.outputs().iter().zip(&run.model).map(|(o, m)| (o.name.to_string(), vec![None, *m])).collect();
+        outcome.hazards.push(HazardHit {
+            fragment,
+            rule: *rule,
+            ordinary,
+            witness: table(variant, &vars, &inputs, rows),
+        });
+    }
+
+    let label = format!("{variant}: literal result against the model");
+    let seeded = tried.iter().find(|(_, run)| wrong_result(run).is_some());
+    let found = match seeded {
+        Some((ins, _)) => Some(assignment(&vars, ins)),
+        None => match wrong_result_query(backend, &mut ctx, variant, &vars, &ins, wrong_goal, timeout)? {
+            Ok(m) => m,
+            Err(reason) => {
+                outcome.unresolved.push(format!("{label}: {reason}"));
+                None
+            }
+        },
+    };
+    if let Some(m) = found {
+        let witness = minimise(backend, &mut ctx, &vars, wrong_goal, m, timeout)?;
+        let inputs = values(&vars, &witness);
+        let run = run_concrete(reading, variant, &inputs);
+        match wrong_result(&run) {
+            Some(pairs) => {
+                let rows = variant.outputs().iter().zip(pairs).map(|(o, pair)| (o.name.to_string(), pair)).collect();
+                outcome.wrong_result = Some(table(variant, &vars, &inputs, rows));
+            }
+            None => {
+                outcome.unresolved.push(format!("{label}: the solver's witness does not differ on concrete evaluation"))
+            }
+        }
+    }
+    Ok(Some(outcome))
+}
+
+/// Where no hazard applies and the literal C result is defined and differs
+/// from the model's: each output's pair of values.
+fn wrong_result(run: &ConcreteRun) -> Option<Vec<Vec<Option<BitVec>>>> {
+    let literal = run.literal.as_ref()?;
+    let quiet = run.hazards.iter().all(|h| !h.when);
+    let differ = literal.iter().zip(&run.model).any(|(l, m)| matches!((l, m), (Some(x), Some(y)) if x != y));
+    (quiet && differ).then(|| literal.iter().zip(&run.model).map(|(l, m)| vec![*l, *m]).collect())
+}
+
+/// Is `goal` (a wrong literal result) satisfiable? One query, or, where the
+/// variant splits its proof into cases (fns), one per case after showing
+/// that the cases cover every input. `Err` with a reason where the solver
+/// does not settle it.
+fn wrong_result_query(
+    backend: &Backend,
+    ctx: &mut Context,
+    variant: &Variant,
+    vars: &[Var],
+    ins: &[SymBv],
+    goal: SExpr,
+    timeout: Duration,
+) -> Result<Result<Option<HashMap<String, BitVec>>, String>, SolverError> {
+    let cases = variant.proof_cases(&Sym::new(ctx), ins);
+    let settle = |r: SatResult| match r {
+        SatResult::Sat(m) => Ok(Some(m)),
+        SatResult::Unsat => Ok(None),
+        SatResult::Unknown(reason) => Err(format!("solver unknown ({reason})")),
+    };
+    if cases.is_empty() {
+        return Ok(settle(backend.check(ctx, vars, &[goal], timeout)?));
+    }
+    let covered = any(ctx, cases.iter().map(|(_, c)| *c));
+    let uncovered = ctx.not(covered);
+    match backend.check(ctx, vars, &[uncovered], timeout)? {
+        SatResult::Unsat => {}
+        _ => return Ok(Err("the proof cases do not cover every input".to_string())),
+    }
+    for (label, case) in &cases {
+        let query = ctx.and(goal, *case);
+        match settle(backend.check(ctx, vars, &[query], timeout)?) {
+            Ok(None) => {}
+            Ok(found) => return Ok(Ok(found)),
+            Err(reason) => return Ok(Err(format!("case {label}: {reason}"))),
+        }
+    }
+    Ok(Ok(None))
+}
+
+/// Inputs to try concretely: per input, 0, 1, 2^(w/2), the signed extremes
+/// and all ones; every combination where there are at most four inputs,
+/// else each value in every input at once.
+fn candidates(vars: &[Var]) -> Vec<Vec<BitVec>> {
+    let values = |w: u32| -> Vec<BitVec> {
+        let mut vs: Vec<BitVec> = [0, 1, 1u128 << (w / 2), 1u128 << (w - 1), (1u128 << (w - 1)) - 1, u128::MAX]
+            .into_iter()
+            .map(|x| BitVec::new(w, x))
+            .collect();
+        vs.sort_by_key(|b| b.unsigned());
+        vs.dedup();
+        vs
+    };
+    if vars.len() > 4 {
+        return (0..6)
+            .map(|k| {
+                vars.iter()
+                    .map(|v| {
+                        let vs = values(v.width);
+                        vs[k.min(vs.len() - 1)]
+                    })
+                    .collect()
+            })
+            .collect();
+    }
+    let mut all: Vec<Vec<BitVec>> = vec![Vec::new()];
+    for v in vars {
+        all = all
+            .into_iter()
+            .flat_map(|prefix| {
+                values(v.width).into_iter().map(move |x| {
+                    let mut p = prefix.clone();
+                    p.push(x);
+                    p
+                })
+            })
+            .collect();
+    }
+    all
+}
+
+/// Concrete inputs as a solver model.
+fn assignment(vars: &[Var], inputs: &[BitVec]) -> HashMap<String, BitVec> {
+    vars.iter().zip(inputs).map(|(v, x)| (v.name.clone(), *x)).collect()
+}
+
+/// The disjunction of `terms` (false when there are none: easy-smt's
+/// `or_many` needs one).
+fn any(ctx: &Context, terms: impl Iterator<Item = SExpr>) -> SExpr {
+    let terms: Vec<SExpr> = terms.collect();
+    match terms.len() {
+        0 => ctx.false_(),
+        1 => terms[0],
+        _ => ctx.or_many(terms),
+    }
+}
+
+/// The conjunction of `terms` (true when there are none).
+fn all(ctx: &Context, terms: impl Iterator<Item = SExpr>) -> SExpr {
+    let terms: Vec<SExpr> = terms.collect();
+    match terms.len() {
+        0 => ctx.true_(),
+        1 => terms[0],
+        _ => ctx.and_many(terms),
+    }
+}
+
+/// The witness's value of every variable, in order (0 where the model has
+/// none).
+fn values(vars: &[Var], model: &HashMap<String, BitVec>) -> Vec<BitVec> {
+    vars.iter().map(|v| model.get(&v.name).copied().unwrap_or(BitVec::new(v.width, 0))).collect()
+}
+
+fn table(variant: &Variant, vars: &[Var], inputs: &[BitVec], rows: Vec<(String, Vec<Option<BitVec>>)>) -> WitnessTable {
+    let inputs = vars
+        .iter()
+        .zip(inputs)
+        .filter(|(_, x)| !variant.is_warp_wide() || x.unsigned() != 0)
+        .map(|(v, x)| (v.name.clone(), *x))
+        .collect();
+    WitnessTable { variant: variant.to_string(), inputs, columns: COLUMNS.map(String::from).to_vec(), rows }
+}
+
+/// What a finding is about, within one block.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Subject {
+    Hazard(&'static str, Rule),
+    WrongResult,
+}
+
+/// One finding per subject, in the order the subjects first occur (in
+/// catalogue order of the variants), and one for a block that is not C.
+fn findings_of(block: &Block, outcomes: &[VariantOutcome]) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    if let Some(not_c) = block.not_c {
+        let mut detail =
+            vec![format!("Read as C, the Semantics block of {} does not parse: {}.", block.opcode, not_c.reason)];
+        if not_c.transcribed {
+            detail.push(
+                "The rest of the block is read with the obvious meaning of that notation, and audited like the others."
+                    .to_string(),
+            );
+        } else {
+            detail.push(
+                "The block has no literal C reading; its possible readings are left to the ambiguity audit. \
+                 No witness: there is nothing to evaluate."
+                    .to_string(),
+            );
+        }
+        findings.push(Finding {
+            id: format!("literal-{}-not-c", block.opcode),
+            section: block.section.to_string(),
+            kind: FindingKind::LiteralReading,
+            severity: Severity::Low,
+            fragment: not_c.fragment.to_string(),
+            summary: format!("the Semantics block is not valid C: {}", not_c.reason),
+            detail,
+            model_choice: block.model_note(not_c.fragment).map(String::from),
+            witness: None,
+        });
+    }
+
+    let mut subjects: Vec<Subject> = Vec::new();
+    for o in outcomes {
+        for h in &o.hazards {
+            let s = Subject::Hazard(h.fragment, h.rule);
+            if !subjects.contains(&s) {
+                subjects.push(s);
+            }
+        }
+        if o.wrong_result.is_some() && !subjects.contains(&Subject::WrongResult) {
+            subjects.push(Subject::WrongResult);
+        }
+    }
+    // A rule met at two fragments of one block: ids name the fragment too.
+    let shared_rule =
+        |rule: Rule| subjects.iter().filter(|s| matches!(s, Subject::Hazard(_, r) if *r == rule)).count() > 1;
+    for subject in &subjects {
+        findings.push(match *subject {
+            Subject::Hazard(fragment, rule) => {
+                let id = if shared_rule(rule) {
+                    format!("literal-{}-{}-{}", block.opcode, rule.slug(), slug(fragment))
+                } else {
+                    format!("literal-{}-{}", block.opcode, rule.slug())
+                };
+                hazard_finding(block, id, fragment, rule, outcomes)
+            }
+            Subject::WrongResult => wrong_result_finding(block, outcomes),
+        });
+    }
+    findings
+}
+
+fn hazard_finding(
+    block: &Block,
+    id: String,
+    fragment: &'static str,
+    rule: Rule,
+    outcomes: &[VariantOutcome],
+) -> Finding {
+    let hits: Vec<(&Variant, &HazardHit)> = outcomes
+        .iter()
+        .filter_map(|o| o.hazards.iter().find(|h| h.fragment == fragment && h.rule == rule).map(|h| (&o.variant, h)))
+        .collect();
+    let ordinary: Vec<String> = hits.iter().filter(|(_, h)| h.ordinary).map(|(v, _)| v.to_string()).collect();
+    let only_open: Vec<String> = hits.iter().filter(|(_, h)| !h.ordinary).map(|(v, _)| v.to_string()).collect();
+    let behaviour = rule.behaviour();
+    let severity = match behaviour {
+        Behaviour::Undefined if !ordinary.is_empty() => Severity::Medium,
+        _ => Severity::Low,
+    };
+    // The witness of the first variant, preferring one on ordinary inputs.
+    let first = hits.iter().find(|(_, h)| h.ordinary).or(hits.first()).map(|(_, h)| h.witness.clone());
+    let mut summary = format!("`{fragment}` read as C is {}: {}", behaviour.label(), rule.describe());
+    if ordinary.is_empty() {
+        summary.push_str(", only on inputs where the model leaves the result unspecified too");
+    }
+    let mut detail = vec![format!(
+        "Read literally as C ({}), the fragment `{fragment}` of the Semantics block of {} meets {} for some inputs, \
+         so the C program's result there is {}.",
+        C_MODEL,
+        block.opcode,
+        rule.describe(),
+        behaviour.label()
+    )];
+    if !ordinary.is_empty() {
+        detail.push(format!("Reachable on inputs where the model defines every output, in: {}.", ordinary.join(", ")));
+    }
+    if !only_open.is_empty() {
+        detail.push(format!(
+            "Reachable only on inputs where the model leaves an output unspecified, in: {}.",
+            only_open.join(", ")
+        ));
+    }
+    detail.push(
+        "The witness is the first such variant's, minimised; the transcription was run on it without the solver \
+         and reaches the rule there. The literal C column is empty: C gives that result no value."
+            .to_string(),
+    );
+    Finding {
+        id,
+        section: block.section.to_string(),
+        kind: FindingKind::Undefined,
+        severity,
+        fragment: fragment.to_string(),
+        summary,
+        detail,
+        model_choice: Some(block.model_note(fragment).unwrap_or(default_model_choice(rule)).to_string()),
+        witness: first,
+    }
+}
+
+fn wrong_result_finding(block: &Block, outcomes: &[VariantOutcome]) -> Finding {
+    let hits: Vec<(&Variant, &WitnessTable)> =
+        outcomes.iter().filter_map(|o| o.wrong_result.as_ref().map(|w| (&o.variant, w))).collect();
+    let names: Vec<String> = hits.iter().map(|(v, _)| v.to_string()).collect();
+    let (fragment, why) = block.wrong_result.unwrap_or(("Semantics", "the literal reading computes another value"));
+    let mut assumptions: Vec<&str> = Vec::new();
+    for (v, _) in &hits {
+        for a in v.assumptions() {
+            if !assumptions.contains(&a.id) {
+                assumptions.push(a.id);
+            }
+        }
+    }
+    let model_choice = if assumptions.is_empty() {
+        "computes the result the Description states".to_string()
+    } else {
+        format!("computes the result the Description states (assumptions {})", assumptions.join(", "))
+    };
+    Finding {
+        id: format!("literal-{}-wrong-result", block.opcode),
+        section: block.section.to_string(),
+        kind: FindingKind::LiteralReading,
+        severity: Severity::High,
+        fragment: fragment.to_string(),
+        summary: format!("read as C, the block computes a defined result that differs from the model: {why}"),
+        detail: vec![
+            format!(
+                "Read literally as C ({C_MODEL}), the Semantics block of {} is defined on some input, with no \
+                 undefined or implementation-defined operation on the way, and computes another result than the model.",
+                block.opcode
+            ),
+            format!("So in: {}.", names.join(", ")),
+            "The witness is the first such variant's, minimised, and both the transcription and the model were run \
+             on it without the solver."
+                .to_string(),
+        ],
+        model_choice: Some(model_choice),
+        witness: hits.first().map(|(_, w)| (*w).clone()),
+    }
+}
+
+/// How the pseudocode is read as C, for the findings' text.
+const C_MODEL: &str = "an LP64 target; .s16/.u16 as short/unsigned short, promoted to int; .s32/.u32 as \
+                       int/unsigned int; .s64/.u64 as long long/unsigned long long; .bN as unsigned; .pred as _Bool";
+
+fn default_model_choice(rule: Rule) -> &'static str {
+    match rule {
+        Rule::SignedOverflow => "wraps modulo 2^n (assumption int-wraparound)",
+        Rule::ConversionOutOfRange => "keeps the low bits of the result, two's complement",
+        Rule::DivisionByZero => "leaves the result unspecified",
+        Rule::QuotientOverflow => "wraps MIN / -1 to MIN (assumption div-signed-overflow)",
+        Rule::ShiftByNegative | Rule::ShiftPastWidth | Rule::LeftShiftOfNegative | Rule::ShiftIntoSignBit => {
+            "shifts within the operand's width: bits shifted out are lost"
+        }
+        Rule::RightShiftOfNegative => "shifts in copies of the sign bit",
+        Rule::BitIndexOutOfRange => "reads only bits within the operand's width",
+        Rule::ArrayIndexOutOfRange => "reads only lanes 0..31 of the warp",
+    }
+}
+
+/// A fragment as kebab-case words: `1<<i` is `1-shl-i`.
+fn slug(fragment: &str) -> String {
+    let spelled = fragment
+        .replace("<<", " shl ")
+        .replace(">>", " shr ")
+        .replace('+', " plus ")
+        .replace('-', " minus ")
+        .replace('*', " times ")
+        .replace('/', " div ")
+        .replace('%', " rem ")
+        .replace('~', " not ");
+    let words: Vec<String> = spelled
+        .split(|ch: char| !ch.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_ascii_lowercase())
+        .collect();
+    words.join("-")
+}
+
+/// `9.7.1.10` as numbers, so that it sorts after `9.7.1.9`.
+fn section_key(section: &str) -> Vec<u32> {
+    section.split(['.', '-']).map(|p| p.parse().unwrap_or(u32::MAX)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_and_sections() {
+        assert_eq!(slug("1<<i"), "1-shl-i");
+        assert_eq!(slug("a >> (32-n)"), "a-shr-32-minus-n");
+        assert!(section_key("9.7.1.9") < section_key("9.7.1.10"));
+        assert!(section_key("9.7.1.24") < section_key("9.7.8.1"));
+    }
+}

@@ -1,0 +1,1056 @@
+//! Every Semantics block of sections 9.7.1, 9.7.8 and 9.7.9.5, transcribed
+//! literally into the C semantics of [`super::C`].
+//!
+//! Each transcription follows its block statement by statement, in C order:
+//! loops are unrolled to their bounds (a `while` to the most iterations it
+//! can run, a `break` as a guard on the iterations after it), `if` and `?:`
+//! are guarded so that hazards count only where the branch runs, and every
+//! operation carries the short fragment of pseudocode it transcribes.
+//! Variables the block does not declare take the type of their first
+//! initialiser, as an `auto` declaration would; each such choice is stated
+//! where it is made. Non-C notation (`t<47..16>`, `a[0:15]`, `|a|`,
+//! `bitwidth of type`, `.u32 d = 0;`, `min()`) is read with its obvious
+//! meaning.
+
+use crate::bv::Algebra;
+use crate::catalogue::{defined, Out, Outputs, Type, Variant};
+use crate::family::add_sub::AddSub;
+use crate::family::bit_count::BitCount;
+use crate::family::bit_field::{BitField, Mode as BitFieldMode};
+use crate::family::div_rem::DivRem;
+use crate::family::dot::{Dot, Half};
+use crate::family::logic::{BoolOp, Logic};
+use crate::family::min_max::MinMax;
+use crate::family::mul_mad::{MulMad, MulMode};
+use crate::family::shfl::{input as shfl_input, Mode as ShflMode, Shfl, WARP};
+use crate::family::shift::{ShfDir, ShfMode, Shift};
+
+use super::{CInt, CType, C};
+
+/// A block that is not valid C as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotC {
+    /// Where it fails to parse.
+    pub fragment: &'static str,
+    /// Why, in one sentence.
+    pub reason: &'static str,
+    /// Whether the block is still transcribed, with the failing notation read
+    /// by its obvious meaning; `false` where the obvious meaning is itself in
+    /// doubt (that is left to the ambiguity audit).
+    pub transcribed: bool,
+}
+
+/// One Semantics block of the spec.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Block {
+    pub section: &'static str,
+    pub opcode: &'static str,
+    /// Set where the block does not parse as C.
+    pub not_c: Option<NotC>,
+    /// What the model does at a fragment of the block, for the findings
+    /// about it: (fragment, one line).
+    pub model_notes: &'static [(&'static str, &'static str)],
+    /// Where the literal reading computes a defined result other than the
+    /// model's: the fragment responsible and why, in one line. The audit
+    /// finds such results on its own; this only explains them.
+    pub wrong_result: Option<(&'static str, &'static str)>,
+}
+
+impl Block {
+    /// The catalogue variants the block covers: every variant of its opcode.
+    pub fn variants(&self) -> Vec<Variant> {
+        Variant::all().into_iter().filter(|v| v.opcode() == self.opcode).collect()
+    }
+    /// The model's behaviour at `fragment`, where the table states it.
+    pub fn model_note(&self, fragment: &str) -> Option<&'static str> {
+        self.model_notes.iter().find(|(f, _)| *f == fragment).map(|(_, note)| *note)
+    }
+}
+
+/// A literal C reading of Semantics blocks: the audit runs one on symbolic
+/// inputs, and again on concrete ones to confirm what the solver found.
+pub trait Transcription {
+    /// The outputs of `variant` (in the order of [`Variant::outputs`]) as
+    /// the block computes them read as C, recording hazards in `c`; `None`
+    /// where the block has no C reading.
+    fn literal<A: Algebra>(&self, c: &mut C<A>, variant: &Variant, inputs: &[A::Bv]) -> Option<Outputs<A>>;
+}
+
+impl Transcription for Block {
+    fn literal<A: Algebra>(&self, c: &mut C<A>, variant: &Variant, inputs: &[A::Bv]) -> Option<Outputs<A>> {
+        if matches!(self.not_c, Some(NotC { transcribed: false, .. })) {
+            return None;
+        }
+        transcribe(c, variant, inputs)
+    }
+}
+
+const WRAPS: &str = "wraps modulo 2^n (assumption int-wraparound)";
+const CONVERTS: &str = "keeps the low bits of the result, two's complement (assumption int-wraparound)";
+
+/// The table: every Semantics block, in spec order.
+pub const BLOCKS: &[Block] = &[
+    Block {
+        section: "9.7.1.1",
+        opcode: "add",
+        wrong_result: None,
+        not_c: None,
+        model_notes: &[("d = a + b", WRAPS), ("d[i] = iA[i] + iB[i]", CONVERTS)],
+    },
+    Block { section: "9.7.1.2", opcode: "sub", wrong_result: None, not_c: None, model_notes: &[("d = a - b", WRAPS)] },
+    Block {
+        section: "9.7.1.3",
+        opcode: "mul",
+        wrong_result: Some((
+            "t = a * b",
+            "for .wide, `a * b` multiplies in the operands' own type, so t keeps only the low n bits of the product",
+        )),
+        not_c: None,
+        model_notes: &[
+            ("t = a * b", "forms the exact 2n-bit product of the n-bit operands"),
+            ("t<2n-1..n>", "takes the high half of the exact 2n-bit product"),
+        ],
+    },
+    Block {
+        section: "9.7.1.4",
+        opcode: "mad",
+        wrong_result: Some((
+            "t = a * b",
+            "for .wide, `a * b` multiplies in the operands' own type, so t keeps only the low n bits of the product",
+        )),
+        not_c: None,
+        model_notes: &[
+            ("t = a * b", "forms the exact 2n-bit product of the n-bit operands"),
+            ("t<2n-1..n>", "takes the high half of the exact 2n-bit product"),
+            ("t + c", "wraps modulo 2^n, or saturates under .sat (assumptions int-wraparound, sat-of-exact-result)"),
+        ],
+    },
+    Block {
+        section: "9.7.1.5",
+        opcode: "mul24",
+        wrong_result: Some((
+            "t = a * b",
+            "the block multiplies the whole 32-bit operands; the 24-bit restriction is in the Description only",
+        )),
+        not_c: None,
+        model_notes: &[
+            ("t = a * b", "multiplies the low 24 bits of each operand into a 48-bit product (mul24-low-24-bits)"),
+            ("t<47..16>", "takes bits 47..16 of the 48-bit product (assumption mul24-low-24-bits)"),
+        ],
+    },
+    Block {
+        section: "9.7.1.6",
+        opcode: "mad24",
+        wrong_result: Some((
+            "t = a * b",
+            "the block multiplies the whole 32-bit operands; the 24-bit restriction is in the Description only",
+        )),
+        not_c: None,
+        model_notes: &[
+            ("t = a * b", "multiplies the low 24 bits of each operand into a 48-bit product (mul24-low-24-bits)"),
+            ("t<47..16>", "takes bits 47..16 of the 48-bit product (assumption mul24-low-24-bits)"),
+            ("t<47..16> + c", "wraps modulo 2^32, or saturates under .sat (assumption sat-of-exact-result)"),
+            ("t<31..0> + c", WRAPS),
+        ],
+    },
+    Block { section: "9.7.1.7", opcode: "sad", wrong_result: None, not_c: None, model_notes: &[] },
+    Block {
+        section: "9.7.1.8",
+        opcode: "div",
+        wrong_result: None,
+        not_c: None,
+        model_notes: &[(
+            "a / b",
+            "leaves the quotient by zero unspecified and wraps MIN / -1 to MIN \
+             (assumptions div-by-zero-unspecified, div-signed-overflow)",
+        )],
+    },
+    Block {
+        section: "9.7.1.9",
+        opcode: "rem",
+        wrong_result: None,
+        not_c: None,
+        model_notes: &[(
+            "a % b",
+            "leaves the remainder by zero, and of negative signed operands, unspecified \
+             (assumptions rem-by-zero-unspecified, rem-negative-machine-dependent)",
+        )],
+    },
+    Block {
+        section: "9.7.1.10",
+        opcode: "abs",
+        wrong_result: None,
+        not_c: None,
+        model_notes: &[("|a|", "wraps: |MIN| is MIN (assumption abs-neg-most-negative)")],
+    },
+    Block {
+        section: "9.7.1.11",
+        opcode: "neg",
+        wrong_result: None,
+        not_c: None,
+        model_notes: &[("-a", "wraps: -MIN is MIN (assumption abs-neg-most-negative)")],
+    },
+    Block {
+        section: "9.7.1.12",
+        opcode: "min",
+        wrong_result: Some(("d = (a < b) ? a : b", "the block has no .relu: a negative minimum is not clamped to 0")),
+        not_c: None,
+        model_notes: &[],
+    },
+    Block {
+        section: "9.7.1.13",
+        opcode: "max",
+        wrong_result: Some(("d = (a > b) ? a : b", "the block has no .relu: a negative maximum is not clamped to 0")),
+        not_c: None,
+        model_notes: &[],
+    },
+    Block { section: "9.7.1.14", opcode: "popc", wrong_result: None, not_c: None, model_notes: &[] },
+    Block {
+        section: "9.7.1.15",
+        opcode: "clz",
+        wrong_result: Some((
+            "a&mask == 0",
+            "`==` binds tighter than `&`, so the test is a & (mask == 0), always 0: the loop never runs and d is 0",
+        )),
+        not_c: None,
+        model_notes: &[("a&mask == 0", "tests (a & mask) == 0 (assumption clz-mask-test)")],
+    },
+    Block {
+        section: "9.7.1.16",
+        opcode: "bfind",
+        wrong_result: None,
+        not_c: None,
+        model_notes: &[
+            ("1<<msb", "tests the operand's sign bit at the operand's width (assumption bfind-shift-width)"),
+            ("1<<i", "forms the single-bit mask at the operand's width (assumption bfind-shift-width)"),
+        ],
+    },
+    Block {
+        section: "9.7.1.17",
+        opcode: "fns",
+        wrong_result: None,
+        not_c: None,
+        model_notes: &[
+            ("mask[base]", "leaves d undefined for base > 31 (assumption fns-base-above-31-undefined)"),
+            (
+                "|offset|",
+                "takes the exact magnitude, so offset = -2^31 finds no bit (assumption fns-most-negative-offset)",
+            ),
+        ],
+    },
+    Block { section: "9.7.1.18", opcode: "brev", wrong_result: None, not_c: None, model_notes: &[] },
+    Block { section: "9.7.1.19", opcode: "bfe", wrong_result: None, not_c: None, model_notes: &[] },
+    Block { section: "9.7.1.20", opcode: "bfi", wrong_result: None, not_c: None, model_notes: &[] },
+    Block {
+        section: "9.7.1.21",
+        opcode: "szext",
+        wrong_result: None,
+        not_c: Some(NotC {
+            fragment: "sign_bit ? mask | 0",
+            reason: "the conditional operator has no `:`, so the last statement is not a C expression",
+            transcribed: false,
+        }),
+        model_notes: &[("sign_bit ? mask | 0", "reads it as sign_bit ? mask : 0 (assumption szext-mask-or-zero)")],
+    },
+    Block {
+        section: "9.7.1.22",
+        opcode: "bmsk",
+        wrong_result: None,
+        not_c: Some(NotC {
+            fragment: "sum-overflow = ...",
+            reason: "the hyphenated names parse as subtractions (`sum - overflow`), which cannot be assigned to; \
+                     they are read as identifiers",
+            transcribed: true,
+        }),
+        model_notes: &[
+            ("(~0) << a1", "shifts an all-ones 32-bit mask left by a1 (bits shifted out are lost)"),
+            ("(~0) << sum", "shifts an all-ones 32-bit mask, and treats sum >= 32 as sum-overflow"),
+        ],
+    },
+    Block {
+        section: "9.7.1.23",
+        opcode: "dp4a",
+        wrong_result: None,
+        not_c: None,
+        model_notes: &[("d += Va[i] * Vb[i]", WRAPS)],
+    },
+    Block {
+        section: "9.7.1.24",
+        opcode: "dp2a",
+        wrong_result: None,
+        not_c: None,
+        model_notes: &[("d += Va[i] * Vb[b_select + i]", WRAPS)],
+    },
+    Block { section: "9.7.8.1", opcode: "and", wrong_result: None, not_c: None, model_notes: &[] },
+    Block { section: "9.7.8.2", opcode: "or", wrong_result: None, not_c: None, model_notes: &[] },
+    Block { section: "9.7.8.3", opcode: "xor", wrong_result: None, not_c: None, model_notes: &[] },
+    Block {
+        section: "9.7.8.4",
+        opcode: "not",
+        wrong_result: Some((
+            "d = ~a",
+            "for .pred, ~ of a _Bool promoted to int is -1 or -2, both nonzero, so the stored predicate is always 1",
+        )),
+        not_c: None,
+        model_notes: &[("d = ~a", "inverts every bit of the operand: for .pred, the logical negation")],
+    },
+    Block { section: "9.7.8.5", opcode: "cnot", wrong_result: None, not_c: None, model_notes: &[] },
+    Block { section: "9.7.8.6", opcode: "lop3", wrong_result: None, not_c: None, model_notes: &[] },
+    Block {
+        section: "9.7.8.7",
+        opcode: "shf",
+        wrong_result: None,
+        not_c: None,
+        model_notes: &[
+            ("a >> (32-n)", "a 32-bit shift by 32 yields 0 (assumption shf-shift-by-32)"),
+            ("b << (32-n)", "a 32-bit shift by 32 yields 0 (assumption shf-shift-by-32)"),
+            ("b << n", "a 32-bit shift by 32 yields 0 (assumption shf-shift-by-32)"),
+            ("a >> n", "a 32-bit shift by 32 yields 0 (assumption shf-shift-by-32)"),
+        ],
+    },
+    Block {
+        section: "9.7.8.8",
+        opcode: "shl",
+        wrong_result: None,
+        not_c: None,
+        model_notes: &[(
+            "a << b",
+            "shifts bits out of the operand's width; b >= width gives 0 (shift-clamped-to-width)",
+        )],
+    },
+    Block {
+        section: "9.7.8.9",
+        opcode: "shr",
+        wrong_result: None,
+        not_c: None,
+        model_notes: &[(
+            "a >> b",
+            "shifts in the sign bit for .s types and zeros otherwise, clamping b at the width \
+             (assumption shift-clamped-to-width)",
+        )],
+    },
+    Block { section: "9.7.9.5", opcode: "shfl", wrong_result: None, not_c: None, model_notes: &[] },
+];
+
+/// The block of `opcode`.
+pub fn block(opcode: &str) -> Option<&'static Block> {
+    BLOCKS.iter().find(|b| b.opcode == opcode)
+}
+
+/// The literal reading of `variant`'s block, dispatched on its family.
+fn transcribe<A: Algebra>(c: &mut C<A>, variant: &Variant, ins: &[A::Bv]) -> Option<Outputs<A>> {
+    let outs = match *variant {
+        Variant::AddSub(v) => add_sub(c, v, ins),
+        Variant::MulMad(v) => mul_mad(c, v, ins),
+        Variant::DivRem(v) => div_rem(c, v, ins),
+        Variant::MinMax(v) => min_max(c, v, ins),
+        Variant::BitCount(v) => bit_count(c, v, ins),
+        Variant::BitField(v) => bit_field(c, v, ins)?,
+        Variant::Dot(v) => dot(c, v, ins),
+        Variant::Logic(v) => logic(c, v, ins),
+        Variant::Shift(v) => shift(c, v, ins),
+        Variant::Shfl(v) => shfl(c, v, ins),
+    };
+    Some(outs)
+}
+
+/// A defined output from the value of the destination variable.
+fn out<A: Algebra>(c: &C<A>, x: CInt<A>) -> Out<A::Bv, A::Bool> {
+    defined(c.alg(), x.bits)
+}
+
+/// The 16-bit lane `i` of a packed operand, `a[0:15]` or `a[16:31]`: read as
+/// a value of the lane type (`short` for .s16x2), the obvious meaning of a
+/// lane of a packed register. Reading it as a bit field (an `int` 0..65535)
+/// would make the .s16x2 comparisons unsigned.
+fn lane<A: Algebra>(c: &C<A>, x: A::Bv, i: u32, ty: CType) -> CInt<A> {
+    c.operand(c.alg().extract(16 * i + 15, 16 * i, x), ty)
+}
+
+/// Both lanes written back into one 32-bit register, lane 0 low.
+fn packed<A: Algebra>(c: &C<A>, lanes: [CInt<A>; 2]) -> CInt<A> {
+    CInt { bits: c.alg().concat(lanes[1].bits, lanes[0].bits), ty: CType::UInt }
+}
+
+/// 9.7.1.1-2, 9.7.1.7, 9.7.1.10-11.
+fn add_sub<A: Algebra>(c: &mut C<A>, v: AddSub, ins: &[A::Bv]) -> Outputs<A> {
+    let d = match v {
+        AddSub::Add { ty, .. } if ty.lanes() == 2 => {
+            // 9.7.1.1, packed: iA and iB take the lane type; d[i] is a lane
+            // of d, of the lane type.
+            let lt = CType::of_ptx(ty);
+            let mut d = [c.int(0); 2];
+            for (i, di) in d.iter_mut().enumerate() {
+                let (ia, ib) = (lane(c, ins[0], i as u32, lt), lane(c, ins[1], i as u32, lt));
+                let sum = c.add("iA[i] + iB[i]", ia, ib);
+                *di = c.assign("d[i] = iA[i] + iB[i]", sum, lt);
+            }
+            packed(c, d)
+        }
+        AddSub::Add { ty, .. } | AddSub::Sub { ty, .. } => {
+            let t = CType::of_ptx(ty);
+            let (a, b) = (c.operand(ins[0], t), c.operand(ins[1], t));
+            if matches!(v, AddSub::Add { .. }) {
+                let sum = c.add("a + b", a, b);
+                c.assign("d = a + b", sum, t)
+            } else {
+                let diff = c.sub("a - b", a, b);
+                c.assign("d = a - b", diff, t)
+            }
+        }
+        AddSub::Sad(ty) => {
+            // 9.7.1.7: d = c + ((a<b) ? b-a : a-b)
+            let t = CType::of_ptx(ty);
+            let (a, b, cc) = (c.operand(ins[0], t), c.operand(ins[1], t), c.operand(ins[2], t));
+            let less = c.lt(a, b);
+            let diff = c.cond(less, |c| c.sub("b-a", b, a), |c| c.sub("a-b", a, b));
+            let sum = c.add("c + (...)", cc, diff);
+            c.assign("d = c + ...", sum, t)
+        }
+        AddSub::Abs(ty) => {
+            let t = CType::of_ptx(ty);
+            let a = c.operand(ins[0], t);
+            let m = c.abs("|a|", a);
+            c.assign("d = |a|", m, t)
+        }
+        AddSub::Neg(ty) => {
+            let t = CType::of_ptx(ty);
+            let a = c.operand(ins[0], t);
+            let m = c.neg("-a", a);
+            c.assign("d = -a", m, t)
+        }
+    };
+    vec![out(c, d)]
+}
+
+/// 9.7.1.3-6. `t` takes the type of `a * b`: the promoted operand type, not
+/// a double-width one, since C multiplies in the operands' type.
+fn mul_mad<A: Algebra>(c: &mut C<A>, v: MulMad, ins: &[A::Bv]) -> Outputs<A> {
+    let (mode, ty, addend, is24) = match v {
+        MulMad::Mul(mode, ty) => (mode, ty, false, false),
+        MulMad::Mad { mode, ty, .. } => (mode, ty, true, false),
+        MulMad::Mul24(mode, ty) => (mode, ty, false, true),
+        MulMad::Mad24 { mode, ty, .. } => (mode, ty, true, true),
+    };
+    let t_in = CType::of_ptx(ty);
+    let n = ty.width();
+    let dest = if mode == MulMode::Wide { CType::of_width(2 * n, ty.is_signed()) } else { t_in };
+    let (a, b) = (c.operand(ins[0], t_in), c.operand(ins[1], t_in));
+    let t = c.mul("t = a * b", a, b);
+    // `n = bitwidth of type`; mul24's bounds are fixed (47..16, 31..0).
+    let part = match (mode, is24) {
+        (MulMode::Wide, _) => t,
+        (MulMode::Hi, false) => c.slice("t<2n-1..n>", t, 2 * n - 1, n),
+        (MulMode::Lo, false) => c.slice("t<n-1..0>", t, n - 1, 0),
+        (MulMode::Hi, true) => c.slice("t<47..16>", t, 47, 16),
+        (MulMode::Lo, true) => c.slice("t<31..0>", t, 31, 0),
+    };
+    let d = if addend {
+        let cc = c.operand(ins[2], dest);
+        let fragment = match (mode, is24) {
+            (MulMode::Wide, _) => "t + c",
+            (MulMode::Hi, false) => "t<2n-1..n> + c",
+            (MulMode::Lo, false) => "t<n-1..0> + c",
+            (MulMode::Hi, true) => "t<47..16> + c",
+            (MulMode::Lo, true) => "t<31..0> + c",
+        };
+        let sum = c.add(fragment, part, cc);
+        c.assign("d = ... + c", sum, dest)
+    } else {
+        c.assign("d = t...", part, dest)
+    };
+    vec![out(c, d)]
+}
+
+/// 9.7.1.8-9.
+fn div_rem<A: Algebra>(c: &mut C<A>, v: DivRem, ins: &[A::Bv]) -> Outputs<A> {
+    let (DivRem::Div(ty) | DivRem::Rem(ty)) = v;
+    let t = CType::of_ptx(ty);
+    let (a, b) = (c.operand(ins[0], t), c.operand(ins[1], t));
+    let d = match v {
+        DivRem::Div(_) => {
+            let q = c.div("a / b", a, b);
+            c.assign("d = a / b", q, t)
+        }
+        DivRem::Rem(_) => {
+            let r = c.rem("a % b", a, b);
+            c.assign("d = a % b", r, t)
+        }
+    };
+    vec![out(c, d)]
+}
+
+/// 9.7.1.12-13. The block has no .relu: it is read for every variant.
+fn min_max<A: Algebra>(c: &mut C<A>, v: MinMax, ins: &[A::Bv]) -> Outputs<A> {
+    let (is_min, ty) = match v {
+        MinMax::Min { ty, .. } => (true, ty),
+        MinMax::Max { ty, .. } => (false, ty),
+    };
+    let t = CType::of_ptx(ty);
+    let pick = |c: &mut C<A>, x: CInt<A>, y: CInt<A>| {
+        let test = if is_min { c.lt(x, y) } else { c.gt(x, y) };
+        c.cond(test, |_| x, |_| y)
+    };
+    let d = if ty.lanes() == 2 {
+        let mut d = [c.int(0); 2];
+        for (i, di) in d.iter_mut().enumerate() {
+            let (ia, ib) = (lane(c, ins[0], i as u32, t), lane(c, ins[1], i as u32, t));
+            let r = pick(c, ia, ib);
+            *di = c.assign("d[i] = (...) ? ... : ...", r, t);
+        }
+        packed(c, d)
+    } else {
+        let (a, b) = (c.operand(ins[0], t), c.operand(ins[1], t));
+        let r = pick(c, a, b);
+        c.assign("d = (...) ? a : b", r, t)
+    };
+    vec![out(c, d)]
+}
+
+/// 9.7.1.14-18.
+fn bit_count<A: Algebra>(c: &mut C<A>, v: BitCount, ins: &[A::Bv]) -> Outputs<A> {
+    let alg = c.alg();
+    let d = match v {
+        BitCount::Popc(ty) => {
+            // .u32 d = 0; while (a != 0) { if (a & 0x1) d++; a = a >> 1; }
+            // Each iteration shifts a right by one, so at most width
+            // iterations run.
+            let mut a = c.operand(ins[0], CType::of_ptx(ty));
+            let mut d = c.value(CType::UInt, 0);
+            let mut running = alg.bool_constant(true);
+            for _ in 0..ty.width() {
+                let zero = c.lit("0");
+                let test = c.ne(a, zero);
+                running = alg.and(running, c.truth(test));
+                let (next_a, next_d) = c.guarded(running, |c| {
+                    let low = c.lit("0x1");
+                    let bit = c.and(a, low);
+                    let one = c.int(1);
+                    let inc = c.add("d++", d, one);
+                    let inc = c.assign("d++", inc, CType::UInt);
+                    let next_d = c.select(c.truth(bit), inc, d);
+                    let one = c.lit("1");
+                    let shifted = c.shr("a >> 1", a, one);
+                    (c.assign("a = a >> 1", shifted, a.ty), next_d)
+                });
+                a = c.select(running, next_a, a);
+                d = c.select(running, next_d, d);
+            }
+            d
+        }
+        BitCount::Clz(ty) => {
+            // .u32 d = 0; max and mask take the types of their literals in
+            // the branch the type selects; then
+            // while (d < max && (a&mask == 0)) { d++; a = a << 1; }
+            // where `==` binds tighter than `&`.
+            let mut a = c.operand(ins[0], CType::of_ptx(ty));
+            let mut d = c.value(CType::UInt, 0);
+            let (max, mask) = if ty == Type::B32 {
+                (c.lit("32"), c.lit("0x80000000"))
+            } else {
+                (c.lit("64"), c.lit("0x8000000000000000"))
+            };
+            let mut running = alg.bool_constant(true);
+            for _ in 0..=ty.width() {
+                let below = c.lt(d, max);
+                let test = c.land(below, |c| {
+                    let zero = c.lit("0");
+                    let mask_is_zero = c.eq(mask, zero);
+                    c.and(a, mask_is_zero)
+                });
+                running = alg.and(running, c.truth(test));
+                let (next_a, next_d) = c.guarded(running, |c| {
+                    let one = c.int(1);
+                    let inc = c.add("d++", d, one);
+                    let inc = c.assign("d++", inc, CType::UInt);
+                    let one = c.lit("1");
+                    let shifted = c.shl("a = a << 1", a, one);
+                    (c.assign("a = a << 1", shifted, a.ty), inc)
+                });
+                a = c.select(running, next_a, a);
+                d = c.select(running, next_d, d);
+            }
+            d
+        }
+        BitCount::Bfind { ty, shiftamt } => {
+            let mut a = c.operand(ins[0], CType::of_ptx(ty));
+            // msb = (...) ? 31 : 63; an int.
+            let msb = if ty.width() == 32 { c.lit("31") } else { c.lit("63") };
+            let msb_value = i128::from(ty.width() - 1);
+            // if ((.type==.s32 || .type==.s64) && (a & (1<<msb))) a = ~a;
+            // The left of && is a constant of the variant.
+            if ty.is_signed() {
+                let one = c.lit("1");
+                let sign = c.shl("1<<msb", one, msb);
+                let test = c.and(a, sign);
+                let inverted = c.not(a);
+                let inverted = c.assign("a = ~a", inverted, a.ty);
+                a = c.select(c.truth(test), inverted, a);
+            }
+            // .u32 d = 0xffffffff;
+            let all_ones = c.lit("0xffffffff");
+            let mut d = c.assign(".u32 d = 0xffffffff", all_ones, CType::UInt);
+            // for (.s32 i=msb; i>=0; i--) if (a & (1<<i)) { d = i; break; }
+            let mut running = alg.bool_constant(true);
+            for i in (0..=msb_value).rev() {
+                let (hit, found) = c.guarded(running, |c| {
+                    let one = c.lit("1");
+                    let index = c.int(i);
+                    let bit = c.shl("1<<i", one, index);
+                    let test = c.and(a, bit);
+                    let found = c.assign("d = i", index, CType::UInt);
+                    (c.truth(test), found)
+                });
+                let taken = alg.and(running, hit);
+                d = c.select(taken, found, d);
+                running = alg.and(running, alg.not(hit));
+            }
+            // if (.shiftamt && d != 0xffffffff) d = msb - d;
+            if shiftamt {
+                let all_ones = c.lit("0xffffffff");
+                let test = c.ne(d, all_ones);
+                let test = c.truth(test);
+                let flipped = c.guarded(test, |c| {
+                    let diff = c.sub("msb - d", msb, d);
+                    c.assign("d = msb - d", diff, CType::UInt)
+                });
+                d = c.select(test, flipped, d);
+            }
+            d
+        }
+        BitCount::Fns => return vec![fns(c, ins)],
+        BitCount::Brev(ty) => {
+            // for (i=0; i<=msb; i++) d[i] = a[msb-i]; d is the .b32/.b64
+            // destination, every bit of which the loop writes.
+            let t = CType::of_ptx(ty);
+            let a = c.operand(ins[0], t);
+            let msb = i128::from(ty.width() - 1);
+            let mut d = c.value(t, 0);
+            for i in 0..=msb {
+                let bit = c.bit_at("a[msb-i]", a, msb - i);
+                d = c.set_bit_at("d[i]", d, i, bit);
+            }
+            d
+        }
+    };
+    vec![out(c, d)]
+}
+
+/// 9.7.1.17. mask is .b32 (unsigned int), offset .s32 (int), base one of
+/// .b32/.u32/.s32: read as unsigned int, the .b32/.u32 reading. (As int the
+/// loop and the index test behave the same: a negative base is out of range
+/// either way.) d, pos, count and inc take their initialisers' types:
+/// unsigned int, unsigned int (base), int (`|offset| - 1`), int.
+fn fns<A: Algebra>(c: &mut C<A>, ins: &[A::Bv]) -> Out<A::Bv, A::Bool> {
+    let alg = c.alg();
+    let mask = c.operand(ins[0], CType::UInt);
+    let base = c.operand(ins[1], CType::UInt);
+    let offset = c.operand(ins[2], CType::Int);
+    let all_ones = c.lit("0xffffffff");
+    let d0 = c.assign("d = 0xffffffff", all_ones, CType::UInt);
+    let zero = c.lit("0");
+    let offset_zero = c.eq(offset, zero);
+    let offset_zero = c.truth(offset_zero);
+    // if (offset == 0) { if (mask[base] == 1) d = base; }
+    let d_at_base = c.guarded(offset_zero, |c| {
+        let bit = c.bit("mask[base]", mask, base);
+        let one = c.lit("1");
+        let test = c.eq(bit, one);
+        let at = c.assign("d = base", base, CType::UInt);
+        c.select(c.truth(test), at, d0)
+    });
+    // else { pos = base; count = |offset| - 1; inc = (offset > 0) ? 1 : -1;
+    //        while ((pos >= 0) && (pos < 32)) { ... pos = pos + inc; } }
+    // pos moves by one each iteration and the loop runs only inside 0..31,
+    // so at most 32 iterations run.
+    let d_searched = c.guarded(alg.not(offset_zero), |c| {
+        let mut pos = base;
+        let magnitude = c.abs("|offset|", offset);
+        let one = c.lit("1");
+        let mut count = c.sub("|offset| - 1", magnitude, one);
+        let zero = c.lit("0");
+        let positive = c.gt(offset, zero);
+        let inc = c.cond(
+            positive,
+            |c| c.lit("1"),
+            |c| {
+                let one = c.lit("1");
+                c.neg("-1", one)
+            },
+        );
+        let mut d = d0;
+        let mut running = alg.bool_constant(true);
+        for _ in 0..32 {
+            let zero = c.lit("0");
+            let at_least_zero = c.ge(pos, zero);
+            let test = c.land(at_least_zero, |c| {
+                let limit = c.lit("32");
+                c.lt(pos, limit)
+            });
+            running = alg.and(running, c.truth(test));
+            let (set, hit, next_count, next_pos) = c.guarded(running, |c| {
+                let bit = c.bit("mask[pos]", mask, pos);
+                let one = c.lit("1");
+                let set = c.eq(bit, one);
+                let set = c.truth(set);
+                let zero = c.lit("0");
+                let count_zero = c.eq(count, zero);
+                let count_zero = c.truth(count_zero);
+                let next_count = c.guarded(alg.and(set, alg.not(count_zero)), |c| {
+                    let one = c.lit("1");
+                    let less = c.sub("count - 1", count, one);
+                    c.assign("count = count - 1", less, count.ty)
+                });
+                let hit = alg.and(set, count_zero);
+                let next_pos = c.guarded(alg.not(hit), |c| {
+                    let moved = c.add("pos + inc", pos, inc);
+                    c.assign("pos = pos + inc", moved, pos.ty)
+                });
+                (set, hit, next_count, next_pos)
+            });
+            let found = c.assign("d = pos", pos, CType::UInt);
+            d = c.select(alg.and(running, hit), found, d);
+            count = c.select(alg.and(running, alg.and(set, alg.not(hit))), next_count, count);
+            pos = c.select(alg.and(running, alg.not(hit)), next_pos, pos);
+            running = alg.and(running, alg.not(hit));
+        }
+        d
+    });
+    let d = c.select(offset_zero, d_at_base, d_searched);
+    out(c, d)
+}
+
+/// 9.7.1.19-22; `None` for szext, which is not C.
+fn bit_field<A: Algebra>(c: &mut C<A>, v: BitField, ins: &[A::Bv]) -> Option<Outputs<A>> {
+    let alg = c.alg();
+    let d = match v {
+        BitField::Bfe(ty) => {
+            // pos and len are `b & 0xff` and `c & 0xff` with b, c .u32:
+            // unsigned int. sbit takes the type of `0` and of `a[...]`: int.
+            let t = CType::of_ptx(ty);
+            let a = c.operand(ins[0], t);
+            let (b, cc) = (c.operand(ins[1], CType::UInt), c.operand(ins[2], CType::UInt));
+            let msb = if ty.width() == 32 { c.lit("31") } else { c.lit("63") };
+            let msb_value = i128::from(ty.width() - 1);
+            let ff = c.lit("0xff");
+            let pos = c.and(b, ff);
+            let len = c.and(cc, ff);
+            let sbit = if ty.is_signed() {
+                let zero = c.lit("0");
+                let len_zero = c.eq(len, zero);
+                let len_zero = c.truth(len_zero);
+                let field_sign = c.guarded(alg.not(len_zero), |c| {
+                    let end = c.add("pos+len", pos, len);
+                    let one = c.lit("1");
+                    let end = c.sub("pos+len-1", end, one);
+                    let at = c.min(end, msb);
+                    c.bit("a[min(pos+len-1,msb)]", a, at)
+                });
+                let zero = c.lit("0");
+                c.select(len_zero, zero, field_sign)
+            } else {
+                c.lit("0")
+            };
+            let mut d = c.value(t, 0);
+            for i in 0..=msb_value {
+                let index = c.int(i);
+                let inside = c.lt(index, len);
+                let test = c.land(inside, |c| {
+                    let at = c.add("pos+i", pos, index);
+                    c.le(at, msb)
+                });
+                let bit = c.cond(
+                    test,
+                    |c| {
+                        let at = c.add("pos+i", pos, index);
+                        c.bit("a[pos+i]", a, at)
+                    },
+                    |_| sbit,
+                );
+                d = c.set_bit_at("d[i]", d, i, bit);
+            }
+            d
+        }
+        BitField::Bfi(ty) => {
+            // f = b; for (i=0; i<len && pos+i<=msb; i++) f[pos+i] = a[i];
+            // pos, len: unsigned int, from the .u32 operands c and d.
+            let t = CType::of_ptx(ty);
+            let (a, b) = (c.operand(ins[0], t), c.operand(ins[1], t));
+            let (cc, dd) = (c.operand(ins[2], CType::UInt), c.operand(ins[3], CType::UInt));
+            let msb = if ty.width() == 32 { c.lit("31") } else { c.lit("63") };
+            let ff = c.lit("0xff");
+            let pos = c.and(cc, ff);
+            let len = c.and(dd, ff);
+            let mut f = b;
+            let mut running = alg.bool_constant(true);
+            for i in 0..=i128::from(ty.width() - 1) {
+                let index = c.int(i);
+                let inside = c.lt(index, len);
+                let test = c.land(inside, |c| {
+                    let at = c.add("pos+i", pos, index);
+                    c.le(at, msb)
+                });
+                running = alg.and(running, c.truth(test));
+                let next = c.guarded(running, |c| {
+                    let at = c.add("pos+i", pos, index);
+                    let bit = c.bit_at("a[i]", a, i);
+                    c.set_bit("f[pos+i]", f, at, bit)
+                });
+                f = c.select(running, next, f);
+            }
+            f
+        }
+        BitField::Szext(..) => return None,
+        BitField::Bmsk(mode) => bmsk(c, mode, ins),
+    };
+    Some(vec![out(c, d)])
+}
+
+/// 9.7.1.22. a and b are .u32. mask0 and mask1 take the type of `(~0)`,
+/// int; the three flags the type of `true`/`false`, int (C23's `true` is a
+/// bool, promoted to int: the same values).
+fn bmsk<A: Algebra>(c: &mut C<A>, mode: BitFieldMode, ins: &[A::Bv]) -> CInt<A> {
+    let alg = c.alg();
+    let (a, b) = (c.operand(ins[0], CType::UInt), c.operand(ins[1], CType::UInt));
+    let low5 = c.lit("0x1f");
+    let a1 = c.and(a, low5);
+    let zero = c.lit("0");
+    let all = c.not(zero);
+    let mut mask0 = c.shl("(~0) << a1", all, a1);
+    let b1 = c.and(b, low5);
+    let sum = c.add("a1 + b1", a1, b1);
+    let mut mask1 = c.shl("(~0) << sum", all, sum);
+    let limit = c.lit("32");
+    let sum_overflow = c.ge(sum, limit);
+    let mut position_overflow = c.int(0);
+    let mut width_overflow = c.int(0);
+    if mode == BitFieldMode::Clamp {
+        let a_big = c.ge(a, limit);
+        let a_big = c.truth(a_big);
+        position_overflow = c.select(a_big, c.int(1), position_overflow);
+        mask0 = c.select(a_big, zero, mask0);
+        let b_big = c.ge(b, limit);
+        width_overflow = c.select(c.truth(b_big), c.int(1), width_overflow);
+    }
+    let any = alg.or(c.truth(sum_overflow), alg.or(c.truth(position_overflow), c.truth(width_overflow)));
+    let b1_zero = c.eq(b1, zero);
+    let all_again = c.not(zero);
+    let otherwise = c.select(c.truth(b1_zero), all_again, mask1);
+    mask1 = c.select(any, zero, otherwise);
+    let keep = c.not(mask1);
+    let d = c.and(mask0, keep);
+    c.assign("d = mask0 & ~mask1", d, CType::UInt)
+}
+
+/// 9.7.1.23-24. d and c are .u32 when both types are, else .s32. The
+/// extracted values are read as `int`, the type sign or zero extension of a
+/// byte or half-word gives in C.
+fn dot<A: Algebra>(c: &mut C<A>, v: Dot, ins: &[A::Bv]) -> Outputs<A> {
+    let alg = c.alg();
+    let (atype, btype) = match v {
+        Dot::Dp4a { atype, btype } | Dot::Dp2a { atype, btype, .. } => (atype, btype),
+    };
+    let d_ty = if atype.is_signed() || btype.is_signed() { CType::Int } else { CType::UInt };
+    let extract = |x: A::Bv, parts: u32, signed: bool| -> Vec<CInt<A>> {
+        let w = 32 / parts;
+        (0..parts)
+            .map(|i| CInt { bits: alg.extend(signed, 32 - w, alg.extract(w * i + w - 1, w * i, x)), ty: CType::Int })
+            .collect()
+    };
+    let mut d = c.operand(ins[2], d_ty);
+    let vb = extract(ins[1], 4, btype.is_signed());
+    match v {
+        Dot::Dp4a { .. } => {
+            let va = extract(ins[0], 4, atype.is_signed());
+            for i in 0..4 {
+                let p = c.mul("Va[i] * Vb[i]", va[i], vb[i]);
+                let sum = c.add("d += Va[i] * Vb[i]", d, p);
+                d = c.assign("d += Va[i] * Vb[i]", sum, d_ty);
+            }
+        }
+        Dot::Dp2a { half, .. } => {
+            let va = extract(ins[0], 2, atype.is_signed());
+            let select = if half == Half::Lo { 0 } else { 2 };
+            for i in 0..2 {
+                let p = c.mul("Va[i] * Vb[b_select + i]", va[i], vb[select + i]);
+                let sum = c.add("d += Va[i] * Vb[b_select + i]", d, p);
+                d = c.assign("d += Va[i] * Vb[b_select + i]", sum, d_ty);
+            }
+        }
+    }
+    vec![out(c, d)]
+}
+
+/// 9.7.8.1-6.
+fn logic<A: Algebra>(c: &mut C<A>, v: Logic, ins: &[A::Bv]) -> Outputs<A> {
+    match v {
+        Logic::And(ty) | Logic::Or(ty) | Logic::Xor(ty) => {
+            let t = CType::of_ptx(ty);
+            let (a, b) = (c.operand(ins[0], t), c.operand(ins[1], t));
+            let r = match v {
+                Logic::And(_) => c.and(a, b),
+                Logic::Or(_) => c.or(a, b),
+                _ => c.xor(a, b),
+            };
+            let d = c.assign("d = a op b", r, t);
+            vec![out(c, d)]
+        }
+        Logic::Not(ty) => {
+            let t = CType::of_ptx(ty);
+            let a = c.operand(ins[0], t);
+            let r = c.not(a);
+            let d = c.assign("d = ~a", r, t);
+            vec![out(c, d)]
+        }
+        Logic::Cnot(ty) => {
+            let t = CType::of_ptx(ty);
+            let a = c.operand(ins[0], t);
+            let zero = c.lit("0");
+            let test = c.eq(a, zero);
+            let r = c.cond(test, |c| c.lit("1"), |c| c.lit("0"));
+            let d = c.assign("d = (a==0) ? 1 : 0", r, t);
+            vec![out(c, d)]
+        }
+        Logic::Lop3(bool_op) => {
+            // F = GetFunctionFromTable(immLut); d = F(a, b, c): read as the
+            // table lookup per bit, bit i of d being bit (a[i]<<2 | b[i]<<1 |
+            // c[i]) of immLut (an integer constant: int).
+            let alg = c.alg();
+            let (a, b, cc) =
+                (c.operand(ins[0], CType::UInt), c.operand(ins[1], CType::UInt), c.operand(ins[2], CType::UInt));
+            let lut = CInt { bits: alg.zero_extend(24, ins[3]), ty: CType::Int };
+            let mut d = c.value(CType::UInt, 0);
+            for i in 0..32 {
+                let (ai, bi, ci) = (c.bit_at("a[i]", a, i), c.bit_at("b[i]", b, i), c.bit_at("c[i]", cc, i));
+                let (two, one) = (c.int(2), c.int(1));
+                let ai = c.shl("a[i]<<2", ai, two);
+                let bi = c.shl("b[i]<<1", bi, one);
+                let index = c.or(c.or(ai, bi), ci);
+                let bit = c.bit("immLut[index]", lut, index);
+                d = c.set_bit_at("d[i]", d, i, bit);
+            }
+            let mut outs = vec![out(c, d)];
+            if let Some(op) = bool_op {
+                // p = (d != 0) BoolOp q; BoolOp read as || or &&.
+                let q = c.operand(ins[4], CType::Bool);
+                let zero = c.lit("0");
+                let nonzero = c.ne(d, zero);
+                let r = match op {
+                    BoolOp::Or => c.lor(nonzero, |_| q),
+                    BoolOp::And => c.land(nonzero, |_| q),
+                };
+                let p = c.assign("p = (d != 0) BoolOp q", r, CType::Bool);
+                outs.push(out(c, p));
+            }
+            outs
+        }
+    }
+}
+
+/// 9.7.8.7-9.
+fn shift<A: Algebra>(c: &mut C<A>, v: Shift, ins: &[A::Bv]) -> Outputs<A> {
+    let d = match v {
+        Shift::Shf(dir, mode) => {
+            // u32 n = (.mode == .clamp) ? min(c, 32) : c & 0x1f; a, b .b32.
+            let (a, b) = (c.operand(ins[0], CType::UInt), c.operand(ins[1], CType::UInt));
+            let cc = c.operand(ins[2], CType::UInt);
+            let n = match mode {
+                ShfMode::Clamp => {
+                    let limit = c.lit("32");
+                    c.min(cc, limit)
+                }
+                ShfMode::Wrap => {
+                    let low5 = c.lit("0x1f");
+                    c.and(cc, low5)
+                }
+            };
+            let n = c.assign("u32 n", n, CType::UInt);
+            let width = c.lit("32");
+            let rest = c.sub("32-n", width, n);
+            let (hi, lo) = match dir {
+                ShfDir::L => (c.shl("b << n", b, n), c.shr("a >> (32-n)", a, rest)),
+                ShfDir::R => (c.shl("b << (32-n)", b, rest), c.shr("a >> n", a, n)),
+            };
+            let r = c.or(hi, lo);
+            c.assign("u32 d", r, CType::UInt)
+        }
+        Shift::Shl(ty) | Shift::Shr(ty) => {
+            let t = CType::of_ptx(ty);
+            let (a, b) = (c.operand(ins[0], t), c.operand(ins[1], CType::UInt));
+            if matches!(v, Shift::Shl(_)) {
+                let r = c.shl("a << b", a, b);
+                c.assign("d = a << b", r, t)
+            } else {
+                let r = c.shr("a >> b", a, b);
+                c.assign("d = a >> b", r, t)
+            }
+        }
+    };
+    vec![out(c, d)]
+}
+
+/// 9.7.9.5, one thread's view of the warp (see `family::shfl`). The 5-bit
+/// fields `lane[4:0]`, `bval[4:0]`, `cval[4:0]` and `mask[4:0]` are read as
+/// unsigned bit-fields of 5 bits, which C promotes to int; `j` then takes the
+/// type of `lane - bval`, int, so a source below lane 0 is negative. SourceA
+/// holds every lane's a, unpredictable (undefined) where that lane does not
+/// execute; a thread that does not execute runs none of the block.
+fn shfl<A: Algebra>(c: &mut C<A>, v: Shfl, ins: &[A::Bv]) -> Outputs<A> {
+    let alg = c.alg();
+    let field = |x: A::Bv, hi: u32, lo: u32| CInt::<A> {
+        bits: alg.zero_extend(32 - (hi - lo + 1), alg.extract(hi, lo, x)),
+        ty: CType::Int,
+    };
+    let lane = CInt::<A> { bits: alg.zero_extend(27, ins[shfl_input::LANE]), ty: CType::Int };
+    let bval = field(ins[shfl_input::B], 4, 0);
+    let cval = field(ins[shfl_input::C], 4, 0);
+    let mask = field(ins[shfl_input::C], 12, 8);
+    let source: Vec<CInt<A>> = (0..WARP).map(|l| CInt { bits: ins[shfl_input::A + l], ty: CType::UInt }).collect();
+    let active: Vec<CInt<A>> = (0..WARP).map(|l| CInt { bits: ins[shfl_input::ACTIVE + l], ty: CType::Bool }).collect();
+    let not_mask = c.not(mask);
+    let max_lane = c.or(c.and(lane, mask), c.and(cval, not_mask));
+    let min_lane = c.and(lane, mask);
+    let (j, pval) = match v.mode {
+        ShflMode::Up => {
+            let j = c.sub("j = lane - bval", lane, bval);
+            (j, c.ge(j, max_lane))
+        }
+        ShflMode::Down => {
+            let j = c.add("j = lane + bval", lane, bval);
+            (j, c.le(j, max_lane))
+        }
+        ShflMode::Bfly => {
+            let j = c.xor(lane, bval);
+            (j, c.le(j, max_lane))
+        }
+        ShflMode::Idx => {
+            let j = c.or(min_lane, c.and(bval, not_mask));
+            (j, c.le(j, max_lane))
+        }
+    };
+    // if (!pval) j = lane; d = SourceA[j];
+    let in_range = c.truth(pval);
+    let j = c.select(in_range, j, lane);
+    let d = c.index("SourceA[j]", &source, j);
+    // Whether a lane executes is not a C value of the block; read without
+    // an index check (lane and j are both in 0..31 here).
+    let executes = c.truth(select_lane(c, &active, lane));
+    let source_executes = c.truth(select_lane(c, &active, j));
+    let mut outs = vec![Out { value: d.bits, defined: alg.and(executes, source_executes) }];
+    if v.pred {
+        let p = c.assign("p = pval", pval, CType::Bool);
+        outs.push(Out { value: p.bits, defined: executes });
+    }
+    outs
+}
+
+/// Element `j` of `values`, as a multiplexer (`j` known to be in range).
+fn select_lane<A: Algebra>(c: &C<A>, values: &[CInt<A>], j: CInt<A>) -> CInt<A> {
+    let alg = c.alg();
+    let mut value = values[0];
+    for (k, x) in values.iter().enumerate().skip(1) {
+        let here = alg.eq(j.bits, alg.constant(32, k as u128));
+        value = CInt { bits: alg.ite(here, x.bits, value.bits), ty: value.ty };
+    }
+    value
+}
