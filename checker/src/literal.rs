@@ -221,7 +221,7 @@ fn check_variant<T: Transcription>(
                 },
             },
         };
-        let witness = minimise(backend, &mut ctx, &vars, goal, model_values, timeout)?;
+        let witness = minimise(backend, &mut ctx, &vars, goal, model_values, timeout, true)?;
         let inputs = values(&vars, &witness);
         let run = run_concrete(reading, variant, &inputs);
         if !fires(&run) {
@@ -251,7 +251,7 @@ fn check_variant<T: Transcription>(
         },
     };
     if let Some(m) = found {
-        let witness = minimise(backend, &mut ctx, &vars, wrong_goal, m, timeout)?;
+        let witness = minimise(backend, &mut ctx, &vars, wrong_goal, m, timeout, true)?;
         let inputs = values(&vars, &witness);
         let run = run_concrete(reading, variant, &inputs);
         match wrong_result(&run) {

@@ -158,6 +158,7 @@ enum Command {
         /// Queries run in parallel (default: one per CPU).
         #[arg(long)]
         jobs: Option<usize>,
+    },
     /// Print the SMT encodings as SMT-LIB2: one define-fun per output of
     /// each variant, over its inputs, with the assumptions as comments.
     Smtlib {
@@ -352,6 +353,8 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, Usage> {
             }
             report.write(&dir).map_err(usage)?;
             writeln!(out, "wrote {} files to {}", ptxcheck::report::FILES.len(), dir.display()).map_err(usage)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Smtlib { targets, output } => {
             let variants = select::select(&targets).map_err(|e| usage(anyhow!(e)))?;
             let text = smtlib::export(&variants);
