@@ -312,7 +312,10 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, Usage> {
         }
         Command::Audit { id, solver } => {
             let setup = Setup::new(&solver)?;
-            let audit = setup.pool.install(|| ptxcheck::audit::run(&setup.backend, setup.timeout));
+            let audit = setup
+                .pool
+                .install(|| ptxcheck::audit::run(&setup.backend, setup.timeout, literal_timeout(setup.timeout)))
+                .map_err(usage)?;
             match (&id, solver.format) {
                 (Some(id), format) => {
                     let f = audit
@@ -338,7 +341,10 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, Usage> {
                 runs.push(ptxcheck::report::SolverRun { solver: setup.backend.to_string(), results });
             }
             let setup = Setup::new(&args("embedded"))?;
-            let audit = setup.pool.install(|| ptxcheck::audit::run(&setup.backend, setup.timeout));
+            let audit = setup
+                .pool
+                .install(|| ptxcheck::audit::run(&setup.backend, setup.timeout, literal_timeout(setup.timeout)))
+                .map_err(usage)?;
             let report = ptxcheck::report::build(&runs, &audit);
             if check {
                 let stale = report.stale(&dir);
@@ -372,6 +378,13 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, Usage> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// The literal C audit's limit per query: a few of its comparisons are
+/// beyond the solvers at any limit, so it waits at most 5 s on each (the
+/// findings are the same with 3 s and with 30 s).
+fn literal_timeout(timeout: Duration) -> Duration {
+    timeout.min(Duration::from_secs(20))
 }
 
 /// A pool of `jobs` threads (default: one per CPU).

@@ -909,5 +909,5 @@ pub fn audit_json(audit: &crate::audit::Audit) -> Value {
             })
         })
         .collect();
-    json!({ "findings": audit.findings, "passages": passages })
+    json!({ "findings": audit.findings, "passages": passages, "semantics_blocks_as_c": audit.literal })
 }

@@ -153,6 +153,33 @@ fn readme(runs: &[SolverRun], audit: &Audit) -> String {
     t.push(vec!["**all**".into(), audit.claims.len().to_string()]);
     s.push_str(&markdown_table(&t));
 
+    s.push_str("\n## Semantics blocks read as C\n\n");
+    s.push_str(
+        "Every Semantics block, transcribed as a C compiler reads it (precedence, the types of literals and \
+         operands, promotions), with each operation checked for undefined and implementation-defined behaviour \
+         and the defined result compared with the model's, on every variant the block covers. A question the \
+         solver did not settle is listed as unresolved: it is neither a finding nor clean.\n\n",
+    );
+    let mut t = vec![vec![
+        "section".to_string(),
+        "block".into(),
+        "variants".into(),
+        "hazard sites".into(),
+        "findings".into(),
+        "unresolved".into(),
+    ]];
+    for b in &audit.literal {
+        t.push(vec![
+            b.section.clone(),
+            b.opcode.clone(),
+            b.variants.to_string(),
+            b.hazards_examined.to_string(),
+            b.findings.len().to_string(),
+            if b.unresolved.is_empty() { String::new() } else { b.unresolved.join("; ") },
+        ]);
+    }
+    s.push_str(&markdown_table(&t));
+
     s.push_str("\n## Findings\n\n");
     let mut t = vec![vec!["kind".to_string(), "findings".into(), "high".into(), "medium".into(), "low".into()]];
     for k in FindingKind::ALL {
