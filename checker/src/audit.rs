@@ -54,6 +54,36 @@ pub fn run(backend: &Backend, timeout: Duration, literal_timeout: Duration) -> R
     Ok(Audit { passages, claims, literal: literal.blocks, findings })
 }
 
+/// Only what finding `id` needs: its passage, its claim (with its twin),
+/// or its Semantics block. `None` if no check can produce that id; `Some`
+/// of nothing if the check ran and found nothing by that id.
+pub fn run_one(
+    id: &str,
+    backend: &Backend,
+    timeout: Duration,
+    literal_timeout: Duration,
+) -> Result<Option<Option<Finding>>, SolverError> {
+    if let Some(p) = PASSAGES.iter().find(|p| p.id == id) {
+        return Ok(Some(Some(ambiguity::finding(&ambiguity::check(p, backend, timeout)))));
+    }
+    let twin = id.replace("example-syntax-", "example-catalogue-");
+    let claims: Vec<_> = ptx_spec::claims::all().into_iter().filter(|c| c.id == id || c.id == twin).collect();
+    if !claims.is_empty() {
+        let results: Vec<ClaimResult> = claims.par_iter().map(|c| crate::claims::check(c, backend, timeout)).collect();
+        return Ok(Some(claim_findings(&results).into_iter().find(|f| f.id == id)));
+    }
+    let blocks: Vec<_> = ptx_spec::literal::blocks::BLOCKS
+        .iter()
+        .filter(|b| id.starts_with(&format!("literal-{}-", b.opcode)))
+        .copied()
+        .collect();
+    if blocks.is_empty() {
+        return Ok(None);
+    }
+    let literal = crate::literal::audit_blocks(backend, literal_timeout, &blocks)?;
+    Ok(Some(literal.findings.into_iter().find(|f| f.id == id)))
+}
+
 /// By section (numerically), then id.
 pub fn sort(findings: &mut [Finding]) {
     findings.sort_by(|a, b| (section_key(&a.section), &a.id).cmp(&(section_key(&b.section), &b.id)));

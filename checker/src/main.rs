@@ -312,22 +312,22 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, Usage> {
         }
         Command::Audit { id, solver } => {
             let setup = Setup::new(&solver)?;
-            let audit = setup
-                .pool
-                .install(|| ptxcheck::audit::run(&setup.backend, setup.timeout, literal_timeout(setup.timeout)))
-                .map_err(usage)?;
-            match (&id, solver.format) {
-                (Some(id), format) => {
-                    let f = audit
-                        .find(id)
-                        .ok_or_else(|| usage(anyhow!("unknown finding `{id}` (`ptxcheck audit` lists them)")))?;
-                    match format {
-                        Format::Table => render::finding_text(out, f).map_err(usage)?,
-                        Format::Json => writeln!(out, "{:#}", serde_json::json!(f)).map_err(usage)?,
-                    }
+            let (timeout, literal) = (setup.timeout, literal_timeout(setup.timeout));
+            if let Some(id) = &id {
+                // Only the check that can produce this finding runs.
+                let found = setup.pool.install(|| ptxcheck::audit::run_one(id, &setup.backend, timeout, literal));
+                let unknown = || usage(anyhow!("unknown finding `{id}` (`ptxcheck audit` lists them)"));
+                let f = found.map_err(usage)?.flatten().ok_or_else(unknown)?;
+                match solver.format {
+                    Format::Table => render::finding_text(out, &f).map_err(usage)?,
+                    Format::Json => writeln!(out, "{:#}", serde_json::json!(f)).map_err(usage)?,
                 }
-                (None, Format::Table) => render::audit_text(out, &audit).map_err(usage)?,
-                (None, Format::Json) => writeln!(out, "{:#}", render::audit_json(&audit)).map_err(usage)?,
+                return Ok(ExitCode::SUCCESS);
+            }
+            let audit = setup.pool.install(|| ptxcheck::audit::run(&setup.backend, timeout, literal)).map_err(usage)?;
+            match solver.format {
+                Format::Table => render::audit_text(out, &audit).map_err(usage)?,
+                Format::Json => writeln!(out, "{:#}", render::audit_json(&audit)).map_err(usage)?,
             }
             Ok(if audit.settled() { ExitCode::SUCCESS } else { ExitCode::from(1) })
         }
