@@ -2,19 +2,10 @@
 //! `tests/snapshots/`, regenerated with `INSTA_UPDATE=always`), exit
 //! statuses, and one-line errors for bad input.
 
-use std::process::{Command, Output};
+mod common;
 
-fn ptxcheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ptxcheck")).args(args).output().expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
+use common::{ptxcheck, stderr, stdout};
+use std::process::Command;
 
 /// Times differ from run to run; the golden files hold a placeholder.
 fn redacted(settings: &mut insta::Settings) {

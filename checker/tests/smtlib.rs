@@ -4,23 +4,15 @@
 //! written whole or not at all).
 
 use std::io::Write as _;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
+
+mod common;
+
+use common::{ptxcheck, stderr, stdout};
 
 use ptx_spec::bv::BitVec;
 use ptx_spec::catalogue::Variant;
 use ptxcheck::smtlib::export_name;
-
-fn ptxcheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ptxcheck")).args(args).output().expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
 
 /// The solver processes the export is loaded into: program and arguments
 /// for an SMT-LIB2 script on standard input with push/pop.

@@ -442,52 +442,57 @@ fn description_claims() -> Vec<Claim> {
     };
     let popc = |width: u32| (0..width).map(|i| format!("(a >> {i} & 1)")).collect::<Vec<_>>().join(" + ");
     let brev: Vec<String> = (0..32).map(|i| format!("d >> {i} & 1 == a >> {} & 1", 31 - i)).collect();
-    let generated: Vec<(&str, &'static str, &str, &'static str, String, Vec<String>)> = vec![
-        (
+    let prose = |id: &str,
+                 section: &'static str,
+                 statement: &str,
+                 fragment: &'static str,
+                 program: &str,
+                 holds: Vec<String>| {
+        let holds: Vec<&str> = holds.iter().map(String::as_str).collect();
+        claim(id, section, Kind::Prose, statement, Some(fragment), always(program, &[], &holds))
+    };
+    c.extend([
+        prose(
             "popc-counts-ones-b32",
             "9.7.1.14",
             "popc.b32 is the number of one bits of a",
             "Count the number of one bits",
-            "popc.b32 d, a;".into(),
+            "popc.b32 d, a;",
             vec![format!("d == {}", popc(32))],
         ),
-        (
+        prose(
             "popc-counts-ones-b64",
             "9.7.1.14",
             "popc.b64 is the number of one bits of a",
             "Count the number of one bits",
-            "popc.b64 d, a;".into(),
+            "popc.b64 d, a;",
             vec![format!("0:d == {}", popc(64))],
         ),
-        (
+        prose(
             "brev-reverses",
             "9.7.1.18",
             "brev.b32 puts bit 31 - i of a at bit i",
             "bitwise reversal",
-            "brev.b32 d, a;".into(),
+            "brev.b32 d, a;",
             brev,
         ),
-        (
+        prose(
             "dp4a-unsigned",
             "9.7.1.23",
             "dp4a.u32.u32 adds the four byte products to c",
             "Four-way byte dot product",
-            "dp4a.u32.u32 d, a, b, c;".into(),
+            "dp4a.u32.u32 d, a, b, c;",
             vec![format!("d == c + {}", dot(false, [0, 1, 2, 3]))],
         ),
-        (
+        prose(
             "dp4a-signed",
             "9.7.1.23",
             "dp4a.s32.s32 adds the four signed byte products to c",
             "Four-way byte dot product",
-            "dp4a.s32.s32 d, a, b, c;".into(),
+            "dp4a.s32.s32 d, a, b, c;",
             vec![format!("d == c + {}", dot(true, [0, 1, 2, 3]))],
         ),
-    ];
-    for (id, section, statement, fragment, program, holds) in generated {
-        let holds: Vec<&str> = holds.iter().map(String::as_str).collect();
-        c.push(claim(id, section, Kind::Prose, statement, Some(fragment), always(&program, &[], &holds)));
-    }
+    ]);
     c
 }
 

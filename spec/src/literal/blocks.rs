@@ -89,6 +89,14 @@ const WRAPS: &str = "wraps modulo 2^n (assumption int-wraparound)";
 const CONVERTS: &str = "keeps the low bits of the result, two's complement (assumption int-wraparound)";
 
 /// The table: every Semantics block, in spec order.
+/// mul and mad share their product and its halves.
+const WIDE_PRODUCT: (&str, &str) = (
+    "t = a * b",
+    "for .wide, `a * b` multiplies in the operands' own type, so t keeps only the low n bits of the product",
+);
+const EXACT_PRODUCT: (&str, &str) = ("t = a * b", "forms the exact 2n-bit product of the n-bit operands");
+const HIGH_HALF: (&str, &str) = ("t<2n-1..n>", "takes the high half of the exact 2n-bit product");
+
 pub const BLOCKS: &[Block] = &[
     Block {
         section: "9.7.1.1",
@@ -101,27 +109,18 @@ pub const BLOCKS: &[Block] = &[
     Block {
         section: "9.7.1.3",
         opcode: "mul",
-        wrong_result: Some((
-            "t = a * b",
-            "for .wide, `a * b` multiplies in the operands' own type, so t keeps only the low n bits of the product",
-        )),
+        wrong_result: Some(WIDE_PRODUCT),
         not_c: None,
-        model_notes: &[
-            ("t = a * b", "forms the exact 2n-bit product of the n-bit operands"),
-            ("t<2n-1..n>", "takes the high half of the exact 2n-bit product"),
-        ],
+        model_notes: &[EXACT_PRODUCT, HIGH_HALF],
     },
     Block {
         section: "9.7.1.4",
         opcode: "mad",
-        wrong_result: Some((
-            "t = a * b",
-            "for .wide, `a * b` multiplies in the operands' own type, so t keeps only the low n bits of the product",
-        )),
+        wrong_result: Some(WIDE_PRODUCT),
         not_c: None,
         model_notes: &[
-            ("t = a * b", "forms the exact 2n-bit product of the n-bit operands"),
-            ("t<2n-1..n>", "takes the high half of the exact 2n-bit product"),
+            EXACT_PRODUCT,
+            HIGH_HALF,
             ("t + c", "wraps modulo 2^n, or saturates under .sat (assumptions int-wraparound, sat-of-exact-result)"),
         ],
     },
