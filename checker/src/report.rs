@@ -235,7 +235,9 @@ fn findings(audit: &Audit) -> String {
         "Each finding quotes the spec, says what is wrong or open, and shows inputs that demonstrate it. Every \
          witness was found by a solver, brought down to the least input in operand order, and confirmed by \
          evaluating each reading concretely. Values are hexadecimal; `undefined` marks a result the reading leaves \
-         undefined or unspecified.\n\n",
+         undefined or unspecified. A shfl witness is one thread's view of the warp: `lane` is its lane id, `b` and \
+         `c` its operands, `aN`, `activeN` and `unpredictableN` lane N's register, state and unpredictable value; \
+         inputs not listed are 0.\n\n",
     );
     let mut t = vec![vec!["finding".to_string(), "section".into(), "kind".into(), "severity".into(), "summary".into()]];
     for f in &audit.findings {
