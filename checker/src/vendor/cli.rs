@@ -109,6 +109,12 @@ fn write_or_check(out: &mut dyn Write, common: &Common, file: &str, text: &str) 
     Ok(true)
 }
 
+/// With --check, 1 only when the committed file is stale (its findings are
+/// recorded there); otherwise 1 when ptxas and ptxcheck disagree.
+fn exit_status(common: &Common, current: bool, disagree: bool) -> u8 {
+    u8::from(if common.check { !current } else { disagree })
+}
+
 /// JSON with one array element a line, so diffs of the reports stay small.
 fn lines_json(head: &serde_json::Value, key: &str, rows: &[serde_json::Value]) -> String {
     let mut text = serde_json::to_string_pretty(head).unwrap_or_default();
@@ -144,7 +150,7 @@ pub fn vendor(command: VendorCommand, out: &mut dyn Write) -> Result<u8> {
             }
             let current = write_or_check(out, &common, "ptxas-syntax.json", &text)?;
             let disagree = counts["disagree"].as_u64().unwrap_or(0) > 0;
-            Ok(if disagree || !current { 1 } else { 0 })
+            Ok(exit_status(&common, current, disagree))
         }
         VendorCommand::Fold { common, cuobjdump, samples } => {
             let ptxas = find_ptxas(common.ptxas.as_deref())?;
@@ -173,7 +179,7 @@ pub fn vendor(command: VendorCommand, out: &mut dyn Write) -> Result<u8> {
             }
             let current = write_or_check(out, &common, "ptxas-fold.json", &text)?;
             let disagree = counts["disagree"].as_u64().unwrap_or(0) > 0;
-            Ok(if disagree || !current { 1 } else { 0 })
+            Ok(exit_status(&common, current, disagree))
         }
     }
 }
