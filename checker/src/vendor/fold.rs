@@ -35,6 +35,10 @@ const PER_KERNEL: usize = 64;
 const SLOT: usize = 32;
 const OUTPUT_SLOT: usize = 16;
 
+/// An audit witness's readings: their names, and per output each reading's
+/// value (`None`: undefined under that reading).
+pub type Readings = (Vec<String>, Vec<Vec<Option<u128>>>);
+
 /// One instruction on constant inputs.
 #[derive(Clone, Debug)]
 pub struct Instance {
@@ -45,7 +49,7 @@ pub struct Instance {
     pub origin: String,
     /// For an audit witness: the readings' names and, per output, each
     /// reading's value (`None`: undefined under that reading).
-    pub readings: Option<(Vec<String>, Vec<Vec<Option<u128>>>)>,
+    pub readings: Option<Readings>,
 }
 
 /// An instance and what ptxas made of it.
@@ -200,7 +204,7 @@ pub fn sample_instances(n: usize) -> Vec<Instance> {
                 .map(|o| {
                     let w = o.ty.width();
                     let e = edges(w);
-                    if o.role != Role::Imm && rng.next() % 3 != 0 {
+                    if o.role != Role::Imm && !rng.next().is_multiple_of(3) {
                         e[(rng.next() % e.len() as u64) as usize]
                     } else {
                         u128::from(rng.next()) & mask(w)

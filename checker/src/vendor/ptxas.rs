@@ -217,32 +217,6 @@ pub fn message_text(message: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_missing_tool_names_the_wheel_that_installs_it() {
-        let e = find("ptxas", PTXAS_WHEEL, Some(Path::new("/nonexistent/ptxas")), PTXAS_FROM).unwrap_err();
-        assert_eq!(e.to_string(), "ptxas at /nonexistent/ptxas cannot be run: no such file");
-        let e = ToolError::Missing { tool: "ptxas", install: PTXAS_WHEEL };
-        assert_eq!(
-            e.to_string(),
-            "ptxas not found: give --ptxas PATH, put it on PATH, or install it with `pip install nvidia-cuda-nvcc-cu12==12.9.86`"
-        );
-    }
-
-    #[test]
-    fn diagnostics_lose_their_file_and_line() {
-        let m = "ptxas input.ptx, line 14; fatal   : Parsing error near 'mask': syntax error";
-        assert_eq!(message_line(m), Some(14));
-        assert_eq!(message_text(m), "fatal : Parsing error near 'mask': syntax error");
-        let m = "ptxas fatal   : Ptx assembly aborted due to errors";
-        assert_eq!(message_line(m), None);
-        assert_eq!(message_text(m), "fatal : Ptx assembly aborted due to errors");
-    }
-}
-
 /// The outcome of [`assemble_each`]: per kernel, `None` when ptxas accepted
 /// it or its first error; and the cubin of the accepted ones, if asked.
 pub struct Each {
@@ -312,5 +286,31 @@ pub fn assemble_each(
         }
         let dropped: Vec<usize> = hit.iter().map(|&i| pending[i]).collect();
         pending.retain(|k| !dropped.contains(k));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_tool_names_the_wheel_that_installs_it() {
+        let e = find("ptxas", PTXAS_WHEEL, Some(Path::new("/nonexistent/ptxas")), PTXAS_FROM).unwrap_err();
+        assert_eq!(e.to_string(), "ptxas at /nonexistent/ptxas cannot be run: no such file");
+        let e = ToolError::Missing { tool: "ptxas", install: PTXAS_WHEEL };
+        assert_eq!(
+            e.to_string(),
+            "ptxas not found: give --ptxas PATH, put it on PATH, or install it with `pip install nvidia-cuda-nvcc-cu12==12.9.86`"
+        );
+    }
+
+    #[test]
+    fn diagnostics_lose_their_file_and_line() {
+        let m = "ptxas input.ptx, line 14; fatal   : Parsing error near 'mask': syntax error";
+        assert_eq!(message_line(m), Some(14));
+        assert_eq!(message_text(m), "fatal : Parsing error near 'mask': syntax error");
+        let m = "ptxas fatal   : Ptx assembly aborted due to errors";
+        assert_eq!(message_line(m), None);
+        assert_eq!(message_text(m), "fatal : Ptx assembly aborted due to errors");
     }
 }
