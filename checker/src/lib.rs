@@ -19,3 +19,4 @@ pub mod report;
 pub mod run;
 pub mod select;
 pub mod smtlib;
+pub mod vendor;

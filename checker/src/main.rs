@@ -170,6 +170,16 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         output: Option<std::path::PathBuf>,
     },
+    /// Ground truth from NVIDIA's assembler: syntax, and folded values.
+    Vendor {
+        #[command(subcommand)]
+        command: ptxcheck::vendor::cli::VendorCommand,
+    },
+    /// The hardware check: emit a GPU program, compare its results.
+    Hw {
+        #[command(subcommand)]
+        command: ptxcheck::vendor::cli::HwCommand,
+    },
     /// List the catalogue: every legal variant with its operands,
     /// requirements and assumptions.
     List {
@@ -372,6 +382,8 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, Usage> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Vendor { command } => ptxcheck::vendor::cli::vendor(command, out).map(ExitCode::from).map_err(usage),
+        Command::Hw { command } => ptxcheck::vendor::cli::hw(command, out).map(ExitCode::from).map_err(usage),
         Command::List { targets } => {
             let variants = select::select(&targets).map_err(|e| usage(anyhow!(e)))?;
             render::catalogue(out, &variants).map_err(usage)?;

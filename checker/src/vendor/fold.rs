@@ -1,0 +1,466 @@
+//! `ptxcheck vendor fold`: ptxas's constant folding as an oracle for
+//! values.
+//!
+//! Each instance is one instruction whose sources are constants (moved into
+//! registers first, so every operand form assembles), its results stored to
+//! global memory so they are live. ptxas -O3 folds most of them to
+//! constants, which [`sass`](super::sass) reads back from the disassembly
+//! and this module compares with the concrete model (`Variant::run`).
+//! A value ptxas leaves to run time is "not folded", never a verdict.
+//!
+//! Instances: the single-instruction witnesses of the audit's findings (read
+//! from the committed report), the claims' worked values that are one
+//! instruction, and a seeded, edge-biased sample of every variant that does
+//! not act on the whole warp.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use ptx_spec::bv::mask;
+use ptx_spec::catalogue::{OperandType, Role, Variant};
+use ptx_spec::claims::Check;
+use ptx_spec::parse::{parse_instruction, OperandText};
+
+use super::kernel::{register_type, NEWEST};
+use super::ptxas::{assemble_each, disassemble, Scratch, Tool, ToolError};
+use super::sass::{functions, stores, Stored};
+
+/// Instances per kernel: one variant each, so a rejection names one variant.
+const PER_KERNEL: usize = 64;
+/// Bytes between instances' results, and between an instance's two results:
+/// wide enough that ptxas cannot merge neighbouring stores.
+const SLOT: usize = 32;
+const OUTPUT_SLOT: usize = 16;
+
+/// An audit witness's readings: their names, and per output each reading's
+/// value (`None`: undefined under that reading).
+pub type Readings = (Vec<String>, Vec<Vec<Option<u128>>>);
+
+/// One instruction on constant inputs.
+#[derive(Clone, Debug)]
+pub struct Instance {
+    pub variant: Variant,
+    /// Input values in the order of [`Variant::inputs`] (immLut included).
+    pub inputs: Vec<u128>,
+    /// Where it comes from: `audit <id>`, `claim <id>` or `sample`.
+    pub origin: String,
+    /// For an audit witness: the readings' names and, per output, each
+    /// reading's value (`None`: undefined under that reading).
+    pub readings: Option<Readings>,
+}
+
+/// An instance and what ptxas made of it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    pub variant: String,
+    pub origin: String,
+    pub inputs: Vec<String>,
+    /// The model's outputs: hex, or `unspecified`.
+    pub model: Vec<String>,
+    /// ptxas's folded outputs: hex, or `not folded (OPCODE)`.
+    pub vendor: Vec<String>,
+    /// `agree`, `disagree`, `vendor picks` (the model leaves the value
+    /// unspecified; ptxas folds it to one), `not folded` or `rejected`.
+    pub verdict: &'static str,
+    /// For an audit witness: the readings whose values ptxas's match.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matches: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// Whether the fold oracle can take the variant: one thread's values.
+pub fn foldable(v: &Variant) -> bool {
+    !v.is_warp_wide()
+}
+
+fn hex(value: u128, width: u32) -> String {
+    let digits = width.div_ceil(4).max(1) as usize;
+    format!("{value:#0w$x}", w = digits + 2)
+}
+
+fn parse_hex(text: &str) -> Option<u128> {
+    u128::from_str_radix(text.trim().trim_start_matches("0x"), 16).ok()
+}
+
+/// The single-instruction witnesses of the audit's findings in the report
+/// `report` (the committed `reports/ptxcheck.json`).
+pub fn audit_instances(report: &Path) -> Result<Vec<Instance>, String> {
+    let text = std::fs::read_to_string(report).map_err(|e| format!("cannot read {}: {e}", report.display()))?;
+    let json: Value = serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", report.display()))?;
+    let findings =
+        json["audit"]["findings"].as_array().ok_or_else(|| format!("{} has no audit.findings", report.display()))?;
+    let mut out = Vec::new();
+    for f in findings {
+        let w = &f["witness"];
+        let Some(variant) = w["variant"].as_str().and_then(Variant::from_mnemonic) else { continue };
+        if !foldable(&variant) {
+            continue;
+        }
+        let names: Vec<&str> = variant.inputs().iter().map(|o| o.name).collect();
+        let given: Vec<(&str, Option<u128>)> = w["inputs"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|p| (p[0].as_str().unwrap_or(""), p[1].as_str().and_then(parse_hex)))
+            .collect();
+        if given.len() != names.len() || given.iter().zip(&names).any(|((n, v), m)| n != m || v.is_none()) {
+            continue;
+        }
+        let columns: Vec<String> =
+            w["columns"].as_array().into_iter().flatten().filter_map(|c| c.as_str().map(String::from)).collect();
+        let rows: Vec<Vec<Option<u128>>> = w["rows"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|r| r[1].as_array().into_iter().flatten().map(|v| v.as_str().and_then(parse_hex)).collect())
+            .collect();
+        out.push(Instance {
+            variant,
+            inputs: given.iter().map(|(_, v)| v.unwrap_or(0)).collect(),
+            origin: format!("audit {}", f["id"].as_str().unwrap_or("?")),
+            readings: Some((columns, rows)),
+        });
+    }
+    Ok(out)
+}
+
+/// The claims' worked values that are one instruction on immediates.
+pub fn claim_instances() -> Vec<Instance> {
+    let mut out = Vec::new();
+    for claim in ptx_spec::claims::all() {
+        let Check::Values { program, inputs, .. } = &claim.check else { continue };
+        let lines: Vec<&str> = program.split(';').map(str::trim).filter(|l| !l.is_empty()).collect();
+        if lines.len() != 1 || !inputs.is_empty() {
+            continue;
+        }
+        let Ok(instr) = parse_instruction(lines[0]) else { continue };
+        if !foldable(&instr.variant) {
+            continue;
+        }
+        let values: Option<Vec<u128>> = instr
+            .variant
+            .operands()
+            .iter()
+            .zip(&instr.operands)
+            .filter(|(o, _)| !o.is_dest())
+            .map(|(_, t)| match t {
+                OperandText::Imm(v) => Some(v.unsigned()),
+                _ => None,
+            })
+            .collect();
+        if let Some(inputs) = values {
+            out.push(Instance {
+                variant: instr.variant,
+                inputs,
+                origin: format!("claim {}", claim.id),
+                readings: None,
+            });
+        }
+    }
+    out
+}
+
+/// A small deterministic generator (splitmix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+fn seed(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// The values edges are made of, at width `w`: 0, 1, -1, MIN, MAX, the
+/// shift amounts around the width, 32, 255.
+fn edges(w: u32) -> Vec<u128> {
+    let m = mask(w);
+    let mut e = vec![0, 1, m, 1 << (w - 1), (1 << (w - 1)) - 1, u128::from(w - 1), u128::from(w), 32, 255, m - 1];
+    e.iter_mut().for_each(|v| *v &= m);
+    e
+}
+
+/// `n` seeded, edge-biased samples of every foldable variant: the first
+/// inputs all zero, then two thirds of inputs drawn from the edges, the rest
+/// uniformly.
+pub fn sample_instances(n: usize) -> Vec<Instance> {
+    let mut out = Vec::new();
+    for v in Variant::all().into_iter().filter(foldable) {
+        let mut rng = Rng(seed(&v.to_string()));
+        let ops = v.inputs();
+        for _ in 0..n {
+            let inputs = ops
+                .iter()
+                .map(|o| {
+                    let w = o.ty.width();
+                    let e = edges(w);
+                    if o.role != Role::Imm && !rng.next().is_multiple_of(3) {
+                        e[(rng.next() % e.len() as u64) as usize]
+                    } else {
+                        u128::from(rng.next()) & mask(w)
+                    }
+                })
+                .collect();
+            out.push(Instance { variant: v, inputs, origin: "sample".into(), readings: None });
+        }
+    }
+    out
+}
+
+/// Every instance: audit witnesses, claims, then samples; without repeats
+/// (the first origin is kept).
+pub fn instances(report: &Path, samples: usize) -> Result<Vec<Instance>, String> {
+    let mut all = audit_instances(report)?;
+    all.extend(claim_instances());
+    all.extend(sample_instances(samples));
+    let mut seen = std::collections::HashSet::new();
+    all.retain(|i| seen.insert((i.variant, i.inputs.clone())));
+    Ok(all)
+}
+
+/// The PTX lines of instance `j` in a kernel: inputs moved into registers,
+/// the instruction, its results stored at `j * SLOT`.
+pub fn instance_body(j: usize, inst: &Instance, registers: &mut Vec<(String, String)>) -> Vec<String> {
+    let mut body = Vec::new();
+    let mut tokens: Vec<(String, bool)> = Vec::new();
+    let mut inputs = inst.inputs.iter();
+    let mut outputs = Vec::new();
+    for o in inst.variant.operands() {
+        let token = if o.is_dest() {
+            let reg = format!("%o{j}_{}", outputs.len());
+            registers.push((reg.clone(), register_type(o.ty).into()));
+            outputs.push((reg.clone(), o.ty));
+            reg
+        } else {
+            let value = *inputs.next().unwrap_or(&0);
+            match (o.role, o.ty) {
+                (Role::Imm, ty) => hex(value, ty.width()),
+                (_, OperandType::Pred) => {
+                    let reg = format!("%i{j}_{}", tokens.len());
+                    registers.push((reg.clone(), ".pred".into()));
+                    body.push(format!("setp.ne.u32 {reg}, {value}, 0;"));
+                    reg
+                }
+                (_, ty) => {
+                    let reg = format!("%i{j}_{}", tokens.len());
+                    registers.push((reg.clone(), register_type(ty).into()));
+                    body.push(format!("mov{} {reg}, {};", register_type(ty), hex(value, ty.width())));
+                    reg
+                }
+            }
+        };
+        tokens.push((token, o.piped));
+    }
+    let mut groups: Vec<String> = Vec::new();
+    for (t, piped) in tokens {
+        match groups.last_mut() {
+            Some(last) if piped => {
+                last.push('|');
+                last.push_str(&t);
+            }
+            _ => groups.push(t),
+        }
+    }
+    body.push(format!("{} {};", inst.variant.mnemonic(), groups.join(", ")));
+    for (n, (reg, ty)) in outputs.iter().enumerate() {
+        let at = j * SLOT + n * OUTPUT_SLOT;
+        match ty {
+            OperandType::Pred => {
+                let word = format!("%s{j}_{n}");
+                registers.push((word.clone(), ".b32".into()));
+                body.push(format!("selp.b32 {word}, 1, 0, {reg};"));
+                body.push(format!("st.global.b32 [%out+{at}], {word};"));
+            }
+            ty => body.push(format!("st.global{} [%out+{at}], {reg};", register_type(*ty))),
+        }
+    }
+    body
+}
+
+/// One kernel: a parameter with the results' address, then the instances.
+pub fn kernel(name: &str, instances: &[&Instance]) -> String {
+    let mut registers = vec![("%param".to_string(), ".b64".to_string()), ("%out".to_string(), ".b64".to_string())];
+    let mut body = vec!["ld.param.u64 %param, [out];".to_string(), "cvta.to.global.u64 %out, %param;".to_string()];
+    for (j, inst) in instances.iter().enumerate() {
+        body.extend(instance_body(j, inst, &mut registers));
+    }
+    let mut text = format!(".visible .entry {name}(.param .u64 out)\n{{\n");
+    for (reg, ty) in &registers {
+        text.push_str(&format!("  .reg {ty} {reg};\n"));
+    }
+    for line in body {
+        text.push_str(&format!("  {line}\n"));
+    }
+    text.push_str("}\n");
+    text
+}
+
+/// Chunks of instances, one variant each, in order.
+fn chunks(instances: &[Instance]) -> Vec<Vec<usize>> {
+    let mut by_variant: Vec<(Variant, Vec<usize>)> = Vec::new();
+    for (i, inst) in instances.iter().enumerate() {
+        match by_variant.iter_mut().find(|(v, _)| *v == inst.variant) {
+            Some((_, list)) => list.push(i),
+            None => by_variant.push((inst.variant, vec![i])),
+        }
+    }
+    by_variant
+        .into_iter()
+        .flat_map(|(_, list)| list.chunks(PER_KERNEL).map(<[usize]>::to_vec).collect::<Vec<_>>())
+        .collect()
+}
+
+/// Assemble every instance with `ptxas -O3`, disassemble, compare.
+pub fn run(ptxas: &Tool, cuobjdump: &Tool, instances: &[Instance]) -> Result<Vec<Row>, ToolError> {
+    let groups = chunks(instances);
+    let kernels: Vec<String> = groups
+        .iter()
+        .enumerate()
+        .map(|(k, g)| kernel(&format!("fold{k}"), &g.iter().map(|&i| &instances[i]).collect::<Vec<_>>()))
+        .collect();
+    let scratch = Scratch::new()?;
+    let cubin = scratch.dir.join("fold.cubin");
+    let each = assemble_each(ptxas, &NEWEST.header(), &kernels, super::syntax::ARCH, &["-O3"], Some(&cubin))?;
+    let listing =
+        if each.rejected.iter().all(Option::is_some) { String::new() } else { disassemble(cuobjdump, &cubin)? };
+    let functions = functions(&listing);
+    let mut rows: Vec<Option<Row>> = vec![None; instances.len()];
+    for (k, group) in groups.iter().enumerate() {
+        let found: BTreeMap<u64, Stored> = functions
+            .get(&format!("fold{k}"))
+            .map(|f| stores(f).into_iter().map(|s| (s.offset, s.value)).collect())
+            .unwrap_or_default();
+        for (j, &i) in group.iter().enumerate() {
+            let outputs = instances[i].variant.outputs().len();
+            let vendor: Vec<Result<u128, String>> = (0..outputs)
+                .map(|n| match found.get(&((j * SLOT + n * OUTPUT_SLOT) as u64)) {
+                    Some(Stored::Constant(v)) => Ok(*v),
+                    Some(Stored::NotFolded(op)) => Err(op.clone()),
+                    None => Err("no store".into()),
+                })
+                .collect();
+            rows[i] = Some(row(&instances[i], &vendor, each.rejected[k].clone()));
+        }
+    }
+    let mut rows: Vec<Row> = rows.into_iter().flatten().collect();
+    let order: Vec<String> = Variant::all().iter().map(|v| v.to_string()).collect();
+    let rank = |r: &Row| order.iter().position(|n| *n == r.variant).unwrap_or(usize::MAX);
+    rows.sort_by(|a, b| (rank(a), &a.origin, &a.inputs).cmp(&(rank(b), &b.origin, &b.inputs)));
+    Ok(rows)
+}
+
+/// Compare one instance's model outputs with ptxas's.
+pub fn row(inst: &Instance, vendor: &[Result<u128, String>], rejected: Option<String>) -> Row {
+    let outs = inst.variant.outputs();
+    let model: Vec<Option<u128>> =
+        inst.variant.run(&inst.inputs).into_iter().map(|o| o.map(|b| b.unsigned())).collect();
+    let widths: Vec<u32> = outs.iter().map(|o| o.ty.width()).collect();
+    let vendor: Vec<Result<u128, String>> =
+        vendor.iter().zip(&widths).map(|(v, &w)| v.clone().map(|x| x & mask(w))).collect();
+    let verdict = if rejected.is_some() {
+        "rejected"
+    } else if model.iter().zip(&vendor).any(|(m, v)| matches!((m, v), (Some(m), Ok(v)) if m != v)) {
+        "disagree"
+    } else if vendor.iter().any(Result::is_err) {
+        "not folded"
+    } else if model.iter().any(Option::is_none) {
+        "vendor picks"
+    } else {
+        "agree"
+    };
+    let matches = inst.readings.as_ref().filter(|_| rejected.is_none()).map(|(columns, rows)| {
+        columns
+            .iter()
+            .enumerate()
+            .filter(|(c, _)| {
+                rows.iter().zip(&vendor).all(|(row, v)| matches!((row.get(*c), v), (Some(Some(x)), Ok(y)) if x == y))
+            })
+            .map(|(_, name)| name.clone())
+            .collect()
+    });
+    let input_ops = inst.variant.inputs();
+    Row {
+        variant: inst.variant.to_string(),
+        origin: inst.origin.clone(),
+        inputs: inst.inputs.iter().zip(&input_ops).map(|(v, o)| hex(*v, o.ty.width())).collect(),
+        model: model.iter().zip(&widths).map(|(m, &w)| m.map_or("unspecified".into(), |v| hex(v, w))).collect(),
+        vendor: vendor
+            .iter()
+            .zip(&widths)
+            .map(|(v, &w)| match v {
+                Ok(x) => hex(*x, w),
+                Err(op) => format!("not folded ({op})"),
+            })
+            .collect(),
+        verdict,
+        matches,
+        error: rejected,
+    }
+}
+
+pub const VERDICTS: [&str; 5] = ["agree", "disagree", "vendor picks", "not folded", "rejected"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn instance(name: &str, inputs: &[u128]) -> Instance {
+        Instance {
+            variant: Variant::from_mnemonic(name).unwrap(),
+            inputs: inputs.to_vec(),
+            origin: "test".into(),
+            readings: None,
+        }
+    }
+
+    #[test]
+    fn an_instance_moves_its_constants_and_stores_its_results() {
+        let mut regs = Vec::new();
+        let body = instance_body(2, &instance("lop3.or.b32", &[0xf0, 0xcc, 0xaa, 0x80, 0]), &mut regs);
+        assert_eq!(
+            body,
+            [
+                "mov.b32 %i2_2, 0x000000f0;",
+                "mov.b32 %i2_3, 0x000000cc;",
+                "mov.b32 %i2_4, 0x000000aa;",
+                "setp.ne.u32 %i2_6, 0, 0;",
+                "lop3.or.b32 %o2_0|%o2_1, %i2_2, %i2_3, %i2_4, 0x80, %i2_6;",
+                "st.global.b32 [%out+64], %o2_0;",
+                "selp.b32 %s2_1, 1, 0, %o2_1;",
+                "st.global.b32 [%out+80], %s2_1;",
+            ]
+        );
+    }
+
+    #[test]
+    fn verdicts_tell_apart_agreement_folding_and_unspecified() {
+        let add = instance("add.u32", &[5, 7]);
+        assert_eq!(row(&add, &[Ok(12)], None).verdict, "agree");
+        assert_eq!(row(&add, &[Ok(13)], None).verdict, "disagree");
+        assert_eq!(row(&add, &[Err("IADD3".into())], None).verdict, "not folded");
+        let div = instance("div.u32", &[7, 0]);
+        assert_eq!(row(&div, &[Ok(0xffffffff)], None).verdict, "vendor picks");
+        assert_eq!(row(&add, &[Ok(12)], Some("error".into())).verdict, "rejected");
+    }
+
+    #[test]
+    fn samples_are_deterministic_and_cover_every_foldable_variant() {
+        let a = sample_instances(3);
+        let b = sample_instances(3);
+        assert_eq!(
+            a.iter().map(|i| i.inputs.clone()).collect::<Vec<_>>(),
+            b.iter().map(|i| i.inputs.clone()).collect::<Vec<_>>()
+        );
+        assert_eq!(a.len(), 3 * Variant::all().iter().filter(|v| foldable(v)).count());
+    }
+}

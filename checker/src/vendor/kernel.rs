@@ -1,0 +1,94 @@
+//! PTX module text for the vendor's tools: a header (`.version`, `.target`)
+//! and `.entry` kernels, each holding what one check needs.
+
+use std::fmt;
+
+use ptx_spec::catalogue::{OperandType, PtxVersion, Requirement, Target};
+
+/// The `.version` and `.target` a module is written for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Setting {
+    pub ptx: PtxVersion,
+    pub sm: u32,
+}
+
+/// The oldest target this ptxas assembles for, and the PTX version it needs.
+const OLDEST_SM: u32 = 50;
+const OLDEST_SM_PTX: PtxVersion = PtxVersion(4, 0);
+
+/// The setting every non-shfl example is assembled for: the newest PTX
+/// version ptxas 12.9 accepts, and the H100's target.
+pub const NEWEST: Setting = Setting { ptx: PtxVersion(8, 8), sm: 90 };
+
+/// Where the deprecated shfl is still legal: PTX 6.0 for sm_60.
+pub const SHFL_LEGAL: Setting = Setting { ptx: PtxVersion(6, 0), sm: 60 };
+
+/// Where the spec says shfl without `.sync` is gone: PTX 6.4 for sm_70.
+pub const SHFL_REMOVED: Setting = Setting { ptx: PtxVersion(6, 4), sm: 70 };
+
+impl Setting {
+    /// A variant's requirement, raised to the oldest target ptxas still
+    /// assembles (sm_50 with PTX 4.0): older targets are out of its reach.
+    pub fn for_requirement(r: Requirement) -> Setting {
+        let sm = match r.target {
+            Target::All => OLDEST_SM,
+            Target::Sm(n) => n.max(OLDEST_SM),
+        };
+        Setting { ptx: r.ptx.max(OLDEST_SM_PTX), sm }
+    }
+
+    /// The module header.
+    pub fn header(&self) -> String {
+        format!(".version {}\n.target sm_{}\n.address_size 64\n", self.ptx, self.sm)
+    }
+}
+
+impl fmt::Display for Setting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PTX {}, sm_{}", self.ptx, self.sm)
+    }
+}
+
+/// The PTX register type holding an operand: `.b16`, `.b32`, `.b64`, `.pred`.
+pub fn register_type(ty: OperandType) -> &'static str {
+    match ty {
+        OperandType::Pred => ".pred",
+        OperandType::Bits(16) => ".b16",
+        OperandType::Bits(64) => ".b64",
+        OperandType::Bits(_) => ".b32",
+    }
+}
+
+/// One `.entry` kernel without parameters: register declarations, then the
+/// body's lines.
+pub fn entry(name: &str, registers: &[(String, String)], body: &[String]) -> String {
+    let mut text = format!(".visible .entry {name}()\n{{\n");
+    for (reg, ty) in registers {
+        text.push_str(&format!("  .reg {ty} {reg};\n"));
+    }
+    for line in body {
+        text.push_str(&format!("  {line}\n"));
+    }
+    text.push_str("}\n");
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ptx_spec::Variant;
+
+    #[test]
+    fn requirements_are_raised_to_what_ptxas_assembles() {
+        let setting = |name: &str| Setting::for_requirement(Variant::from_mnemonic(name).unwrap().requirement());
+        assert_eq!(setting("add.u32").to_string(), "PTX 4.0, sm_50");
+        assert_eq!(setting("lop3.or.b32").to_string(), "PTX 8.2, sm_70");
+        assert_eq!(setting("dp4a.u32.u32").to_string(), "PTX 5.0, sm_61");
+    }
+
+    #[test]
+    fn an_entry_declares_then_runs() {
+        let k = entry("k0", &[("%d".into(), ".b32".into())], &["add.u32 %d, %d, 1;".into()]);
+        assert_eq!(k, ".visible .entry k0()\n{\n  .reg .b32 %d;\n  add.u32 %d, %d, 1;\n}\n");
+    }
+}

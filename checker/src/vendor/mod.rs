@@ -1,0 +1,12 @@
+//! Ground truth from the vendor: NVIDIA's assembler as an oracle for what is
+//! legal PTX (`syntax`) and, through its constant folding, for what an
+//! instruction computes (`fold`); and a program that asks the hardware
+//! (`hw`), ready for a machine with a GPU.
+
+pub mod cli;
+pub mod fold;
+pub mod hw;
+pub mod kernel;
+pub mod ptxas;
+pub mod sass;
+pub mod syntax;
