@@ -355,7 +355,8 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, Usage> {
                 .pool
                 .install(|| ptxcheck::audit::run(&setup.backend, setup.timeout, literal_timeout(setup.timeout)))
                 .map_err(usage)?;
-            let report = ptxcheck::report::build(&runs, &audit);
+            let vendor = ptxcheck::report::Vendor::load(&dir);
+            let report = ptxcheck::report::build(&runs, &audit, vendor.as_ref());
             if check {
                 let stale = report.stale(&dir);
                 if stale.is_empty() {
