@@ -27,8 +27,8 @@ pub struct Audit {
 impl Audit {
     /// Every comparison and claim came to a verdict.
     pub fn settled(&self) -> bool {
-        let pairs = self.passages.iter().flat_map(|p| &p.pairs);
-        pairs.clone().all(|q| !matches!(q.verdict, ambiguity::PairVerdict::Unknown { .. }))
+        let mut pairs = self.passages.iter().flat_map(|p| &p.pairs);
+        pairs.all(|q| !matches!(q.verdict, ambiguity::PairVerdict::Unknown { .. }))
             && self.claims.iter().all(|c| !matches!(c.verdict, ClaimVerdict::Unknown(_)))
             && self.literal.iter().all(|b| b.unresolved.is_empty())
     }

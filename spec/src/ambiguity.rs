@@ -149,7 +149,7 @@ impl Formula {
                 one(alg.bvurem(ins[0], ins[1]))
             }
             (Formula::DivSaturating, Variant::DivRem(DivRem::Div(t))) if t.is_signed() => {
-                with_value(alg, model(), div_saturating(alg, ins[0], ins[1]))
+                with_value::<A>(model(), div_saturating(alg, ins[0], ins[1]))
             }
             (Formula::RemTruncating, Variant::DivRem(DivRem::Rem(t))) if t.is_signed() => {
                 defined_where_nonzero(alg, rem_truncating(alg, ins[0], ins[1]), ins[1])
@@ -198,8 +198,7 @@ impl Formula {
 }
 
 /// The model's outputs with the first one's value replaced.
-fn with_value<A: Algebra>(alg: &A, mut outs: Outputs<A>, value: A::Bv) -> Option<Outputs<A>> {
-    let _ = alg;
+fn with_value<A: Algebra>(mut outs: Outputs<A>, value: A::Bv) -> Option<Outputs<A>> {
     outs[0].value = value;
     Some(outs)
 }

@@ -96,6 +96,13 @@ const WIDE_PRODUCT: (&str, &str) = (
 );
 const EXACT_PRODUCT: (&str, &str) = ("t = a * b", "forms the exact 2n-bit product of the n-bit operands");
 const HIGH_HALF: (&str, &str) = ("t<2n-1..n>", "takes the high half of the exact 2n-bit product");
+/// So do mul24 and mad24.
+const WHOLE_OPERANDS_24: (&str, &str) =
+    ("t = a * b", "the block multiplies the whole 32-bit operands; the 24-bit restriction is in the Description only");
+const LOW_24_PRODUCT: (&str, &str) =
+    ("t = a * b", "multiplies the low 24 bits of each operand into a 48-bit product (mul24-low-24-bits)");
+const BITS_47_16: (&str, &str) =
+    ("t<47..16>", "takes bits 47..16 of the 48-bit product (assumption mul24-low-24-bits)");
 
 pub const BLOCKS: &[Block] = &[
     Block {
@@ -127,27 +134,18 @@ pub const BLOCKS: &[Block] = &[
     Block {
         section: "9.7.1.5",
         opcode: "mul24",
-        wrong_result: Some((
-            "t = a * b",
-            "the block multiplies the whole 32-bit operands; the 24-bit restriction is in the Description only",
-        )),
+        wrong_result: Some(WHOLE_OPERANDS_24),
         not_c: None,
-        model_notes: &[
-            ("t = a * b", "multiplies the low 24 bits of each operand into a 48-bit product (mul24-low-24-bits)"),
-            ("t<47..16>", "takes bits 47..16 of the 48-bit product (assumption mul24-low-24-bits)"),
-        ],
+        model_notes: &[LOW_24_PRODUCT, BITS_47_16],
     },
     Block {
         section: "9.7.1.6",
         opcode: "mad24",
-        wrong_result: Some((
-            "t = a * b",
-            "the block multiplies the whole 32-bit operands; the 24-bit restriction is in the Description only",
-        )),
+        wrong_result: Some(WHOLE_OPERANDS_24),
         not_c: None,
         model_notes: &[
-            ("t = a * b", "multiplies the low 24 bits of each operand into a 48-bit product (mul24-low-24-bits)"),
-            ("t<47..16>", "takes bits 47..16 of the 48-bit product (assumption mul24-low-24-bits)"),
+            LOW_24_PRODUCT,
+            BITS_47_16,
             ("t<47..16> + c", "wraps modulo 2^32, or saturates under .sat (assumption sat-of-exact-result)"),
             ("t<31..0> + c", WRAPS),
         ],
