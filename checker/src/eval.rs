@@ -2,10 +2,10 @@
 //! immediate operands, or on the 32 lanes of a warp with per-lane register
 //! values (`--lanes`), as shfl needs.
 
+use crate::ptx::parse::{immediate, parse_instruction, parse_integer, OperandText, ParseError};
 use ptx_spec::bv::{BitVec, Concrete};
 use ptx_spec::catalogue::{OperandType, Variant};
 use ptx_spec::family::shfl::{Warp, WARP};
-use ptx_spec::parse::{immediate, parse_instruction, parse_integer, OperandText, ParseError};
 use thiserror::Error;
 
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

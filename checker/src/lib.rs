@@ -5,18 +5,15 @@
 //! The binary (`main.rs`) is a thin command line over these modules; all
 //! output is rendered into a `Write` by [`render`].
 
-pub mod ambiguity;
 pub mod audit;
-pub mod claims;
 pub mod eval;
 pub mod exhaustive;
-pub mod finding;
-pub mod literal;
 pub mod mutants;
+pub mod oracle;
 pub mod prove;
+pub mod ptx;
 pub mod render;
 pub mod report;
 pub mod run;
 pub mod select;
 pub mod smtlib;
-pub mod vendor;

@@ -173,12 +173,12 @@ enum Command {
     /// Ground truth from NVIDIA's assembler: syntax, and folded values.
     Vendor {
         #[command(subcommand)]
-        command: ptxcheck::vendor::cli::VendorCommand,
+        command: ptxcheck::oracle::cli::VendorCommand,
     },
     /// The hardware check: emit a GPU program, compare its results.
     Hw {
         #[command(subcommand)]
-        command: ptxcheck::vendor::cli::HwCommand,
+        command: ptxcheck::oracle::cli::HwCommand,
     },
     /// List the catalogue: every legal variant with its operands,
     /// requirements and assumptions.
@@ -227,7 +227,8 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, Usage> {
             Ok(if summary.all_proven() { ExitCode::SUCCESS } else { ExitCode::from(1) })
         }
         Command::Eval { instruction, lanes, active, format } => {
-            let warp_wide = ptx_spec::parse::parse_instruction(&instruction).is_ok_and(|i| i.variant.is_warp_wide());
+            let warp_wide =
+                ptxcheck::ptx::parse::parse_instruction(&instruction).is_ok_and(|i| i.variant.is_warp_wide());
             if warp_wide || !lanes.is_empty() || active.is_some() {
                 let lanes: Vec<_> =
                     lanes.iter().map(|l| eval::LaneValues::parse(l)).collect::<Result<_, _>>().map_err(usage)?;
@@ -247,7 +248,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, Usage> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Claims { id, solver } => {
-            let mut claims = ptx_spec::claims::all();
+            let mut claims = ptxcheck::audit::claims::all();
             if let Some(id) = &id {
                 claims.retain(|c| &c.id == id);
                 if claims.is_empty() {
@@ -256,7 +257,10 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, Usage> {
             }
             let setup = Setup::new(&solver)?;
             let results: Vec<_> = setup.pool.install(|| {
-                claims.par_iter().map(|c| ptxcheck::claims::check(c, &setup.backend, setup.timeout)).collect()
+                claims
+                    .par_iter()
+                    .map(|c| ptxcheck::audit::claims::check::check(c, &setup.backend, setup.timeout))
+                    .collect()
             });
             let summary = render::ClaimSummary { results: &results };
             match (solver.format, id) {
@@ -383,8 +387,8 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, Usage> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Vendor { command } => ptxcheck::vendor::cli::vendor(command, out).map(ExitCode::from).map_err(usage),
-        Command::Hw { command } => ptxcheck::vendor::cli::hw(command, out).map(ExitCode::from).map_err(usage),
+        Command::Vendor { command } => ptxcheck::oracle::cli::vendor(command, out).map(ExitCode::from).map_err(usage),
+        Command::Hw { command } => ptxcheck::oracle::cli::hw(command, out).map(ExitCode::from).map_err(usage),
         Command::List { targets } => {
             let variants = select::select(&targets).map_err(|e| usage(anyhow!(e)))?;
             render::catalogue(out, &variants).map_err(usage)?;

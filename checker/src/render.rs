@@ -4,10 +4,10 @@
 use std::io::{self, Write};
 use std::time::Duration;
 
+use crate::ptx::parse::syntax;
 use ptx_spec::assumption::Assumption;
 use ptx_spec::bv::BitVec;
 use ptx_spec::catalogue::{OperandType, Variant};
-use ptx_spec::parse::syntax;
 use serde_json::{json, Map, Value};
 use tabled::builder::Builder;
 use tabled::settings::Style;
@@ -599,7 +599,7 @@ pub fn run_json(r: &crate::run::Run) -> Value {
     json!({"lanes": r.lanes, "active": format!("{:#010x}", r.active), "registers": registers})
 }
 
-fn witness_brief(w: &crate::claims::Witness) -> String {
+fn witness_brief(w: &crate::audit::claims::check::Witness) -> String {
     if w.inputs.is_empty() && w.observed.is_empty() {
         return w.failing.join("; ");
     }
@@ -616,7 +616,7 @@ fn witness_brief(w: &crate::claims::Witness) -> String {
 
 /// The claims as a table, then a summary line.
 pub struct ClaimSummary<'a> {
-    pub results: &'a [crate::claims::ClaimResult],
+    pub results: &'a [crate::audit::claims::check::ClaimResult],
 }
 
 impl ClaimSummary<'_> {
@@ -625,7 +625,7 @@ impl ClaimSummary<'_> {
     }
 
     pub fn text(&self, out: &mut dyn Write) -> io::Result<()> {
-        use crate::claims::ClaimVerdict;
+        use crate::audit::claims::check::ClaimVerdict;
         let rows = self
             .results
             .iter()
@@ -633,7 +633,9 @@ impl ClaimSummary<'_> {
                 let detail = match &r.verdict {
                     ClaimVerdict::Refuted(Some(w)) => witness_brief(w),
                     ClaimVerdict::Refuted(None) => "holds for every input in the range".into(),
-                    ClaimVerdict::Holds(Some(w)) if matches!(r.claim.check, ptx_spec::claims::Check::Fails { .. }) => {
+                    ClaimVerdict::Holds(Some(w))
+                        if matches!(r.claim.check, crate::audit::claims::Check::Fails { .. }) =>
+                    {
                         witness_brief(w)
                     }
                     ClaimVerdict::NotCheckable(why) | ClaimVerdict::Unknown(why) => why.clone(),
@@ -692,8 +694,8 @@ fn wrap(text: &str, width: usize) -> String {
     lines.join("\n")
 }
 
-fn check_json(check: &ptx_spec::claims::Check) -> Value {
-    use ptx_spec::claims::Check;
+fn check_json(check: &crate::audit::claims::Check) -> Value {
+    use crate::audit::claims::Check;
     match check {
         Check::Values { program, inputs, expect } => json!({
             "how": "values", "program": program,
@@ -715,7 +717,7 @@ fn check_json(check: &ptx_spec::claims::Check) -> Value {
     }
 }
 
-fn claim_json(r: &crate::claims::ClaimResult) -> Value {
+fn claim_json(r: &crate::audit::claims::check::ClaimResult) -> Value {
     let mut o = Map::new();
     o.insert("id".into(), json!(r.claim.id));
     o.insert("section".into(), json!(r.claim.section));
@@ -728,7 +730,8 @@ fn claim_json(r: &crate::claims::ClaimResult) -> Value {
     o.insert("method".into(), json!(r.method));
     o.insert("verdict".into(), json!(r.verdict.label()));
     match &r.verdict {
-        crate::claims::ClaimVerdict::NotCheckable(why) | crate::claims::ClaimVerdict::Unknown(why) => {
+        crate::audit::claims::check::ClaimVerdict::NotCheckable(why)
+        | crate::audit::claims::check::ClaimVerdict::Unknown(why) => {
             o.insert("reason".into(), json!(why));
         }
         _ => {}
@@ -748,8 +751,8 @@ fn claim_json(r: &crate::claims::ClaimResult) -> Value {
 
 /// One claim in full: what it states, how it was checked, the verdict and
 /// its witness.
-pub fn claim_text(out: &mut dyn Write, r: &crate::claims::ClaimResult) -> io::Result<()> {
-    use ptx_spec::claims::Check;
+pub fn claim_text(out: &mut dyn Write, r: &crate::audit::claims::check::ClaimResult) -> io::Result<()> {
+    use crate::audit::claims::Check;
     let c = &r.claim;
     writeln!(out, "{} ({}, {})", c.id, c.section, c.kind.label())?;
     writeln!(out, "  claim: {}", c.statement)?;
@@ -795,9 +798,9 @@ pub fn claim_text(out: &mut dyn Write, r: &crate::claims::ClaimResult) -> io::Re
         }
         Check::Warp { register, sum, .. } => {
             let which = match sum {
-                ptx_spec::claims::WarpSum::Prefix => "over lanes 0 to its own",
-                ptx_spec::claims::WarpSum::Suffix => "over its own lane to lane 31",
-                ptx_spec::claims::WarpSum::Total => "over all 32 lanes",
+                crate::audit::claims::WarpSum::Prefix => "over lanes 0 to its own",
+                crate::audit::claims::WarpSum::Suffix => "over its own lane to lane 31",
+                crate::audit::claims::WarpSum::Total => "over all 32 lanes",
             };
             writeln!(out, "  for every {register} in each of the 32 lanes, each lane's {register} ends as the sum {which} (mod 2^32)")?;
         }
@@ -806,10 +809,11 @@ pub fn claim_text(out: &mut dyn Write, r: &crate::claims::ClaimResult) -> io::Re
     }
     writeln!(out, "  verdict: {}", r.verdict.label())?;
     match &r.verdict {
-        crate::claims::ClaimVerdict::NotCheckable(why) | crate::claims::ClaimVerdict::Unknown(why) => {
+        crate::audit::claims::check::ClaimVerdict::NotCheckable(why)
+        | crate::audit::claims::check::ClaimVerdict::Unknown(why) => {
             writeln!(out, "  reason: {why}")?;
         }
-        crate::claims::ClaimVerdict::Refuted(None) => writeln!(out, "  no input in the range breaks it")?,
+        crate::audit::claims::check::ClaimVerdict::Refuted(None) => writeln!(out, "  no input in the range breaks it")?,
         _ => {}
     }
     if let Some(w) = r.verdict.witness() {
@@ -843,7 +847,7 @@ pub fn audit_text(out: &mut dyn Write, audit: &crate::audit::Audit) -> io::Resul
         })
         .collect();
     writeln!(out, "{}", table(&["finding", "section", "kind", "severity", "summary"], rows))?;
-    let counts: Vec<String> = crate::finding::FindingKind::ALL
+    let counts: Vec<String> = crate::audit::finding::FindingKind::ALL
         .iter()
         .map(|k| (k, audit.findings.iter().filter(|f| f.kind == *k).count()))
         .filter(|(_, n)| *n > 0)
@@ -855,7 +859,7 @@ pub fn audit_text(out: &mut dyn Write, audit: &crate::audit::Audit) -> io::Resul
 
 /// One finding in full: the fragment, the account, the model's choice and
 /// the witness table.
-pub fn finding_text(out: &mut dyn Write, f: &crate::finding::Finding) -> io::Result<()> {
+pub fn finding_text(out: &mut dyn Write, f: &crate::audit::finding::Finding) -> io::Result<()> {
     writeln!(out, "{} ({}, {}, severity {})", f.id, f.section, f.kind.label(), f.severity.label())?;
     if !f.fragment.is_empty() {
         writeln!(out, "  spec: `{}`", f.fragment)?;
@@ -875,7 +879,7 @@ pub fn finding_text(out: &mut dyn Write, f: &crate::finding::Finding) -> io::Res
 }
 
 /// Inputs, then one row per output with a column per reading; values in hex.
-pub fn witness_table(out: &mut dyn Write, w: &crate::finding::WitnessTable) -> io::Result<()> {
+pub fn witness_table(out: &mut dyn Write, w: &crate::audit::finding::WitnessTable) -> io::Result<()> {
     let ins: Vec<Vec<String>> = w.inputs.iter().map(|(n, v)| vec![n.clone(), v.hex()]).collect();
     if ins.is_empty() {
         writeln!(out, "every input 0")?;

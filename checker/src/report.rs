@@ -11,13 +11,13 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::audit::claims::section_key;
 use ptx_spec::assumption;
 use ptx_spec::catalogue::Variant;
-use ptx_spec::claims::section_key;
 use serde_json::{json, Value};
 
+use crate::audit::finding::{Finding, FindingKind, WitnessTable};
 use crate::audit::Audit;
-use crate::finding::{Finding, FindingKind, WitnessTable};
 use crate::prove::ProofResult;
 use crate::render::{self, ClaimSummary};
 
@@ -533,7 +533,7 @@ mod tests {
             id: id.into(),
             section: "9.7.1.8".into(),
             kind,
-            severity: crate::finding::Severity::Medium,
+            severity: crate::audit::finding::Severity::Medium,
             fragment: String::new(),
             summary: summary.into(),
             detail: vec![],

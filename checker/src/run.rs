@@ -2,10 +2,10 @@
 
 use std::collections::BTreeMap;
 
+use crate::ptx::parse::immediate;
+use crate::ptx::program::{register_type, Program, ProgramError};
 use ptx_spec::bv::{BitVec, Concrete};
 use ptx_spec::catalogue::Operand;
-use ptx_spec::parse::immediate;
-use ptx_spec::program::{register_type, Program, ProgramError};
 use thiserror::Error;
 
 use crate::eval::{EvalError, LaneValues};

@@ -4,15 +4,15 @@
 use std::time::Duration;
 
 use ptx_smt::Backend;
-use ptx_spec::ambiguity::PASSAGES;
 use ptx_spec::bv::BitVec;
-use ptxcheck::ambiguity::{check, finding, Agreement, PairVerdict};
+use ptxcheck::audit::passages::compare::{check, finding, Agreement, PairVerdict};
+use ptxcheck::audit::passages::PASSAGES;
 
-fn passage(id: &str) -> &'static ptx_spec::ambiguity::Passage {
+fn passage(id: &str) -> &'static ptxcheck::audit::passages::Passage {
     PASSAGES.iter().find(|p| p.id == id).unwrap()
 }
 
-fn verdict<'a>(r: &'a ptxcheck::ambiguity::PassageResult, a: &str, b: &str, v: &str) -> &'a PairVerdict {
+fn verdict<'a>(r: &'a ptxcheck::audit::passages::compare::PassageResult, a: &str, b: &str, v: &str) -> &'a PairVerdict {
     &r.pairs.iter().find(|p| p.first == a && p.second == b && p.variant == v).unwrap().verdict
 }
 

@@ -255,7 +255,7 @@ fn run_executes_a_program_file() {
     let dir = std::env::temp_dir().join(format!("ptxcheck-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("scan.ptx");
-    std::fs::write(&file, ptx_spec::claims::shfl_scan()).unwrap();
+    std::fs::write(&file, ptxcheck::audit::claims::shfl_scan()).unwrap();
     let path = file.to_str().unwrap();
     let o = ptxcheck(&["run", path, "--set", "Rx=1", "--format", "json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

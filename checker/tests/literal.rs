@@ -7,10 +7,10 @@ use std::time::Duration;
 use ptx_smt::Backend;
 use ptx_spec::bv::{Algebra, BitVec};
 use ptx_spec::catalogue::{defined, Outputs, Variant};
-use ptx_spec::literal::blocks::{block, Block, Transcription};
-use ptx_spec::literal::{CType, C};
-use ptxcheck::finding::{FindingKind, Severity};
-use ptxcheck::literal::{audit_block_with, audit_blocks};
+use ptxcheck::audit::finding::{FindingKind, Severity};
+use ptxcheck::audit::literal::blocks::{block, Block, Transcription};
+use ptxcheck::audit::literal::check::{audit_block_with, audit_blocks};
+use ptxcheck::audit::literal::{CType, C};
 
 const TIMEOUT: Duration = Duration::from_secs(30);
 

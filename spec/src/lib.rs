@@ -14,18 +14,11 @@
 //!
 //! This crate knows nothing of solvers.
 
-pub mod ambiguity;
 pub mod assumption;
 pub mod bv;
 pub mod catalogue;
-pub mod claims;
-pub mod expr;
 pub mod family;
 pub mod lanes;
-pub mod literal;
-pub mod parse;
-pub mod program;
-pub mod syntax;
 
 pub use bv::{Algebra, BitVec, Concrete};
 pub use catalogue::{Operand, OperandType, Role, Type, Variant};

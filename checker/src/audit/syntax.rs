@@ -317,7 +317,7 @@ mod tests {
 
     #[test]
     fn every_section_with_examples_has_a_block() {
-        for (section, _) in crate::claims::EXAMPLE_INSTRUCTIONS {
+        for (section, _) in crate::audit::claims::EXAMPLE_INSTRUCTIONS {
             assert!(block(section).is_some(), "{section}");
         }
     }

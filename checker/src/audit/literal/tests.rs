@@ -2,8 +2,8 @@
 
 use super::blocks::{Transcription, BLOCKS};
 use super::*;
-use crate::bv::{BitVec, Concrete};
-use crate::catalogue::Variant;
+use ptx_spec::bv::{BitVec, Concrete};
+use ptx_spec::catalogue::Variant;
 
 fn int(c: &C<Concrete>, v: i128) -> CInt<Concrete> {
     c.int(v)

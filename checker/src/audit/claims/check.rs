@@ -1,17 +1,17 @@
 //! `ptxcheck claims`: check every claim of the catalogue
-//! (`ptx_spec::claims`). Worked values run concretely; facts over all inputs
+//! (`crate::audit::claims`). Worked values run concretely; facts over all inputs
 //! are proven with a solver, and any input the solver finds is confirmed by
 //! running the program concretely before it is shown.
 
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
+use crate::audit::claims::{Check, Claim, WarpSum};
+use crate::ptx::expr::Condition;
+use crate::ptx::program::{Program, Value};
 use easy_smt::SExpr;
 use ptx_smt::{Backend, SatResult, SolverError, Sym, SymBv, Var};
 use ptx_spec::bv::{Algebra, BitVec, Concrete};
-use ptx_spec::claims::{Check, Claim, WarpSum};
-use ptx_spec::expr::Condition;
-use ptx_spec::program::{Program, Value};
 
 use crate::prove::minimise;
 
@@ -95,7 +95,7 @@ fn parses(text: &str) -> ClaimVerdict {
 
 /// An example instruction fits its section's Syntax block; if not, why.
 fn fits_syntax(section: &str, text: &str) -> ClaimVerdict {
-    syntax_verdict(ptx_spec::syntax::check(section, text))
+    syntax_verdict(crate::audit::syntax::check(section, text))
 }
 
 fn syntax_verdict(result: Result<(), String>) -> ClaimVerdict {
@@ -369,7 +369,7 @@ mod tests {
 
     #[test]
     fn every_claim_parses() {
-        for c in ptx_spec::claims::all() {
+        for c in crate::audit::claims::all() {
             let lists: Vec<&[String]> = match &c.check {
                 Check::Values { expect, .. } => vec![expect],
                 Check::Always { assume, holds, .. } | Check::Fails { assume, holds, .. } => vec![assume, holds],
@@ -391,7 +391,7 @@ mod tests {
         Claim {
             id: "test/claim".into(),
             section: "0",
-            kind: ptx_spec::claims::Kind::Derived,
+            kind: crate::audit::claims::Kind::Derived,
             statement: "a test claim".into(),
             fragment: None,
             check,
@@ -431,7 +431,7 @@ mod tests {
     fn a_wrong_warp_sum_is_refuted_at_some_lane() {
         // The butterfly leaves the total, not the prefix sum.
         let v = verdict(Check::Warp {
-            program: ptx_spec::claims::shfl_butterfly(),
+            program: crate::audit::claims::shfl_butterfly(),
             register: "Rx".into(),
             sum: WarpSum::Prefix,
         });
@@ -459,7 +459,7 @@ mod tests {
 
     #[test]
     fn claim_ids_are_unique() {
-        let mut ids: Vec<String> = ptx_spec::claims::all().into_iter().map(|c| c.id).collect();
+        let mut ids: Vec<String> = crate::audit::claims::all().into_iter().map(|c| c.id).collect();
         let n = ids.len();
         ids.sort();
         ids.dedup();

@@ -15,10 +15,10 @@ use std::collections::BTreeMap;
 
 use thiserror::Error;
 
-use crate::bv::Algebra;
-use crate::catalogue::{OperandType, Variant};
-use crate::family::shfl::{input, WARP};
-use crate::parse::{parse_instruction, Instruction, OperandText};
+use crate::ptx::parse::{parse_instruction, Instruction, OperandText};
+use ptx_spec::bv::Algebra;
+use ptx_spec::catalogue::{OperandType, Variant};
+use ptx_spec::family::shfl::{input, WARP};
 
 /// A program rejected, with the line (from 1) it was rejected at.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -335,7 +335,7 @@ pub fn register_type(width: u32) -> OperandType {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bv::{BitVec, Concrete};
+    use ptx_spec::bv::{BitVec, Concrete};
 
     fn run(text: &str, inputs: &[(&str, Vec<u128>)]) -> BTreeMap<String, Vec<Option<u128>>> {
         let p = Program::parse(text).unwrap();

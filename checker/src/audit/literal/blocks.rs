@@ -12,18 +12,18 @@
 //! `bitwidth of type`, `.u32 d = 0;`, `min()`) is read with its obvious
 //! meaning.
 
-use crate::bv::Algebra;
-use crate::catalogue::{defined, Out, Outputs, Type, Variant};
-use crate::family::add_sub::AddSub;
-use crate::family::bit_count::BitCount;
-use crate::family::bit_field::{BitField, Mode as BitFieldMode};
-use crate::family::div_rem::DivRem;
-use crate::family::dot::{Dot, Half};
-use crate::family::logic::{BoolOp, Logic};
-use crate::family::min_max::MinMax;
-use crate::family::mul_mad::{MulMad, MulMode};
-use crate::family::shfl::{input as shfl_input, Mode as ShflMode, Shfl, WARP};
-use crate::family::shift::{ShfDir, ShfMode, Shift};
+use ptx_spec::bv::Algebra;
+use ptx_spec::catalogue::{defined, Out, Outputs, Type, Variant};
+use ptx_spec::family::add_sub::AddSub;
+use ptx_spec::family::bit_count::BitCount;
+use ptx_spec::family::bit_field::{BitField, Mode as BitFieldMode};
+use ptx_spec::family::div_rem::DivRem;
+use ptx_spec::family::dot::{Dot, Half};
+use ptx_spec::family::logic::{BoolOp, Logic};
+use ptx_spec::family::min_max::MinMax;
+use ptx_spec::family::mul_mad::{MulMad, MulMode};
+use ptx_spec::family::shfl::{input as shfl_input, Mode as ShflMode, Shfl, WARP};
+use ptx_spec::family::shift::{ShfDir, ShfMode, Shift};
 
 use super::{CInt, CType, C};
 

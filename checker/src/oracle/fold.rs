@@ -19,10 +19,10 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::audit::claims::Check;
+use crate::ptx::parse::{parse_instruction, OperandText};
 use ptx_spec::bv::mask;
 use ptx_spec::catalogue::{OperandType, Role, Variant};
-use ptx_spec::claims::Check;
-use ptx_spec::parse::{parse_instruction, OperandText};
 
 use super::kernel::{register_type, NEWEST};
 use super::ptxas::{assemble_each, disassemble, Scratch, Tool, ToolError};
@@ -131,7 +131,7 @@ pub fn audit_instances(report: &Path) -> Result<Vec<Instance>, String> {
 /// The claims' worked values that are one instruction on immediates.
 pub fn claim_instances() -> Vec<Instance> {
     let mut out = Vec::new();
-    for claim in ptx_spec::claims::all() {
+    for claim in crate::audit::claims::all() {
         let Check::Values { program, inputs, .. } = &claim.check else { continue };
         let lines: Vec<&str> = program.split(';').map(str::trim).filter(|l| !l.is_empty()).collect();
         if lines.len() != 1 || !inputs.is_empty() {

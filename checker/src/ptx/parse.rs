@@ -3,8 +3,8 @@
 
 use thiserror::Error;
 
-use crate::bv::BitVec;
-use crate::catalogue::{Operand, OperandType, Role, Variant};
+use ptx_spec::bv::BitVec;
+use ptx_spec::catalogue::{Operand, OperandType, Role, Variant};
 
 /// One operand as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -221,7 +221,7 @@ fn parse_operand(token: &str, op: &Operand) -> Result<OperandText, ParseError> {
         (Role::Imm, ty) => (ty.width(), false),
         (_, ty) => (ty.width(), true),
     };
-    let max = crate::bv::mask(width);
+    let max = ptx_spec::bv::mask(width);
     let min_negative: i128 = if signed_ok { -(1i128 << (width - 1)) } else { 0 };
     let fits = match value {
         v if v >= 0 => (v as u128) <= max,

@@ -1,5 +1,5 @@
 //! The audit of the Semantics blocks read literally as C (see
-//! `ptx_spec::literal`).
+//! `crate::audit::literal`).
 //!
 //! For every variant of every block, the solver answers two questions:
 //! (a) for each hazard the transcription recorded (a C rule under which the
@@ -14,16 +14,16 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
+use crate::audit::literal::blocks::{Block, Transcription, BLOCKS};
+use crate::audit::literal::{Behaviour, Hazard, Rule, C};
 use easy_smt::{Context, SExpr};
 use ptx_smt::{Backend, SatResult, SolverError, Sym, SymBv, Var};
 use ptx_spec::bv::{BitVec, Concrete};
 use ptx_spec::catalogue::Variant;
-use ptx_spec::literal::blocks::{Block, Transcription, BLOCKS};
-use ptx_spec::literal::{Behaviour, Hazard, Rule, C};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::finding::{Finding, FindingKind, Severity, WitnessTable};
+use crate::audit::finding::{Finding, FindingKind, Severity, WitnessTable};
 use crate::prove::minimise;
 
 /// What the audit of one block examined and found.

@@ -8,21 +8,25 @@
 //! from that says which readings agree with the pseudocode, the prose, the
 //! section's worked examples and the model.
 //!
-//! Every assumption of the model ([`crate::assumption`]) is a passage here,
+//! Every assumption of the model ([`ptx_spec::assumption`]) is a passage here,
 //! with the reading it adopts and the ones it does not.
 
-use crate::assumption::{self, Assumption};
-use crate::bv::Algebra;
-use crate::catalogue::{Out, Outputs, Variant};
-use crate::family::add_sub::{abs_saturating, neg_saturating, AddSub};
-use crate::family::bit_count::{
+pub mod compare;
+
+use ptx_spec::assumption::{self, Assumption};
+use ptx_spec::bv::Algebra;
+use ptx_spec::catalogue::{Out, Outputs, Variant};
+use ptx_spec::family::add_sub::{abs_saturating, neg_saturating, AddSub};
+use ptx_spec::family::bit_count::{
     bfind_int_shift, clz_c_precedence, fns_base_unchecked, fns_reading, BitCount, FnsMagnitude,
 };
-use crate::family::bit_field::{bfe_sign_reading, bfe_zero_past_msb, szext_pseudocode, BfeSign, BitField, SzextRepair};
-use crate::family::div_rem::{div_saturating, rem_flooring, rem_truncating, DivRem};
-use crate::family::mul_mad::{mul24_full_operands, MulMad};
-use crate::family::shfl::{shfl_reading, InactiveSource, SourceReading};
-use crate::family::shift::{shf_mod32, shift_reading, Shift, ShiftAmount};
+use ptx_spec::family::bit_field::{
+    bfe_sign_reading, bfe_zero_past_msb, szext_pseudocode, BfeSign, BitField, SzextRepair,
+};
+use ptx_spec::family::div_rem::{div_saturating, rem_flooring, rem_truncating, DivRem};
+use ptx_spec::family::mul_mad::{mul24_full_operands, MulMad};
+use ptx_spec::family::shfl::{shfl_reading, InactiveSource, SourceReading};
+use ptx_spec::family::shift::{shf_mod32, shift_reading, Shift, ShiftAmount};
 
 /// The text a reading transcribes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -725,7 +729,7 @@ pub const PASSAGES: &[Passage] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bv::{BitVec, Concrete};
+    use ptx_spec::bv::{BitVec, Concrete};
 
     #[test]
     fn every_assumption_is_a_passage_and_every_formula_applies() {

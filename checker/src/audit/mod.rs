@@ -2,17 +2,23 @@
 //! in one list: the ambiguous passages, the claims that fail (worked
 //! examples, prose and notes against the pseudocode, example syntax).
 
+pub mod claims;
+pub mod finding;
+pub mod literal;
+pub mod passages;
+pub mod syntax;
+
 use std::time::Duration;
 
+use crate::audit::claims::{section_key, Check, Kind};
+use crate::audit::passages::PASSAGES;
 use ptx_smt::{Backend, SolverError};
-use ptx_spec::ambiguity::PASSAGES;
-use ptx_spec::claims::{section_key, Check, Kind};
 use rayon::prelude::*;
 
-use crate::ambiguity::{self, PassageResult};
-use crate::claims::{ClaimResult, ClaimVerdict, Witness};
-use crate::finding::{Finding, FindingKind, Severity, WitnessTable};
-use crate::literal::BlockCheck;
+use crate::audit::claims::check::{ClaimResult, ClaimVerdict, Witness};
+use crate::audit::finding::{Finding, FindingKind, Severity, WitnessTable};
+use crate::audit::literal::check::BlockCheck;
+use crate::audit::passages::compare::{self, PassageResult};
 
 /// What the audit checked and found.
 pub struct Audit {
@@ -28,7 +34,7 @@ impl Audit {
     /// Every comparison and claim came to a verdict.
     pub fn settled(&self) -> bool {
         let mut pairs = self.passages.iter().flat_map(|p| &p.pairs);
-        pairs.all(|q| !matches!(q.verdict, ambiguity::PairVerdict::Unknown { .. }))
+        pairs.all(|q| !matches!(q.verdict, compare::PairVerdict::Unknown { .. }))
             && self.claims.iter().all(|c| !matches!(c.verdict, ClaimVerdict::Unknown(_)))
             && self.literal.iter().all(|b| b.unresolved.is_empty())
     }
@@ -43,11 +49,13 @@ impl Audit {
 /// the solvers at any limit (they are listed as unresolved), and waiting
 /// the full `timeout` on each would only make the audit slow.
 pub fn run(backend: &Backend, timeout: Duration, literal_timeout: Duration) -> Result<Audit, SolverError> {
-    let passages: Vec<PassageResult> = PASSAGES.par_iter().map(|p| ambiguity::check(p, backend, timeout)).collect();
-    let claims: Vec<ClaimResult> =
-        ptx_spec::claims::all().par_iter().map(|c| crate::claims::check(c, backend, timeout)).collect();
-    let literal = crate::literal::audit(backend, literal_timeout)?;
-    let mut findings: Vec<Finding> = passages.iter().map(ambiguity::finding).collect();
+    let passages: Vec<PassageResult> = PASSAGES.par_iter().map(|p| compare::check(p, backend, timeout)).collect();
+    let claims: Vec<ClaimResult> = crate::audit::claims::all()
+        .par_iter()
+        .map(|c| crate::audit::claims::check::check(c, backend, timeout))
+        .collect();
+    let literal = crate::audit::literal::check::audit(backend, literal_timeout)?;
+    let mut findings: Vec<Finding> = passages.iter().map(compare::finding).collect();
     findings.extend(claim_findings(&claims));
     findings.extend(literal.findings);
     sort(&mut findings);
@@ -64,15 +72,16 @@ pub fn run_one(
     literal_timeout: Duration,
 ) -> Result<Option<Option<Finding>>, SolverError> {
     if let Some(p) = PASSAGES.iter().find(|p| p.id == id) {
-        return Ok(Some(Some(ambiguity::finding(&ambiguity::check(p, backend, timeout)))));
+        return Ok(Some(Some(compare::finding(&compare::check(p, backend, timeout)))));
     }
     let twin = id.replace("example-syntax-", "example-catalogue-");
-    let claims: Vec<_> = ptx_spec::claims::all().into_iter().filter(|c| c.id == id || c.id == twin).collect();
+    let claims: Vec<_> = crate::audit::claims::all().into_iter().filter(|c| c.id == id || c.id == twin).collect();
     if !claims.is_empty() {
-        let results: Vec<ClaimResult> = claims.par_iter().map(|c| crate::claims::check(c, backend, timeout)).collect();
+        let results: Vec<ClaimResult> =
+            claims.par_iter().map(|c| crate::audit::claims::check::check(c, backend, timeout)).collect();
         return Ok(Some(claim_findings(&results).into_iter().find(|f| f.id == id)));
     }
-    let blocks: Vec<_> = ptx_spec::literal::blocks::BLOCKS
+    let blocks: Vec<_> = crate::audit::literal::blocks::BLOCKS
         .iter()
         .filter(|b| id.starts_with(&format!("literal-{}-", b.opcode)))
         .copied()
@@ -80,7 +89,7 @@ pub fn run_one(
     if blocks.is_empty() {
         return Ok(None);
     }
-    let literal = crate::literal::audit_blocks(backend, literal_timeout, &blocks)?;
+    let literal = crate::audit::literal::check::audit_blocks(backend, literal_timeout, &blocks)?;
     Ok(Some(literal.findings.into_iter().find(|f| f.id == id)))
 }
 

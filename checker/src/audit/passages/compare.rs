@@ -1,18 +1,18 @@
-//! The ambiguous passages (`ptx_spec::ambiguity`): every pair of readings is
+//! The ambiguous passages (`crate::audit::passages`): every pair of readings is
 //! proven to agree on all inputs of each variant, or told apart by inputs the
 //! solver finds, minimised, and confirmed by evaluating both readings
 //! concretely.
 
 use std::time::Duration;
 
+use crate::audit::passages::{Passage, Reading, Text};
 use ptx_smt::{Backend, SolverError, Sym, SymBv, SymOutputs, Var};
-use ptx_spec::ambiguity::{Passage, Reading, Text};
 use ptx_spec::bv::{BitVec, Concrete};
 use ptx_spec::catalogue::Variant;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::finding::{Finding, FindingKind, Severity, WitnessTable};
+use crate::audit::finding::{Finding, FindingKind, Severity, WitnessTable};
 use crate::prove::{compare_least, Comparison, Sides};
 
 /// How two readings compare on one variant.
@@ -165,7 +165,7 @@ fn summarise(passage: &Passage, r: &Reading, pairs: &[Pair]) -> ReadingSummary {
 }
 
 /// The reading gives the example's stated outputs.
-fn example_holds(r: &Reading, e: &ptx_spec::ambiguity::Example) -> bool {
+fn example_holds(r: &Reading, e: &crate::audit::passages::Example) -> bool {
     let Some(variant) = Variant::from_mnemonic(e.variant) else { return false };
     let ins: Vec<BitVec> = variant.inputs().iter().zip(e.inputs).map(|(o, &v)| BitVec::new(o.ty.width(), v)).collect();
     match r.formula.outputs(&Concrete, &variant, &ins) {

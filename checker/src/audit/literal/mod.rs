@@ -24,14 +24,16 @@
 //! that continuation; the comparison with the model only looks at inputs
 //! where no hazard applies.
 
+pub mod check;
+
 pub mod blocks;
 
 use std::fmt;
 
 use serde::Serialize;
 
-use crate::bv::Algebra;
-use crate::catalogue::Type;
+use ptx_spec::bv::Algebra;
+use ptx_spec::catalogue::Type;
 
 /// A C integer type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]

@@ -17,9 +17,9 @@
 
 use thiserror::Error;
 
-use crate::bv::Algebra;
-use crate::parse::parse_integer;
-use crate::program::Value;
+use crate::ptx::parse::parse_integer;
+use crate::ptx::program::Value;
+use ptx_spec::bv::Algebra;
 
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("condition `{text}`: {message}")]
@@ -282,7 +282,7 @@ fn parse_atom(tokens: &[String]) -> Result<Expr, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bv::{BitVec, Concrete};
+    use ptx_spec::bv::{BitVec, Concrete};
 
     fn holds(text: &str, regs: &[(&str, u32, u128)]) -> bool {
         let c = Condition::parse(text).unwrap();

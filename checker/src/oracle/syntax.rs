@@ -13,9 +13,9 @@
 
 use serde::Serialize;
 
+use crate::audit::claims::EXAMPLE_INSTRUCTIONS;
+use crate::ptx::parse::{parse_instruction, OperandText};
 use ptx_spec::catalogue::{Role, Variant};
-use ptx_spec::claims::EXAMPLE_INSTRUCTIONS;
-use ptx_spec::parse::{parse_instruction, OperandText};
 
 use super::kernel::{entry, register_type, Setting, NEWEST, SHFL_LEGAL, SHFL_REMOVED};
 use super::ptxas::{assemble_each, Tool, ToolError};
@@ -169,7 +169,7 @@ pub fn example_case(section: &'static str, text: &str) -> Case {
             }
         }
     }
-    let fits = ptx_spec::syntax::check(section, text).is_ok();
+    let fits = crate::audit::syntax::check(section, text).is_ok();
     Case {
         kind: "example",
         name: section.to_string(),

@@ -4,11 +4,13 @@
 //! words, with at most a short quoted fragment) and how it is checked: a
 //! program run on concrete values, or a fact over all inputs of a program
 //! proven with a solver, written in the condition language of [`expr`]
-//! (crate::expr).
+//! (crate::ptx::expr).
 //!
-//! Programs are straight-line PTX ([`program`](crate::program)); where the
+//! Programs are straight-line PTX ([`program`](crate::ptx::program)); where the
 //! spec's example uses a floating-point add, the claim says that it uses an
 //! integer add in its place.
+
+pub mod check;
 
 /// What kind of statement a claim is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -70,7 +72,7 @@ pub enum Check {
     /// catalogue: a legal variant, its operand count and forms.
     Parses { text: String },
     /// The instruction fits its section's Syntax block
-    /// ([`syntax`](crate::syntax)).
+    /// ([`syntax`](crate::audit::syntax)).
     FitsSyntax { text: String },
     /// Why the statement cannot be checked.
     NotCheckable { reason: String },
