@@ -4,8 +4,9 @@
 
 use crate::ptx::parse::{immediate, parse_instruction, parse_integer, OperandText, ParseError};
 use ptx_spec::bv::{BitVec, Concrete};
+use ptx_spec::catalogue::shfl::WARP;
 use ptx_spec::catalogue::{OperandType, Variant};
-use ptx_spec::family::shfl::{Warp, WARP};
+use ptx_spec::family::shfl::Warp;
 use thiserror::Error;
 
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

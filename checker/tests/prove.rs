@@ -173,8 +173,9 @@ fn proof_cases_that_miss_an_input_never_prove() {
 /// over the lane id, so it finds that lane.
 #[test]
 fn shfl_with_a_five_bit_source_lane_is_caught() {
+    use ptx_spec::catalogue::shfl::{input, Mode, WARP};
     use ptx_spec::catalogue::Out;
-    use ptx_spec::family::shfl::{input, source_lane_reading, Mode, SourceReading, WARP};
+    use ptxcheck::audit::readings::shfl::{source_lane_reading, SourceReading};
     let v = variant("shfl.up.b32 d|p");
     let five_bit = |sym: &Sym, ins: &[SymBv]| -> SymOutputs {
         let lane = ins[input::LANE];
@@ -203,8 +204,8 @@ fn shfl_reading_an_inactive_lane_as_defined_is_caught() {
     let v = variant("shfl.idx.b32");
     let careless = |sym: &Sym, ins: &[SymBv]| -> SymOutputs {
         let mut outs = ptx_smt::encode::encode(&v, sym, ins);
-        let lane = ins[ptx_spec::family::shfl::input::LANE];
-        let active = &ins[ptx_spec::family::shfl::input::ACTIVE..][..32];
+        let lane = ins[ptx_spec::catalogue::shfl::input::LANE];
+        let active = &ins[ptx_spec::catalogue::shfl::input::ACTIVE..][..32];
         let executes =
             (1..32).fold(active[0], |acc, k| sym.ite(sym.eq(lane, sym.constant(5, k)), active[k as usize], acc));
         outs[0].defined = sym.is_set(executes);

@@ -6,6 +6,7 @@ pub mod claims;
 pub mod finding;
 pub mod literal;
 pub mod passages;
+pub mod readings;
 pub mod syntax;
 
 use std::time::Duration;

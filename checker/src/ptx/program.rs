@@ -17,8 +17,8 @@ use thiserror::Error;
 
 use crate::ptx::parse::{parse_instruction, Instruction, OperandText};
 use ptx_spec::bv::Algebra;
+use ptx_spec::catalogue::shfl::{input, WARP};
 use ptx_spec::catalogue::{OperandType, Variant};
-use ptx_spec::family::shfl::{input, WARP};
 
 /// A program rejected, with the line (from 1) it was rejected at.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

@@ -2,8 +2,8 @@
 //! and neg.
 
 use ptx_spec::bv::Algebra;
+use ptx_spec::catalogue::add_sub::AddSub;
 use ptx_spec::catalogue::{defined, Outputs};
-use ptx_spec::family::add_sub::AddSub;
 
 use super::{lanes16, saturate_s32};
 

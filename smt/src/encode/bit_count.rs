@@ -3,8 +3,8 @@
 //! false leaves the state unchanged in the remaining steps.
 
 use ptx_spec::bv::Algebra;
+use ptx_spec::catalogue::bit_count::BitCount;
 use ptx_spec::catalogue::{defined, Out, Outputs};
-use ptx_spec::family::bit_count::BitCount;
 
 pub fn encode<A: Algebra>(v: &BitCount, sym: &A, ins: &[A::Bv]) -> Outputs<A> {
     match *v {

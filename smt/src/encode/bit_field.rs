@@ -1,8 +1,8 @@
 //! Section 9.7.1.19-22: the Semantics of bfe, bfi, szext and bmsk.
 
 use ptx_spec::bv::Algebra;
+use ptx_spec::catalogue::bit_field::{BitField, Mode};
 use ptx_spec::catalogue::{defined, Outputs};
-use ptx_spec::family::bit_field::{BitField, Mode};
 
 pub fn encode<A: Algebra>(v: &BitField, sym: &A, ins: &[A::Bv]) -> Outputs<A> {
     let d = match *v {

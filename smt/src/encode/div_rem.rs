@@ -1,8 +1,8 @@
 //! Section 9.7.1.8-9: the Semantics of div and rem.
 
 use ptx_spec::bv::Algebra;
+use ptx_spec::catalogue::div_rem::DivRem;
 use ptx_spec::catalogue::{Out, Outputs};
-use ptx_spec::family::div_rem::DivRem;
 
 pub fn encode<A: Algebra>(v: &DivRem, sym: &A, ins: &[A::Bv]) -> Outputs<A> {
     let (a, b) = (ins[0], ins[1]);

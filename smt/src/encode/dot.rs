@@ -1,8 +1,8 @@
 //! Section 9.7.1.23-24: the Semantics of dp4a and dp2a.
 
 use ptx_spec::bv::Algebra;
+use ptx_spec::catalogue::dot::{Dot, Half};
 use ptx_spec::catalogue::{defined, Outputs};
-use ptx_spec::family::dot::{Dot, Half};
 
 pub fn encode<A: Algebra>(v: &Dot, sym: &A, ins: &[A::Bv]) -> Outputs<A> {
     let (a, b, c) = (ins[0], ins[1], ins[2]);

@@ -1,8 +1,8 @@
 //! Section 9.7.8.1-6: the Semantics of and, or, xor, not, cnot and lop3.
 
 use ptx_spec::bv::Algebra;
+use ptx_spec::catalogue::logic::{BoolOp, Logic};
 use ptx_spec::catalogue::{defined, Outputs};
-use ptx_spec::family::logic::{BoolOp, Logic};
 
 pub fn encode<A: Algebra>(v: &Logic, sym: &A, ins: &[A::Bv]) -> Outputs<A> {
     match v {

@@ -1,8 +1,8 @@
 //! Section 9.7.1.12-13: the Semantics of min and max.
 
 use ptx_spec::bv::Algebra;
+use ptx_spec::catalogue::min_max::MinMax;
 use ptx_spec::catalogue::{defined, Outputs};
-use ptx_spec::family::min_max::MinMax;
 
 use super::lanes16;
 

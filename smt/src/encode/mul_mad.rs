@@ -1,8 +1,8 @@
 //! Section 9.7.1.3-6: the Semantics of mul, mad, mul24 and mad24.
 
 use ptx_spec::bv::Algebra;
+use ptx_spec::catalogue::mul_mad::{MulMad, MulMode};
 use ptx_spec::catalogue::{defined, Outputs};
-use ptx_spec::family::mul_mad::{MulMad, MulMode};
 
 use super::saturate_s32;
 

@@ -4,8 +4,8 @@
 //! `d = SourceA[j]` read through a mux tree on the bits of `j`.
 
 use ptx_spec::bv::Algebra;
+use ptx_spec::catalogue::shfl::{input, Mode, Shfl, WARP};
 use ptx_spec::catalogue::{Out, Outputs};
-use ptx_spec::family::shfl::{input, Mode, Shfl, WARP};
 
 pub fn encode<A: Algebra>(v: &Shfl, sym: &A, ins: &[A::Bv]) -> Outputs<A> {
     let lane = ins[input::LANE];

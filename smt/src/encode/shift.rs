@@ -1,8 +1,8 @@
 //! Section 9.7.8.7-9: the Semantics of shf, shl and shr.
 
 use ptx_spec::bv::Algebra;
+use ptx_spec::catalogue::shift::{ShfDir, ShfMode, Shift};
 use ptx_spec::catalogue::{defined, Outputs};
-use ptx_spec::family::shift::{ShfDir, ShfMode, Shift};
 
 pub fn encode<A: Algebra>(v: &Shift, sym: &A, ins: &[A::Bv]) -> Outputs<A> {
     let d = match *v {

@@ -1,101 +1,12 @@
 //! Section 9.7.1.1, .2, .7, .10, .11: add, sub, sad, abs, neg.
 //! The concrete semantics, as an emulator author writes them.
 
-use std::fmt;
-
-use crate::assumption::{Assumption, ABS_NEG_MIN, SAT_OF_EXACT_RESULT, WRAPAROUND};
+use super::Semantics;
 use crate::bv::Algebra;
-use crate::catalogue::{defined, Family, Operand, Outputs, PtxVersion, Requirement, Target, Type};
+use crate::catalogue::add_sub::*;
+use crate::catalogue::{defined, Outputs};
 
-/// A variant of add, sub, sad, abs or neg.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AddSub {
-    /// `add.type`, or `add.sat.s32` when `sat`.
-    Add {
-        ty: Type,
-        sat: bool,
-    },
-    /// `sub.type`, or `sub.sat.s32` when `sat`.
-    Sub {
-        ty: Type,
-        sat: bool,
-    },
-    Sad(Type),
-    Abs(Type),
-    Neg(Type),
-}
-
-/// The six scalar integer types most of 9.7.1 accepts.
-pub const INT_TYPES: [Type; 6] = [Type::U16, Type::U32, Type::U64, Type::S16, Type::S32, Type::S64];
-const SIGNED_TYPES: [Type; 3] = [Type::S16, Type::S32, Type::S64];
-
-impl Family for AddSub {
-    fn all() -> Vec<AddSub> {
-        let mut all: Vec<AddSub> =
-            INT_TYPES.iter().chain(&[Type::U16x2, Type::S16x2]).map(|&ty| AddSub::Add { ty, sat: false }).collect();
-        all.push(AddSub::Add { ty: Type::S32, sat: true });
-        all.extend(INT_TYPES.map(|ty| AddSub::Sub { ty, sat: false }));
-        all.push(AddSub::Sub { ty: Type::S32, sat: true });
-        all.extend(INT_TYPES.map(AddSub::Sad));
-        all.extend(SIGNED_TYPES.map(AddSub::Abs));
-        all.extend(SIGNED_TYPES.map(AddSub::Neg));
-        all
-    }
-
-    fn opcode(&self) -> &'static str {
-        match self {
-            AddSub::Add { .. } => "add",
-            AddSub::Sub { .. } => "sub",
-            AddSub::Sad(_) => "sad",
-            AddSub::Abs(_) => "abs",
-            AddSub::Neg(_) => "neg",
-        }
-    }
-
-    fn section(&self) -> &'static str {
-        match self {
-            AddSub::Add { .. } => "9.7.1.1",
-            AddSub::Sub { .. } => "9.7.1.2",
-            AddSub::Sad(_) => "9.7.1.7",
-            AddSub::Abs(_) => "9.7.1.10",
-            AddSub::Neg(_) => "9.7.1.11",
-        }
-    }
-
-    fn operands(&self) -> Vec<Operand> {
-        match *self {
-            AddSub::Add { ty, .. } | AddSub::Sub { ty, .. } => {
-                let t = ty.operand();
-                vec![Operand::dest("d", t), Operand::src("a", t), Operand::src("b", t)]
-            }
-            AddSub::Sad(ty) => {
-                let t = ty.operand();
-                vec![Operand::dest("d", t), Operand::src("a", t), Operand::src("b", t), Operand::src("c", t)]
-            }
-            AddSub::Abs(ty) | AddSub::Neg(ty) => {
-                vec![Operand::dest("d", ty.operand()), Operand::src("a", ty.operand())]
-            }
-        }
-    }
-
-    fn requirement(&self) -> Requirement {
-        match self {
-            // 9.7.1.1, PTX ISA and Target ISA Notes.
-            AddSub::Add { ty: Type::U16x2 | Type::S16x2, .. } => {
-                Requirement { ptx: PtxVersion(8, 0), target: Target::Sm(90) }
-            }
-            _ => Requirement { ptx: PtxVersion(1, 0), target: Target::All },
-        }
-    }
-
-    fn assumptions(&self) -> Vec<&'static Assumption> {
-        match self {
-            AddSub::Add { sat: true, .. } | AddSub::Sub { sat: true, .. } => vec![&SAT_OF_EXACT_RESULT],
-            AddSub::Abs(_) | AddSub::Neg(_) => vec![&ABS_NEG_MIN],
-            _ => vec![&WRAPAROUND],
-        }
-    }
-
+impl Semantics for AddSub {
     /// Inputs: `a, b` (add, sub), `a, b, c` (sad), `a` (abs, neg).
     fn semantics<A: Algebra>(&self, alg: &A, ins: &[A::Bv]) -> Outputs<A> {
         let d = match *self {
@@ -166,35 +77,9 @@ pub fn signed_max<A: Algebra>(alg: &A, like: A::Bv) -> A::Bv {
     alg.constant_like(like, (1u128 << (alg.width(like) - 1)) - 1)
 }
 
-/// A reading of abs the model does not adopt (see assumption
-/// abs-neg-most-negative), kept for the audit: the most negative value
-/// saturates to the most positive one.
-pub fn abs_saturating<A: Algebra>(alg: &A, a: A::Bv) -> A::Bv {
-    let min = signed_min(alg, a);
-    let negative = alg.bvslt(a, alg.constant_like(a, 0));
-    alg.ite(alg.eq(a, min), signed_max(alg, a), alg.ite(negative, alg.bvneg(a), a))
-}
-
-/// The same reading for neg: -MIN saturates to MAX.
-pub fn neg_saturating<A: Algebra>(alg: &A, a: A::Bv) -> A::Bv {
-    let min = signed_min(alg, a);
-    alg.ite(alg.eq(a, min), signed_max(alg, a), alg.bvneg(a))
-}
-
-impl fmt::Display for AddSub {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AddSub::Add { ty, sat } | AddSub::Sub { ty, sat } => {
-                write!(f, "{}{}{ty}", self.opcode(), if *sat { ".sat" } else { "" })
-            }
-            AddSub::Sad(ty) | AddSub::Abs(ty) | AddSub::Neg(ty) => write!(f, "{}{ty}", self.opcode()),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use crate::catalogue::testing::run;
+    use crate::family::testing::run;
     use proptest::prelude::*;
 
     // Values worked by hand from 9.7.1.1-2, .7, .10-11.
@@ -218,19 +103,6 @@ mod tests {
         assert_eq!(run("abs.s16", &[0xfff6]), 10);
         assert_eq!(run("abs.s32", &[0x8000_0000]), 0x8000_0000);
         assert_eq!(run("neg.s64", &[1]), u128::from(u64::MAX));
-    }
-
-    #[test]
-    fn the_saturating_reading_of_abs_differs_only_at_the_most_negative_value() {
-        use crate::bv::{BitVec, Concrete};
-        let c = Concrete;
-        assert_eq!(super::abs_saturating(&c, BitVec::new(16, 0x8000)), BitVec::new(16, 0x7fff));
-        assert_eq!(super::neg_saturating(&c, BitVec::new(16, 0x8000)), BitVec::new(16, 0x7fff));
-        assert_eq!(super::neg_saturating(&c, BitVec::new(16, 5)).unsigned(), run("neg.s16", &[5]));
-        assert_eq!(run("abs.s16", &[0x8000]), 0x8000);
-        for a in [0u128, 1, 0x7fff, 0x8001, 0xffff] {
-            assert_eq!(super::abs_saturating(&c, BitVec::new(16, a)).unsigned(), run("abs.s16", &[a]));
-        }
     }
 
     proptest! {

@@ -3,93 +3,12 @@
 //! (a SWAR population count, a binary-search leading-zero count, a swap
 //! network for bit reversal) instead of the spec's bit loops.
 
-use std::fmt;
-
-use crate::assumption::{Assumption, BFIND_SHIFT_WIDTH, CLZ_MASK_TEST, FNS_BASE, FNS_MIN_OFFSET};
+use super::Semantics;
 use crate::bv::Algebra;
-use crate::catalogue::{defined, Family, Operand, OperandType, Out, Outputs, PtxVersion, Requirement, Target, Type};
+use crate::catalogue::bit_count::*;
+use crate::catalogue::{defined, Out, Outputs};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BitCount {
-    Popc(Type),
-    Clz(Type),
-    /// `bfind.type`, or `bfind.shiftamt.type`.
-    Bfind {
-        ty: Type,
-        shiftamt: bool,
-    },
-    Fns,
-    Brev(Type),
-}
-
-const B_TYPES: [Type; 2] = [Type::B32, Type::B64];
-const BFIND_TYPES: [Type; 4] = [Type::U32, Type::U64, Type::S32, Type::S64];
-
-impl Family for BitCount {
-    fn all() -> Vec<BitCount> {
-        let mut all: Vec<BitCount> = B_TYPES.map(BitCount::Popc).to_vec();
-        all.extend(B_TYPES.map(BitCount::Clz));
-        for shiftamt in [false, true] {
-            all.extend(BFIND_TYPES.map(|ty| BitCount::Bfind { ty, shiftamt }));
-        }
-        all.push(BitCount::Fns);
-        all.extend(B_TYPES.map(BitCount::Brev));
-        all
-    }
-
-    fn opcode(&self) -> &'static str {
-        match self {
-            BitCount::Popc(_) => "popc",
-            BitCount::Clz(_) => "clz",
-            BitCount::Bfind { .. } => "bfind",
-            BitCount::Fns => "fns",
-            BitCount::Brev(_) => "brev",
-        }
-    }
-
-    fn section(&self) -> &'static str {
-        match self {
-            BitCount::Popc(_) => "9.7.1.14",
-            BitCount::Clz(_) => "9.7.1.15",
-            BitCount::Bfind { .. } => "9.7.1.16",
-            BitCount::Fns => "9.7.1.17",
-            BitCount::Brev(_) => "9.7.1.18",
-        }
-    }
-
-    fn operands(&self) -> Vec<Operand> {
-        let u32 = OperandType::Bits(32);
-        match *self {
-            // popc, clz and bfind write a .u32 whatever the operand type.
-            BitCount::Popc(t) | BitCount::Clz(t) | BitCount::Bfind { ty: t, .. } => {
-                vec![Operand::dest("d", u32), Operand::src("a", t.operand())]
-            }
-            BitCount::Fns => vec![
-                Operand::dest("d", u32),
-                Operand::src("mask", u32),
-                Operand::src("base", u32),
-                Operand::src("offset", u32),
-            ],
-            BitCount::Brev(t) => vec![Operand::dest("d", t.operand()), Operand::src("a", t.operand())],
-        }
-    }
-
-    fn requirement(&self) -> Requirement {
-        match self {
-            BitCount::Fns => Requirement { ptx: PtxVersion(6, 0), target: Target::Sm(30) },
-            _ => Requirement { ptx: PtxVersion(2, 0), target: Target::Sm(20) },
-        }
-    }
-
-    fn assumptions(&self) -> Vec<&'static Assumption> {
-        match self {
-            BitCount::Clz(_) => vec![&CLZ_MASK_TEST],
-            BitCount::Bfind { ty, .. } if ty.width() == 64 => vec![&BFIND_SHIFT_WIDTH],
-            BitCount::Fns => vec![&FNS_BASE, &FNS_MIN_OFFSET],
-            _ => Vec::new(),
-        }
-    }
-
+impl Semantics for BitCount {
     /// Inputs: `a`, or `mask, base, offset` for fns.
     fn semantics<A: Algebra>(&self, alg: &A, ins: &[A::Bv]) -> Outputs<A> {
         let to_u32 = |x: A::Bv| alg.zext_or_trunc(x, 32);
@@ -177,7 +96,7 @@ pub fn brev<A: Algebra>(alg: &A, x: A::Bv) -> A::Bv {
 /// The position of the highest bit that differs from the sign (signed) or
 /// is set (unsigned), or 0xffffffff; with `shiftamt`, the left shift that
 /// brings it to the msb.
-fn bfind<A: Algebra>(alg: &A, signed: bool, shiftamt: bool, a: A::Bv) -> A::Bv {
+pub fn bfind<A: Algebra>(alg: &A, signed: bool, shiftamt: bool, a: A::Bv) -> A::Bv {
     let w = alg.width(a);
     let x = if signed { alg.ite(alg.is_set(alg.bit(a, w - 1)), alg.bvnot(a), a) } else { a };
     let leading = alg.zext_or_trunc(clz(alg, x), 32);
@@ -206,7 +125,7 @@ fn nth_set_bit<A: Algebra>(alg: &A, m: A::Bv, skip: A::Bv) -> (A::Bool, A::Bv) {
 /// fns: the |offset|-th set bit of `mask` counting from `base` upward
 /// (offset > 0) or downward (offset < 0), or `mask[base]` itself for
 /// offset 0; 0xffffffff when there is none. Undefined for base > 31.
-fn fns<A: Algebra>(alg: &A, mask: A::Bv, base: A::Bv, offset: A::Bv) -> Out<A::Bv, A::Bool> {
+pub fn fns<A: Algebra>(alg: &A, mask: A::Bv, base: A::Bv, offset: A::Bv) -> Out<A::Bv, A::Bool> {
     fns_reading(alg, FnsMagnitude::Exact, mask, base, offset)
 }
 
@@ -261,49 +180,9 @@ pub fn fns_reading<A: Algebra>(
     Out { value, defined }
 }
 
-/// A reading of clz the model does not adopt (see assumption clz-mask-test),
-/// kept for the audit: C parses `a&mask == 0` as `a & (mask == 0)`, which is
-/// `a & 0`, so the loop never runs and every result is 0.
-pub fn clz_c_precedence<A: Algebra>(alg: &A, _a: A::Bv) -> A::Bv {
-    alg.constant(32, 0)
-}
-
-/// A reading of fns's base the model does not adopt (passage
-/// fns-base-above-31-undefined): the pseudocode's loop tests `pos < 32` and
-/// never runs for a base above 31, and `mask[base]` of a bit past the msb
-/// reads 0, so every such base gives 0xffffffff.
-pub fn fns_base_unchecked<A: Algebra>(alg: &A, mask: A::Bv, base: A::Bv, offset: A::Bv) -> A::Bv {
-    let model = fns(alg, mask, base, offset);
-    alg.ite(model.defined, model.value, alg.constant(32, 0xffff_ffff))
-}
-
-/// A reading of bfind the model does not adopt (see assumption
-/// bfind-shift-width), kept for the audit: `1<<i` as a 32-bit C int, the
-/// amount taken mod 32 as x86 does. For a 64-bit operand the sign test then
-/// reads bit 31 and the search bit i mod 32: the search runs over the low
-/// word repeated in both halves.
-pub fn bfind_int_shift<A: Algebra>(alg: &A, signed: bool, shiftamt: bool, a: A::Bv) -> A::Bv {
-    if alg.width(a) <= 32 {
-        return bfind(alg, signed, shiftamt, a);
-    }
-    let low = alg.extract(31, 0, a);
-    let x = if signed { alg.ite(alg.is_set(alg.bit(a, 31)), alg.bvnot(low), low) } else { low };
-    bfind(alg, false, shiftamt, alg.concat(x, x))
-}
-
-impl fmt::Display for BitCount {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BitCount::Popc(t) | BitCount::Clz(t) | BitCount::Brev(t) => write!(f, "{}{t}", self.opcode()),
-            BitCount::Bfind { ty, shiftamt } => write!(f, "bfind{}{ty}", if *shiftamt { ".shiftamt" } else { "" }),
-            BitCount::Fns => write!(f, "fns.b32"),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use crate::catalogue::testing::run_opt as run;
+    use crate::family::testing::run_opt as run;
     use proptest::prelude::*;
 
     // Values worked by hand from 9.7.1.14-18, including the four fns examples.
@@ -331,24 +210,6 @@ mod tests {
         assert_eq!(run("fns.b32", &[0xaaaa_aaaa, 2, 0]), Some(0xffff_ffff));
         assert_eq!(run("fns.b32", &[0xaaaa_aaaa, 31, 0x8000_0000]), Some(0xffff_ffff));
         assert_eq!(run("fns.b32", &[0xaaaa_aaaa, 32, 1]), None);
-    }
-
-    #[test]
-    fn readings_not_adopted() {
-        use super::{bfind_int_shift, clz_c_precedence};
-        use crate::bv::{BitVec, Concrete};
-        // C's precedence makes clz 0 even for a = 0, where the count is 32.
-        assert_eq!(clz_c_precedence(&Concrete, BitVec::new(32, 0)), BitVec::new(32, 0));
-        assert_eq!(run("clz.b32", &[0]), Some(32));
-        // A 32-bit `1<<i` sees bit 0 of a .u64 value at i = 32 as well.
-        let one = BitVec::new(64, 1);
-        assert_eq!(bfind_int_shift(&Concrete, false, false, one), BitVec::new(32, 32));
-        assert_eq!(run("bfind.u64", &[1]), Some(0));
-        // For a .u32 operand the readings agree.
-        assert_eq!(
-            bfind_int_shift(&Concrete, false, false, BitVec::new(32, 0x10)).unsigned(),
-            run("bfind.u32", &[0x10]).unwrap()
-        );
     }
 
     /// fns by the spec's loop, in Rust.

@@ -15,130 +15,12 @@
 //! The SMT encoding instead transcribes the pseudocode's arithmetic on `j`
 //! and indexes with a mux tree on the bits of `j`.
 
-use std::fmt;
-use std::sync::OnceLock;
-
-use crate::assumption::{Assumption, SHFL_SOURCE_LANE, SHFL_UNPREDICTABLE_SOURCE};
+use super::Semantics;
 use crate::bv::{Algebra, BitVec, Concrete};
-use crate::catalogue::{
-    Deprecation, Family, Operand, OperandType, Out, Outputs, PtxVersion, Requirement, Role, Target,
-};
+use crate::catalogue::shfl::*;
+use crate::catalogue::{Out, Outputs};
 
-/// Lanes in a warp.
-pub const WARP: usize = 32;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Mode {
-    Up,
-    Down,
-    Bfly,
-    Idx,
-}
-
-impl Mode {
-    pub const ALL: [Mode; 4] = [Mode::Up, Mode::Down, Mode::Bfly, Mode::Idx];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Up => "up",
-            Mode::Down => "down",
-            Mode::Bfly => "bfly",
-            Mode::Idx => "idx",
-        }
-    }
-}
-
-/// `shfl.mode.b32 d, a, b, c`, or with the predicate destination `d|p`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Shfl {
-    pub mode: Mode,
-    /// Writes the predicate `p` too.
-    pub pred: bool,
-}
-
-/// Where the model's inputs sit: the lane id, the thread's b and c, then
-/// every lane's a, every lane's state and every lane's unpredictable value.
-pub mod input {
-    use super::WARP;
-    pub const LANE: usize = 0;
-    pub const B: usize = 1;
-    pub const C: usize = 2;
-    pub const A: usize = 3;
-    pub const ACTIVE: usize = A + WARP;
-    pub const UNPREDICTABLE: usize = ACTIVE + WARP;
-    pub const COUNT: usize = UNPREDICTABLE + WARP;
-}
-
-/// `a7`, `active7`, `unpredictable7`: the per-lane inputs' names.
-fn lane_name(base: usize, lane: usize) -> &'static str {
-    static NAMES: OnceLock<Vec<Vec<&'static str>>> = OnceLock::new();
-    let names = NAMES.get_or_init(|| {
-        ["a", "active", "unpredictable"]
-            .iter()
-            .map(|b| (0..WARP).map(|l| &*Box::leak(format!("{b}{l}").into_boxed_str())).collect())
-            .collect()
-    });
-    names[base][lane]
-}
-
-impl Family for Shfl {
-    fn all() -> Vec<Shfl> {
-        Mode::ALL.iter().flat_map(|&mode| [false, true].map(|pred| Shfl { mode, pred })).collect()
-    }
-
-    fn opcode(&self) -> &'static str {
-        "shfl"
-    }
-
-    fn section(&self) -> &'static str {
-        "9.7.9.5"
-    }
-
-    fn mnemonic(&self) -> String {
-        format!("shfl.{}.b32", self.mode.name())
-    }
-
-    fn operands(&self) -> Vec<Operand> {
-        let b32 = OperandType::Bits(32);
-        let mut ops = vec![Operand::dest("d", b32)];
-        if self.pred {
-            ops.push(Operand { piped: true, ..Operand::dest("p", OperandType::Pred) });
-        }
-        ops.extend([Operand::src("a", b32), Operand::src("b", b32), Operand::src("c", b32)]);
-        ops
-    }
-
-    /// The thread's lane id, b and c; every lane's a, state and
-    /// unpredictable value (see [`input`]).
-    fn inputs(&self) -> Vec<Operand> {
-        let b32 = OperandType::Bits(32);
-        let lanes = |base: usize, role: Role, ty: OperandType| {
-            (0..WARP).map(move |l| Operand { name: lane_name(base, l), role, ty, piped: false, sink: false })
-        };
-        let mut ins = vec![
-            Operand { name: "lane", role: Role::Warp, ty: OperandType::Bits(5), piped: false, sink: false },
-            Operand::src("b", b32),
-            Operand::src("c", b32),
-        ];
-        ins.extend(lanes(0, Role::Src, b32));
-        ins.extend(lanes(1, Role::Warp, OperandType::Pred));
-        ins.extend(lanes(2, Role::Unpredictable, b32));
-        debug_assert_eq!(ins.len(), input::COUNT);
-        ins
-    }
-
-    fn requirement(&self) -> Requirement {
-        Requirement { ptx: PtxVersion(3, 0), target: Target::Sm(30) }
-    }
-
-    fn deprecation(&self) -> Option<Deprecation> {
-        Some(Deprecation { since: PtxVersion(6, 0), instead: "shfl.sync", removed: Some((PtxVersion(6, 4), 70)) })
-    }
-
-    fn assumptions(&self) -> Vec<&'static Assumption> {
-        vec![&SHFL_SOURCE_LANE, &SHFL_UNPREDICTABLE_SOURCE]
-    }
-
+impl Semantics for Shfl {
     fn semantics<A: Algebra>(&self, alg: &A, ins: &[A::Bv]) -> Outputs<A> {
         let me = ins[input::LANE];
         let a = &ins[input::A..input::A + WARP];
@@ -252,129 +134,16 @@ pub fn source_lane<A: Algebra>(alg: &A, mode: Mode, me: A::Bv, b: A::Bv, c: A::B
 }
 
 /// The value lane `index` holds: each lane compared with the index in turn.
-fn read_lane<A: Algebra>(alg: &A, index: A::Bv, values: &[A::Bv]) -> A::Bv {
+pub fn read_lane<A: Algebra>(alg: &A, index: A::Bv, values: &[A::Bv]) -> A::Bv {
     values[1..]
         .iter()
         .enumerate()
         .fold(values[0], |acc, (k, &v)| alg.ite(alg.eq(index, alg.constant(5, k as u128 + 1)), v, acc))
 }
 
-/// Readings of the source lane `j` the model does not adopt (see assumption
-/// shfl-source-lane), kept for the audit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SourceReading {
-    /// `j` held in 5 bits like `lane[4:0]`: .up and .down wrap around the warp.
-    FiveBit,
-    /// `j` an unsigned 32-bit integer, as C's unsigned arithmetic: .up below
-    /// lane 0 wraps to a huge index that passes `j >= maxLane`.
-    Unsigned32,
-}
-
-/// Under `reading`, for the thread in lane `lane` (5 bits): the source lane
-/// index `j` (32 bits, may lie outside the warp) and `pval`, after an
-/// out-of-range `j` is replaced by the lane.
-pub fn source_lane_reading<A: Algebra>(
-    alg: &A,
-    reading: SourceReading,
-    mode: Mode,
-    lane: A::Bv,
-    b: A::Bv,
-    c: A::Bv,
-) -> (A::Bv, A::Bool) {
-    let width = match reading {
-        SourceReading::FiveBit => 5,
-        SourceReading::Unsigned32 => 32,
-    };
-    let widen = |x: A::Bv| alg.zext_or_trunc(x, width);
-    let bval = widen(alg.extract(4, 0, b));
-    let cval = widen(alg.extract(4, 0, c));
-    let mask = widen(alg.extract(12, 8, c));
-    let me = widen(lane);
-    let min_lane = alg.bvand(me, mask);
-    let max_lane = alg.bvor(min_lane, alg.bvand(cval, alg.bvnot(mask)));
-    let (j, pval) = match mode {
-        Mode::Up => {
-            let j = alg.bvsub(me, bval);
-            (j, alg.bvuge(j, max_lane))
-        }
-        Mode::Down => {
-            let j = alg.bvadd(me, bval);
-            (j, alg.bvule(j, max_lane))
-        }
-        Mode::Bfly => {
-            let j = alg.bvxor(me, bval);
-            (j, alg.bvule(j, max_lane))
-        }
-        Mode::Idx => {
-            let j = alg.bvor(min_lane, alg.bvand(bval, alg.bvnot(mask)));
-            (j, alg.bvule(j, max_lane))
-        }
-    };
-    (alg.zext_or_trunc(alg.ite(pval, j, me), 32), pval)
-}
-
-/// What an executing thread gets from a source lane that does not execute
-/// (assumption shfl-unpredictable-source).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum InactiveSource {
-    /// Any value (the model).
-    Unpredictable,
-    /// The source lane's register a as it stands.
-    RegisterAnyway,
-    /// The thread's own a, as when the source is out of range.
-    OwnValue,
-}
-
-/// shfl with the source lane computed as `reading` says (`None`: the model's
-/// exact signed j) and a read from a lane that does not execute resolved as
-/// `inactive` says; kept for the audit. A source index outside the warp (the
-/// unsigned reading's wrapped j) names no lane, so d is undefined there.
-pub fn shfl_reading<A: Algebra>(
-    alg: &A,
-    shfl: Shfl,
-    reading: Option<SourceReading>,
-    inactive: InactiveSource,
-    ins: &[A::Bv],
-) -> Outputs<A> {
-    let me = ins[input::LANE];
-    let a = &ins[input::A..input::A + WARP];
-    let active = &ins[input::ACTIVE..input::ACTIVE + WARP];
-    let (source, in_range, in_warp) = match reading {
-        None => {
-            let (source, in_range) = source_lane(alg, shfl.mode, me, ins[input::B], ins[input::C]);
-            (source, in_range, alg.bool_constant(true))
-        }
-        Some(r) => {
-            let (j, pval) = source_lane_reading(alg, r, shfl.mode, me, ins[input::B], ins[input::C]);
-            (alg.extract(4, 0, j), pval, alg.bvult(j, alg.constant(32, WARP as u128)))
-        }
-    };
-    let executes = alg.is_set(read_lane(alg, me, active));
-    let source_executes = alg.is_set(read_lane(alg, source, active));
-    let own = read_lane(alg, me, a);
-    let (value, defined) = match inactive {
-        InactiveSource::Unpredictable => (read_lane(alg, source, a), alg.and(executes, source_executes)),
-        InactiveSource::RegisterAnyway => (read_lane(alg, source, a), executes),
-        InactiveSource::OwnValue => (alg.ite(source_executes, read_lane(alg, source, a), own), executes),
-    };
-    let mut outs = vec![Out { value, defined: alg.and(defined, in_warp) }];
-    if shfl.pred {
-        outs.push(Out { value: alg.bool_to_bv(in_range), defined: executes });
-    }
-    outs
-}
-
-impl fmt::Display for Shfl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // The two forms share a mnemonic; the name tells them apart.
-        write!(f, "{}{}", self.mnemonic(), if self.pred { " d|p" } else { "" })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalogue::Variant;
     use proptest::prelude::*;
 
     fn uniform(b: u32, c: u32) -> Warp {
@@ -450,36 +219,6 @@ mod tests {
         assert_eq!((out[4].executes, out[4].d, out[4].p), (false, None, None));
         assert_eq!((out[5].source, out[5].d, out[5].p), (4, None, Some(true)), "lane 5 reads lane 4");
         assert_eq!(out[6].d, Some(105));
-    }
-
-    #[test]
-    fn the_other_readings_of_j_transfer_data_at_lane_0() {
-        let (c, b, cz) = (Concrete, BitVec::new(32, 1), BitVec::new(32, 0));
-        let (j, pval) = source_lane(&c, Mode::Up, BitVec::new(5, 0), b, cz);
-        assert_eq!((j.unsigned(), pval), (0, false));
-        let (j, pval) = source_lane_reading(&c, SourceReading::FiveBit, Mode::Up, BitVec::new(5, 0), b, cz);
-        assert_eq!((j.unsigned(), pval), (31, true), "a 5-bit j wraps to lane 31");
-        let (j, pval) = source_lane_reading(&c, SourceReading::Unsigned32, Mode::Up, BitVec::new(5, 0), b, cz);
-        assert_eq!((j.unsigned(), pval), (0xffff_ffff, true), "an unsigned j leaves the warp");
-        // .down: the unsigned reading agrees at lane 31, the 5-bit one wraps.
-        let (b, c31) = (BitVec::new(32, 2), BitVec::new(32, 0x1f));
-        let wrapped = source_lane_reading(&c, SourceReading::FiveBit, Mode::Down, BitVec::new(5, 31), b, c31);
-        assert_eq!((wrapped.0.unsigned(), wrapped.1), (1, true));
-        let unsigned = source_lane_reading(&c, SourceReading::Unsigned32, Mode::Down, BitVec::new(5, 31), b, c31);
-        assert_eq!((unsigned.0.unsigned(), unsigned.1), (31, false));
-    }
-
-    #[test]
-    fn catalogue_names_and_inputs() {
-        let names: Vec<String> = Shfl::all().iter().map(|s| Variant::Shfl(*s).to_string()).collect();
-        assert_eq!(names[..2], ["shfl.up.b32", "shfl.up.b32 d|p"]);
-        assert_eq!(names.len(), 8);
-        assert_eq!(Variant::Shfl(Shfl::all()[1]).mnemonic(), "shfl.up.b32");
-        let v = Variant::Shfl(Shfl { mode: Mode::Idx, pred: true });
-        let ins = v.inputs();
-        assert_eq!(ins.len(), input::COUNT);
-        assert_eq!([ins[0].name, ins[input::A + 7].name, ins[input::ACTIVE].name], ["lane", "a7", "active0"]);
-        assert_eq!(v.outputs().iter().map(|o| o.name).collect::<Vec<_>>(), ["d", "p"]);
     }
 
     fn warp_strategy() -> impl Strategy<Value = Warp> {

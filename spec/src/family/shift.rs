@@ -3,96 +3,12 @@
 //! shift as a 64-bit shift of the concatenation, shl/shr with an explicit
 //! test for amounts at or above the width.
 
-use std::fmt;
-
-use crate::assumption::{Assumption, SHF_SHIFT_BY_32, SHIFT_CLAMPED_TO_WIDTH};
+use super::Semantics;
 use crate::bv::Algebra;
-use crate::catalogue::{defined, Family, Operand, OperandType, Outputs, PtxVersion, Requirement, Target, Type};
+use crate::catalogue::shift::*;
+use crate::catalogue::{defined, Outputs};
 
-/// Direction of a funnel shift.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ShfDir {
-    L,
-    R,
-}
-
-/// How shf limits its shift amount (9.7.8.7).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ShfMode {
-    /// min(c, 32)
-    Clamp,
-    /// c mod 32
-    Wrap,
-}
-
-/// A variant of a shift instruction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Shift {
-    Shf(ShfDir, ShfMode),
-    Shl(Type),
-    Shr(Type),
-}
-
-const SHL_TYPES: [Type; 3] = [Type::B16, Type::B32, Type::B64];
-const SHR_TYPES: [Type; 9] =
-    [Type::B16, Type::B32, Type::B64, Type::U16, Type::U32, Type::U64, Type::S16, Type::S32, Type::S64];
-
-impl Family for Shift {
-    fn all() -> Vec<Shift> {
-        let mut all = Vec::new();
-        for dir in [ShfDir::L, ShfDir::R] {
-            for mode in [ShfMode::Clamp, ShfMode::Wrap] {
-                all.push(Shift::Shf(dir, mode));
-            }
-        }
-        all.extend(SHL_TYPES.map(Shift::Shl));
-        all.extend(SHR_TYPES.map(Shift::Shr));
-        all
-    }
-
-    fn opcode(&self) -> &'static str {
-        match self {
-            Shift::Shf(..) => "shf",
-            Shift::Shl(_) => "shl",
-            Shift::Shr(_) => "shr",
-        }
-    }
-
-    fn section(&self) -> &'static str {
-        match self {
-            Shift::Shf(..) => "9.7.8.7",
-            Shift::Shl(_) => "9.7.8.8",
-            Shift::Shr(_) => "9.7.8.9",
-        }
-    }
-
-    fn operands(&self) -> Vec<Operand> {
-        let b32 = OperandType::Bits(32);
-        match *self {
-            Shift::Shf(..) => {
-                vec![Operand::dest("d", b32), Operand::src("a", b32), Operand::src("b", b32), Operand::src("c", b32)]
-            }
-            // The amount b is 32-bit whatever the type (9.7.8.8-9, Notes).
-            Shift::Shl(t) | Shift::Shr(t) => {
-                vec![Operand::dest("d", t.operand()), Operand::src("a", t.operand()), Operand::src("b", b32)]
-            }
-        }
-    }
-
-    fn requirement(&self) -> Requirement {
-        match self {
-            Shift::Shf(..) => Requirement { ptx: PtxVersion(3, 1), target: Target::Sm(32) },
-            _ => Requirement { ptx: PtxVersion(1, 0), target: Target::All },
-        }
-    }
-
-    fn assumptions(&self) -> Vec<&'static Assumption> {
-        match self {
-            Shift::Shf(..) => vec![&SHF_SHIFT_BY_32],
-            Shift::Shl(_) | Shift::Shr(_) => vec![&SHIFT_CLAMPED_TO_WIDTH],
-        }
-    }
-
+impl Semantics for Shift {
     /// Concrete semantics. Inputs: `a, b, c` (shf), `a, b` (shl, shr).
     fn semantics<A: Algebra>(&self, alg: &A, ins: &[A::Bv]) -> Outputs<A> {
         let d = match *self {
@@ -116,49 +32,6 @@ pub fn shf<A: Algebra>(alg: &A, dir: ShfDir, mode: ShfMode, a: A::Bv, b: A::Bv, 
     match dir {
         ShfDir::L => alg.extract(63, 32, alg.bvshl(wide, n)),
         ShfDir::R => alg.extract(31, 0, alg.bvlshr(wide, n)),
-    }
-}
-
-/// A reading of shf the model does not adopt (assumption shf-shift-by-32),
-/// kept for the audit: the pseudocode's two 32-bit shifts as x86 executes
-/// C's shift by 32, the amount taken mod 32, so a shift by 32 leaves the
-/// word unchanged instead of clearing it.
-pub fn shf_mod32<A: Algebra>(alg: &A, dir: ShfDir, mode: ShfMode, a: A::Bv, b: A::Bv, c: A::Bv) -> A::Bv {
-    let k = |v: u128| alg.constant(32, v);
-    let n = match mode {
-        ShfMode::Clamp => alg.umin(c, k(32)),
-        ShfMode::Wrap => alg.bvand(c, k(31)),
-    };
-    let mod32 = |x: A::Bv| alg.bvand(x, k(31));
-    let rest = alg.bvsub(k(32), n);
-    match dir {
-        ShfDir::L => alg.bvor(alg.bvshl(b, mod32(n)), alg.bvlshr(a, mod32(rest))),
-        ShfDir::R => alg.bvor(alg.bvshl(b, mod32(rest)), alg.bvlshr(a, mod32(n))),
-    }
-}
-
-/// Readings of a shift amount at or above the operand's width (assumption
-/// shift-clamped-to-width) the model does not adopt, kept for the audit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ShiftAmount {
-    /// The amount taken mod the width, as x86 executes C's oversized shift.
-    ModWidth,
-    /// The 32-bit amount cut to the operand's width before shifting (a
-    /// .b16 shift by 0x10000 shifts by 0).
-    CutToWidth,
-}
-
-/// shl (`shr: None`) or shr (`Some(signed)`) with the amount read as `reading`.
-pub fn shift_reading<A: Algebra>(alg: &A, reading: ShiftAmount, shr: Option<bool>, a: A::Bv, b: A::Bv) -> A::Bv {
-    let width = alg.width(a);
-    let n = match reading {
-        ShiftAmount::ModWidth => alg.zext_or_trunc(alg.bvand(b, alg.constant(32, u128::from(width - 1))), width),
-        ShiftAmount::CutToWidth => alg.zext_or_trunc(b, width),
-    };
-    match shr {
-        None => alg.bvshl(a, n),
-        Some(true) => alg.bvashr(a, n),
-        Some(false) => alg.bvlshr(a, n),
     }
 }
 
@@ -187,29 +60,9 @@ pub fn shr<A: Algebra>(alg: &A, signed: bool, a: A::Bv, b: A::Bv) -> A::Bv {
     }
 }
 
-impl fmt::Display for Shift {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Shift::Shf(dir, mode) => {
-                let dir = match dir {
-                    ShfDir::L => "l",
-                    ShfDir::R => "r",
-                };
-                let mode = match mode {
-                    ShfMode::Clamp => "clamp",
-                    ShfMode::Wrap => "wrap",
-                };
-                write!(f, "shf.{dir}.{mode}.b32")
-            }
-            Shift::Shl(t) => write!(f, "shl{t}"),
-            Shift::Shr(t) => write!(f, "shr{t}"),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use crate::catalogue::testing::run;
+    use crate::family::testing::run;
     use proptest::prelude::*;
 
     // Values worked by hand from the Description and Notes of 9.7.8.7-9.

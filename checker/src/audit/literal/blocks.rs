@@ -13,17 +13,17 @@
 //! meaning.
 
 use ptx_spec::bv::Algebra;
+use ptx_spec::catalogue::add_sub::AddSub;
+use ptx_spec::catalogue::bit_count::BitCount;
+use ptx_spec::catalogue::bit_field::{BitField, Mode as BitFieldMode};
+use ptx_spec::catalogue::div_rem::DivRem;
+use ptx_spec::catalogue::dot::{Dot, Half};
+use ptx_spec::catalogue::logic::{BoolOp, Logic};
+use ptx_spec::catalogue::min_max::MinMax;
+use ptx_spec::catalogue::mul_mad::{MulMad, MulMode};
+use ptx_spec::catalogue::shfl::{input as shfl_input, Mode as ShflMode, Shfl, WARP};
+use ptx_spec::catalogue::shift::{ShfDir, ShfMode, Shift};
 use ptx_spec::catalogue::{defined, Out, Outputs, Type, Variant};
-use ptx_spec::family::add_sub::AddSub;
-use ptx_spec::family::bit_count::BitCount;
-use ptx_spec::family::bit_field::{BitField, Mode as BitFieldMode};
-use ptx_spec::family::div_rem::DivRem;
-use ptx_spec::family::dot::{Dot, Half};
-use ptx_spec::family::logic::{BoolOp, Logic};
-use ptx_spec::family::min_max::MinMax;
-use ptx_spec::family::mul_mad::{MulMad, MulMode};
-use ptx_spec::family::shfl::{input as shfl_input, Mode as ShflMode, Shfl, WARP};
-use ptx_spec::family::shift::{ShfDir, ShfMode, Shift};
 
 use super::{CInt, CType, C};
 

@@ -15,18 +15,19 @@ pub mod compare;
 
 use ptx_spec::assumption::{self, Assumption};
 use ptx_spec::bv::Algebra;
+use ptx_spec::catalogue::{
+    add_sub::AddSub, bit_count::BitCount, bit_field::BitField, div_rem::DivRem, mul_mad::MulMad, shift::Shift,
+};
 use ptx_spec::catalogue::{Out, Outputs, Variant};
-use ptx_spec::family::add_sub::{abs_saturating, neg_saturating, AddSub};
-use ptx_spec::family::bit_count::{
-    bfind_int_shift, clz_c_precedence, fns_base_unchecked, fns_reading, BitCount, FnsMagnitude,
-};
-use ptx_spec::family::bit_field::{
-    bfe_sign_reading, bfe_zero_past_msb, szext_pseudocode, BfeSign, BitField, SzextRepair,
-};
-use ptx_spec::family::div_rem::{div_saturating, rem_flooring, rem_truncating, DivRem};
-use ptx_spec::family::mul_mad::{mul24_full_operands, MulMad};
-use ptx_spec::family::shfl::{shfl_reading, InactiveSource, SourceReading};
-use ptx_spec::family::shift::{shf_mod32, shift_reading, Shift, ShiftAmount};
+use ptx_spec::family::bit_count::{fns_reading, FnsMagnitude};
+
+use crate::audit::readings::add_sub::{abs_saturating, neg_saturating};
+use crate::audit::readings::bit_count::{bfind_int_shift, clz_c_precedence, fns_base_unchecked};
+use crate::audit::readings::bit_field::{bfe_sign_reading, bfe_zero_past_msb, szext_pseudocode, BfeSign, SzextRepair};
+use crate::audit::readings::div_rem::{div_saturating, rem_flooring, rem_truncating};
+use crate::audit::readings::mul_mad::mul24_full_operands;
+use crate::audit::readings::shfl::{shfl_reading, InactiveSource, SourceReading};
+use crate::audit::readings::shift::{shf_mod32, shift_reading, ShiftAmount};
 
 /// The text a reading transcribes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]

@@ -11,7 +11,19 @@ use serde::Serialize;
 
 use crate::assumption::Assumption;
 use crate::bv::Algebra;
-use crate::family::{
+
+pub mod add_sub;
+pub mod bit_count;
+pub mod bit_field;
+pub mod div_rem;
+pub mod dot;
+pub mod logic;
+pub mod min_max;
+pub mod mul_mad;
+pub mod shfl;
+pub mod shift;
+
+use self::{
     add_sub::AddSub, bit_count::BitCount, bit_field::BitField, div_rem::DivRem, dot::Dot, logic::Logic,
     min_max::MinMax, mul_mad::MulMad, shfl::Shfl, shift::Shift,
 };
@@ -241,8 +253,9 @@ pub fn defined<A: Algebra>(alg: &A, value: A::Bv) -> Out<A::Bv, A::Bool> {
     Out { value, defined: alg.bool_constant(true) }
 }
 
-/// What every instruction family provides: its variants, their syntax and
-/// requirements, and the concrete semantics.
+/// What the catalogue says of every instruction family: its variants, their
+/// operands, requirements and assumptions. The semantics are not here: the
+/// concrete ones are in `crate::family`, the SMT encodings in `ptx-smt`.
 pub trait Family: Sized + Copy + fmt::Display {
     /// Every legal variant of the family, in spec order.
     fn all() -> Vec<Self>;
@@ -275,17 +288,11 @@ pub trait Family: Sized + Copy + fmt::Display {
     fn assumptions(&self) -> Vec<&'static Assumption> {
         Vec::new()
     }
-    /// The concrete semantics, as an emulator computes it.
-    fn semantics<A: Algebra>(&self, alg: &A, inputs: &[A::Bv]) -> Outputs<A>;
-    /// Where one proof over all inputs is too hard for the solvers, cases
-    /// (a label and a condition on the inputs) that together cover every
-    /// input, to be proven one by one; empty for a single proof.
-    fn proof_cases<A: Algebra>(&self, _alg: &A, _inputs: &[A::Bv]) -> Vec<(String, A::Bool)> {
-        Vec::new()
-    }
 }
 
 /// Calls `$body` with `$v` bound to the family value inside a [`Variant`].
+#[macro_export]
+#[doc(hidden)]
 macro_rules! each_family {
     ($self:expr, $v:ident => $body:expr) => {
         match $self {
@@ -419,58 +426,11 @@ impl Variant {
     pub fn assumptions(&self) -> Vec<&'static Assumption> {
         each_family!(self, v => v.assumptions())
     }
-
-    /// The concrete semantics, as an emulator computes it: `inputs` in the
-    /// order of [`Variant::inputs`], outputs in the order of
-    /// [`Variant::outputs`].
-    pub fn semantics<A: Algebra>(&self, alg: &A, inputs: &[A::Bv]) -> Outputs<A> {
-        debug_assert_eq!(inputs.len(), self.inputs().len(), "{self}: wrong number of inputs");
-        each_family!(self, v => v.semantics(alg, inputs))
-    }
-}
-
-impl Variant {
-    /// See [`Family::proof_cases`].
-    pub fn proof_cases<A: Algebra>(&self, alg: &A, inputs: &[A::Bv]) -> Vec<(String, A::Bool)> {
-        each_family!(self, v => v.proof_cases(alg, inputs))
-    }
-
-    /// Run the concrete semantics on unsigned input values (each taken
-    /// modulo its operand's width); `None` for an unspecified output.
-    pub fn run(&self, inputs: &[u128]) -> Vec<Option<crate::bv::BitVec>> {
-        let ops = self.inputs();
-        assert_eq!(inputs.len(), ops.len(), "{self}: wrong number of inputs");
-        let ins: Vec<_> = ops.iter().zip(inputs).map(|(o, &x)| crate::bv::BitVec::new(o.ty.width(), x)).collect();
-        self.semantics(&crate::bv::Concrete, &ins).into_iter().map(|o| o.defined.then_some(o.value)).collect()
-    }
 }
 
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         each_family!(self, v => fmt::Display::fmt(v, f))
-    }
-}
-
-/// Shorthands for the families' tests: run a variant named by its mnemonic.
-#[cfg(test)]
-pub(crate) mod testing {
-    use super::Variant;
-
-    fn outputs(name: &str, inputs: &[u128]) -> Vec<Option<u128>> {
-        let v = Variant::from_mnemonic(name).unwrap_or_else(|| panic!("no variant {name}"));
-        v.run(inputs).into_iter().map(|o| o.map(|b| b.unsigned())).collect()
-    }
-    /// The first output, `None` where it is unspecified.
-    pub fn run_opt(name: &str, inputs: &[u128]) -> Option<u128> {
-        outputs(name, inputs)[0]
-    }
-    /// The first output, which must be defined.
-    pub fn run(name: &str, inputs: &[u128]) -> u128 {
-        run_opt(name, inputs).unwrap_or_else(|| panic!("{name}: unspecified result"))
-    }
-    /// Every output, each of which must be defined.
-    pub fn run_all(name: &str, inputs: &[u128]) -> Vec<u128> {
-        outputs(name, inputs).into_iter().map(|o| o.expect("a defined result")).collect()
     }
 }
 

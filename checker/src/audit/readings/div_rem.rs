@@ -1,0 +1,28 @@
+//! Section 9.7.1.8-9: div, rem.
+//! The readings the model does not adopt, for the audit's passages.
+
+use ptx_spec::bv::Algebra;
+/// A reading of signed division the model does not adopt (see assumption
+/// div-signed-overflow), kept for the audit: MIN / -1 saturates to MAX.
+pub fn div_saturating<A: Algebra>(alg: &A, a: A::Bv, b: A::Bv) -> A::Bv {
+    let w = alg.width(a);
+    let min = alg.constant_like(a, 1u128 << (w - 1));
+    let overflow = alg.and(alg.eq(a, min), alg.eq(b, alg.ones(w)));
+    alg.ite(overflow, alg.bvsub(min, alg.constant_like(a, 1)), alg.bvsdiv(a, b))
+}
+
+/// The two readings of a signed remainder with negative operands, kept for
+/// the audit: C's, where the quotient truncates toward zero and the
+/// remainder takes a's sign, and the flooring one, where it takes b's.
+pub fn rem_truncating<A: Algebra>(alg: &A, a: A::Bv, b: A::Bv) -> A::Bv {
+    alg.bvsrem(a, b)
+}
+
+/// See [`rem_truncating`].
+pub fn rem_flooring<A: Algebra>(alg: &A, a: A::Bv, b: A::Bv) -> A::Bv {
+    let r = alg.bvsrem(a, b);
+    let zero = alg.constant_like(a, 0);
+    let signs_differ = alg.bool_xor(alg.bvslt(r, zero), alg.bvslt(b, zero));
+    let adjust = alg.and(alg.not(alg.is_zero(r)), signs_differ);
+    alg.ite(adjust, alg.bvadd(r, b), r)
+}

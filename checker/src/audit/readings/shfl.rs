@@ -1,0 +1,112 @@
+//! Section 9.7.9.5: shfl (deprecated), the warp shuffle.
+//! The readings the model does not adopt, for the audit's passages.
+
+use ptx_spec::bv::Algebra;
+use ptx_spec::catalogue::shfl::*;
+use ptx_spec::catalogue::{Out, Outputs};
+use ptx_spec::family::shfl::*;
+
+/// Readings of the source lane `j` the model does not adopt (see assumption
+/// shfl-source-lane), kept for the audit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceReading {
+    /// `j` held in 5 bits like `lane[4:0]`: .up and .down wrap around the warp.
+    FiveBit,
+    /// `j` an unsigned 32-bit integer, as C's unsigned arithmetic: .up below
+    /// lane 0 wraps to a huge index that passes `j >= maxLane`.
+    Unsigned32,
+}
+
+/// Under `reading`, for the thread in lane `lane` (5 bits): the source lane
+/// index `j` (32 bits, may lie outside the warp) and `pval`, after an
+/// out-of-range `j` is replaced by the lane.
+pub fn source_lane_reading<A: Algebra>(
+    alg: &A,
+    reading: SourceReading,
+    mode: Mode,
+    lane: A::Bv,
+    b: A::Bv,
+    c: A::Bv,
+) -> (A::Bv, A::Bool) {
+    let width = match reading {
+        SourceReading::FiveBit => 5,
+        SourceReading::Unsigned32 => 32,
+    };
+    let widen = |x: A::Bv| alg.zext_or_trunc(x, width);
+    let bval = widen(alg.extract(4, 0, b));
+    let cval = widen(alg.extract(4, 0, c));
+    let mask = widen(alg.extract(12, 8, c));
+    let me = widen(lane);
+    let min_lane = alg.bvand(me, mask);
+    let max_lane = alg.bvor(min_lane, alg.bvand(cval, alg.bvnot(mask)));
+    let (j, pval) = match mode {
+        Mode::Up => {
+            let j = alg.bvsub(me, bval);
+            (j, alg.bvuge(j, max_lane))
+        }
+        Mode::Down => {
+            let j = alg.bvadd(me, bval);
+            (j, alg.bvule(j, max_lane))
+        }
+        Mode::Bfly => {
+            let j = alg.bvxor(me, bval);
+            (j, alg.bvule(j, max_lane))
+        }
+        Mode::Idx => {
+            let j = alg.bvor(min_lane, alg.bvand(bval, alg.bvnot(mask)));
+            (j, alg.bvule(j, max_lane))
+        }
+    };
+    (alg.zext_or_trunc(alg.ite(pval, j, me), 32), pval)
+}
+
+/// What an executing thread gets from a source lane that does not execute
+/// (assumption shfl-unpredictable-source).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InactiveSource {
+    /// Any value (the model).
+    Unpredictable,
+    /// The source lane's register a as it stands.
+    RegisterAnyway,
+    /// The thread's own a, as when the source is out of range.
+    OwnValue,
+}
+
+/// shfl with the source lane computed as `reading` says (`None`: the model's
+/// exact signed j) and a read from a lane that does not execute resolved as
+/// `inactive` says; kept for the audit. A source index outside the warp (the
+/// unsigned reading's wrapped j) names no lane, so d is undefined there.
+pub fn shfl_reading<A: Algebra>(
+    alg: &A,
+    shfl: Shfl,
+    reading: Option<SourceReading>,
+    inactive: InactiveSource,
+    ins: &[A::Bv],
+) -> Outputs<A> {
+    let me = ins[input::LANE];
+    let a = &ins[input::A..input::A + WARP];
+    let active = &ins[input::ACTIVE..input::ACTIVE + WARP];
+    let (source, in_range, in_warp) = match reading {
+        None => {
+            let (source, in_range) = source_lane(alg, shfl.mode, me, ins[input::B], ins[input::C]);
+            (source, in_range, alg.bool_constant(true))
+        }
+        Some(r) => {
+            let (j, pval) = source_lane_reading(alg, r, shfl.mode, me, ins[input::B], ins[input::C]);
+            (alg.extract(4, 0, j), pval, alg.bvult(j, alg.constant(32, WARP as u128)))
+        }
+    };
+    let executes = alg.is_set(read_lane(alg, me, active));
+    let source_executes = alg.is_set(read_lane(alg, source, active));
+    let own = read_lane(alg, me, a);
+    let (value, defined) = match inactive {
+        InactiveSource::Unpredictable => (read_lane(alg, source, a), alg.and(executes, source_executes)),
+        InactiveSource::RegisterAnyway => (read_lane(alg, source, a), executes),
+        InactiveSource::OwnValue => (alg.ite(source_executes, read_lane(alg, source, a), own), executes),
+    };
+    let mut outs = vec![Out { value, defined: alg.and(defined, in_warp) }];
+    if shfl.pred {
+        outs.push(Out { value: alg.bool_to_bv(in_range), defined: executes });
+    }
+    outs
+}

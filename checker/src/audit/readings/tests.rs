@@ -1,0 +1,109 @@
+//! The readings against hand-worked values, and against the model where
+//! they agree with it.
+
+use proptest::prelude::*;
+use ptx_spec::bv::{BitVec, Concrete};
+use ptx_spec::catalogue::shfl::Mode;
+use ptx_spec::catalogue::Variant;
+use ptx_spec::family::shfl::source_lane;
+
+use super::add_sub;
+use super::div_rem::{div_saturating, rem_flooring, rem_truncating};
+use super::shfl::{source_lane_reading, SourceReading};
+
+/// The model's first output of variant `name` on `inputs`, `None` where it
+/// is unspecified.
+fn run_opt(name: &str, inputs: &[u128]) -> Option<u128> {
+    let v = Variant::from_mnemonic(name).unwrap_or_else(|| panic!("no variant {name}"));
+    v.run(inputs)[0].map(|b| b.unsigned())
+}
+
+/// The model's first output, which must be defined.
+fn run(name: &str, inputs: &[u128]) -> u128 {
+    run_opt(name, inputs).unwrap_or_else(|| panic!("{name}: unspecified result"))
+}
+
+#[test]
+fn the_saturating_reading_of_abs_differs_only_at_the_most_negative_value() {
+    let c = Concrete;
+    assert_eq!(add_sub::abs_saturating(&c, BitVec::new(16, 0x8000)), BitVec::new(16, 0x7fff));
+    assert_eq!(add_sub::neg_saturating(&c, BitVec::new(16, 0x8000)), BitVec::new(16, 0x7fff));
+    assert_eq!(add_sub::neg_saturating(&c, BitVec::new(16, 5)).unsigned(), run("neg.s16", &[5]));
+    assert_eq!(run("abs.s16", &[0x8000]), 0x8000);
+    for a in [0u128, 1, 0x7fff, 0x8001, 0xffff] {
+        assert_eq!(add_sub::abs_saturating(&c, BitVec::new(16, a)).unsigned(), run("abs.s16", &[a]));
+    }
+}
+
+#[test]
+fn readings_not_adopted() {
+    use super::bit_count::{bfind_int_shift, clz_c_precedence};
+    // C's precedence makes clz 0 even for a = 0, where the count is 32.
+    assert_eq!(clz_c_precedence(&Concrete, BitVec::new(32, 0)), BitVec::new(32, 0));
+    assert_eq!(run_opt("clz.b32", &[0]), Some(32));
+    // A 32-bit `1<<i` sees bit 0 of a .u64 value at i = 32 as well.
+    let one = BitVec::new(64, 1);
+    assert_eq!(bfind_int_shift(&Concrete, false, false, one), BitVec::new(32, 32));
+    assert_eq!(run_opt("bfind.u64", &[1]), Some(0));
+    // For a .u32 operand the readings agree.
+    assert_eq!(
+        bfind_int_shift(&Concrete, false, false, BitVec::new(32, 0x10)).unsigned(),
+        run_opt("bfind.u32", &[0x10]).unwrap()
+    );
+}
+
+#[test]
+fn the_full_operand_reading_of_mul24_differs_when_bits_24_to_31_are_set() {
+    use super::mul_mad::mul24_full_operands;
+    use ptx_spec::catalogue::mul_mad::MulMode;
+    let (a, b) = (BitVec::new(32, 0xff00_0002), BitVec::new(32, 3));
+    assert_eq!(mul24_full_operands(&Concrete, MulMode::Lo, false, a, b), BitVec::new(32, 0xfd00_0006));
+    assert_eq!(run("mul24.lo.u32", &[0xff00_0002, 3]), 6);
+    // Where bits 24..31 are a sign or zero extension, the readings agree.
+    let (a, b) = (BitVec::new(32, 0xffff_fffe), BitVec::new(32, 3));
+    assert_eq!(
+        mul24_full_operands(&Concrete, MulMode::Lo, true, a, b).unsigned(),
+        run("mul24.lo.s32", &[0xffff_fffe, 3])
+    );
+}
+
+#[test]
+fn the_other_readings_of_j_transfer_data_at_lane_0() {
+    let (c, b, cz) = (Concrete, BitVec::new(32, 1), BitVec::new(32, 0));
+    let (j, pval) = source_lane(&c, Mode::Up, BitVec::new(5, 0), b, cz);
+    assert_eq!((j.unsigned(), pval), (0, false));
+    let (j, pval) = source_lane_reading(&c, SourceReading::FiveBit, Mode::Up, BitVec::new(5, 0), b, cz);
+    assert_eq!((j.unsigned(), pval), (31, true), "a 5-bit j wraps to lane 31");
+    let (j, pval) = source_lane_reading(&c, SourceReading::Unsigned32, Mode::Up, BitVec::new(5, 0), b, cz);
+    assert_eq!((j.unsigned(), pval), (0xffff_ffff, true), "an unsigned j leaves the warp");
+    // .down: the unsigned reading agrees at lane 31, the 5-bit one wraps.
+    let (b, c31) = (BitVec::new(32, 2), BitVec::new(32, 0x1f));
+    let wrapped = source_lane_reading(&c, SourceReading::FiveBit, Mode::Down, BitVec::new(5, 31), b, c31);
+    assert_eq!((wrapped.0.unsigned(), wrapped.1), (1, true));
+    let unsigned = source_lane_reading(&c, SourceReading::Unsigned32, Mode::Down, BitVec::new(5, 31), b, c31);
+    assert_eq!((unsigned.0.unsigned(), unsigned.1), (31, false));
+}
+
+#[test]
+fn the_readings_of_negative_remainders_and_min_over_minus_one() {
+    // The two readings the audit compares: -7 % 3 is -1 truncating, 2 flooring.
+    let (a, b) = (BitVec::new(32, 0xffff_fff9), BitVec::new(32, 3));
+    assert_eq!(rem_truncating(&Concrete, a, b).signed(), -1);
+    assert_eq!(rem_flooring(&Concrete, a, b).signed(), 2);
+    // The saturating reading of MIN / -1.
+    let (min, minus1) = (BitVec::new(16, 0x8000), BitVec::new(16, 0xffff));
+    assert_eq!(div_saturating(&Concrete, min, minus1), BitVec::new(16, 0x7fff));
+    assert_eq!(div_saturating(&Concrete, BitVec::new(16, 7), minus1), BitVec::new(16, 0xfff9));
+}
+
+proptest! {
+    #[test]
+    fn remainder_readings_match_rust_integer_arithmetic(a: i32, b: i32) {
+        let u = |x: i32| u128::from(x as u32);
+        if b != 0 {
+                        let (ca, cb) = (BitVec::new(32, u(a)), BitVec::new(32, u(b)));
+                        prop_assert_eq!(rem_truncating(&Concrete, ca, cb).signed() as i32, a.wrapping_rem(b));
+                        prop_assert_eq!(rem_flooring(&Concrete, ca, cb).signed() as i32, a.wrapping_rem_euclid(b) + if b < 0 && a.wrapping_rem_euclid(b) != 0 { b } else { 0 });
+                    }
+    }
+}
