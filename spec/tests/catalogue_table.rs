@@ -20,11 +20,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use ptx_spec::catalogue::{OperandType, Role, Target, Type, Variant};
-use ptx_spec::family::{
+use ptx_spec::catalogue::{
     add_sub::AddSub, bit_count::BitCount, bit_field::BitField, div_rem::DivRem, dot::Dot, logic::Logic,
     min_max::MinMax, mul_mad::MulMad, shfl::Shfl, shift::Shift,
 };
+use ptx_spec::catalogue::{OperandType, Role, Target, Type, Variant};
 
 const TABLE: &str = include_str!("data/syntax_table.txt");
 

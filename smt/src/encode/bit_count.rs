@@ -4,15 +4,15 @@
 
 use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::bit_count::BitCount;
-use ptx_spec::catalogue::{defined, Out, Outputs};
+use ptx_spec::catalogue::{defined, Inputs, Out, Outputs};
 
-pub fn encode<A: Algebra>(v: &BitCount, sym: &A, ins: &[A::Bv]) -> Outputs<A> {
+pub fn encode<A: Algebra>(v: &BitCount, sym: &A, ins: &Inputs<A::Bv>) -> Outputs<A> {
     match *v {
-        BitCount::Popc(_) => vec![defined(sym, popc(sym, ins[0]))],
-        BitCount::Clz(_) => vec![defined(sym, clz(sym, ins[0]))],
-        BitCount::Bfind { ty, shiftamt } => vec![defined(sym, bfind(sym, ty.is_signed(), shiftamt, ins[0]))],
-        BitCount::Fns => vec![fns(sym, ins[0], ins[1], ins[2])],
-        BitCount::Brev(_) => vec![defined(sym, brev(sym, ins[0]))],
+        BitCount::Popc(_) => vec![defined(sym, popc(sym, ins.get("a")))],
+        BitCount::Clz(_) => vec![defined(sym, clz(sym, ins.get("a")))],
+        BitCount::Bfind { ty, shiftamt } => vec![defined(sym, bfind(sym, ty.is_signed(), shiftamt, ins.get("a")))],
+        BitCount::Fns => vec![fns(sym, ins.get("mask"), ins.get("base"), ins.get("offset"))],
+        BitCount::Brev(_) => vec![defined(sym, brev(sym, ins.get("a")))],
     }
 }
 

@@ -2,14 +2,14 @@
 
 use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::bit_field::{BitField, Mode};
-use ptx_spec::catalogue::{defined, Outputs};
+use ptx_spec::catalogue::{defined, Inputs, Outputs};
 
-pub fn encode<A: Algebra>(v: &BitField, sym: &A, ins: &[A::Bv]) -> Outputs<A> {
+pub fn encode<A: Algebra>(v: &BitField, sym: &A, ins: &Inputs<A::Bv>) -> Outputs<A> {
     let d = match *v {
-        BitField::Bfe(t) => bfe(sym, t.is_signed(), ins[0], ins[1], ins[2]),
-        BitField::Bfi(_) => bfi(sym, ins[0], ins[1], ins[2], ins[3]),
-        BitField::Szext(mode, t) => szext(sym, mode, t.is_signed(), ins[0], ins[1]),
-        BitField::Bmsk(mode) => bmsk(sym, mode, ins[0], ins[1]),
+        BitField::Bfe(t) => bfe(sym, t.is_signed(), ins.get("a"), ins.get("b"), ins.get("c")),
+        BitField::Bfi(_) => bfi(sym, ins.get("a"), ins.get("b"), ins.get("c"), ins.get("d")),
+        BitField::Szext(mode, t) => szext(sym, mode, t.is_signed(), ins.get("a"), ins.get("b")),
+        BitField::Bmsk(mode) => bmsk(sym, mode, ins.get("a"), ins.get("b")),
     };
     vec![defined(sym, d)]
 }

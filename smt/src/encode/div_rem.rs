@@ -2,10 +2,10 @@
 
 use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::div_rem::DivRem;
-use ptx_spec::catalogue::{Out, Outputs};
+use ptx_spec::catalogue::{Inputs, Out, Outputs};
 
-pub fn encode<A: Algebra>(v: &DivRem, sym: &A, ins: &[A::Bv]) -> Outputs<A> {
-    let (a, b) = (ins[0], ins[1]);
+pub fn encode<A: Algebra>(v: &DivRem, sym: &A, ins: &Inputs<A::Bv>) -> Outputs<A> {
+    let (a, b) = (ins.get("a"), ins.get("b"));
     let zero = sym.constant_like(b, 0);
     // Division by zero yields an unspecified value (Notes; for rem,
     // assumption rem-by-zero-unspecified).

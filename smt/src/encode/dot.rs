@@ -2,10 +2,10 @@
 
 use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::dot::{Dot, Half};
-use ptx_spec::catalogue::{defined, Outputs};
+use ptx_spec::catalogue::{defined, Inputs, Outputs};
 
-pub fn encode<A: Algebra>(v: &Dot, sym: &A, ins: &[A::Bv]) -> Outputs<A> {
-    let (a, b, c) = (ins[0], ins[1], ins[2]);
+pub fn encode<A: Algebra>(v: &Dot, sym: &A, ins: &Inputs<A::Bv>) -> Outputs<A> {
+    let (a, b, c) = (ins.get("a"), ins.get("b"), ins.get("c"));
     // d = c; d += Va[i] * Vb[...] in 32-bit arithmetic.
     let mut d = c;
     match *v {

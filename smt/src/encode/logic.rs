@@ -2,28 +2,28 @@
 
 use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::logic::{BoolOp, Logic};
-use ptx_spec::catalogue::{defined, Outputs};
+use ptx_spec::catalogue::{defined, Inputs, Outputs};
 
-pub fn encode<A: Algebra>(v: &Logic, sym: &A, ins: &[A::Bv]) -> Outputs<A> {
+pub fn encode<A: Algebra>(v: &Logic, sym: &A, ins: &Inputs<A::Bv>) -> Outputs<A> {
     match v {
         // 9.7.8.1-4: d = a & b; d = a | b; d = a ^ b; d = ~a.
-        Logic::And(_) => vec![defined(sym, sym.bvand(ins[0], ins[1]))],
-        Logic::Or(_) => vec![defined(sym, sym.bvor(ins[0], ins[1]))],
-        Logic::Xor(_) => vec![defined(sym, sym.bvxor(ins[0], ins[1]))],
-        Logic::Not(_) => vec![defined(sym, sym.bvnot(ins[0]))],
+        Logic::And(_) => vec![defined(sym, sym.bvand(ins.get("a"), ins.get("b")))],
+        Logic::Or(_) => vec![defined(sym, sym.bvor(ins.get("a"), ins.get("b")))],
+        Logic::Xor(_) => vec![defined(sym, sym.bvxor(ins.get("a"), ins.get("b")))],
+        Logic::Not(_) => vec![defined(sym, sym.bvnot(ins.get("a")))],
         // 9.7.8.5: d = (a == 0) ? 1 : 0.
         Logic::Cnot(_) => {
-            let a = ins[0];
+            let a = ins.get("a");
             let is_zero = sym.eq(a, sym.constant_like(a, 0));
             vec![defined(sym, sym.ite(is_zero, sym.constant_like(a, 1), sym.constant_like(a, 0)))]
         }
         Logic::Lop3(bool_op) => {
-            let d = lop3_table_lookup(sym, ins[0], ins[1], ins[2], ins[3]);
+            let d = lop3_table_lookup(sym, ins.get("a"), ins.get("b"), ins.get("c"), ins.get("immLut"));
             let mut outs = vec![defined(sym, d)];
             // 9.7.8.6: p = (d != 0) BoolOp q.
             if let Some(op) = bool_op {
                 let d_nonzero = sym.not(sym.eq(d, sym.constant(32, 0)));
-                let q = sym.eq(ins[4], sym.constant(1, 1));
+                let q = sym.eq(ins.get("q"), sym.constant(1, 1));
                 let p = match op {
                     BoolOp::Or => sym.or(d_nonzero, q),
                     BoolOp::And => sym.and(d_nonzero, q),

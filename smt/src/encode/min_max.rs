@@ -2,11 +2,11 @@
 
 use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::min_max::MinMax;
-use ptx_spec::catalogue::{defined, Outputs};
+use ptx_spec::catalogue::{defined, Inputs, Outputs};
 
 use super::lanes16;
 
-pub fn encode<A: Algebra>(v: &MinMax, sym: &A, ins: &[A::Bv]) -> Outputs<A> {
+pub fn encode<A: Algebra>(v: &MinMax, sym: &A, ins: &Inputs<A::Bv>) -> Outputs<A> {
     let (is_min, ty, relu) = match *v {
         MinMax::Min { ty, relu } => (true, ty, relu),
         MinMax::Max { ty, relu } => (false, ty, relu),
@@ -29,6 +29,7 @@ pub fn encode<A: Algebra>(v: &MinMax, sym: &A, ins: &[A::Bv]) -> Outputs<A> {
             r
         }
     };
-    let d = if ty.lanes() == 2 { lanes16(sym, ins[0], ins[1], pick) } else { pick(ins[0], ins[1]) };
+    let d =
+        if ty.lanes() == 2 { lanes16(sym, ins.get("a"), ins.get("b"), pick) } else { pick(ins.get("a"), ins.get("b")) };
     vec![defined(sym, d)]
 }

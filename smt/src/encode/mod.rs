@@ -21,12 +21,13 @@ pub mod shfl;
 pub mod shift;
 
 use ptx_spec::bv::Algebra;
-use ptx_spec::catalogue::{Outputs, Variant};
+use ptx_spec::catalogue::{Inputs, Outputs, Variant};
 
 /// The SMT encoding of `variant` on `inputs` (in the order of
 /// `Variant::inputs`); outputs in the order of `Variant::outputs`.
 pub fn encode<A: Algebra>(variant: &Variant, alg: &A, inputs: &[A::Bv]) -> Outputs<A> {
-    debug_assert_eq!(inputs.len(), variant.inputs().len(), "{variant}: wrong number of inputs");
+    let operands = variant.inputs();
+    let inputs = &Inputs::new(&operands, inputs);
     match variant {
         Variant::AddSub(v) => add_sub::encode(v, alg, inputs),
         Variant::MulMad(v) => mul_mad::encode(v, alg, inputs),

@@ -2,23 +2,23 @@
 
 use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::mul_mad::{MulMad, MulMode};
-use ptx_spec::catalogue::{defined, Outputs};
+use ptx_spec::catalogue::{defined, Inputs, Outputs};
 
 use super::saturate_s32;
 
-pub fn encode<A: Algebra>(v: &MulMad, sym: &A, ins: &[A::Bv]) -> Outputs<A> {
+pub fn encode<A: Algebra>(v: &MulMad, sym: &A, ins: &Inputs<A::Bv>) -> Outputs<A> {
     let d = match *v {
-        MulMad::Mul(mode, ty) => select(sym, mode, full_product(sym, ty.is_signed(), ins[0], ins[1])),
+        MulMad::Mul(mode, ty) => select(sym, mode, full_product(sym, ty.is_signed(), ins.get("a"), ins.get("b"))),
         // 9.7.1.4: d = t + c, t<2n-1..n> + c or t<n-1..0> + c.
         MulMad::Mad { mode, ty, sat } => {
-            let t = select(sym, mode, full_product(sym, ty.is_signed(), ins[0], ins[1]));
-            add(sym, sat, t, ins[2])
+            let t = select(sym, mode, full_product(sym, ty.is_signed(), ins.get("a"), ins.get("b")));
+            add(sym, sat, t, ins.get("c"))
         }
-        MulMad::Mul24(mode, ty) => select24(sym, mode, product24(sym, ty.is_signed(), ins[0], ins[1])),
+        MulMad::Mul24(mode, ty) => select24(sym, mode, product24(sym, ty.is_signed(), ins.get("a"), ins.get("b"))),
         // 9.7.1.6: d = t<47..16> + c or t<31..0> + c.
         MulMad::Mad24 { mode, ty, sat } => {
-            let t = select24(sym, mode, product24(sym, ty.is_signed(), ins[0], ins[1]));
-            add(sym, sat, t, ins[2])
+            let t = select24(sym, mode, product24(sym, ty.is_signed(), ins.get("a"), ins.get("b")));
+            add(sym, sat, t, ins.get("c"))
         }
     };
     vec![defined(sym, d)]

@@ -4,15 +4,15 @@
 //! `d = SourceA[j]` read through a mux tree on the bits of `j`.
 
 use ptx_spec::bv::Algebra;
-use ptx_spec::catalogue::shfl::{input, Mode, Shfl, WARP};
-use ptx_spec::catalogue::{Out, Outputs};
+use ptx_spec::catalogue::shfl::{Mode, Shfl, WARP};
+use ptx_spec::catalogue::{Inputs, Out, Outputs};
 
-pub fn encode<A: Algebra>(v: &Shfl, sym: &A, ins: &[A::Bv]) -> Outputs<A> {
-    let lane = ins[input::LANE];
-    let (b, c) = (ins[input::B], ins[input::C]);
-    let a = &ins[input::A..input::A + WARP];
-    let active = &ins[input::ACTIVE..input::ACTIVE + WARP];
-    let unpredictable = &ins[input::UNPREDICTABLE..input::UNPREDICTABLE + WARP];
+pub fn encode<A: Algebra>(v: &Shfl, sym: &A, ins: &Inputs<A::Bv>) -> Outputs<A> {
+    let lane = ins.get("lane");
+    let (b, c) = (ins.get("b"), ins.get("c"));
+    let a = ins.from("a0", WARP);
+    let active = ins.from("active0", WARP);
+    let unpredictable = ins.from("unpredictable0", WARP);
     // SourceA[k]: a if lane k is active with its guard true, else a value
     // nobody can predict (a free input of the proof).
     let source_a: Vec<A::Bv> = (0..WARP).map(|k| sym.ite(sym.is_set(active[k]), a[k], unpredictable[k])).collect();

@@ -2,13 +2,13 @@
 
 use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::shift::{ShfDir, ShfMode, Shift};
-use ptx_spec::catalogue::{defined, Outputs};
+use ptx_spec::catalogue::{defined, Inputs, Outputs};
 
-pub fn encode<A: Algebra>(v: &Shift, sym: &A, ins: &[A::Bv]) -> Outputs<A> {
+pub fn encode<A: Algebra>(v: &Shift, sym: &A, ins: &Inputs<A::Bv>) -> Outputs<A> {
     let d = match *v {
-        Shift::Shf(dir, mode) => shf(sym, dir, mode, ins[0], ins[1], ins[2]),
-        Shift::Shl(t) => shl(sym, t.width(), ins[0], ins[1]),
-        Shift::Shr(t) => shr(sym, t.width(), t.is_signed(), ins[0], ins[1]),
+        Shift::Shf(dir, mode) => shf(sym, dir, mode, ins.get("a"), ins.get("b"), ins.get("c")),
+        Shift::Shl(t) => shl(sym, t.width(), ins.get("a"), ins.get("b")),
+        Shift::Shr(t) => shr(sym, t.width(), t.is_signed(), ins.get("a"), ins.get("b")),
     };
     vec![defined(sym, d)]
 }

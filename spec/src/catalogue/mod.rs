@@ -248,6 +248,43 @@ pub struct Out<V, B> {
 /// destination operands.
 pub type Outputs<A> = Vec<Out<<A as Algebra>::Bv, <A as Algebra>::Bool>>;
 
+/// A variant's input values, read by operand name: `ins.get("a")`. Both
+/// encodings read their operands this way, so neither depends on the order
+/// in which [`Family::inputs`] lists them.
+#[derive(Clone, Copy, Debug)]
+pub struct Inputs<'a, V> {
+    operands: &'a [Operand],
+    values: &'a [V],
+}
+
+impl<'a, V: Copy> Inputs<'a, V> {
+    /// `values` in the order of `operands` (a variant's [`Family::inputs`]).
+    pub fn new(operands: &'a [Operand], values: &'a [V]) -> Inputs<'a, V> {
+        assert_eq!(operands.len(), values.len(), "one value per input operand");
+        Inputs { operands, values }
+    }
+
+    fn index(&self, name: &str) -> usize {
+        self.operands.iter().position(|o| o.name == name).unwrap_or_else(|| {
+            let names: Vec<&str> = self.operands.iter().map(|o| o.name).collect();
+            panic!("no input operand `{name}` among {names:?}")
+        })
+    }
+
+    /// The value of the input operand `name`. A name the variant does not
+    /// have is a bug in the semantics, not in the input: it panics.
+    pub fn get(&self, name: &str) -> V {
+        self.values[self.index(name)]
+    }
+
+    /// The values of `count` consecutive inputs from the one named `first`
+    /// (shfl's per-lane inputs `a0`..`a31`).
+    pub fn from(&self, first: &str, count: usize) -> &'a [V] {
+        let i = self.index(first);
+        &self.values[i..i + count]
+    }
+}
+
 /// An output the spec always defines.
 pub fn defined<A: Algebra>(alg: &A, value: A::Bv) -> Out<A::Bv, A::Bool> {
     Out { value, defined: alg.bool_constant(true) }

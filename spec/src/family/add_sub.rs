@@ -4,31 +4,31 @@
 use super::Semantics;
 use crate::bv::Algebra;
 use crate::catalogue::add_sub::*;
-use crate::catalogue::{defined, Outputs};
+use crate::catalogue::{defined, Inputs, Outputs};
 
 impl Semantics for AddSub {
     /// Inputs: `a, b` (add, sub), `a, b, c` (sad), `a` (abs, neg).
-    fn semantics<A: Algebra>(&self, alg: &A, ins: &[A::Bv]) -> Outputs<A> {
+    fn semantics<A: Algebra>(&self, alg: &A, ins: &Inputs<A::Bv>) -> Outputs<A> {
         let d = match *self {
-            AddSub::Add { ty, sat: false } if ty.lanes() == 2 => packed_add(alg, ins[0], ins[1]),
-            AddSub::Add { sat: false, .. } => alg.bvadd(ins[0], ins[1]),
-            AddSub::Sub { sat: false, .. } => alg.bvsub(ins[0], ins[1]),
-            AddSub::Add { sat: true, .. } => add_sat(alg, ins[0], ins[1]),
+            AddSub::Add { ty, sat: false } if ty.lanes() == 2 => packed_add(alg, ins.get("a"), ins.get("b")),
+            AddSub::Add { sat: false, .. } => alg.bvadd(ins.get("a"), ins.get("b")),
+            AddSub::Sub { sat: false, .. } => alg.bvsub(ins.get("a"), ins.get("b")),
+            AddSub::Add { sat: true, .. } => add_sat(alg, ins.get("a"), ins.get("b")),
             // a - b saturates exactly where a + ~b + 1 does; spelled out for clarity.
-            AddSub::Sub { sat: true, .. } => sub_sat(alg, ins[0], ins[1]),
+            AddSub::Sub { sat: true, .. } => sub_sat(alg, ins.get("a"), ins.get("b")),
             AddSub::Sad(ty) => {
-                let (a, b, c) = (ins[0], ins[1], ins[2]);
+                let (a, b, c) = (ins.get("a"), ins.get("b"), ins.get("c"));
                 let a_less = alg.less(ty.is_signed(), a, b);
                 let (hi, lo) = (alg.ite(a_less, b, a), alg.ite(a_less, a, b));
                 alg.bvadd(c, alg.bvsub(hi, lo))
             }
             AddSub::Abs(_) => {
                 // (a ^ s) - s with s the sign replicated: the branch-free absolute value.
-                let a = ins[0];
+                let a = ins.get("a");
                 let s = alg.bvashr(a, alg.constant_like(a, u128::from(alg.width(a) - 1)));
                 alg.bvsub(alg.bvxor(a, s), s)
             }
-            AddSub::Neg(_) => alg.bvsub(alg.constant_like(ins[0], 0), ins[0]),
+            AddSub::Neg(_) => alg.bvsub(alg.constant_like(ins.get("a"), 0), ins.get("a")),
         };
         vec![defined(alg, d)]
     }

@@ -6,18 +6,18 @@
 use super::Semantics;
 use crate::bv::Algebra;
 use crate::catalogue::bit_count::*;
-use crate::catalogue::{defined, Out, Outputs};
+use crate::catalogue::{defined, Inputs, Out, Outputs};
 
 impl Semantics for BitCount {
     /// Inputs: `a`, or `mask, base, offset` for fns.
-    fn semantics<A: Algebra>(&self, alg: &A, ins: &[A::Bv]) -> Outputs<A> {
+    fn semantics<A: Algebra>(&self, alg: &A, ins: &Inputs<A::Bv>) -> Outputs<A> {
         let to_u32 = |x: A::Bv| alg.zext_or_trunc(x, 32);
         match *self {
-            BitCount::Popc(_) => vec![defined(alg, to_u32(popc(alg, ins[0])))],
-            BitCount::Clz(_) => vec![defined(alg, to_u32(clz(alg, ins[0])))],
-            BitCount::Bfind { ty, shiftamt } => vec![defined(alg, bfind(alg, ty.is_signed(), shiftamt, ins[0]))],
-            BitCount::Fns => vec![fns(alg, ins[0], ins[1], ins[2])],
-            BitCount::Brev(_) => vec![defined(alg, brev(alg, ins[0]))],
+            BitCount::Popc(_) => vec![defined(alg, to_u32(popc(alg, ins.get("a"))))],
+            BitCount::Clz(_) => vec![defined(alg, to_u32(clz(alg, ins.get("a"))))],
+            BitCount::Bfind { ty, shiftamt } => vec![defined(alg, bfind(alg, ty.is_signed(), shiftamt, ins.get("a")))],
+            BitCount::Fns => vec![fns(alg, ins.get("mask"), ins.get("base"), ins.get("offset"))],
+            BitCount::Brev(_) => vec![defined(alg, brev(alg, ins.get("a")))],
         }
     }
 
@@ -25,11 +25,11 @@ impl Semantics for BitCount {
     /// offset = 0 is proven in one query, and each sign of offset for each
     /// base value 0..31 in one of its own; for base > 31 both models must
     /// only agree that the result is undefined.
-    fn proof_cases<A: Algebra>(&self, alg: &A, ins: &[A::Bv]) -> Vec<(String, A::Bool)> {
+    fn proof_cases<A: Algebra>(&self, alg: &A, ins: &Inputs<A::Bv>) -> Vec<(String, A::Bool)> {
         if *self != BitCount::Fns {
             return Vec::new();
         }
-        let (base, offset) = (ins[1], ins[2]);
+        let (base, offset) = (ins.get("base"), ins.get("offset"));
         let zero = alg.constant(32, 0);
         let mut cases = vec![("offset = 0".to_string(), alg.eq(offset, zero))];
         for k in 0..32 {

@@ -5,16 +5,16 @@
 use super::Semantics;
 use crate::bv::Algebra;
 use crate::catalogue::bit_field::*;
-use crate::catalogue::{defined, Outputs};
+use crate::catalogue::{defined, Inputs, Outputs};
 
 impl Semantics for BitField {
     /// Inputs: `a, b, c` (bfe), `a, b, c, d` (bfi), `a, b` (szext, bmsk).
-    fn semantics<A: Algebra>(&self, alg: &A, ins: &[A::Bv]) -> Outputs<A> {
+    fn semantics<A: Algebra>(&self, alg: &A, ins: &Inputs<A::Bv>) -> Outputs<A> {
         let d = match *self {
-            BitField::Bfe(t) => bfe(alg, t.is_signed(), ins[0], ins[1], ins[2]),
-            BitField::Bfi(_) => bfi(alg, ins[0], ins[1], ins[2], ins[3]),
-            BitField::Szext(mode, t) => szext(alg, mode, t.is_signed(), ins[0], ins[1]),
-            BitField::Bmsk(mode) => bmsk(alg, mode, ins[0], ins[1]),
+            BitField::Bfe(t) => bfe(alg, t.is_signed(), ins.get("a"), ins.get("b"), ins.get("c")),
+            BitField::Bfi(_) => bfi(alg, ins.get("a"), ins.get("b"), ins.get("c"), ins.get("d")),
+            BitField::Szext(mode, t) => szext(alg, mode, t.is_signed(), ins.get("a"), ins.get("b")),
+            BitField::Bmsk(mode) => bmsk(alg, mode, ins.get("a"), ins.get("b")),
         };
         vec![defined(alg, d)]
     }

@@ -5,12 +5,12 @@
 use super::Semantics;
 use crate::bv::Algebra;
 use crate::catalogue::div_rem::*;
-use crate::catalogue::{Out, Outputs};
+use crate::catalogue::{Inputs, Out, Outputs};
 
 impl Semantics for DivRem {
     /// Inputs: `a, b`.
-    fn semantics<A: Algebra>(&self, alg: &A, ins: &[A::Bv]) -> Outputs<A> {
-        let (a, b) = (ins[0], ins[1]);
+    fn semantics<A: Algebra>(&self, alg: &A, ins: &Inputs<A::Bv>) -> Outputs<A> {
+        let (a, b) = (ins.get("a"), ins.get("b"));
         let nonzero = alg.not(alg.is_zero(b));
         let zero = alg.constant_like(a, 0);
         let out = match *self {

@@ -6,12 +6,12 @@
 use super::Semantics;
 use crate::bv::Algebra;
 use crate::catalogue::dot::*;
-use crate::catalogue::{defined, Outputs};
+use crate::catalogue::{defined, Inputs, Outputs};
 
 impl Semantics for Dot {
     /// Inputs: `a, b, c`.
-    fn semantics<A: Algebra>(&self, alg: &A, ins: &[A::Bv]) -> Outputs<A> {
-        let (a, b, c) = (ins[0], ins[1], ins[2]);
+    fn semantics<A: Algebra>(&self, alg: &A, ins: &Inputs<A::Bv>) -> Outputs<A> {
+        let (a, b, c) = (ins.get("a"), ins.get("b"), ins.get("c"));
         let lane = |x: A::Bv, i: u32, bits: u32| alg.extract(i * bits + bits - 1, i * bits, x);
         let mut d = c;
         match *self {

@@ -4,27 +4,27 @@
 use super::Semantics;
 use crate::bv::Algebra;
 use crate::catalogue::logic::*;
-use crate::catalogue::{defined, Outputs};
+use crate::catalogue::{defined, Inputs, Outputs};
 
 impl Semantics for Logic {
     /// Concrete semantics. Inputs: `a, b` (and, or, xor), `a` (not, cnot),
     /// `a, b, c, immLut` (lop3) and `q` (lop3.BoolOp).
-    fn semantics<A: Algebra>(&self, alg: &A, ins: &[A::Bv]) -> Outputs<A> {
+    fn semantics<A: Algebra>(&self, alg: &A, ins: &Inputs<A::Bv>) -> Outputs<A> {
         match self {
-            Logic::And(_) => vec![defined(alg, alg.bvand(ins[0], ins[1]))],
-            Logic::Or(_) => vec![defined(alg, alg.bvor(ins[0], ins[1]))],
-            Logic::Xor(_) => vec![defined(alg, alg.bvxor(ins[0], ins[1]))],
-            Logic::Not(_) => vec![defined(alg, alg.bvnot(ins[0]))],
+            Logic::And(_) => vec![defined(alg, alg.bvand(ins.get("a"), ins.get("b")))],
+            Logic::Or(_) => vec![defined(alg, alg.bvor(ins.get("a"), ins.get("b")))],
+            Logic::Xor(_) => vec![defined(alg, alg.bvxor(ins.get("a"), ins.get("b")))],
+            Logic::Not(_) => vec![defined(alg, alg.bvnot(ins.get("a")))],
             Logic::Cnot(_) => {
-                let (one, zero) = (alg.constant_like(ins[0], 1), alg.constant_like(ins[0], 0));
-                vec![defined(alg, alg.ite(alg.is_zero(ins[0]), one, zero))]
+                let (one, zero) = (alg.constant_like(ins.get("a"), 1), alg.constant_like(ins.get("a"), 0));
+                vec![defined(alg, alg.ite(alg.is_zero(ins.get("a")), one, zero))]
             }
             Logic::Lop3(bool_op) => {
-                let d = lop3(alg, ins[0], ins[1], ins[2], ins[3]);
+                let d = lop3(alg, ins.get("a"), ins.get("b"), ins.get("c"), ins.get("immLut"));
                 let mut outs = vec![defined(alg, d)];
                 if let Some(op) = bool_op {
                     let nonzero = alg.not(alg.is_zero(d));
-                    let q = alg.is_set(ins[4]);
+                    let q = alg.is_set(ins.get("q"));
                     let p = match op {
                         BoolOp::Or => alg.or(nonzero, q),
                         BoolOp::And => alg.and(nonzero, q),

@@ -5,11 +5,11 @@
 use super::Semantics;
 use crate::bv::Algebra;
 use crate::catalogue::min_max::*;
-use crate::catalogue::{defined, Outputs};
+use crate::catalogue::{defined, Inputs, Outputs};
 
 impl Semantics for MinMax {
     /// Inputs: `a, b`.
-    fn semantics<A: Algebra>(&self, alg: &A, ins: &[A::Bv]) -> Outputs<A> {
+    fn semantics<A: Algebra>(&self, alg: &A, ins: &Inputs<A::Bv>) -> Outputs<A> {
         let (is_min, ty, relu) = match *self {
             MinMax::Min { ty, relu } => (true, ty, relu),
             MinMax::Max { ty, relu } => (false, ty, relu),
@@ -18,8 +18,8 @@ impl Semantics for MinMax {
         let mut d: Option<A::Bv> = None;
         for lane in 0..ty.lanes() {
             let lo = lane * lane_width;
-            let a = alg.extract(lo + lane_width - 1, lo, ins[0]);
-            let b = alg.extract(lo + lane_width - 1, lo, ins[1]);
+            let a = alg.extract(lo + lane_width - 1, lo, ins.get("a"));
+            let b = alg.extract(lo + lane_width - 1, lo, ins.get("b"));
             let a_less = alg.less(ty.is_signed(), a, b);
             let mut r = if is_min { alg.ite(a_less, a, b) } else { alg.ite(a_less, b, a) };
             if relu {

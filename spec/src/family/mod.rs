@@ -15,16 +15,16 @@ pub mod shfl;
 pub mod shift;
 
 use crate::bv::{Algebra, BitVec, Concrete};
-use crate::catalogue::{Outputs, Variant};
+use crate::catalogue::{Inputs, Outputs, Variant};
 
 /// What every instruction family implements: its concrete semantics.
 pub trait Semantics {
     /// The concrete semantics, as an emulator computes it.
-    fn semantics<A: Algebra>(&self, alg: &A, inputs: &[A::Bv]) -> Outputs<A>;
+    fn semantics<A: Algebra>(&self, alg: &A, inputs: &Inputs<A::Bv>) -> Outputs<A>;
     /// Where one proof over all inputs is too hard for the solvers, cases
     /// (a label and a condition on the inputs) that together cover every
     /// input, to be proven one by one; empty for a single proof.
-    fn proof_cases<A: Algebra>(&self, _alg: &A, _inputs: &[A::Bv]) -> Vec<(String, A::Bool)> {
+    fn proof_cases<A: Algebra>(&self, _alg: &A, _inputs: &Inputs<A::Bv>) -> Vec<(String, A::Bool)> {
         Vec::new()
     }
 }
@@ -34,13 +34,16 @@ impl Variant {
     /// order of [`Variant::inputs`], outputs in the order of
     /// [`Variant::outputs`].
     pub fn semantics<A: Algebra>(&self, alg: &A, inputs: &[A::Bv]) -> Outputs<A> {
-        debug_assert_eq!(inputs.len(), self.inputs().len(), "{self}: wrong number of inputs");
-        crate::each_family!(self, v => v.semantics(alg, inputs))
+        let operands = self.inputs();
+        let inputs = Inputs::new(&operands, inputs);
+        crate::each_family!(self, v => v.semantics(alg, &inputs))
     }
 
     /// See [`Semantics::proof_cases`].
     pub fn proof_cases<A: Algebra>(&self, alg: &A, inputs: &[A::Bv]) -> Vec<(String, A::Bool)> {
-        crate::each_family!(self, v => v.proof_cases(alg, inputs))
+        let operands = self.inputs();
+        let inputs = Inputs::new(&operands, inputs);
+        crate::each_family!(self, v => v.proof_cases(alg, &inputs))
     }
 
     /// Run the concrete semantics on unsigned input values (each taken

@@ -5,21 +5,24 @@
 use super::Semantics;
 use crate::bv::Algebra;
 use crate::catalogue::mul_mad::*;
-use crate::catalogue::{defined, Outputs};
+use crate::catalogue::{defined, Inputs, Outputs};
 use crate::family::add_sub::{signed_max, signed_min};
 
 impl Semantics for MulMad {
     /// Inputs: `a, b` (mul, mul24) and `c` (mad, mad24).
-    fn semantics<A: Algebra>(&self, alg: &A, ins: &[A::Bv]) -> Outputs<A> {
+    fn semantics<A: Algebra>(&self, alg: &A, ins: &Inputs<A::Bv>) -> Outputs<A> {
         let d = match *self {
-            MulMad::Mul(mode, ty) => part(alg, mode, product(alg, ty.is_signed(), ins[0], ins[1])),
+            MulMad::Mul(mode, ty) => part(alg, mode, product(alg, ty.is_signed(), ins.get("a"), ins.get("b"))),
             MulMad::Mad { mode, ty, sat } => {
-                add_c(alg, sat, part(alg, mode, product(alg, ty.is_signed(), ins[0], ins[1])), ins[2])
+                add_c(alg, sat, part(alg, mode, product(alg, ty.is_signed(), ins.get("a"), ins.get("b"))), ins.get("c"))
             }
-            MulMad::Mul24(mode, ty) => part24(alg, mode, product24(alg, ty.is_signed(), ins[0], ins[1])),
-            MulMad::Mad24 { mode, ty, sat } => {
-                add_c(alg, sat, part24(alg, mode, product24(alg, ty.is_signed(), ins[0], ins[1])), ins[2])
-            }
+            MulMad::Mul24(mode, ty) => part24(alg, mode, product24(alg, ty.is_signed(), ins.get("a"), ins.get("b"))),
+            MulMad::Mad24 { mode, ty, sat } => add_c(
+                alg,
+                sat,
+                part24(alg, mode, product24(alg, ty.is_signed(), ins.get("a"), ins.get("b"))),
+                ins.get("c"),
+            ),
         };
         vec![defined(alg, d)]
     }

@@ -18,14 +18,14 @@
 use super::Semantics;
 use crate::bv::{Algebra, BitVec, Concrete};
 use crate::catalogue::shfl::*;
-use crate::catalogue::{Out, Outputs};
+use crate::catalogue::{Inputs, Out, Outputs, Variant};
 
 impl Semantics for Shfl {
-    fn semantics<A: Algebra>(&self, alg: &A, ins: &[A::Bv]) -> Outputs<A> {
-        let me = ins[input::LANE];
-        let a = &ins[input::A..input::A + WARP];
-        let active = &ins[input::ACTIVE..input::ACTIVE + WARP];
-        let (source, in_range) = source_lane(alg, self.mode, me, ins[input::B], ins[input::C]);
+    fn semantics<A: Algebra>(&self, alg: &A, ins: &Inputs<A::Bv>) -> Outputs<A> {
+        let me = ins.get("lane");
+        let a = ins.from("a0", WARP);
+        let active = ins.from("active0", WARP);
+        let (source, in_range) = source_lane(alg, self.mode, me, ins.get("b"), ins.get("c"));
         // A thread that does not execute writes nothing; one that reads from
         // such a lane gets an unpredictable value.
         let executes = alg.is_set(read_lane(alg, me, active));
@@ -83,12 +83,14 @@ impl Warp {
         let with_p = Shfl { pred: true, ..shfl };
         (0..WARP)
             .map(|lane| {
-                let ins = self.thread_inputs(lane);
+                let values = self.thread_inputs(lane);
+                let operands = Variant::Shfl(with_p).inputs();
+                let ins = Inputs::new(&operands, &values);
                 let (d, p) = match with_p.semantics(&c, &ins)[..] {
                     [d, p] => (d, p),
                     _ => unreachable!("shfl with d|p writes two outputs"),
                 };
-                let (source, in_range) = source_lane(&c, shfl.mode, ins[input::LANE], ins[input::B], ins[input::C]);
+                let (source, in_range) = source_lane(&c, shfl.mode, ins.get("lane"), ins.get("b"), ins.get("c"));
                 LaneResult {
                     executes: self.active >> lane & 1 == 1,
                     source: source.unsigned() as u32,

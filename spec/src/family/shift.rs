@@ -6,15 +6,15 @@
 use super::Semantics;
 use crate::bv::Algebra;
 use crate::catalogue::shift::*;
-use crate::catalogue::{defined, Outputs};
+use crate::catalogue::{defined, Inputs, Outputs};
 
 impl Semantics for Shift {
     /// Concrete semantics. Inputs: `a, b, c` (shf), `a, b` (shl, shr).
-    fn semantics<A: Algebra>(&self, alg: &A, ins: &[A::Bv]) -> Outputs<A> {
+    fn semantics<A: Algebra>(&self, alg: &A, ins: &Inputs<A::Bv>) -> Outputs<A> {
         let d = match *self {
-            Shift::Shf(dir, mode) => shf(alg, dir, mode, ins[0], ins[1], ins[2]),
-            Shift::Shl(_) => shl(alg, ins[0], ins[1]),
-            Shift::Shr(t) => shr(alg, t.is_signed(), ins[0], ins[1]),
+            Shift::Shf(dir, mode) => shf(alg, dir, mode, ins.get("a"), ins.get("b"), ins.get("c")),
+            Shift::Shl(_) => shl(alg, ins.get("a"), ins.get("b")),
+            Shift::Shr(t) => shr(alg, t.is_signed(), ins.get("a"), ins.get("b")),
         };
         vec![defined(alg, d)]
     }
