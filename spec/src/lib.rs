@@ -1,18 +1,17 @@
-//! ptx-spec: the PTX instructions in scope as data and as executable,
-//! concrete semantics.
+//! ptx-spec: the formal model of the PTX instructions in scope, and nothing
+//! else.
 //!
 //! - [`bv`]: the bit-vector algebra both models are written in, and its
-//!   concrete implementation;
+//!   concrete implementation (the trusted core, with [`catalogue`]);
 //! - [`lanes`]: the same algebra on 64 inputs at once, for exhaustive checks;
-//! - [`catalogue`]: every legal variant with its operands and requirements;
+//! - [`catalogue`]: every legal variant with its operands, requirements and
+//!   assumptions;
 //! - [`family`]: the concrete semantics, one file per instruction family;
-//! - [`assumption`]: the readings the model adopts where the spec is open;
-//! - [`literal`]: the Semantics blocks read literally as C, with every C rule
-//!   that makes them undefined;
-//! - [`parse`]: the PTX instruction parser;
-//! - [`program`]: straight-line PTX programs, run concretely or symbolically.
+//! - [`assumption`]: the readings the model adopts where the spec is open.
 //!
-//! This crate knows nothing of solvers.
+//! The audit (claims, passages, the C reading, Syntax blocks), the PTX text
+//! front end and the oracles live in the `ptxcheck` crate. This crate knows
+//! nothing of solvers.
 
 pub mod assumption;
 pub mod bv;

@@ -1,6 +1,9 @@
-//! `ptxcheck audit`: every finding about the spec text, from every source,
-//! in one list: the ambiguous passages, the claims that fail (worked
-//! examples, prose and notes against the pseudocode, example syntax).
+//! The audit of the spec text: everything that checks the document rather
+//! than the model. `claims/` (the spec's checkable statements, as data
+//! files), `passages/` and `readings/` (ambiguous text and its readings),
+//! `literal/` (the Semantics blocks read as C), `syntax` (the Syntax blocks)
+//! and `finding` (what the audit reports). This module runs them all and
+//! gathers every finding in one list for `ptxcheck audit` and the reports.
 
 pub mod claims;
 pub mod finding;
