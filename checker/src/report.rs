@@ -253,34 +253,45 @@ fn readme(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>) -> String 
     s.push_str(&markdown_table(&t));
 
     if let Some(v) = vendor {
-        s.push_str("\n## Vendor ground truth (ptxas)\n\n");
-        let _ = writeln!(
-            s,
-            "What NVIDIA's assembler ({}, from `{}`) makes of the same instructions, recorded in \
-             [vendor/](vendor/) by `ptxcheck vendor syntax|fold --write`; the findings below carry its \
-             value where it folded a witness. No GPU run is recorded yet.\n",
-            v.fold["ptxas"]["release"].as_str().unwrap_or("?"),
-            v.fold["ptxas"]["wheel"].as_str().unwrap_or("?"),
-        );
-        let c = &v.syntax["counts"];
-        let n = |x: &Value| x.as_u64().unwrap_or(0).to_string();
-        let mut t = vec![vec!["syntax".to_string(), "count".into()]];
-        t.push(vec!["variants accepted".into(), format!("{} of {}", n(&c["variants_accepted"]), n(&c["variants"]))]);
-        t.push(vec!["examples accepted".into(), format!("{} of {}", n(&c["examples_accepted"]), n(&c["examples"]))]);
-        t.push(vec!["ptxas and ptxcheck agree".into(), n(&c["agree"])]);
-        t.push(vec!["ptxas and ptxcheck disagree".into(), n(&c["disagree"])]);
-        s.push_str(&markdown_table(&t));
-        let c = &v.fold["counts"];
-        let mut t = vec![vec!["folded values".to_string(), "instances".into()]];
-        t.push(vec!["all".into(), n(&c["instances"])]);
-        t.push(vec!["vendor agrees with the model".into(), n(&c["agree"])]);
-        t.push(vec!["vendor contradicts the model".into(), n(&c["disagree"])]);
-        t.push(vec!["model leaves it open, vendor picks a value".into(), n(&c["vendor_picks"])]);
-        t.push(vec!["not folded (no constant to read back)".into(), n(&c["not_folded"])]);
-        s.push('\n');
-        s.push_str(&markdown_table(&t));
+        vendor_summary(&mut s, v);
     }
 
+    findings_summary(&mut s, audit);
+    s
+}
+
+/// What the vendor's assembler makes of the same instructions.
+fn vendor_summary(s: &mut String, v: &Vendor) {
+    s.push_str("\n## Vendor ground truth (ptxas)\n\n");
+    let _ = writeln!(
+        s,
+        "What NVIDIA's assembler ({}, from `{}`) makes of the same instructions, recorded in \
+         [vendor/](vendor/) by `ptxcheck vendor syntax|fold --write`; the findings below carry its \
+         value where it folded a witness. No GPU run is recorded yet.\n",
+        v.fold["ptxas"]["release"].as_str().unwrap_or("?"),
+        v.fold["ptxas"]["wheel"].as_str().unwrap_or("?"),
+    );
+    let c = &v.syntax["counts"];
+    let n = |x: &Value| x.as_u64().unwrap_or(0).to_string();
+    let mut t = vec![vec!["syntax".to_string(), "count".into()]];
+    t.push(vec!["variants accepted".into(), format!("{} of {}", n(&c["variants_accepted"]), n(&c["variants"]))]);
+    t.push(vec!["examples accepted".into(), format!("{} of {}", n(&c["examples_accepted"]), n(&c["examples"]))]);
+    t.push(vec!["ptxas and ptxcheck agree".into(), n(&c["agree"])]);
+    t.push(vec!["ptxas and ptxcheck disagree".into(), n(&c["disagree"])]);
+    s.push_str(&markdown_table(&t));
+    let c = &v.fold["counts"];
+    let mut t = vec![vec!["folded values".to_string(), "instances".into()]];
+    t.push(vec!["all".into(), n(&c["instances"])]);
+    t.push(vec!["vendor agrees with the model".into(), n(&c["agree"])]);
+    t.push(vec!["vendor contradicts the model".into(), n(&c["disagree"])]);
+    t.push(vec!["model leaves it open, vendor picks a value".into(), n(&c["vendor_picks"])]);
+    t.push(vec!["not folded (no constant to read back)".into(), n(&c["not_folded"])]);
+    s.push('\n');
+    s.push_str(&markdown_table(&t));
+}
+
+/// The findings by kind and severity, then by section.
+fn findings_summary(s: &mut String, audit: &Audit) {
     s.push_str("\n## Findings\n\n");
     let mut t = vec![vec!["kind".to_string(), "findings".into(), "high".into(), "medium".into(), "low".into()]];
     for k in FindingKind::ALL {
@@ -305,7 +316,6 @@ fn readme(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>) -> String 
         t.push(row);
     }
     s.push_str(&markdown_table(&t));
-    s
 }
 
 fn proven_by_all(runs: &[SolverRun], v: &Variant) -> bool {

@@ -97,39 +97,47 @@ impl<'c> Evaluator<'c> {
         }
     }
 
+    /// An indexed operator applied to one argument: `((_ extract i j) x)`,
+    /// `((_ zero_extend k) x)`, `((_ sign_extend k) x)`.
+    fn apply_indexed(&mut self, e: SExpr, index: &[SExpr], args: &[SExpr]) -> Result<Value, EvalError> {
+        let c = Concrete;
+        let unsupported = || EvalError::Unsupported(crate::term::display_bounded(self.ctx, e, 200));
+        let name = index.get(1).and_then(|&n| self.ctx.get_atom(n)).ok_or_else(unsupported)?;
+        let nums: Vec<u32> =
+            index[2..].iter().map(|&n| self.ctx.get_u32(n)).collect::<Option<_>>().ok_or_else(unsupported)?;
+        let [x] = args else { return Err(unsupported()) };
+        let x = self.eval_bv(*x)?;
+        let check = |ok: bool| {
+            if ok {
+                Ok(())
+            } else {
+                Err(EvalError::IllSorted(crate::term::display_bounded(self.ctx, e, 200)))
+            }
+        };
+        return Ok(Value::Bv(match (name, nums.as_slice()) {
+            ("extract", &[hi, lo]) => {
+                check(hi >= lo && hi < x.width())?;
+                c.extract(hi, lo, x)
+            }
+            ("zero_extend", &[k]) => {
+                check(x.width() + k <= 128)?;
+                c.zero_extend(k, x)
+            }
+            ("sign_extend", &[k]) => {
+                check(x.width() + k <= 128)?;
+                c.sign_extend(k, x)
+            }
+            _ => return Err(unsupported()),
+        }));
+    }
+
     fn apply(&mut self, e: SExpr, items: &[SExpr]) -> Result<Value, EvalError> {
         let c = Concrete;
         let unsupported = || EvalError::Unsupported(crate::term::display_bounded(self.ctx, e, 200));
         let (&head, args) = items.split_first().ok_or_else(unsupported)?;
         // Indexed operators: ((_ extract i j) x), ((_ zero_extend k) x), ...
         if let Some(index) = self.ctx.get_list(head) {
-            let name = index.get(1).and_then(|&n| self.ctx.get_atom(n)).ok_or_else(unsupported)?;
-            let nums: Vec<u32> =
-                index[2..].iter().map(|&n| self.ctx.get_u32(n)).collect::<Option<_>>().ok_or_else(unsupported)?;
-            let [x] = args else { return Err(unsupported()) };
-            let x = self.eval_bv(*x)?;
-            let check = |ok: bool| {
-                if ok {
-                    Ok(())
-                } else {
-                    Err(EvalError::IllSorted(crate::term::display_bounded(self.ctx, e, 200)))
-                }
-            };
-            return Ok(Value::Bv(match (name, nums.as_slice()) {
-                ("extract", &[hi, lo]) => {
-                    check(hi >= lo && hi < x.width())?;
-                    c.extract(hi, lo, x)
-                }
-                ("zero_extend", &[k]) => {
-                    check(x.width() + k <= 128)?;
-                    c.zero_extend(k, x)
-                }
-                ("sign_extend", &[k]) => {
-                    check(x.width() + k <= 128)?;
-                    c.sign_extend(k, x)
-                }
-                _ => return Err(unsupported()),
-            }));
+            return self.apply_indexed(e, &index, args);
         }
         let op = self.ctx.get_atom(head).ok_or_else(unsupported)?.to_string();
         let mut vals = Vec::with_capacity(args.len());

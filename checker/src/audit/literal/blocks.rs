@@ -569,52 +569,7 @@ fn bit_count<A: Algebra>(c: &mut C<A>, v: BitCount, ins: &[A::Bv]) -> Outputs<A>
             }
             d
         }
-        BitCount::Bfind { ty, shiftamt } => {
-            let mut a = c.operand(ins[0], CType::of_ptx(ty));
-            // msb = (...) ? 31 : 63; an int.
-            let msb = if ty.width() == 32 { c.lit("31") } else { c.lit("63") };
-            let msb_value = i128::from(ty.width() - 1);
-            // if ((.type==.s32 || .type==.s64) && (a & (1<<msb))) a = ~a;
-            // The left of && is a constant of the variant.
-            if ty.is_signed() {
-                let one = c.lit("1");
-                let sign = c.shl("1<<msb", one, msb);
-                let test = c.and(a, sign);
-                let inverted = c.not(a);
-                let inverted = c.assign("a = ~a", inverted, a.ty);
-                a = c.select(c.truth(test), inverted, a);
-            }
-            // .u32 d = 0xffffffff;
-            let all_ones = c.lit("0xffffffff");
-            let mut d = c.assign(".u32 d = 0xffffffff", all_ones, CType::UInt);
-            // for (.s32 i=msb; i>=0; i--) if (a & (1<<i)) { d = i; break; }
-            let mut running = alg.bool_constant(true);
-            for i in (0..=msb_value).rev() {
-                let (hit, found) = c.guarded(running, |c| {
-                    let one = c.lit("1");
-                    let index = c.int(i);
-                    let bit = c.shl("1<<i", one, index);
-                    let test = c.and(a, bit);
-                    let found = c.assign("d = i", index, CType::UInt);
-                    (c.truth(test), found)
-                });
-                let taken = alg.and(running, hit);
-                d = c.select(taken, found, d);
-                running = alg.and(running, alg.not(hit));
-            }
-            // if (.shiftamt && d != 0xffffffff) d = msb - d;
-            if shiftamt {
-                let all_ones = c.lit("0xffffffff");
-                let test = c.ne(d, all_ones);
-                let test = c.truth(test);
-                let flipped = c.guarded(test, |c| {
-                    let diff = c.sub("msb - d", msb, d);
-                    c.assign("d = msb - d", diff, CType::UInt)
-                });
-                d = c.select(test, flipped, d);
-            }
-            d
-        }
+        BitCount::Bfind { ty, shiftamt } => bfind(c, ty, shiftamt, ins),
         BitCount::Fns => return vec![fns(c, ins)],
         BitCount::Brev(ty) => {
             // for (i=0; i<=msb; i++) d[i] = a[msb-i]; d is the .b32/.b64
@@ -631,6 +586,55 @@ fn bit_count<A: Algebra>(c: &mut C<A>, v: BitCount, ins: &[A::Bv]) -> Outputs<A>
         }
     };
     vec![out(c, d)]
+}
+
+/// 9.7.1.15: bfind's block.
+fn bfind<A: Algebra>(c: &mut C<A>, ty: Type, shiftamt: bool, ins: &[A::Bv]) -> CInt<A> {
+    let alg = c.alg();
+    let mut a = c.operand(ins[0], CType::of_ptx(ty));
+    // msb = (...) ? 31 : 63; an int.
+    let msb = if ty.width() == 32 { c.lit("31") } else { c.lit("63") };
+    let msb_value = i128::from(ty.width() - 1);
+    // if ((.type==.s32 || .type==.s64) && (a & (1<<msb))) a = ~a;
+    // The left of && is a constant of the variant.
+    if ty.is_signed() {
+        let one = c.lit("1");
+        let sign = c.shl("1<<msb", one, msb);
+        let test = c.and(a, sign);
+        let inverted = c.not(a);
+        let inverted = c.assign("a = ~a", inverted, a.ty);
+        a = c.select(c.truth(test), inverted, a);
+    }
+    // .u32 d = 0xffffffff;
+    let all_ones = c.lit("0xffffffff");
+    let mut d = c.assign(".u32 d = 0xffffffff", all_ones, CType::UInt);
+    // for (.s32 i=msb; i>=0; i--) if (a & (1<<i)) { d = i; break; }
+    let mut running = alg.bool_constant(true);
+    for i in (0..=msb_value).rev() {
+        let (hit, found) = c.guarded(running, |c| {
+            let one = c.lit("1");
+            let index = c.int(i);
+            let bit = c.shl("1<<i", one, index);
+            let test = c.and(a, bit);
+            let found = c.assign("d = i", index, CType::UInt);
+            (c.truth(test), found)
+        });
+        let taken = alg.and(running, hit);
+        d = c.select(taken, found, d);
+        running = alg.and(running, alg.not(hit));
+    }
+    // if (.shiftamt && d != 0xffffffff) d = msb - d;
+    if shiftamt {
+        let all_ones = c.lit("0xffffffff");
+        let test = c.ne(d, all_ones);
+        let test = c.truth(test);
+        let flipped = c.guarded(test, |c| {
+            let diff = c.sub("msb - d", msb, d);
+            c.assign("d = msb - d", diff, CType::UInt)
+        });
+        d = c.select(test, flipped, d);
+    }
+    d
 }
 
 /// 9.7.1.17. mask is .b32 (unsigned int), offset .s32 (int), base one of

@@ -140,6 +140,20 @@ fn run_concrete<T: Transcription>(reading: &T, variant: &Variant, inputs: &[BitV
     ConcreteRun { literal, hazards: c.into_hazards(), model }
 }
 
+/// One question per (fragment, rule): any of its sites reached.
+fn group_hazards<A: ptx_spec::bv::Algebra<Bool = SExpr>>(
+    hazards: &[Hazard<A>],
+) -> Vec<(&'static str, Rule, Vec<SExpr>)> {
+    let mut groups: Vec<(&'static str, Rule, Vec<SExpr>)> = Vec::new();
+    for h in hazards {
+        match groups.iter_mut().find(|(f, r, _)| *f == h.fragment && *r == h.rule) {
+            Some(g) => g.2.push(h.when),
+            None => groups.push((h.fragment, h.rule, vec![h.when])),
+        }
+    }
+    groups
+}
+
 fn check_variant<T: Transcription>(
     backend: &Backend,
     timeout: Duration,
@@ -158,14 +172,7 @@ fn check_variant<T: Transcription>(
     let hazards = c.into_hazards();
     let model = variant.semantics(&sym, &ins);
 
-    // One question per (fragment, rule): any of its sites reached.
-    let mut groups: Vec<(&'static str, Rule, Vec<SExpr>)> = Vec::new();
-    for h in &hazards {
-        match groups.iter_mut().find(|(f, r, _)| *f == h.fragment && *r == h.rule) {
-            Some(g) => g.2.push(h.when),
-            None => groups.push((h.fragment, h.rule, vec![h.when])),
-        }
-    }
+    let groups = group_hazards(&hazards);
     let model_defined = all(&ctx, model.iter().map(|o| o.defined));
     let any_hazard = any(&ctx, hazards.iter().map(|h| h.when));
     let differs = any(
