@@ -723,7 +723,7 @@ fn claim_json(r: &crate::audit::claims::check::ClaimResult) -> Value {
     o.insert("section".into(), json!(r.claim.section));
     o.insert("kind".into(), json!(r.claim.kind.label()));
     o.insert("statement".into(), json!(r.claim.statement));
-    if let Some(f) = r.claim.fragment {
+    if let Some(f) = &r.claim.fragment {
         o.insert("fragment".into(), json!(f));
     }
     o.insert("check".into(), check_json(&r.claim.check));
@@ -756,7 +756,7 @@ pub fn claim_text(out: &mut dyn Write, r: &crate::audit::claims::check::ClaimRes
     let c = &r.claim;
     writeln!(out, "{} ({}, {})", c.id, c.section, c.kind.label())?;
     writeln!(out, "  claim: {}", c.statement)?;
-    if let Some(f) = c.fragment {
+    if let Some(f) = &c.fragment {
         writeln!(out, "  spec: `{f}`")?;
     }
     writeln!(out, "  checked by: {}", r.method)?;

@@ -136,10 +136,10 @@ pub fn claim_findings(results: &[ClaimResult]) -> Vec<Finding> {
         }
         out.push(Finding {
             id: c.id.clone(),
-            section: c.section.to_string(),
+            section: c.section.clone(),
             kind,
             severity,
-            fragment: c.fragment.unwrap_or("").to_string(),
+            fragment: c.fragment.clone().unwrap_or_default(),
             summary: summary(r),
             detail,
             model_choice: None,

@@ -13,7 +13,7 @@
 
 use serde::Serialize;
 
-use crate::audit::claims::EXAMPLE_INSTRUCTIONS;
+use crate::audit::syntax::EXAMPLE_INSTRUCTIONS;
 use crate::ptx::parse::{parse_instruction, OperandText};
 use ptx_spec::catalogue::{Role, Variant};
 

@@ -80,7 +80,7 @@ pub fn check(claim: &Claim, backend: &Backend, timeout: Duration) -> ClaimResult
             ("SMT proof over 32 lanes", warp(backend, timeout, program, register, *sum))
         }
         Check::Parses { text } => ("parse against the catalogue", Ok(parses(text))),
-        Check::FitsSyntax { text } => ("match against the Syntax block", Ok(fits_syntax(claim.section, text))),
+        Check::FitsSyntax { text } => ("match against the Syntax block", Ok(fits_syntax(&claim.section, text))),
         Check::NotCheckable { reason } => ("none", Ok(ClaimVerdict::NotCheckable(reason.clone()))),
     };
     let verdict = verdict.unwrap_or_else(ClaimVerdict::Unknown);
@@ -390,7 +390,7 @@ mod tests {
     fn claim_with(check: Check) -> Claim {
         Claim {
             id: "test/claim".into(),
-            section: "0",
+            section: "0".into(),
             kind: crate::audit::claims::Kind::Derived,
             statement: "a test claim".into(),
             fragment: None,
