@@ -2,17 +2,19 @@
 //! semantics agree for all inputs, evaluates instructions, and checks that
 //! the proof catches wrong encodings.
 //!
-//! The binary (`main.rs`) is a thin command line over these modules; all
-//! output is rendered into a `Write` by [`render`].
+//! The binary (`main.rs`) parses the command line and hands it to [`cmd`],
+//! one module per command, which renders all output into a `Write`; its
+//! errors are [`error::Error`]s, each of a kind with its exit status.
 
 pub mod audit;
+pub mod cmd;
+pub mod error;
 pub mod eval;
 pub mod exhaustive;
 pub mod mutants;
 pub mod oracle;
 pub mod prove;
 pub mod ptx;
-pub mod render;
 pub mod report;
 pub mod run;
 pub mod select;

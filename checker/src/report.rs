@@ -18,8 +18,10 @@ use serde_json::{json, Value};
 
 use crate::audit::finding::{Finding, FindingKind, WitnessTable};
 use crate::audit::Audit;
+use crate::cmd::audit::audit_json;
+use crate::cmd::claims::ClaimSummary;
+use crate::error::Error;
 use crate::prove::ProofResult;
-use crate::render::{self, ClaimSummary};
 
 /// One solver's `prove all`.
 pub struct SolverRun {
@@ -129,12 +131,11 @@ impl Report {
     /// Write every file into `dir`: each is written beside its final name
     /// and renamed into place only once all are written, so an error leaves
     /// the old report whole.
-    pub fn write(&self, dir: &Path) -> anyhow::Result<()> {
-        use anyhow::Context;
-        fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    pub fn write(&self, dir: &Path) -> Result<(), Error> {
+        fs::create_dir_all(dir).map_err(|e| Error::file(format!("cannot create {}", dir.display()), e))?;
         let temp = |name: &str| dir.join(format!(".{name}.tmp"));
-        let written: anyhow::Result<()> = self.files.iter().try_for_each(|(name, text)| {
-            fs::write(temp(name), text).with_context(|| format!("cannot write {}", temp(name).display()))
+        let written: Result<(), Error> = self.files.iter().try_for_each(|(name, text)| {
+            fs::write(temp(name), text).map_err(|e| Error::file(format!("cannot write {}", temp(name).display()), e))
         });
         if let Err(e) = written {
             for (name, _) in &self.files {
@@ -144,7 +145,7 @@ impl Report {
         }
         for (name, _) in &self.files {
             fs::rename(temp(name), dir.join(name))
-                .with_context(|| format!("cannot replace {}", dir.join(name).display()))?;
+                .map_err(|e| Error::file(format!("cannot replace {}", dir.join(name).display()), e))?;
         }
         Ok(())
     }
@@ -174,6 +175,17 @@ fn readme(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>) -> String 
          - [ptxcheck.json](ptxcheck.json): all of it, for tools.\n\n",
     );
 
+    readme_variants(&mut s, runs);
+    readme_claims(&mut s, audit);
+    if let Some(v) = vendor {
+        readme_vendor(&mut s, v);
+    }
+    readme_findings(&mut s, audit);
+    s
+}
+
+/// The README's proofs: by solver, then by section.
+fn readme_variants(s: &mut String, runs: &[SolverRun]) {
     s.push_str("## Variants proven\n\n");
     s.push_str(
         "For every variant, the SMT encoding that transcribes the Semantics block and the concrete function an \
@@ -215,7 +227,10 @@ fn readme(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>) -> String 
         t.push(vec![sec.to_string(), ops.join(", "), vs.len().to_string(), proven.to_string()]);
     }
     s.push_str(&markdown_table(&t));
+}
 
+/// The README's claims, and the Semantics blocks read as C.
+fn readme_claims(s: &mut String, audit: &Audit) {
     s.push_str("\n## Claims of the spec\n\n");
     let summary = ClaimSummary { results: &audit.claims };
     let mut t = vec![vec!["verdict".to_string(), "claims".into()]];
@@ -251,17 +266,10 @@ fn readme(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>) -> String 
         ]);
     }
     s.push_str(&markdown_table(&t));
-
-    if let Some(v) = vendor {
-        vendor_summary(&mut s, v);
-    }
-
-    findings_summary(&mut s, audit);
-    s
 }
 
-/// What the vendor's assembler makes of the same instructions.
-fn vendor_summary(s: &mut String, v: &Vendor) {
+/// The README's vendor ground truth: ptxas's syntax and folded values.
+fn readme_vendor(s: &mut String, v: &Vendor) {
     s.push_str("\n## Vendor ground truth (ptxas)\n\n");
     let _ = writeln!(
         s,
@@ -290,8 +298,8 @@ fn vendor_summary(s: &mut String, v: &Vendor) {
     s.push_str(&markdown_table(&t));
 }
 
-/// The findings by kind and severity, then by section.
-fn findings_summary(s: &mut String, audit: &Audit) {
+/// The README's findings: by kind and severity, then by section.
+fn readme_findings(s: &mut String, audit: &Audit) {
     s.push_str("\n## Findings\n\n");
     let mut t = vec![vec!["kind".to_string(), "findings".into(), "high".into(), "medium".into(), "low".into()]];
     for k in FindingKind::ALL {
@@ -486,7 +494,7 @@ fn json_report(runs: &[SolverRun], audit: &Audit) -> Value {
         "variants": variants,
         "assumptions": assumption::ALL,
         "claims": ClaimSummary { results: &audit.claims }.json(),
-        "audit": render::audit_json(audit),
+        "audit": audit_json(audit),
     })
 }
 

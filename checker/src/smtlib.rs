@@ -48,7 +48,9 @@ pub fn export(variants: &[Variant]) -> String {
 /// Write `text` to `path` all at once: into a temporary file beside it,
 /// then renamed over it, so that an error never leaves a partial file.
 pub fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
-    let name = path.file_name().ok_or_else(|| io::Error::other(format!("{} is not a file name", path.display())))?;
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, format!("{} is not a file name", path.display())))?;
     let mut temporary = name.to_os_string();
     temporary.push(format!(".{}.tmp", std::process::id()));
     let temporary = path.with_file_name(temporary);

@@ -7,8 +7,8 @@ use std::time::Duration;
 use ptx_smt::{Backend, Sym, SymBv, SymOutputs};
 use ptx_spec::bv::{Algebra, BitVec, Concrete};
 use ptx_spec::catalogue::{defined, Variant};
+use ptxcheck::cmd::prove::ProveSummary;
 use ptxcheck::prove::{prove, prove_against, prove_split, Verdict};
-use ptxcheck::render::ProveSummary;
 use rayon::prelude::*;
 
 const TIMEOUT: Duration = Duration::from_secs(60);

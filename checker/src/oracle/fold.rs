@@ -87,10 +87,9 @@ fn parse_hex(text: &str) -> Option<u128> {
 }
 
 /// The single-instruction witnesses of the audit's findings in the report
-/// `report` (the committed `reports/ptxcheck.json`).
-pub fn audit_instances(report: &Path) -> Result<Vec<Instance>, String> {
-    let text = std::fs::read_to_string(report).map_err(|e| format!("cannot read {}: {e}", report.display()))?;
-    let json: Value = serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", report.display()))?;
+/// `report` (the committed `reports/ptxcheck.json`), whose text is `text`.
+pub fn audit_instances(report: &Path, text: &str) -> Result<Vec<Instance>, String> {
+    let json: Value = serde_json::from_str(text).map_err(|e| format!("{} is not JSON: {e}", report.display()))?;
     let findings =
         json["audit"]["findings"].as_array().ok_or_else(|| format!("{} has no audit.findings", report.display()))?;
     let mut out = Vec::new();
@@ -217,10 +216,10 @@ pub fn sample_instances(n: usize) -> Vec<Instance> {
     out
 }
 
-/// Every instance: audit witnesses, claims, then samples; without repeats
-/// (the first origin is kept).
-pub fn instances(report: &Path, samples: usize) -> Result<Vec<Instance>, String> {
-    let mut all = audit_instances(report)?;
+/// Every instance: audit witnesses (from the report `report`, whose text is
+/// `text`), claims, then samples; without repeats (the first origin is kept).
+pub fn instances(report: &Path, text: &str, samples: usize) -> Result<Vec<Instance>, String> {
+    let mut all = audit_instances(report, text)?;
     all.extend(claim_instances());
     all.extend(sample_instances(samples));
     let mut seen = std::collections::HashSet::new();

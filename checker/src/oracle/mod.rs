@@ -3,7 +3,6 @@
 //! instruction computes (`fold`); and a program that asks the hardware
 //! (`hw`), ready for a machine with a GPU.
 
-pub mod cli;
 pub mod fold;
 pub mod hw;
 pub mod kernel;

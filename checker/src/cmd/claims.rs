@@ -1,0 +1,253 @@
+//! `ptxcheck claims`: the spec's claims checked on the model; a table of
+//! verdicts with witnesses, one claim in full, or JSON.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use rayon::prelude::*;
+use serde_json::{json, Map, Value};
+
+use super::render::{register_text, table, wrap};
+use super::{status, Format, Setup, SolverArgs};
+use crate::audit::claims::check::{check, ClaimResult, ClaimVerdict, Witness};
+use crate::audit::claims::{Check, WarpSum};
+use crate::error::Error;
+
+/// The arguments of `ptxcheck claims`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Show one claim in full.
+    #[arg(long)]
+    id: Option<String>,
+    #[command(flatten)]
+    solver: SolverArgs,
+}
+
+/// Check every claim, or the one --id names; exit 1 when one is refuted
+/// or unsettled.
+pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
+    let mut claims = crate::audit::claims::all();
+    if let Some(id) = &args.id {
+        claims.retain(|c| &c.id == id);
+        if claims.is_empty() {
+            return Err(Error::usage(format!("unknown claim `{id}` (`ptxcheck claims` lists them)")));
+        }
+    }
+    let setup = Setup::new(&args.solver)?;
+    let results: Vec<_> =
+        setup.pool.install(|| claims.par_iter().map(|c| check(c, &setup.backend, setup.timeout)).collect());
+    let summary = ClaimSummary { results: &results };
+    match (args.solver.format, args.id) {
+        (Format::Json, _) => writeln!(out, "{:#}", summary.json())?,
+        (Format::Table, Some(_)) => claim_text(out, &results[0])?,
+        (Format::Table, None) => summary.text(out)?,
+    }
+    Ok(status(summary.count("refuted") == 0 && summary.count("unknown") == 0))
+}
+
+fn witness_brief(w: &Witness) -> String {
+    if w.inputs.is_empty() && w.observed.is_empty() {
+        return w.failing.join("; ");
+    }
+    let mut parts: Vec<String> = w.inputs.iter().map(|(n, v)| format!("{n}={}", v.hex())).collect();
+    let failing: std::collections::BTreeSet<&str> = w.failing.iter().map(String::as_str).collect();
+    if !failing.is_empty() {
+        parts.push(format!(
+            "-> {}",
+            w.observed.iter().map(|(n, v)| format!("{n}={}", register_text(*v))).collect::<Vec<_>>().join(" ")
+        ));
+    }
+    parts.join(" ")
+}
+
+/// The claims as a table, then a summary line.
+pub struct ClaimSummary<'a> {
+    pub results: &'a [ClaimResult],
+}
+
+impl ClaimSummary<'_> {
+    pub fn count(&self, label: &str) -> usize {
+        self.results.iter().filter(|r| r.verdict.label() == label).count()
+    }
+
+    pub fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        let rows = self
+            .results
+            .iter()
+            .map(|r| {
+                let detail = match &r.verdict {
+                    ClaimVerdict::Refuted(Some(w)) => witness_brief(w),
+                    ClaimVerdict::Refuted(None) => "holds for every input in the range".into(),
+                    ClaimVerdict::Holds(Some(w)) if matches!(r.claim.check, Check::Fails { .. }) => witness_brief(w),
+                    ClaimVerdict::NotCheckable(why) | ClaimVerdict::Unknown(why) => why.clone(),
+                    ClaimVerdict::Holds(_) => String::new(),
+                };
+                vec![r.claim.id.clone(), r.claim.kind.label().into(), r.verdict.label().into(), wrap(&detail, 60)]
+            })
+            .collect();
+        writeln!(out, "{}", table(&["claim", "kind", "verdict", "witness / reason"], rows))?;
+        writeln!(
+            out,
+            "\n{} claims: {} hold, {} refuted, {} not checkable, {} unknown",
+            self.results.len(),
+            self.count("holds"),
+            self.count("refuted"),
+            self.count("not checkable"),
+            self.count("unknown"),
+        )?;
+        if self.count("refuted") > 0 {
+            writeln!(
+                out,
+                "A refuted claim is a finding about the spec text: `ptxcheck claims --id ID` shows it in full."
+            )?;
+        }
+        Ok(())
+    }
+
+    pub fn json(&self) -> Value {
+        let claims: Vec<Value> = self.results.iter().map(claim_json).collect();
+        json!({
+            "claims": claims,
+            "summary": {
+                "claims": self.results.len(),
+                "holds": self.count("holds"),
+                "refuted": self.count("refuted"),
+                "not_checkable": self.count("not checkable"),
+                "unknown": self.count("unknown"),
+            }
+        })
+    }
+}
+
+fn check_json(check: &Check) -> Value {
+    match check {
+        Check::Values { program, inputs, expect } => json!({
+            "how": "values", "program": program,
+            "inputs": inputs.iter().map(|(n, v)| (n.clone(), json!(format!("{v:#x}")))).collect::<Map<_, _>>(),
+            "expect": expect,
+        }),
+        Check::Always { program, assume, holds } => {
+            json!({"how": "always", "program": program, "assume": assume, "holds": holds})
+        }
+        Check::Fails { program, assume, holds } => {
+            json!({"how": "fails", "program": program, "assume": assume, "holds": holds})
+        }
+        Check::Warp { program, register, sum } => {
+            json!({"how": "warp", "program": program, "register": register, "sum": format!("{sum:?}").to_lowercase()})
+        }
+        Check::Parses { text } => json!({"how": "catalogue", "instruction": text}),
+        Check::FitsSyntax { text } => json!({"how": "syntax-block", "instruction": text}),
+        Check::NotCheckable { reason } => json!({"how": "none", "reason": reason}),
+    }
+}
+
+fn claim_json(r: &ClaimResult) -> Value {
+    let mut o = Map::new();
+    o.insert("id".into(), json!(r.claim.id));
+    o.insert("section".into(), json!(r.claim.section));
+    o.insert("kind".into(), json!(r.claim.kind.label()));
+    o.insert("statement".into(), json!(r.claim.statement));
+    if let Some(f) = &r.claim.fragment {
+        o.insert("fragment".into(), json!(f));
+    }
+    o.insert("check".into(), check_json(&r.claim.check));
+    o.insert("method".into(), json!(r.method));
+    o.insert("verdict".into(), json!(r.verdict.label()));
+    match &r.verdict {
+        ClaimVerdict::NotCheckable(why) | ClaimVerdict::Unknown(why) => {
+            o.insert("reason".into(), json!(why));
+        }
+        _ => {}
+    }
+    if let Some(w) = r.verdict.witness() {
+        o.insert(
+            "witness".into(),
+            json!({
+                "inputs": w.inputs.iter().map(|(n, v)| (n.clone(), json!(v.hex()))).collect::<Map<_, _>>(),
+                "observed": w.observed.iter().map(|(n, v)| (n.clone(), v.map_or(Value::Null, |b| json!(b.hex())))).collect::<Map<_, _>>(),
+                "failing": w.failing,
+            }),
+        );
+    }
+    Value::Object(o)
+}
+
+/// One claim in full: what it states, how it was checked, the verdict and
+/// its witness.
+pub fn claim_text(out: &mut dyn Write, r: &ClaimResult) -> io::Result<()> {
+    let c = &r.claim;
+    writeln!(out, "{} ({}, {})", c.id, c.section, c.kind.label())?;
+    writeln!(out, "  claim: {}", c.statement)?;
+    if let Some(f) = &c.fragment {
+        writeln!(out, "  spec: `{f}`")?;
+    }
+    writeln!(out, "  checked by: {}", r.method)?;
+    let program = match &c.check {
+        Check::Values { program, .. }
+        | Check::Always { program, .. }
+        | Check::Fails { program, .. }
+        | Check::Warp { program, .. } => Some(program),
+        Check::Parses { .. } | Check::FitsSyntax { .. } | Check::NotCheckable { .. } => None,
+    };
+    if let Some(p) = program {
+        writeln!(out, "  program:")?;
+        for line in p.lines().flat_map(|l| l.split(';')).map(str::trim).filter(|l| !l.is_empty()) {
+            writeln!(out, "    {line};")?;
+        }
+    }
+    match &c.check {
+        Check::Values { inputs, expect, .. } => {
+            if !inputs.is_empty() {
+                writeln!(
+                    out,
+                    "  inputs: {}",
+                    inputs.iter().map(|(n, v)| format!("{n} = {v:#x}")).collect::<Vec<_>>().join(", ")
+                )?;
+            }
+            writeln!(out, "  expect: {}", expect.join("; "))?;
+        }
+        Check::Always { assume, holds, .. } => {
+            writeln!(
+                out,
+                "  for every input with: {}",
+                if assume.is_empty() { "-".into() } else { assume.join("; ") }
+            )?;
+            writeln!(out, "  holds: {}", holds.join("; "))?;
+        }
+        Check::Fails { assume, holds, .. } => {
+            writeln!(out, "  some input with: {}", assume.join("; "))?;
+            writeln!(out, "  breaks: {}", holds.join("; "))?;
+        }
+        Check::Warp { register, sum, .. } => {
+            let which = match sum {
+                WarpSum::Prefix => "over lanes 0 to its own",
+                WarpSum::Suffix => "over its own lane to lane 31",
+                WarpSum::Total => "over all 32 lanes",
+            };
+            writeln!(out, "  for every {register} in each of the 32 lanes, each lane's {register} ends as the sum {which} (mod 2^32)")?;
+        }
+        Check::Parses { text } | Check::FitsSyntax { text } => writeln!(out, "  instruction: {text}")?,
+        Check::NotCheckable { .. } => {}
+    }
+    writeln!(out, "  verdict: {}", r.verdict.label())?;
+    match &r.verdict {
+        ClaimVerdict::NotCheckable(why) | ClaimVerdict::Unknown(why) => {
+            writeln!(out, "  reason: {why}")?;
+        }
+        ClaimVerdict::Refuted(None) => writeln!(out, "  no input in the range breaks it")?,
+        _ => {}
+    }
+    if let Some(w) = r.verdict.witness() {
+        let mut rows: Vec<Vec<String>> =
+            w.inputs.iter().map(|(n, v)| vec!["input".into(), n.clone(), v.hex()]).collect();
+        rows.extend(w.observed.iter().map(|(n, v)| vec!["result".into(), n.clone(), register_text(*v)]));
+        writeln!(out, "  witness:")?;
+        for line in table(&["", "register", "value"], rows).lines() {
+            writeln!(out, "    {line}")?;
+        }
+        if !w.failing.is_empty() {
+            writeln!(out, "  fails: {}", w.failing.join("; "))?;
+        }
+    }
+    Ok(())
+}

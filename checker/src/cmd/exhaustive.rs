@@ -1,0 +1,130 @@
+//! `ptxcheck exhaustive`: both models, the SMT encoding evaluated
+//! concretely, on every input of each small variant; agreement, the first
+//! mismatch, and the throughput.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use super::render::{seconds, table, value_or_undefined};
+use super::{select, status, thread_pool, Format};
+use crate::error::Error;
+use crate::exhaustive;
+
+/// The arguments of `ptxcheck exhaustive`.
+#[derive(clap::Args)]
+pub struct Args {
+    #[arg(default_values_t = vec!["all".to_string()])]
+    targets: Vec<String>,
+    /// Check only variants with at most this many input bits.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=32))]
+    max_bits: u32,
+    /// Threads (default: one per CPU).
+    #[arg(long)]
+    jobs: Option<usize>,
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+}
+
+/// Check every input of the variants with at most --max-bits input bits;
+/// exit 1 on a mismatch.
+pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
+    let max_bits = args.max_bits;
+    let variants: Vec<_> =
+        select(&args.targets)?.into_iter().filter(|v| exhaustive::input_bits(v) <= max_bits).collect();
+    if variants.is_empty() {
+        return Err(Error::usage(format!("no selected variant has at most {max_bits} input bits")));
+    }
+    let pool = thread_pool(args.jobs)?;
+    let start = Instant::now();
+    let reports: Vec<_> = variants.iter().map(|v| pool.install(|| exhaustive::check(v))).collect();
+    let summary = ExhaustiveSummary { reports: &reports, wall: start.elapsed() };
+    match args.format {
+        Format::Table => summary.text(out)?,
+        Format::Json => writeln!(out, "{:#}", summary.json())?,
+    }
+    Ok(status(reports.iter().all(|r| r.mismatch.is_none())))
+}
+
+pub struct ExhaustiveSummary<'a> {
+    pub reports: &'a [exhaustive::Report],
+    pub wall: Duration,
+}
+
+impl ExhaustiveSummary<'_> {
+    fn throughput(r: &exhaustive::Report) -> f64 {
+        r.inputs as f64 / r.time.as_secs_f64().max(1e-9) / 1e6
+    }
+
+    pub fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        let rows = self
+            .reports
+            .iter()
+            .map(|r| {
+                let verdict = if r.mismatch.is_some() { "MISMATCH" } else { "agree" };
+                vec![
+                    r.variant.to_string(),
+                    exhaustive::input_bits(&r.variant).to_string(),
+                    if r.mismatch.is_some() { "-".into() } else { r.inputs.to_string() },
+                    verdict.to_string(),
+                    seconds(r.time),
+                    if r.mismatch.is_some() { "-".into() } else { format!("{:.1} M/s", Self::throughput(r)) },
+                ]
+            })
+            .collect();
+        writeln!(out, "{}", table(&["variant", "input bits", "inputs", "result", "time", "throughput"], rows))?;
+        for r in self.reports {
+            if let Some(m) = &r.mismatch {
+                writeln!(out, "\nmismatch for {}: the SMT encoding and the concrete semantics differ", r.variant)?;
+                for (o, v) in r.variant.inputs().iter().zip(&m.inputs) {
+                    writeln!(out, "    {} = {v}", o.name)?;
+                }
+                for ((o, s), c) in r.variant.outputs().iter().zip(&m.smt).zip(&m.concrete) {
+                    writeln!(
+                        out,
+                        "    {}: SMT {}, concrete {}",
+                        o.name,
+                        value_or_undefined(*s),
+                        value_or_undefined(*c)
+                    )?;
+                }
+            }
+        }
+        let total: u64 = self.reports.iter().map(|r| r.inputs).sum();
+        let bad = self.reports.iter().filter(|r| r.mismatch.is_some()).count();
+        writeln!(
+            out,
+            "\n{} variants: {} agree on every input, {} mismatch; {} inputs in {} ({:.1} M inputs/s)",
+            self.reports.len(),
+            self.reports.len() - bad,
+            bad,
+            total,
+            seconds(self.wall),
+            total as f64 / self.wall.as_secs_f64().max(1e-9) / 1e6,
+        )
+    }
+
+    pub fn json(&self) -> Value {
+        let reports: Vec<Value> = self
+            .reports
+            .iter()
+            .map(|r| {
+                json!({
+                    "variant": r.variant.to_string(),
+                    "input_bits": exhaustive::input_bits(&r.variant),
+                    "inputs": r.inputs,
+                    "agree": r.mismatch.is_none(),
+                    "mismatch": r.mismatch.as_ref().map(|m| json!({
+                        "inputs": m.inputs,
+                        "smt": m.smt,
+                        "concrete": m.concrete,
+                    })),
+                    "time_s": r.time.as_secs_f64(),
+                })
+            })
+            .collect();
+        json!({ "results": reports, "wall_s": self.wall.as_secs_f64() })
+    }
+}

@@ -1,0 +1,176 @@
+//! The commands of the command line, one module each: its arguments (a
+//! `clap::Args`), its `run` into a `Write`, and the rendering of its
+//! results as a table or as JSON. Here what several share: the output
+//! format, the solver arguments, the thread pool and the progress bar.
+
+pub mod audit;
+pub mod claims;
+pub mod eval;
+pub mod exhaustive;
+pub mod hw;
+pub mod list;
+pub mod mutants;
+pub mod prove;
+pub mod render;
+pub mod report;
+pub mod run;
+pub mod smtlib;
+pub mod vendor;
+
+use std::io::{self, IsTerminal};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use ptx_smt::Backend;
+use ptx_spec::Variant;
+use rayon::prelude::*;
+
+use crate::error::{Error, Result};
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Prove that each variant's SMT encoding and concrete semantics agree
+    /// for all inputs.
+    Prove(prove::Args),
+    /// Evaluate one instruction with immediate operands, e.g.
+    /// 'shf.l.wrap.b32 d, 0x80000001, 0x80000001, 1'; or on the 32 lanes of
+    /// a warp, e.g. 'shfl.up.b32 d|p, a, 1, 0' --lanes a=0..31.
+    Eval(eval::Args),
+    /// Check the spec's claims: worked examples, identities, prose and notes,
+    /// and derived claims. Exit 1 when a claim is refuted (a finding about
+    /// the spec) or unsettled.
+    Claims(claims::Args),
+    /// Run a straight-line PTX program (instructions of the catalogue,
+    /// guards, `.reg` declarations) on concrete values and print the
+    /// registers it writes.
+    Run(run::Args),
+    /// Fault each encoding in turn and check that `prove` catches every
+    /// fault that changes the function.
+    Mutants(mutants::Args),
+    /// Compare the concrete semantics and the SMT encoding, evaluated
+    /// concretely, on every input of each variant whose inputs have at most
+    /// --max-bits bits together (32 at most).
+    Exhaustive(exhaustive::Args),
+    /// Audit the spec text: every ambiguous passage with its readings
+    /// compared, every refuted claim, example and prose statement, each
+    /// with a confirmed witness. Exit 1 when some comparison is unsettled.
+    Audit(audit::Args),
+    /// Regenerate the reports (`reports/`): every variant proven by each
+    /// solver, the claims, and the audit's findings. With --check, write
+    /// nothing and exit 1 if the committed reports are not current.
+    Report(report::Args),
+    /// Print the SMT encodings as SMT-LIB2: one define-fun per output of
+    /// each variant, over its inputs, with the assumptions as comments.
+    Smtlib(smtlib::Args),
+    /// Ground truth from NVIDIA's assembler: syntax, and folded values.
+    Vendor(vendor::Args),
+    /// The hardware check: emit a GPU program, compare its results.
+    Hw(hw::Args),
+    /// List the catalogue: every legal variant with its operands,
+    /// requirements and assumptions.
+    List(list::Args),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Table,
+    Json,
+}
+
+#[derive(clap::Args)]
+pub struct SolverArgs {
+    /// Solver back end: `embedded` (Z3 linked in-process), or a solver
+    /// process: `z3`, `cvc5`, `yices`, `bitwuzla`.
+    #[arg(long, default_value = "embedded")]
+    pub solver: String,
+    /// Time limit for each solver query, in seconds.
+    #[arg(long, default_value_t = 60.0)]
+    pub timeout: f64,
+    /// Queries run in parallel (default: one per CPU).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+}
+
+/// Exit status 0 when everything asked for holds, else 1.
+pub fn status(holds: bool) -> ExitCode {
+    if holds {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// A pool of `jobs` threads (default: one per CPU), as --jobs gives it.
+pub fn thread_pool(jobs: Option<usize>) -> Result<rayon::ThreadPool> {
+    let jobs = match jobs {
+        Some(0) => return Err(Error::usage("--jobs must be at least 1")),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| Error::Io { what: "starting worker threads".into(), source: io::Error::other(e) })
+}
+
+/// The solver, limits and thread pool shared by the solver commands.
+pub struct Setup {
+    pub backend: Backend,
+    pub timeout: Duration,
+    pub pool: rayon::ThreadPool,
+}
+
+impl Setup {
+    pub fn new(args: &SolverArgs) -> Result<Setup> {
+        Setup::with(&args.solver, args.timeout, args.jobs)
+    }
+
+    /// The solver named `solver` (checked to be installed), `timeout`
+    /// seconds for each query, `jobs` threads.
+    pub fn with(solver: &str, timeout: f64, jobs: Option<usize>) -> Result<Setup> {
+        let backend = Backend::from_name(solver)?;
+        backend.check_available()?;
+        if !(timeout.is_finite() && timeout > 0.0) {
+            return Err(Error::usage(format!("--timeout must be a positive number of seconds, got {timeout}")));
+        }
+        let pool = thread_pool(jobs)?;
+        Ok(Setup { backend, timeout: Duration::from_secs_f64(timeout), pool })
+    }
+
+    /// Run `job` on every variant in parallel, with a progress bar on a
+    /// terminal; results in catalogue order.
+    pub fn run_all<T: Send>(&self, variants: &[Variant], job: impl Fn(&Variant) -> T + Sync) -> Vec<T> {
+        let bar = ProgressBar::with_draw_target(
+            Some(variants.len() as u64),
+            if io::stderr().is_terminal() && io::stdout().is_terminal() {
+                ProgressDrawTarget::stderr()
+            } else {
+                ProgressDrawTarget::hidden()
+            },
+        );
+        bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").expect("a valid template"));
+        let results = self.pool.install(|| {
+            variants
+                .par_iter()
+                .map(|v| {
+                    let r = job(v);
+                    bar.set_message(v.to_string());
+                    bar.inc(1);
+                    r
+                })
+                .collect()
+        });
+        bar.finish_and_clear();
+        results
+    }
+}
+
+/// The variants `targets` names (see [`crate::select`]).
+pub fn select(targets: &[String]) -> Result<Vec<Variant>> {
+    crate::select::select(targets).map_err(Error::usage)
+}

@@ -1,0 +1,132 @@
+//! `ptxcheck mutants`: each encoding faulted in turn, and whether `prove`
+//! catches every fault that changes the function; the kill rate, and why
+//! each mutant that was not killed survived.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use serde_json::{json, Value};
+
+use super::render::table;
+use super::{select, status, Format, Setup, SolverArgs};
+use crate::error::Error;
+use crate::mutants::{self, Fate, Mutant};
+
+/// The arguments of `ptxcheck mutants`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// `all`, an instruction or a variant.
+    #[arg(default_values_t = vec!["all".to_string()])]
+    targets: Vec<String>,
+    #[command(flatten)]
+    solver: SolverArgs,
+}
+
+/// Run the mutants of the variants `args` names; exit 1 if one survives.
+pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
+    let selected = select(&args.targets)?;
+    let setup = Setup::new(&args.solver)?;
+    let mut variants = Vec::new();
+    for v in selected {
+        match mutants::skipped(&v) {
+            Some(why) => eprintln!("note: {v}: mutants not run: {why}"),
+            None => variants.push(v),
+        }
+    }
+    let per_variant = setup.run_all(&variants, |v| mutants::run(v, &setup.backend, setup.timeout));
+    let mut all = Vec::new();
+    for r in per_variant {
+        all.extend(r?);
+    }
+    let summary = MutantSummary { mutants: &all };
+    match args.solver.format {
+        Format::Table => summary.text(out)?,
+        Format::Json => writeln!(out, "{:#}", summary.json())?,
+    }
+    Ok(status(summary.survived() == 0))
+}
+
+pub struct MutantSummary<'a> {
+    pub mutants: &'a [Mutant],
+}
+
+impl MutantSummary<'_> {
+    fn count(&self, f: impl Fn(&Fate) -> bool) -> usize {
+        self.mutants.iter().filter(|m| f(&m.fate)).count()
+    }
+    pub fn killed(&self) -> usize {
+        self.count(|f| matches!(f, Fate::Killed))
+    }
+    pub fn equivalent(&self) -> usize {
+        self.count(|f| matches!(f, Fate::Equivalent))
+    }
+    pub fn survived(&self) -> usize {
+        self.count(|f| matches!(f, Fate::Survived { .. }))
+    }
+    fn rate(&self) -> f64 {
+        let non_equivalent = self.mutants.len() - self.equivalent();
+        if non_equivalent == 0 {
+            100.0
+        } else {
+            100.0 * self.killed() as f64 / non_equivalent as f64
+        }
+    }
+
+    pub fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        let mut variants: Vec<&str> = Vec::new();
+        for m in self.mutants {
+            if !variants.contains(&m.variant.as_str()) {
+                variants.push(&m.variant);
+            }
+        }
+        let rows = variants
+            .iter()
+            .map(|v| {
+                let of = |f: fn(&Fate) -> bool| self.mutants.iter().filter(|m| m.variant == *v && f(&m.fate)).count();
+                vec![
+                    v.to_string(),
+                    of(|_| true).to_string(),
+                    of(|f| matches!(f, Fate::Killed)).to_string(),
+                    of(|f| matches!(f, Fate::Equivalent)).to_string(),
+                    of(|f| matches!(f, Fate::Survived { .. })).to_string(),
+                ]
+            })
+            .collect();
+        writeln!(out, "{}", table(&["variant", "mutants", "killed", "equivalent", "survived"], rows))?;
+        let survivors: Vec<&Mutant> = self.mutants.iter().filter(|m| !matches!(m.fate, Fate::Killed)).collect();
+        if !survivors.is_empty() {
+            writeln!(out, "\nMutants not killed, and why:")?;
+            for m in survivors {
+                let why = match &m.fate {
+                    Fate::Equivalent => "equivalent mutant: the solver proves it equal to the original".to_string(),
+                    Fate::Survived { reason } => format!("NOT KILLED: {reason}"),
+                    Fate::Killed => unreachable!(),
+                };
+                writeln!(out, "  {} ({:?} side): {}\n    {why}", m.variant, m.side, m.fault)?;
+            }
+        }
+        writeln!(
+            out,
+            "\nkill rate {:.1}%: {} killed of {} non-equivalent mutants ({} mutants, {} equivalent, {} survived)",
+            self.rate(),
+            self.killed(),
+            self.mutants.len() - self.equivalent(),
+            self.mutants.len(),
+            self.equivalent(),
+            self.survived(),
+        )
+    }
+
+    pub fn json(&self) -> Value {
+        json!({
+            "mutants": self.mutants,
+            "summary": {
+                "mutants": self.mutants.len(),
+                "killed": self.killed(),
+                "equivalent": self.equivalent(),
+                "survived": self.survived(),
+                "kill_rate_percent": self.rate(),
+            }
+        })
+    }
+}

@@ -1,0 +1,225 @@
+//! `ptxcheck prove`: each variant's SMT encoding against its concrete
+//! semantics, for all inputs; the verdicts as a table or as JSON, each
+//! counterexample with both sides' outputs.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use ptx_spec::assumption::Assumption;
+use ptx_spec::bv::BitVec;
+use ptx_spec::catalogue::Variant;
+use serde_json::{json, Map, Value};
+
+use super::render::{deprecations, seconds, table, value_or_undefined};
+use super::{select, status, Format, Setup, SolverArgs};
+use crate::error::Error;
+use crate::prove::{self, Counterexample, ProofResult, Verdict};
+
+/// The arguments of `ptxcheck prove`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// `all`, an instruction (`shf`) or a variant (`shf.l.wrap.b32`).
+    #[arg(required = true)]
+    targets: Vec<String>,
+    #[command(flatten)]
+    solver: SolverArgs,
+}
+
+/// Prove the variants `args` names; exit 1 unless every one is proven.
+pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
+    let variants = select(&args.targets)?;
+    let setup = Setup::new(&args.solver)?;
+    let start = Instant::now();
+    let results = setup.run_all(&variants, |v| prove::prove(v, &setup.backend, setup.timeout));
+    let summary = ProveSummary { results: &results, solver: setup.backend.to_string(), wall: start.elapsed() };
+    match args.solver.format {
+        Format::Table => summary.text(out)?,
+        Format::Json => writeln!(out, "{:#}", summary.json())?,
+    }
+    Ok(status(summary.all_proven()))
+}
+
+/// The assumptions used by `results`, each once, in first-use order.
+fn used_assumptions<'a>(lists: impl IntoIterator<Item = &'a Vec<&'static Assumption>>) -> Vec<&'static Assumption> {
+    let mut used: Vec<&'static Assumption> = Vec::new();
+    for list in lists {
+        for a in list {
+            if !used.iter().any(|u| u.id == a.id) {
+                used.push(a);
+            }
+        }
+    }
+    used
+}
+
+/// Inputs beyond which a witness shows only its non-zero inputs (shfl's
+/// model reads every lane of the warp; a minimised witness is mostly 0).
+const FEW_INPUTS: usize = 8;
+
+/// The inputs of a witness worth showing, and how many zeros were left out.
+fn shown_inputs(cex: &Counterexample) -> (Vec<&(String, BitVec)>, usize) {
+    if cex.inputs.len() <= FEW_INPUTS {
+        return (cex.inputs.iter().collect(), 0);
+    }
+    let shown: Vec<_> = cex.inputs.iter().filter(|(_, v)| v.unsigned() != 0).collect();
+    let hidden = cex.inputs.len() - shown.len();
+    (shown, hidden)
+}
+
+/// A counterexample the way Alive2 shows one: a headline, the inputs, then
+/// each output on both sides.
+pub fn counterexample(out: &mut dyn Write, variant: &Variant, cex: &Counterexample) -> io::Result<()> {
+    writeln!(out, "counterexample for {variant}: the SMT encoding and the concrete semantics differ")?;
+    let (shown, hidden) = shown_inputs(cex);
+    if hidden > 0 {
+        writeln!(out, "  inputs (the {hidden} not shown are 0):")?;
+    } else {
+        writeln!(out, "  inputs:")?;
+    }
+    for (name, value) in shown {
+        writeln!(out, "    {name} = {value}")?;
+    }
+    let rows = cex
+        .outputs
+        .iter()
+        .map(|o| {
+            let mark = if o.smt == o.concrete { "" } else { "differs" };
+            vec![o.name.clone(), value_or_undefined(o.smt), value_or_undefined(o.concrete), mark.to_string()]
+        })
+        .collect();
+    for line in table(&["output", "SMT encoding", "concrete", ""], rows).lines() {
+        writeln!(out, "  {line}")?;
+    }
+    Ok(())
+}
+
+pub struct ProveSummary<'a> {
+    pub results: &'a [ProofResult],
+    pub solver: String,
+    pub wall: Duration,
+}
+
+impl ProveSummary<'_> {
+    fn count(&self, label: &str) -> usize {
+        self.results.iter().filter(|r| r.verdict.label() == label).count()
+    }
+    pub fn all_proven(&self) -> bool {
+        self.results.iter().all(|r| r.verdict.is_proven())
+    }
+
+    pub fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        let rows = self
+            .results
+            .iter()
+            .map(|r| {
+                let assumptions = if r.assumptions.is_empty() {
+                    "-".to_string()
+                } else {
+                    r.assumptions.iter().map(|a| a.id).collect::<Vec<_>>().join(", ")
+                };
+                let verdict = match &r.verdict {
+                    // The witness in the row; both sides' outputs below the table.
+                    Verdict::Counterexample(cex) => {
+                        let (shown, hidden) = shown_inputs(cex);
+                        let mut inputs: Vec<String> = shown.iter().map(|(n, v)| format!("{n}={}", v.hex())).collect();
+                        if hidden > 0 {
+                            inputs.push("others 0".into());
+                        }
+                        format!("counterexample\n{}", inputs.join(" "))
+                    }
+                    Verdict::Proven if r.cases > 1 => format!("proven\n({} cases)", r.cases),
+                    v => v.label().to_string(),
+                };
+                vec![r.variant.to_string(), verdict, assumptions, seconds(r.time)]
+            })
+            .collect();
+        writeln!(out, "{}", table(&["variant", "verdict", "assumptions", "time"], rows))?;
+        for r in self.results {
+            match &r.verdict {
+                Verdict::Counterexample(cex) => {
+                    writeln!(out)?;
+                    counterexample(out, &r.variant, cex)?;
+                }
+                Verdict::Unknown { reason } => writeln!(out, "\nunknown for {}: {reason}", r.variant)?,
+                Verdict::Timeout => writeln!(out, "\ntimeout for {}: no answer within the time limit", r.variant)?,
+                Verdict::Proven => {}
+            }
+        }
+        let used = used_assumptions(self.results.iter().map(|r| &r.assumptions));
+        if !used.is_empty() {
+            writeln!(out, "\nAssumptions (a proof holds under those on its row):")?;
+            for a in used {
+                writeln!(out, "  {} ({}, `{}`): {}", a.id, a.section, a.fragment, a.reading)?;
+            }
+        }
+        deprecations(out, self.results.iter().map(|r| &r.variant))?;
+        writeln!(
+            out,
+            "\n{} variants: {} proven, {} counterexample, {} unknown, {} timeout; solver {}; {} wall",
+            self.results.len(),
+            self.count("proven"),
+            self.count("counterexample"),
+            self.count("unknown"),
+            self.count("timeout"),
+            self.solver,
+            seconds(self.wall),
+        )
+    }
+
+    pub fn json(&self) -> Value {
+        let results: Vec<Value> = self
+            .results
+            .iter()
+            .map(|r| {
+                let mut o = Map::new();
+                o.insert("variant".into(), json!(r.variant.to_string()));
+                o.insert("section".into(), json!(r.variant.section()));
+                o.insert("verdict".into(), json!(r.verdict.label()));
+                o.insert("assumptions".into(), json!(r.assumptions.iter().map(|a| a.id).collect::<Vec<_>>()));
+                o.insert("cases".into(), json!(r.cases));
+                o.insert("time_s".into(), json!(r.time.as_secs_f64()));
+                if let Some(d) = r.variant.deprecation() {
+                    o.insert("deprecation".into(), json!(d.to_string()));
+                }
+                match &r.verdict {
+                    Verdict::Counterexample(cex) => {
+                        o.insert("counterexample".into(), counterexample_json(cex));
+                    }
+                    Verdict::Unknown { reason } => {
+                        o.insert("reason".into(), json!(reason));
+                    }
+                    _ => {}
+                }
+                Value::Object(o)
+            })
+            .collect();
+        json!({
+            "solver": self.solver,
+            "results": results,
+            "summary": {
+                "variants": self.results.len(),
+                "proven": self.count("proven"),
+                "counterexample": self.count("counterexample"),
+                "unknown": self.count("unknown"),
+                "timeout": self.count("timeout"),
+                "wall_s": self.wall.as_secs_f64(),
+            },
+            "assumptions": used_assumptions(self.results.iter().map(|r| &r.assumptions)),
+        })
+    }
+}
+
+fn hex_or_null(v: Option<BitVec>) -> Value {
+    v.map_or(Value::Null, |b| json!(b.hex()))
+}
+
+fn counterexample_json(cex: &Counterexample) -> Value {
+    let inputs: Map<String, Value> = cex.inputs.iter().map(|(n, v)| (n.clone(), json!(v.hex()))).collect();
+    let outputs: Vec<Value> = cex
+        .outputs
+        .iter()
+        .map(|o| json!({"name": o.name, "smt": hex_or_null(o.smt), "concrete": hex_or_null(o.concrete)}))
+        .collect();
+    json!({"inputs": inputs, "outputs": outputs})
+}

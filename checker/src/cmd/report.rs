@@ -1,0 +1,65 @@
+//! `ptxcheck report`: regenerate the reports under `reports/` (every
+//! variant proven by each solver, the claims, the audit's findings), or
+//! with --check tell whether the committed ones are current.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use super::audit::literal_timeout;
+use super::Setup;
+use crate::error::Error;
+use crate::prove;
+use crate::report::{self, SolverRun, Vendor, FILES};
+
+/// The arguments of `ptxcheck report`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The reports' folder.
+    #[arg(long, default_value = "reports")]
+    dir: PathBuf,
+    /// Compare with the files in --dir instead of writing them.
+    #[arg(long)]
+    check: bool,
+    /// The solvers whose `prove all` the report records, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "embedded,z3,cvc5")]
+    solvers: Vec<String>,
+    /// Time limit for each solver query, in seconds.
+    #[arg(long, default_value_t = 60.0)]
+    timeout: f64,
+    /// Queries run in parallel (default: one per CPU).
+    #[arg(long)]
+    jobs: Option<usize>,
+}
+
+/// Build the reports, then write them, or with --check compare them with
+/// the files in --dir (exit 1 when one is stale).
+pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
+    let variants = ptx_spec::Variant::all();
+    let mut runs = Vec::new();
+    for name in &args.solvers {
+        let setup = Setup::with(name, args.timeout, args.jobs)?;
+        let results = setup.run_all(&variants, |v| prove::prove(v, &setup.backend, setup.timeout));
+        runs.push(SolverRun { solver: setup.backend.to_string(), results });
+    }
+    let setup = Setup::with("embedded", args.timeout, args.jobs)?;
+    let audit =
+        setup.pool.install(|| crate::audit::run(&setup.backend, setup.timeout, literal_timeout(setup.timeout)))?;
+    let dir = &args.dir;
+    let vendor = Vendor::load(dir);
+    let report = report::build(&runs, &audit, vendor.as_ref());
+    if args.check {
+        let stale = report.stale(dir);
+        if stale.is_empty() {
+            writeln!(out, "{}: current", dir.display())?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        for path in stale {
+            writeln!(out, "stale: {} (run `ptxcheck report` and commit it)", path.display())?;
+        }
+        return Ok(ExitCode::from(1));
+    }
+    report.write(dir)?;
+    writeln!(out, "wrote {} files to {}", FILES.len(), dir.display())?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,34 @@
+//! `ptxcheck smtlib`: the SMT encodings as SMT-LIB2, on standard output or
+//! into a file that is replaced whole.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use super::select;
+use crate::error::Error;
+use crate::smtlib::{export, write_atomically};
+
+/// The arguments of `ptxcheck smtlib`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// `all`, an instruction (`bfe`) or a variant (`bfe.s32`).
+    #[arg(required = true)]
+    targets: Vec<String>,
+    /// Write to this file (replaced whole, never left half-written)
+    /// instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
+    let variants = select(&args.targets)?;
+    let text = export(&variants);
+    match args.output {
+        Some(path) => {
+            write_atomically(&path, &text).map_err(|e| Error::file(format!("cannot write {}", path.display()), e))?
+        }
+        None => out.write_all(text.as_bytes())?,
+    }
+    Ok(ExitCode::SUCCESS)
+}

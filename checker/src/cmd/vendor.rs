@@ -1,0 +1,245 @@
+//! `ptxcheck vendor`: NVIDIA's assembler as ground truth. `syntax` runs every
+//! catalogue variant and spec example through ptxas; `fold` reads back the
+//! values ptxas folds from instructions on constants. Each compares with
+//! the model, prints a table or the report's JSON, and can write or check
+//! the report file under `reports/vendor/`.
+//!
+//! Exit status: 0 when ptxas and ptxcheck agree everywhere, 1 when they
+//! disagree somewhere (a finding), or with --check when the committed
+//! report is stale.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Subcommand;
+use serde_json::{json, Value};
+
+use super::Format;
+use crate::error::Error;
+use crate::oracle::ptxas::{find_cuobjdump, find_ptxas, version, Tool};
+use crate::oracle::{fold, syntax};
+
+/// The arguments of `ptxcheck vendor`.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: VendorCommand,
+}
+
+#[derive(clap::Args)]
+pub struct Common {
+    /// The ptxas to run (default: ptxas on PATH, else the nvidia-cuda-nvcc-cu12 wheel's).
+    #[arg(long, value_name = "PATH")]
+    ptxas: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+    /// Write the result to the report file under reports/vendor/.
+    #[arg(long)]
+    write: bool,
+    /// Write nothing; exit 1 if the committed report file differs from this run's.
+    #[arg(long, conflicts_with = "write")]
+    check: bool,
+    /// The reports' folder.
+    #[arg(long, default_value = "reports", value_name = "DIR")]
+    dir: PathBuf,
+}
+
+#[derive(Subcommand)]
+pub enum VendorCommand {
+    /// Assemble every catalogue variant and every example instruction of the
+    /// spec with ptxas and compare with ptxcheck's parser and Syntax blocks.
+    Syntax {
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Assemble instructions on constants with ptxas -O3, read the folded
+    /// values back from the SASS, and compare them with the model.
+    Fold {
+        #[command(flatten)]
+        common: Common,
+        /// The cuobjdump to run (default: on PATH, else the nvidia-cuda-cuobjdump wheel's).
+        #[arg(long, value_name = "PATH")]
+        cuobjdump: Option<PathBuf>,
+        /// Random, edge-biased samples per variant.
+        #[arg(long, default_value_t = 16)]
+        samples: usize,
+    },
+}
+
+pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
+    match args.command {
+        VendorCommand::Syntax { common } => run_syntax(&common, out),
+        VendorCommand::Fold { common, cuobjdump, samples } => run_fold(&common, cuobjdump.as_deref(), samples, out),
+    }
+}
+
+/// `vendor syntax`.
+fn run_syntax(common: &Common, out: &mut dyn Write) -> Result<ExitCode, Error> {
+    let ptxas = find_ptxas(common.ptxas.as_deref())?;
+    let cases = syntax::cases();
+    let rows = syntax::run(&ptxas, &cases)?;
+    let count = |f: &dyn Fn(&syntax::Row) -> bool| syntax::count(&rows, f);
+    let counts = json!({
+        "variants": count(&|r| r.kind == "variant"),
+        "variants_accepted": count(&|r| r.kind == "variant" && r.ptxas == "accepted"),
+        "removed_rejected": count(&|r| r.kind == "variant-removed" && r.ptxas == "rejected"),
+        "examples": count(&|r| r.kind == "example"),
+        "examples_accepted": count(&|r| r.kind == "example" && r.ptxas == "accepted"),
+        "agree": count(&|r| r.verdict == "agree"),
+        "disagree": count(&|r| r.verdict == "disagree"),
+        "out_of_scope": count(&|r| r.verdict == "out of scope"),
+    });
+    let head = json!({ "ptxas": tool_record(&ptxas, "ptxas")?, "arch": syntax::ARCH, "counts": counts });
+    let json_rows: Vec<Value> = rows.iter().map(|r| json!(r)).collect();
+    let text = lines_json(&head, "cases", &json_rows);
+    match common.format {
+        Format::Json => out.write_all(text.as_bytes())?,
+        Format::Table => syntax_table(out, &rows, &counts)?,
+    }
+    let current = write_or_check(out, common, "ptxas-syntax.json", &text)?;
+    let disagree = counts["disagree"].as_u64().unwrap_or(0) > 0;
+    Ok(exit_status(common, current, disagree))
+}
+
+/// `vendor fold`.
+fn run_fold(common: &Common, cuobjdump: Option<&Path>, samples: usize, out: &mut dyn Write) -> Result<ExitCode, Error> {
+    let ptxas = find_ptxas(common.ptxas.as_deref())?;
+    let cuobjdump = find_cuobjdump(cuobjdump)?;
+    let instances = fold_instances(&common.dir.join("ptxcheck.json"), samples)?;
+    let rows = fold::run(&ptxas, &cuobjdump, &instances)?;
+    let mut counts = serde_json::Map::new();
+    counts.insert("instances".into(), json!(rows.len()));
+    for v in fold::VERDICTS {
+        counts.insert(v.replace(' ', "_"), json!(rows.iter().filter(|r| r.verdict == v).count()));
+    }
+    let counts = Value::Object(counts);
+    let head = json!({
+        "ptxas": tool_record(&ptxas, "ptxas")?,
+        "cuobjdump": tool_record(&cuobjdump, "cuobjdump")?,
+        "setting": "ptxas -O3 -arch=sm_90, PTX 8.8",
+        "samples_per_variant": samples,
+        "counts": counts,
+    });
+    let json_rows: Vec<Value> = rows.iter().map(|r| json!(r)).collect();
+    let text = lines_json(&head, "instances", &json_rows);
+    match common.format {
+        Format::Json => out.write_all(text.as_bytes())?,
+        Format::Table => fold_table(out, &rows, &counts)?,
+    }
+    let current = write_or_check(out, common, "ptxas-fold.json", &text)?;
+    let disagree = counts["disagree"].as_u64().unwrap_or(0) > 0;
+    Ok(exit_status(common, current, disagree))
+}
+
+/// The fold instances: the witnesses of the audit report `audit`, the
+/// claims, and `samples` samples per variant.
+pub fn fold_instances(audit: &Path, samples: usize) -> Result<Vec<fold::Instance>, Error> {
+    let text =
+        std::fs::read_to_string(audit).map_err(|e| Error::file(format!("cannot read {}", audit.display()), e))?;
+    fold::instances(audit, &text, samples).map_err(Error::usage)
+}
+
+/// The tool, with its release line and the wheel it came from.
+fn tool_record(tool: &Tool, name: &'static str) -> Result<Value, Error> {
+    Ok(json!({ "release": version(tool, name)?, "wheel": tool.wheel }))
+}
+
+/// Write `text` to `path`, or with `check` compare it; true when current.
+fn write_or_check(out: &mut dyn Write, common: &Common, file: &str, text: &str) -> Result<bool, Error> {
+    let path = common.dir.join("vendor").join(file);
+    if common.check {
+        let current = std::fs::read_to_string(&path).is_ok_and(|old| old == text);
+        if current {
+            writeln!(out, "{}: current", path.display())?;
+        } else {
+            writeln!(out, "stale: {} (rerun with --write and commit it)", path.display())?;
+        }
+        return Ok(current);
+    }
+    if common.write {
+        std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))
+            .map_err(|e| Error::file(format!("cannot create the folder of {}", path.display()), e))?;
+        let tmp = path.with_extension("json.tmp");
+        std::fs::write(&tmp, text).map_err(|e| Error::file(format!("cannot write {}", tmp.display()), e))?;
+        std::fs::rename(&tmp, &path).map_err(|e| Error::file(format!("cannot write {}", path.display()), e))?;
+        writeln!(out, "wrote {}", path.display())?;
+    }
+    Ok(true)
+}
+
+/// With --check, 1 only when the committed file is stale (its findings are
+/// recorded there); otherwise 1 when ptxas and ptxcheck disagree.
+fn exit_status(common: &Common, current: bool, disagree: bool) -> ExitCode {
+    ExitCode::from(u8::from(if common.check { !current } else { disagree }))
+}
+
+/// JSON with one array element a line, so diffs of the reports stay small.
+fn lines_json(head: &Value, key: &str, rows: &[Value]) -> String {
+    let mut text = serde_json::to_string_pretty(head).unwrap_or_default();
+    text.truncate(text.trim_end().trim_end_matches('}').trim_end().len());
+    let body: Vec<String> = rows.iter().map(|r| format!("    {r}")).collect();
+    format!("{text},\n  \"{key}\": [\n{}\n  ]\n}}\n", body.join(",\n"))
+}
+
+fn syntax_table(out: &mut dyn Write, rows: &[syntax::Row], counts: &Value) -> io::Result<()> {
+    let yn = |b: Option<bool>| b.map_or("-", |b| if b { "legal" } else { "illegal" });
+    writeln!(
+        out,
+        "{:<16} {:<44} {:<12} {:<9} {:<9} {:<9} {:<12} ptxas's error",
+        "kind", "instruction", "setting", "ptxas", "catalogue", "syntax", "verdict"
+    )?;
+    for r in rows {
+        writeln!(
+            out,
+            "{:<16} {:<44} {:<12} {:<9} {:<9} {:<9} {:<12} {}",
+            r.kind,
+            r.instruction,
+            format!("{} {}", r.ptx, r.target),
+            r.ptxas,
+            yn(r.catalogue),
+            yn(r.syntax_block),
+            r.verdict,
+            r.error.as_deref().unwrap_or("")
+        )?;
+    }
+    writeln!(
+        out,
+        "variants: {} of {} accepted; removed shfl forms rejected: {}; examples: {} of {} accepted; agree {}, disagree {}, out of scope {}",
+        counts["variants_accepted"], counts["variants"], counts["removed_rejected"], counts["examples_accepted"],
+        counts["examples"], counts["agree"], counts["disagree"], counts["out_of_scope"]
+    )?;
+    Ok(())
+}
+
+fn fold_table(out: &mut dyn Write, rows: &[fold::Row], counts: &Value) -> io::Result<()> {
+    writeln!(out, "{:<20} {:<40} {:<24} {:<24} {:<12} origin", "variant", "inputs", "model", "ptxas", "verdict")?;
+    // Every row but the plain agreements of samples: those are counted.
+    for r in rows.iter().filter(|r| r.verdict != "agree" || r.origin != "sample") {
+        let mut origin = r.origin.clone();
+        if let Some(m) = &r.matches {
+            origin.push_str(&format!(" (matches: {})", if m.is_empty() { "none".into() } else { m.join(", ") }));
+        }
+        writeln!(
+            out,
+            "{:<20} {:<40} {:<24} {:<24} {:<12} {}",
+            r.variant,
+            r.inputs.join(" "),
+            r.model.join(" "),
+            r.vendor.join(" "),
+            r.verdict,
+            origin
+        )?;
+    }
+    writeln!(
+        out,
+        "{} instances: {} agree, {} disagree, {} vendor picks (model unspecified), {} not folded, {} rejected",
+        counts["instances"],
+        counts["agree"],
+        counts["disagree"],
+        counts["vendor_picks"],
+        counts["not_folded"],
+        counts["rejected"]
+    )?;
+    Ok(())
+}
