@@ -98,11 +98,11 @@ impl LaneValues {
             let number =
                 |t: &str| parse_integer(t.trim()).ok_or_else(|| bad(&format!("`{}` is not an integer", t.trim())));
             let (from, to) = (number(from)?, number(to)?);
-            if to - from + 1 != WARP as i128 {
-                return Err(bad(&format!(
-                    "a range gives one value per lane, so it must span 32 values, not {}",
-                    to - from + 1
-                )));
+            // Checked: the ends may be any 128-bit integers.
+            let span = to.checked_sub(from).and_then(|d| d.checked_add(1));
+            if span != Some(WARP as i128) {
+                let span = span.map_or("over 2^127".to_string(), |n| n.to_string());
+                return Err(bad(&format!("a range gives one value per lane, so it must span 32 values, not {span}")));
             }
             (from..=to).map(|v| v.to_string()).collect()
         } else if values.contains(',') {

@@ -14,7 +14,7 @@ use crate::eval::{EvalError, LaneValues};
 pub enum RunError {
     #[error("{file}:{error}")]
     Program { file: String, error: ProgramError },
-    #[error("{0}")]
+    #[error(transparent)]
     Values(#[from] EvalError),
     #[error("register `{register}` is read before it is written: give its value with --set {register}=...")]
     MissingInput { register: String },
@@ -42,7 +42,15 @@ pub fn run(file: &str, source: &str, set: &[String], active: u32) -> Result<Run,
     let program = Program::parse(source).map_err(|error| RunError::Program { file: file.to_string(), error })?;
     let mut inputs: BTreeMap<String, Vec<BitVec>> = BTreeMap::new();
     for spec in set {
-        let given = LaneValues::parse(spec)?;
+        let per_lane = spec.split_once('=').is_some_and(|(_, v)| v.contains(',') || v.contains(".."));
+        if program.lanes == 1 && per_lane {
+            return Err(RunError::OneLane { spec: spec.clone() });
+        }
+        // The parser is shared with eval's --lanes; here the flag is --set.
+        let given = LaneValues::parse(spec).map_err(|e| match e {
+            EvalError::BadLanes { spec, reason } => RunError::BadValue { spec, reason },
+            other => RunError::Values(other),
+        })?;
         if !program.inputs.contains(&given.register) {
             return Err(RunError::NotAnInput { register: given.register, inputs: program.inputs.clone() });
         }

@@ -24,7 +24,7 @@ pub struct Args {
 }
 
 /// The literal C audit's limit per query: a few of its comparisons are
-/// beyond the solvers at any limit, so it waits at most 5 s on each (the
+/// beyond the solvers at any limit, so it waits at most 20 s on each (the
 /// findings are the same with 3 s and with 30 s).
 pub fn literal_timeout(timeout: Duration) -> Duration {
     timeout.min(Duration::from_secs(20))

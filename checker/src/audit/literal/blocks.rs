@@ -21,9 +21,9 @@ use ptx_spec::catalogue::dot::{Dot, Half};
 use ptx_spec::catalogue::logic::{BoolOp, Logic};
 use ptx_spec::catalogue::min_max::MinMax;
 use ptx_spec::catalogue::mul_mad::{MulMad, MulMode};
-use ptx_spec::catalogue::shfl::{input as shfl_input, Mode as ShflMode, Shfl, WARP};
+use ptx_spec::catalogue::shfl::{Mode as ShflMode, Shfl, WARP};
 use ptx_spec::catalogue::shift::{ShfDir, ShfMode, Shift};
-use ptx_spec::catalogue::{defined, Out, Outputs, Type, Variant};
+use ptx_spec::catalogue::{defined, Inputs, Out, Outputs, Type, Variant};
 
 use super::{CInt, CType, C};
 
@@ -336,6 +336,8 @@ pub fn block(opcode: &str) -> Option<&'static Block> {
 
 /// The literal reading of `variant`'s block, dispatched on its family.
 fn transcribe<A: Algebra>(c: &mut C<A>, variant: &Variant, ins: &[A::Bv]) -> Option<Outputs<A>> {
+    let operands = variant.inputs();
+    let ins = &Inputs::new(&operands, ins);
     let outs = match *variant {
         Variant::AddSub(v) => add_sub(c, v, ins),
         Variant::MulMad(v) => mul_mad(c, v, ins),
@@ -370,7 +372,7 @@ fn packed<A: Algebra>(c: &C<A>, lanes: [CInt<A>; 2]) -> CInt<A> {
 }
 
 /// 9.7.1.1-2, 9.7.1.7, 9.7.1.10-11.
-fn add_sub<A: Algebra>(c: &mut C<A>, v: AddSub, ins: &[A::Bv]) -> Outputs<A> {
+fn add_sub<A: Algebra>(c: &mut C<A>, v: AddSub, ins: &Inputs<A::Bv>) -> Outputs<A> {
     let d = match v {
         AddSub::Add { ty, .. } if ty.lanes() == 2 => {
             // 9.7.1.1, packed: iA and iB take the lane type; d[i] is a lane
@@ -378,7 +380,7 @@ fn add_sub<A: Algebra>(c: &mut C<A>, v: AddSub, ins: &[A::Bv]) -> Outputs<A> {
             let lt = CType::of_ptx(ty);
             let mut d = [c.int(0); 2];
             for (i, di) in d.iter_mut().enumerate() {
-                let (ia, ib) = (lane(c, ins[0], i as u32, lt), lane(c, ins[1], i as u32, lt));
+                let (ia, ib) = (lane(c, ins.get("a"), i as u32, lt), lane(c, ins.get("b"), i as u32, lt));
                 let sum = c.add("iA[i] + iB[i]", ia, ib);
                 *di = c.assign("d[i] = iA[i] + iB[i]", sum, lt);
             }
@@ -386,7 +388,7 @@ fn add_sub<A: Algebra>(c: &mut C<A>, v: AddSub, ins: &[A::Bv]) -> Outputs<A> {
         }
         AddSub::Add { ty, .. } | AddSub::Sub { ty, .. } => {
             let t = CType::of_ptx(ty);
-            let (a, b) = (c.operand(ins[0], t), c.operand(ins[1], t));
+            let (a, b) = (c.operand(ins.get("a"), t), c.operand(ins.get("b"), t));
             if matches!(v, AddSub::Add { .. }) {
                 let sum = c.add("a + b", a, b);
                 c.assign("d = a + b", sum, t)
@@ -398,7 +400,7 @@ fn add_sub<A: Algebra>(c: &mut C<A>, v: AddSub, ins: &[A::Bv]) -> Outputs<A> {
         AddSub::Sad(ty) => {
             // 9.7.1.7: d = c + ((a<b) ? b-a : a-b)
             let t = CType::of_ptx(ty);
-            let (a, b, cc) = (c.operand(ins[0], t), c.operand(ins[1], t), c.operand(ins[2], t));
+            let (a, b, cc) = (c.operand(ins.get("a"), t), c.operand(ins.get("b"), t), c.operand(ins.get("c"), t));
             let less = c.lt(a, b);
             let diff = c.cond(less, |c| c.sub("b-a", b, a), |c| c.sub("a-b", a, b));
             let sum = c.add("c + (...)", cc, diff);
@@ -406,13 +408,13 @@ fn add_sub<A: Algebra>(c: &mut C<A>, v: AddSub, ins: &[A::Bv]) -> Outputs<A> {
         }
         AddSub::Abs(ty) => {
             let t = CType::of_ptx(ty);
-            let a = c.operand(ins[0], t);
+            let a = c.operand(ins.get("a"), t);
             let m = c.abs("|a|", a);
             c.assign("d = |a|", m, t)
         }
         AddSub::Neg(ty) => {
             let t = CType::of_ptx(ty);
-            let a = c.operand(ins[0], t);
+            let a = c.operand(ins.get("a"), t);
             let m = c.neg("-a", a);
             c.assign("d = -a", m, t)
         }
@@ -422,7 +424,7 @@ fn add_sub<A: Algebra>(c: &mut C<A>, v: AddSub, ins: &[A::Bv]) -> Outputs<A> {
 
 /// 9.7.1.3-6. `t` takes the type of `a * b`: the promoted operand type, not
 /// a double-width one, since C multiplies in the operands' type.
-fn mul_mad<A: Algebra>(c: &mut C<A>, v: MulMad, ins: &[A::Bv]) -> Outputs<A> {
+fn mul_mad<A: Algebra>(c: &mut C<A>, v: MulMad, ins: &Inputs<A::Bv>) -> Outputs<A> {
     let (mode, ty, addend, is24) = match v {
         MulMad::Mul(mode, ty) => (mode, ty, false, false),
         MulMad::Mad { mode, ty, .. } => (mode, ty, true, false),
@@ -432,7 +434,7 @@ fn mul_mad<A: Algebra>(c: &mut C<A>, v: MulMad, ins: &[A::Bv]) -> Outputs<A> {
     let t_in = CType::of_ptx(ty);
     let n = ty.width();
     let dest = if mode == MulMode::Wide { CType::of_width(2 * n, ty.is_signed()) } else { t_in };
-    let (a, b) = (c.operand(ins[0], t_in), c.operand(ins[1], t_in));
+    let (a, b) = (c.operand(ins.get("a"), t_in), c.operand(ins.get("b"), t_in));
     let t = c.mul("t = a * b", a, b);
     // `n = bitwidth of type`; mul24's bounds are fixed (47..16, 31..0).
     let part = match (mode, is24) {
@@ -443,7 +445,7 @@ fn mul_mad<A: Algebra>(c: &mut C<A>, v: MulMad, ins: &[A::Bv]) -> Outputs<A> {
         (MulMode::Lo, true) => c.slice("t<31..0>", t, 31, 0),
     };
     let d = if addend {
-        let cc = c.operand(ins[2], dest);
+        let cc = c.operand(ins.get("c"), dest);
         let fragment = match (mode, is24) {
             (MulMode::Wide, _) => "t + c",
             (MulMode::Hi, false) => "t<2n-1..n> + c",
@@ -460,10 +462,10 @@ fn mul_mad<A: Algebra>(c: &mut C<A>, v: MulMad, ins: &[A::Bv]) -> Outputs<A> {
 }
 
 /// 9.7.1.8-9.
-fn div_rem<A: Algebra>(c: &mut C<A>, v: DivRem, ins: &[A::Bv]) -> Outputs<A> {
+fn div_rem<A: Algebra>(c: &mut C<A>, v: DivRem, ins: &Inputs<A::Bv>) -> Outputs<A> {
     let (DivRem::Div(ty) | DivRem::Rem(ty)) = v;
     let t = CType::of_ptx(ty);
-    let (a, b) = (c.operand(ins[0], t), c.operand(ins[1], t));
+    let (a, b) = (c.operand(ins.get("a"), t), c.operand(ins.get("b"), t));
     let d = match v {
         DivRem::Div(_) => {
             let q = c.div("a / b", a, b);
@@ -478,7 +480,7 @@ fn div_rem<A: Algebra>(c: &mut C<A>, v: DivRem, ins: &[A::Bv]) -> Outputs<A> {
 }
 
 /// 9.7.1.12-13. The block has no .relu: it is read for every variant.
-fn min_max<A: Algebra>(c: &mut C<A>, v: MinMax, ins: &[A::Bv]) -> Outputs<A> {
+fn min_max<A: Algebra>(c: &mut C<A>, v: MinMax, ins: &Inputs<A::Bv>) -> Outputs<A> {
     let (is_min, ty) = match v {
         MinMax::Min { ty, .. } => (true, ty),
         MinMax::Max { ty, .. } => (false, ty),
@@ -491,13 +493,13 @@ fn min_max<A: Algebra>(c: &mut C<A>, v: MinMax, ins: &[A::Bv]) -> Outputs<A> {
     let d = if ty.lanes() == 2 {
         let mut d = [c.int(0); 2];
         for (i, di) in d.iter_mut().enumerate() {
-            let (ia, ib) = (lane(c, ins[0], i as u32, t), lane(c, ins[1], i as u32, t));
+            let (ia, ib) = (lane(c, ins.get("a"), i as u32, t), lane(c, ins.get("b"), i as u32, t));
             let r = pick(c, ia, ib);
             *di = c.assign("d[i] = (...) ? ... : ...", r, t);
         }
         packed(c, d)
     } else {
-        let (a, b) = (c.operand(ins[0], t), c.operand(ins[1], t));
+        let (a, b) = (c.operand(ins.get("a"), t), c.operand(ins.get("b"), t));
         let r = pick(c, a, b);
         c.assign("d = (...) ? a : b", r, t)
     };
@@ -505,14 +507,14 @@ fn min_max<A: Algebra>(c: &mut C<A>, v: MinMax, ins: &[A::Bv]) -> Outputs<A> {
 }
 
 /// 9.7.1.14-18.
-fn bit_count<A: Algebra>(c: &mut C<A>, v: BitCount, ins: &[A::Bv]) -> Outputs<A> {
+fn bit_count<A: Algebra>(c: &mut C<A>, v: BitCount, ins: &Inputs<A::Bv>) -> Outputs<A> {
     let alg = c.alg();
     let d = match v {
         BitCount::Popc(ty) => {
             // .u32 d = 0; while (a != 0) { if (a & 0x1) d++; a = a >> 1; }
             // Each iteration shifts a right by one, so at most width
             // iterations run.
-            let mut a = c.operand(ins[0], CType::of_ptx(ty));
+            let mut a = c.operand(ins.get("a"), CType::of_ptx(ty));
             let mut d = c.value(CType::UInt, 0);
             let mut running = alg.bool_constant(true);
             for _ in 0..ty.width() {
@@ -540,7 +542,7 @@ fn bit_count<A: Algebra>(c: &mut C<A>, v: BitCount, ins: &[A::Bv]) -> Outputs<A>
             // the branch the type selects; then
             // while (d < max && (a&mask == 0)) { d++; a = a << 1; }
             // where `==` binds tighter than `&`.
-            let mut a = c.operand(ins[0], CType::of_ptx(ty));
+            let mut a = c.operand(ins.get("a"), CType::of_ptx(ty));
             let mut d = c.value(CType::UInt, 0);
             let (max, mask) = if ty == Type::B32 {
                 (c.lit("32"), c.lit("0x80000000"))
@@ -575,7 +577,7 @@ fn bit_count<A: Algebra>(c: &mut C<A>, v: BitCount, ins: &[A::Bv]) -> Outputs<A>
             // for (i=0; i<=msb; i++) d[i] = a[msb-i]; d is the .b32/.b64
             // destination, every bit of which the loop writes.
             let t = CType::of_ptx(ty);
-            let a = c.operand(ins[0], t);
+            let a = c.operand(ins.get("a"), t);
             let msb = i128::from(ty.width() - 1);
             let mut d = c.value(t, 0);
             for i in 0..=msb {
@@ -589,9 +591,9 @@ fn bit_count<A: Algebra>(c: &mut C<A>, v: BitCount, ins: &[A::Bv]) -> Outputs<A>
 }
 
 /// 9.7.1.15: bfind's block.
-fn bfind<A: Algebra>(c: &mut C<A>, ty: Type, shiftamt: bool, ins: &[A::Bv]) -> CInt<A> {
+fn bfind<A: Algebra>(c: &mut C<A>, ty: Type, shiftamt: bool, ins: &Inputs<A::Bv>) -> CInt<A> {
     let alg = c.alg();
-    let mut a = c.operand(ins[0], CType::of_ptx(ty));
+    let mut a = c.operand(ins.get("a"), CType::of_ptx(ty));
     // msb = (...) ? 31 : 63; an int.
     let msb = if ty.width() == 32 { c.lit("31") } else { c.lit("63") };
     let msb_value = i128::from(ty.width() - 1);
@@ -642,11 +644,11 @@ fn bfind<A: Algebra>(c: &mut C<A>, ty: Type, shiftamt: bool, ins: &[A::Bv]) -> C
 /// loop and the index test behave the same: a negative base is out of range
 /// either way.) d, pos, count and inc take their initialisers' types:
 /// unsigned int, unsigned int (base), int (`|offset| - 1`), int.
-fn fns<A: Algebra>(c: &mut C<A>, ins: &[A::Bv]) -> Out<A::Bv, A::Bool> {
+fn fns<A: Algebra>(c: &mut C<A>, ins: &Inputs<A::Bv>) -> Out<A::Bv, A::Bool> {
     let alg = c.alg();
-    let mask = c.operand(ins[0], CType::UInt);
-    let base = c.operand(ins[1], CType::UInt);
-    let offset = c.operand(ins[2], CType::Int);
+    let mask = c.operand(ins.get("mask"), CType::UInt);
+    let base = c.operand(ins.get("base"), CType::UInt);
+    let offset = c.operand(ins.get("offset"), CType::Int);
     let all_ones = c.lit("0xffffffff");
     let d0 = c.assign("d = 0xffffffff", all_ones, CType::UInt);
     let zero = c.lit("0");
@@ -722,15 +724,15 @@ fn fns<A: Algebra>(c: &mut C<A>, ins: &[A::Bv]) -> Out<A::Bv, A::Bool> {
 }
 
 /// 9.7.1.19-22; `None` for szext, which is not C.
-fn bit_field<A: Algebra>(c: &mut C<A>, v: BitField, ins: &[A::Bv]) -> Option<Outputs<A>> {
+fn bit_field<A: Algebra>(c: &mut C<A>, v: BitField, ins: &Inputs<A::Bv>) -> Option<Outputs<A>> {
     let alg = c.alg();
     let d = match v {
         BitField::Bfe(ty) => {
             // pos and len are `b & 0xff` and `c & 0xff` with b, c .u32:
             // unsigned int. sbit takes the type of `0` and of `a[...]`: int.
             let t = CType::of_ptx(ty);
-            let a = c.operand(ins[0], t);
-            let (b, cc) = (c.operand(ins[1], CType::UInt), c.operand(ins[2], CType::UInt));
+            let a = c.operand(ins.get("a"), t);
+            let (b, cc) = (c.operand(ins.get("b"), CType::UInt), c.operand(ins.get("c"), CType::UInt));
             let msb = if ty.width() == 32 { c.lit("31") } else { c.lit("63") };
             let msb_value = i128::from(ty.width() - 1);
             let ff = c.lit("0xff");
@@ -776,8 +778,8 @@ fn bit_field<A: Algebra>(c: &mut C<A>, v: BitField, ins: &[A::Bv]) -> Option<Out
             // f = b; for (i=0; i<len && pos+i<=msb; i++) f[pos+i] = a[i];
             // pos, len: unsigned int, from the .u32 operands c and d.
             let t = CType::of_ptx(ty);
-            let (a, b) = (c.operand(ins[0], t), c.operand(ins[1], t));
-            let (cc, dd) = (c.operand(ins[2], CType::UInt), c.operand(ins[3], CType::UInt));
+            let (a, b) = (c.operand(ins.get("a"), t), c.operand(ins.get("b"), t));
+            let (cc, dd) = (c.operand(ins.get("c"), CType::UInt), c.operand(ins.get("d"), CType::UInt));
             let msb = if ty.width() == 32 { c.lit("31") } else { c.lit("63") };
             let ff = c.lit("0xff");
             let pos = c.and(cc, ff);
@@ -810,9 +812,9 @@ fn bit_field<A: Algebra>(c: &mut C<A>, v: BitField, ins: &[A::Bv]) -> Option<Out
 /// 9.7.1.22. a and b are .u32. mask0 and mask1 take the type of `(~0)`,
 /// int; the three flags the type of `true`/`false`, int (C23's `true` is a
 /// bool, promoted to int: the same values).
-fn bmsk<A: Algebra>(c: &mut C<A>, mode: BitFieldMode, ins: &[A::Bv]) -> CInt<A> {
+fn bmsk<A: Algebra>(c: &mut C<A>, mode: BitFieldMode, ins: &Inputs<A::Bv>) -> CInt<A> {
     let alg = c.alg();
-    let (a, b) = (c.operand(ins[0], CType::UInt), c.operand(ins[1], CType::UInt));
+    let (a, b) = (c.operand(ins.get("a"), CType::UInt), c.operand(ins.get("b"), CType::UInt));
     let low5 = c.lit("0x1f");
     let a1 = c.and(a, low5);
     let zero = c.lit("0");
@@ -846,7 +848,7 @@ fn bmsk<A: Algebra>(c: &mut C<A>, mode: BitFieldMode, ins: &[A::Bv]) -> CInt<A> 
 /// 9.7.1.23-24. d and c are .u32 when both types are, else .s32. The
 /// extracted values are read as `int`, the type sign or zero extension of a
 /// byte or half-word gives in C.
-fn dot<A: Algebra>(c: &mut C<A>, v: Dot, ins: &[A::Bv]) -> Outputs<A> {
+fn dot<A: Algebra>(c: &mut C<A>, v: Dot, ins: &Inputs<A::Bv>) -> Outputs<A> {
     let alg = c.alg();
     let (atype, btype) = match v {
         Dot::Dp4a { atype, btype } | Dot::Dp2a { atype, btype, .. } => (atype, btype),
@@ -858,11 +860,11 @@ fn dot<A: Algebra>(c: &mut C<A>, v: Dot, ins: &[A::Bv]) -> Outputs<A> {
             .map(|i| CInt { bits: alg.extend(signed, 32 - w, alg.extract(w * i + w - 1, w * i, x)), ty: CType::Int })
             .collect()
     };
-    let mut d = c.operand(ins[2], d_ty);
-    let vb = extract(ins[1], 4, btype.is_signed());
+    let mut d = c.operand(ins.get("c"), d_ty);
+    let vb = extract(ins.get("b"), 4, btype.is_signed());
     match v {
         Dot::Dp4a { .. } => {
-            let va = extract(ins[0], 4, atype.is_signed());
+            let va = extract(ins.get("a"), 4, atype.is_signed());
             for i in 0..4 {
                 let p = c.mul("Va[i] * Vb[i]", va[i], vb[i]);
                 let sum = c.add("d += Va[i] * Vb[i]", d, p);
@@ -870,7 +872,7 @@ fn dot<A: Algebra>(c: &mut C<A>, v: Dot, ins: &[A::Bv]) -> Outputs<A> {
             }
         }
         Dot::Dp2a { half, .. } => {
-            let va = extract(ins[0], 2, atype.is_signed());
+            let va = extract(ins.get("a"), 2, atype.is_signed());
             let select = if half == Half::Lo { 0 } else { 2 };
             for i in 0..2 {
                 let p = c.mul("Va[i] * Vb[b_select + i]", va[i], vb[select + i]);
@@ -883,11 +885,11 @@ fn dot<A: Algebra>(c: &mut C<A>, v: Dot, ins: &[A::Bv]) -> Outputs<A> {
 }
 
 /// 9.7.8.1-6.
-fn logic<A: Algebra>(c: &mut C<A>, v: Logic, ins: &[A::Bv]) -> Outputs<A> {
+fn logic<A: Algebra>(c: &mut C<A>, v: Logic, ins: &Inputs<A::Bv>) -> Outputs<A> {
     match v {
         Logic::And(ty) | Logic::Or(ty) | Logic::Xor(ty) => {
             let t = CType::of_ptx(ty);
-            let (a, b) = (c.operand(ins[0], t), c.operand(ins[1], t));
+            let (a, b) = (c.operand(ins.get("a"), t), c.operand(ins.get("b"), t));
             let r = match v {
                 Logic::And(_) => c.and(a, b),
                 Logic::Or(_) => c.or(a, b),
@@ -898,14 +900,14 @@ fn logic<A: Algebra>(c: &mut C<A>, v: Logic, ins: &[A::Bv]) -> Outputs<A> {
         }
         Logic::Not(ty) => {
             let t = CType::of_ptx(ty);
-            let a = c.operand(ins[0], t);
+            let a = c.operand(ins.get("a"), t);
             let r = c.not(a);
             let d = c.assign("d = ~a", r, t);
             vec![out(c, d)]
         }
         Logic::Cnot(ty) => {
             let t = CType::of_ptx(ty);
-            let a = c.operand(ins[0], t);
+            let a = c.operand(ins.get("a"), t);
             let zero = c.lit("0");
             let test = c.eq(a, zero);
             let r = c.cond(test, |c| c.lit("1"), |c| c.lit("0"));
@@ -917,9 +919,12 @@ fn logic<A: Algebra>(c: &mut C<A>, v: Logic, ins: &[A::Bv]) -> Outputs<A> {
             // table lookup per bit, bit i of d being bit (a[i]<<2 | b[i]<<1 |
             // c[i]) of immLut (an integer constant: int).
             let alg = c.alg();
-            let (a, b, cc) =
-                (c.operand(ins[0], CType::UInt), c.operand(ins[1], CType::UInt), c.operand(ins[2], CType::UInt));
-            let lut = CInt { bits: alg.zero_extend(24, ins[3]), ty: CType::Int };
+            let (a, b, cc) = (
+                c.operand(ins.get("a"), CType::UInt),
+                c.operand(ins.get("b"), CType::UInt),
+                c.operand(ins.get("c"), CType::UInt),
+            );
+            let lut = CInt { bits: alg.zero_extend(24, ins.get("immLut")), ty: CType::Int };
             let mut d = c.value(CType::UInt, 0);
             for i in 0..32 {
                 let (ai, bi, ci) = (c.bit_at("a[i]", a, i), c.bit_at("b[i]", b, i), c.bit_at("c[i]", cc, i));
@@ -933,7 +938,7 @@ fn logic<A: Algebra>(c: &mut C<A>, v: Logic, ins: &[A::Bv]) -> Outputs<A> {
             let mut outs = vec![out(c, d)];
             if let Some(op) = bool_op {
                 // p = (d != 0) BoolOp q; BoolOp read as || or &&.
-                let q = c.operand(ins[4], CType::Bool);
+                let q = c.operand(ins.get("q"), CType::Bool);
                 let zero = c.lit("0");
                 let nonzero = c.ne(d, zero);
                 let r = match op {
@@ -949,12 +954,12 @@ fn logic<A: Algebra>(c: &mut C<A>, v: Logic, ins: &[A::Bv]) -> Outputs<A> {
 }
 
 /// 9.7.8.7-9.
-fn shift<A: Algebra>(c: &mut C<A>, v: Shift, ins: &[A::Bv]) -> Outputs<A> {
+fn shift<A: Algebra>(c: &mut C<A>, v: Shift, ins: &Inputs<A::Bv>) -> Outputs<A> {
     let d = match v {
         Shift::Shf(dir, mode) => {
             // u32 n = (.mode == .clamp) ? min(c, 32) : c & 0x1f; a, b .b32.
-            let (a, b) = (c.operand(ins[0], CType::UInt), c.operand(ins[1], CType::UInt));
-            let cc = c.operand(ins[2], CType::UInt);
+            let (a, b) = (c.operand(ins.get("a"), CType::UInt), c.operand(ins.get("b"), CType::UInt));
+            let cc = c.operand(ins.get("c"), CType::UInt);
             let n = match mode {
                 ShfMode::Clamp => {
                     let limit = c.lit("32");
@@ -977,7 +982,7 @@ fn shift<A: Algebra>(c: &mut C<A>, v: Shift, ins: &[A::Bv]) -> Outputs<A> {
         }
         Shift::Shl(ty) | Shift::Shr(ty) => {
             let t = CType::of_ptx(ty);
-            let (a, b) = (c.operand(ins[0], t), c.operand(ins[1], CType::UInt));
+            let (a, b) = (c.operand(ins.get("a"), t), c.operand(ins.get("b"), CType::UInt));
             if matches!(v, Shift::Shl(_)) {
                 let r = c.shl("a << b", a, b);
                 c.assign("d = a << b", r, t)
@@ -996,18 +1001,18 @@ fn shift<A: Algebra>(c: &mut C<A>, v: Shift, ins: &[A::Bv]) -> Outputs<A> {
 /// type of `lane - bval`, int, so a source below lane 0 is negative. SourceA
 /// holds every lane's a, unpredictable (undefined) where that lane does not
 /// execute; a thread that does not execute runs none of the block.
-fn shfl<A: Algebra>(c: &mut C<A>, v: Shfl, ins: &[A::Bv]) -> Outputs<A> {
+fn shfl<A: Algebra>(c: &mut C<A>, v: Shfl, ins: &Inputs<A::Bv>) -> Outputs<A> {
     let alg = c.alg();
     let field = |x: A::Bv, hi: u32, lo: u32| CInt::<A> {
         bits: alg.zero_extend(32 - (hi - lo + 1), alg.extract(hi, lo, x)),
         ty: CType::Int,
     };
-    let lane = CInt::<A> { bits: alg.zero_extend(27, ins[shfl_input::LANE]), ty: CType::Int };
-    let bval = field(ins[shfl_input::B], 4, 0);
-    let cval = field(ins[shfl_input::C], 4, 0);
-    let mask = field(ins[shfl_input::C], 12, 8);
-    let source: Vec<CInt<A>> = (0..WARP).map(|l| CInt { bits: ins[shfl_input::A + l], ty: CType::UInt }).collect();
-    let active: Vec<CInt<A>> = (0..WARP).map(|l| CInt { bits: ins[shfl_input::ACTIVE + l], ty: CType::Bool }).collect();
+    let lane = CInt::<A> { bits: alg.zero_extend(27, ins.get("lane")), ty: CType::Int };
+    let bval = field(ins.get("b"), 4, 0);
+    let cval = field(ins.get("c"), 4, 0);
+    let mask = field(ins.get("c"), 12, 8);
+    let source: Vec<CInt<A>> = ins.from("a0", WARP).iter().map(|&bits| CInt { bits, ty: CType::UInt }).collect();
+    let active: Vec<CInt<A>> = ins.from("active0", WARP).iter().map(|&bits| CInt { bits, ty: CType::Bool }).collect();
     let not_mask = c.not(mask);
     let max_lane = c.or(c.and(lane, mask), c.and(cval, not_mask));
     let min_lane = c.and(lane, mask);

@@ -18,7 +18,7 @@ use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::{
     add_sub::AddSub, bit_count::BitCount, bit_field::BitField, div_rem::DivRem, mul_mad::MulMad, shift::Shift,
 };
-use ptx_spec::catalogue::{Out, Outputs, Variant};
+use ptx_spec::catalogue::{Inputs, Out, Outputs, Variant};
 use ptx_spec::family::bit_count::{fns_reading, FnsMagnitude};
 
 use crate::audit::readings::add_sub::{abs_saturating, neg_saturating};
@@ -114,6 +114,9 @@ impl Formula {
     pub fn outputs<A: Algebra>(self, alg: &A, variant: &Variant, ins: &[A::Bv]) -> Option<Outputs<A>> {
         let one = |value: A::Bv| Some(vec![Out { value, defined: alg.bool_constant(true) }]);
         let model = || variant.semantics(alg, ins);
+        let operands = variant.inputs();
+        let named = Inputs::new(&operands, ins);
+        let get = |name: &str| named.get(name);
         let with_defined = |extra: A::Bool| {
             let mut outs = model();
             outs[0].defined = alg.and(outs[0].defined, extra);
@@ -126,72 +129,74 @@ impl Formula {
                 Variant::AddSub(op @ (AddSub::Add { ty, sat: false } | AddSub::Sub { ty, sat: false })),
             ) if ty.is_signed() && ty.lanes() == 1 => {
                 let w = ty.width();
-                let (a, b) = (alg.sign_extend(1, ins[0]), alg.sign_extend(1, ins[1]));
+                let (a, b) = (alg.sign_extend(1, get("a")), alg.sign_extend(1, get("b")));
                 let exact = if matches!(op, AddSub::Add { .. }) { alg.bvadd(a, b) } else { alg.bvsub(a, b) };
                 let fits = alg.eq(alg.sign_extend(1, alg.extract(w - 1, 0, exact)), exact);
                 with_defined(fits)
             }
             (Formula::SaturateWrapped, Variant::AddSub(AddSub::Add { sat: true, .. })) => {
-                one(alg.bvadd(ins[0], ins[1]))
+                one(alg.bvadd(get("a"), get("b")))
             }
             (Formula::SaturateWrapped, Variant::AddSub(AddSub::Sub { sat: true, .. })) => {
-                one(alg.bvsub(ins[0], ins[1]))
+                one(alg.bvsub(get("a"), get("b")))
             }
-            (Formula::AbsNegSaturating, Variant::AddSub(AddSub::Abs(_))) => one(abs_saturating(alg, ins[0])),
-            (Formula::AbsNegSaturating, Variant::AddSub(AddSub::Neg(_))) => one(neg_saturating(alg, ins[0])),
+            (Formula::AbsNegSaturating, Variant::AddSub(AddSub::Abs(_))) => one(abs_saturating(alg, get("a"))),
+            (Formula::AbsNegSaturating, Variant::AddSub(AddSub::Neg(_))) => one(neg_saturating(alg, get("a"))),
             (Formula::UnspecifiedAtMin, Variant::AddSub(AddSub::Abs(t) | AddSub::Neg(t))) if t.is_signed() => {
                 let min = alg.constant(t.width(), 1 << (t.width() - 1));
-                with_defined(alg.not(alg.eq(ins[0], min)))
+                with_defined(alg.not(alg.eq(get("a"), min)))
             }
             (Formula::UnspecifiedAtMin, Variant::DivRem(DivRem::Div(t))) if t.is_signed() => {
                 let w = t.width();
-                let overflow = alg.and(alg.eq(ins[0], alg.constant(w, 1 << (w - 1))), alg.eq(ins[1], alg.ones(w)));
+                let overflow = alg.and(alg.eq(get("a"), alg.constant(w, 1 << (w - 1))), alg.eq(get("b"), alg.ones(w)));
                 with_defined(alg.not(overflow))
             }
-            (Formula::SmtLibTotal, Variant::DivRem(DivRem::Div(t))) if t.is_signed() => one(alg.bvsdiv(ins[0], ins[1])),
-            (Formula::SmtLibTotal, Variant::DivRem(DivRem::Div(_))) => one(alg.bvudiv(ins[0], ins[1])),
+            (Formula::SmtLibTotal, Variant::DivRem(DivRem::Div(t))) if t.is_signed() => {
+                one(alg.bvsdiv(get("a"), get("b")))
+            }
+            (Formula::SmtLibTotal, Variant::DivRem(DivRem::Div(_))) => one(alg.bvudiv(get("a"), get("b"))),
             (Formula::SmtLibTotal, Variant::DivRem(DivRem::Rem(t))) if !t.is_signed() => {
-                one(alg.bvurem(ins[0], ins[1]))
+                one(alg.bvurem(get("a"), get("b")))
             }
             (Formula::DivSaturating, Variant::DivRem(DivRem::Div(t))) if t.is_signed() => {
-                with_value::<A>(model(), div_saturating(alg, ins[0], ins[1]))
+                with_value::<A>(model(), div_saturating(alg, get("a"), get("b")))
             }
             (Formula::RemTruncating, Variant::DivRem(DivRem::Rem(t))) if t.is_signed() => {
-                defined_where_nonzero(alg, rem_truncating(alg, ins[0], ins[1]), ins[1])
+                defined_where_nonzero(alg, rem_truncating(alg, get("a"), get("b")), get("b"))
             }
             (Formula::RemFlooring, Variant::DivRem(DivRem::Rem(t))) if t.is_signed() => {
-                defined_where_nonzero(alg, rem_flooring(alg, ins[0], ins[1]), ins[1])
+                defined_where_nonzero(alg, rem_flooring(alg, get("a"), get("b")), get("b"))
             }
             (Formula::Mul24FullOperands, Variant::MulMad(MulMad::Mul24(mode, t))) => {
-                one(mul24_full_operands(alg, mode, t.is_signed(), ins[0], ins[1]))
+                one(mul24_full_operands(alg, mode, t.is_signed(), get("a"), get("b")))
             }
-            (Formula::ClzCPrecedence, Variant::BitCount(BitCount::Clz(_))) => one(clz_c_precedence(alg, ins[0])),
+            (Formula::ClzCPrecedence, Variant::BitCount(BitCount::Clz(_))) => one(clz_c_precedence(alg, get("a"))),
             (Formula::BfindIntShift, Variant::BitCount(BitCount::Bfind { ty, shiftamt })) => {
-                one(bfind_int_shift(alg, ty.is_signed(), shiftamt, ins[0]))
+                one(bfind_int_shift(alg, ty.is_signed(), shiftamt, get("a")))
             }
             (Formula::FnsBaseUnchecked, Variant::BitCount(BitCount::Fns)) => {
-                one(fns_base_unchecked(alg, ins[0], ins[1], ins[2]))
+                one(fns_base_unchecked(alg, get("mask"), get("base"), get("offset")))
             }
             (Formula::FnsMagnitude(m), Variant::BitCount(BitCount::Fns)) => {
-                Some(vec![fns_reading(alg, m, ins[0], ins[1], ins[2])])
+                Some(vec![fns_reading(alg, m, get("mask"), get("base"), get("offset"))])
             }
             (Formula::BfeSign(r), Variant::BitField(BitField::Bfe(t))) if t.is_signed() => {
-                one(bfe_sign_reading(alg, r, ins[0], ins[1], ins[2]))
+                one(bfe_sign_reading(alg, r, get("a"), get("b"), get("c")))
             }
             (Formula::BfeZeroPastMsb, Variant::BitField(BitField::Bfe(t))) => {
-                one(bfe_zero_past_msb(alg, t.is_signed(), ins[0], ins[1], ins[2]))
+                one(bfe_zero_past_msb(alg, t.is_signed(), get("a"), get("b"), get("c")))
             }
             (Formula::Szext(repair), Variant::BitField(BitField::Szext(mode, t))) => {
-                one(szext_pseudocode(alg, mode, t.is_signed(), repair, ins[0], ins[1]))
+                one(szext_pseudocode(alg, mode, t.is_signed(), repair, get("a"), get("b")))
             }
             (Formula::ShfMod32, Variant::Shift(Shift::Shf(dir, mode))) => {
-                one(shf_mod32(alg, dir, mode, ins[0], ins[1], ins[2]))
+                one(shf_mod32(alg, dir, mode, get("a"), get("b"), get("c")))
             }
             (Formula::ShiftAmount(r), Variant::Shift(Shift::Shl(_))) => {
-                one(shift_reading(alg, r, None, ins[0], ins[1]))
+                one(shift_reading(alg, r, None, get("a"), get("b")))
             }
             (Formula::ShiftAmount(r), Variant::Shift(Shift::Shr(t))) => {
-                one(shift_reading(alg, r, Some(t.is_signed()), ins[0], ins[1]))
+                one(shift_reading(alg, r, Some(t.is_signed()), get("a"), get("b")))
             }
             (Formula::ShflSource(r), Variant::Shfl(s)) => {
                 Some(shfl_reading(alg, s, Some(r), InactiveSource::Unpredictable, ins))
