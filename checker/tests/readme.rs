@@ -1,0 +1,225 @@
+//! The README's commands, as a reader types them. Every `ptxcheck` line of
+//! its code blocks (and every `cargo run ... -p ptxcheck -- ...` line) must
+//! be valid usage of the command line; every one not listed in [`NOT_RUN`]
+//! runs from the repository root, as written, and must end with status 0 or
+//! 1 (a verdict that is not all good, never bad usage) and print something;
+//! and where a line's comment shows the output (`# d = 0x00000003`,
+//! `# {"d":"0xffff"}`), the command must print exactly that.
+
+use std::path::{Path, PathBuf};
+use std::process::Command as Process;
+
+use clap::Parser;
+use ptxcheck::cmd::Command;
+
+/// The command line as `main.rs` parses it.
+#[derive(Parser)]
+#[command(name = "ptxcheck")]
+struct Cli {
+    #[command(subcommand)]
+    _command: Command,
+}
+
+/// README commands that are parsed but not run here, each with why. The
+/// test fails on an entry that no longer matches a README line, so the list
+/// cannot go stale and hide a command.
+const NOT_RUN: &[(&str, &str)] = &[
+    // Slow: seconds to hours. Each is exercised by a test of its own or by `.ci/run`.
+    ("ptxcheck prove all", "7-20 s; checker/tests/prove.rs proves every variant, .ci/run runs it"),
+    ("ptxcheck prove all --solver cvc5", "26-80 s; checker/tests/prove.rs proves every variant with cvc5"),
+    ("ptxcheck prove all --format json --timeout 10 --jobs 2", "7-20 s, as `prove all`; its options are parsed here"),
+    ("ptxcheck claims", "5-15 s; checker/tests/cli.rs runs all claims"),
+    ("ptxcheck audit", "minutes (unresolved comparisons wait for their time limit); audit --id runs here"),
+    ("ptxcheck report", "minutes, and rewrites reports/; .ci/run checks it with report --check"),
+    ("ptxcheck mutants all", "hours on all of 9.7.1; checker/tests/mutants.rs runs a sample"),
+    // Needs NVIDIA's wheels (see the README's set-up); checker/tests/vendor.rs and .ci/run run them.
+    ("ptxcheck vendor syntax", "needs ptxas from the nvidia-cuda-nvcc-cu12 wheel"),
+    ("ptxcheck vendor fold --samples 16", "needs ptxas and cuobjdump from the CUDA wheels"),
+    ("ptxcheck vendor syntax --write", "needs ptxas, and rewrites reports/vendor/"),
+    ("ptxcheck vendor fold --check", "needs ptxas and cuobjdump from the CUDA wheels"),
+    // Needs a GPU's results.
+    ("ptxcheck hw compare DIR/results.txt", "reads what the program `hw emit` writes prints on a GPU"),
+];
+
+/// Paths the README's commands write to, redirected into a scratch folder
+/// so that the test leaves the repository as it found it.
+const WRITTEN: &[&str] = &["DIR", "ptx.smt2"];
+
+fn repository_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("checker/ lies in the repository root").to_path_buf()
+}
+
+/// One command of the README: its words, and the comment that follows it.
+#[derive(Debug)]
+struct Line {
+    /// As the README writes it, less the comment.
+    code: String,
+    /// Its words joined by single spaces, `cargo run ... --` as `ptxcheck`.
+    text: String,
+    words: Vec<String>,
+    comment: Option<String>,
+}
+
+/// Every `ptxcheck` command in the README's fenced code blocks.
+fn readme_commands() -> Vec<Line> {
+    let readme = std::fs::read_to_string(repository_root().join("README.md")).expect("README.md");
+    let mut in_block = false;
+    let mut lines = Vec::new();
+    for line in readme.lines() {
+        let line = line.trim();
+        if line.starts_with("```") {
+            in_block = !in_block;
+            continue;
+        }
+        if !in_block {
+            continue;
+        }
+        let (code, comment) = split_comment(line);
+        if !(code.starts_with("ptxcheck ") || code.starts_with("cargo run ")) {
+            continue;
+        }
+        let Some(words) = shlex::split(code) else { panic!("README: unbalanced quotes in `{line}`") };
+        // `cargo run ... -p ptxcheck -- ARGS` is `ptxcheck ARGS`.
+        let args = match words.first().map(String::as_str) {
+            Some("ptxcheck") => words[1..].to_vec(),
+            Some("cargo") if words.get(1).is_some_and(|w| w == "run") && words.contains(&"ptxcheck".into()) => {
+                match words.iter().position(|w| w == "--") {
+                    Some(at) => words[at + 1..].to_vec(),
+                    None => continue,
+                }
+            }
+            _ => continue,
+        };
+        let mut all = vec!["ptxcheck".to_string()];
+        all.extend(args);
+        lines.push(Line {
+            code: code.to_string(),
+            text: all.join(" "),
+            words: all,
+            comment: comment.map(str::to_string),
+        });
+    }
+    assert!(!in_block, "README: a code block is not closed");
+    lines
+}
+
+/// A line's code and its `# comment`: a `#` that starts a word outside quotes.
+fn split_comment(line: &str) -> (&str, Option<&str>) {
+    let mut quote = None;
+    let mut previous = ' ';
+    for (at, c) in line.char_indices() {
+        match (quote, c) {
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, '#') if previous.is_whitespace() => return (line[..at].trim_end(), Some(line[at + 1..].trim())),
+            _ => {}
+        }
+        previous = c;
+    }
+    (line, None)
+}
+
+/// The output a comment shows, when it shows one: `d = 0x00000080, p = 1`
+/// (one `name = value` line each) or a line of JSON. Other comments describe.
+fn shown_output(comment: &str) -> Option<String> {
+    if comment.starts_with('{') {
+        return Some(format!("{comment}\n"));
+    }
+    let is_name = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let pairs: Vec<&str> = comment.split(", ").collect();
+    let all_assignments = pairs.iter().all(|pair| {
+        pair.split_once(" = ").is_some_and(|(name, value)| is_name(name) && !value.is_empty() && !value.contains(' '))
+    });
+    all_assignments.then(|| pairs.iter().map(|pair| format!("{pair}\n")).collect())
+}
+
+fn not_run(line: &Line) -> Option<&'static str> {
+    NOT_RUN.iter().find(|(text, _)| *text == line.text).map(|(_, why)| *why)
+}
+
+#[test]
+fn the_readme_names_commands() {
+    let lines = readme_commands();
+    // The Use section alone has over thirty; a broken extraction finds none.
+    assert!(lines.len() > 30, "found only {} commands in README.md", lines.len());
+    assert!(lines.iter().any(|l| l.text == "ptxcheck prove all"), "the main job is in the README");
+}
+
+#[test]
+fn every_readme_command_is_valid_usage() {
+    for line in readme_commands() {
+        if let Err(e) = Cli::try_parse_from(&line.words) {
+            panic!("README: `{}` is not valid usage:\n{e}", line.code);
+        }
+    }
+}
+
+#[test]
+fn every_command_not_run_is_in_the_readme() {
+    let lines = readme_commands();
+    for (text, _) in NOT_RUN {
+        assert!(lines.iter().any(|l| l.text == *text), "NOT_RUN lists `{text}`, which the README no longer has");
+    }
+}
+
+#[test]
+fn every_fast_readme_command_runs_as_written() {
+    let root = repository_root();
+    let scratch = tempfile::tempdir().unwrap();
+    let (mut ran, mut failures) = (0, Vec::new());
+    for line in readme_commands() {
+        if let Some(why) = not_run(&line) {
+            println!("not run: `{}`: {why}", line.text);
+            continue;
+        }
+        let mut written = None;
+        let args: Vec<String> = line.words[1..]
+            .iter()
+            .map(|word| match WRITTEN.iter().find(|w| word == *w || word.starts_with(&format!("{w}/"))) {
+                Some(w) => {
+                    written = Some(scratch.path().join(w));
+                    scratch.path().join(word).display().to_string()
+                }
+                None => word.clone(),
+            })
+            .collect();
+        let o = Process::new(env!("CARGO_BIN_EXE_ptxcheck"))
+            .args(&args)
+            .current_dir(&root)
+            .output()
+            .unwrap_or_else(|e| panic!("`{}` does not start: {e}", line.text));
+        let (stdout, stderr) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        let code = &line.code;
+        if !matches!(o.status.code(), Some(0 | 1)) {
+            failures.push(format!("`{code}` exits with {:?}: {}", o.status.code(), stderr.trim()));
+        } else if let Some(path) = &written {
+            // A command that writes a file may print nothing; the file is its output.
+            if !path.exists() {
+                failures.push(format!("`{code}` does not write {}", path.display()));
+            }
+        } else if stdout.trim().is_empty() {
+            failures.push(format!("`{code}` prints nothing: {}", stderr.trim()));
+        } else if let Some(expected) = line.comment.as_deref().and_then(shown_output) {
+            if stdout != expected {
+                failures.push(format!("`{code}` prints {stdout:?}, not {expected:?} as its comment shows"));
+            }
+        }
+        ran += 1;
+    }
+    assert!(failures.is_empty(), "README commands that do not run as written:\n{}", failures.join("\n"));
+    assert!(ran >= 20, "only {ran} README commands ran");
+}
+
+#[test]
+fn comments_that_show_an_output_are_recognised() {
+    assert_eq!(shown_output("d = 0x00000003").as_deref(), Some("d = 0x00000003\n"));
+    assert_eq!(shown_output("d = 0x00000080, p = 1").as_deref(), Some("d = 0x00000080\np = 1\n"));
+    assert_eq!(shown_output(r#"{"d":"0xffff"}"#).as_deref(), Some("{\"d\":\"0xffff\"}\n"));
+    assert_eq!(shown_output("every variant; exit 0 only if all are proven"), None);
+    assert_eq!(shown_output("segments of 8 lanes, each reads its lane 5"), None);
+    assert_eq!(
+        split_comment("ptxcheck eval 'add.s32 d, a, 1' --lanes a=-16..15   # any instruction"),
+        ("ptxcheck eval 'add.s32 d, a, 1' --lanes a=-16..15", Some("any instruction"))
+    );
+    assert_eq!(split_comment("ptxcheck eval 'a # b'"), ("ptxcheck eval 'a # b'", None));
+}
