@@ -267,7 +267,7 @@ fn run_executes_a_program_file() {
     std::fs::write(&file, "add.u32 x, y, 1;\nfoo.u32 z, x;\n").unwrap();
     let o = ptxcheck(&["run", path, "--set", "y=1"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).starts_with(&format!("error: {path}:line 2: unknown opcode `foo`")), "{}", stderr(&o));
+    assert!(stderr(&o).starts_with(&format!("error: {path}:2:1: unknown opcode `foo`")), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
