@@ -22,14 +22,24 @@ pub enum EvalError {
     )]
     Register { token: String, operand: String },
     /// `reason` names any token it quotes through [`shown`] already.
-    #[error("bad --lanes `{}`: {reason}", shown(spec))]
+    #[error("{}: {reason}", argument("--lanes", spec))]
     BadLanes { spec: String, reason: String },
-    #[error("bad --lanes `{}`: {error}", shown(spec))]
+    #[error("{}: {error}", argument("--lanes", spec))]
     LaneValue { spec: String, error: ParseError },
     #[error("--lanes gives `{}`, which the instruction does not read (it reads: {})", shown(name), names(reads))]
     UnusedLanes { name: String, reads: Vec<String> },
-    #[error("bad --active `{}`: expected a 32-bit lane mask such as 0xffffffff", shown(token))]
+    #[error("{}: expected a 32-bit lane mask such as 0xffffffff", argument("--active", token))]
     BadActive { token: String },
+}
+
+/// A flag's argument as a message names it: ``bad --lanes `a=1..` `` or,
+/// where it is empty, `empty --lanes`, so that no message quotes nothing.
+pub fn argument(flag: &str, value: &str) -> String {
+    if value.is_empty() {
+        format!("empty {flag}")
+    } else {
+        format!("bad {flag} `{}`", shown(value))
+    }
 }
 
 /// Register names for a message: each shown, the first few only.

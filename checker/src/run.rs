@@ -8,7 +8,7 @@ use ptx_spec::bv::{BitVec, Concrete};
 use ptx_spec::catalogue::Operand;
 use thiserror::Error;
 
-use crate::eval::{names, EvalError, LaneValues};
+use crate::eval::{argument, names, EvalError, LaneValues};
 
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum RunError {
@@ -27,10 +27,10 @@ pub enum RunError {
         names(inputs)
     )]
     NotAnInput { register: String, inputs: Vec<String> },
-    #[error("bad --set `{}`: the program runs on one lane, so give one value", shown(spec))]
+    #[error("{}: the program runs on one lane, so give one value", argument("--set", spec))]
     OneLane { spec: String },
     /// `reason` names any token it quotes through [`shown`] already.
-    #[error("bad --set `{}`: {reason}", shown(spec))]
+    #[error("{}: {reason}", argument("--set", spec))]
     BadValue { spec: String, reason: String },
 }
 
