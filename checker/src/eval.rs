@@ -313,7 +313,9 @@ pub fn evaluate_warp(text: &str, lanes: &[LaneValues], active: u32) -> Result<Wa
     };
     Ok(WarpEvaluation {
         variant: instr.variant,
-        text: text.trim().trim_end_matches(';').trim().to_string(),
+        // White space as one space: a carriage return or other control
+        // character that separates tokens is not printed raw.
+        text: text.trim().trim_end_matches(';').split_whitespace().collect::<Vec<_>>().join(" "),
         active,
         input_names,
         output_names: dests.iter().map(|(_, n, _)| n.clone()).collect(),
