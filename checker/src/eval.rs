@@ -2,7 +2,9 @@
 //! immediate operands, or on the 32 lanes of a warp with per-lane register
 //! values (`--lanes`), as shfl needs.
 
-use crate::ptx::parse::{immediate, parse_instruction, parse_integer, OperandText, ParseError};
+use crate::ptx::parse::{
+    immediate, integer, is_identifier, parse_instruction, parse_integer, shown, IntegerError, OperandText, ParseError,
+};
 use ptx_spec::bv::{BitVec, Concrete};
 use ptx_spec::catalogue::shfl::WARP;
 use ptx_spec::catalogue::{OperandType, Variant};
@@ -14,15 +16,44 @@ pub enum EvalError {
     #[error(transparent)]
     Parse(#[from] ParseError),
     #[error(
-        "operand {operand} is the register `{token}`: give an immediate, or its value in every lane with --lanes '{token}=...'"
+        "operand {operand} is the register `{}`: give an immediate, or its value in every lane with --lanes '{}=...'",
+        shown(token),
+        shown(token)
     )]
     Register { token: String, operand: String },
-    #[error("bad --lanes `{spec}`: {reason}")]
+    /// `reason` names any token it quotes through [`shown`] already.
+    #[error("{}: {reason}", argument("--lanes", spec))]
     BadLanes { spec: String, reason: String },
-    #[error("--lanes gives `{name}`, which the instruction does not read (it reads: {})", reads.join(", "))]
+    #[error("{}: {error}", argument("--lanes", spec))]
+    LaneValue { spec: String, error: ParseError },
+    #[error("--lanes gives `{}`, which the instruction does not read (it reads: {})", shown(name), names(reads))]
     UnusedLanes { name: String, reads: Vec<String> },
-    #[error("bad --active `{token}`: expected a 32-bit lane mask such as 0xffffffff")]
+    #[error("{}: expected a 32-bit lane mask such as 0xffffffff", argument("--active", token))]
     BadActive { token: String },
+}
+
+/// A flag's argument as a message names it: ``bad --lanes `a=1..` `` or,
+/// where it is empty, `empty --lanes`, so that no message quotes nothing.
+pub fn argument(flag: &str, value: &str) -> String {
+    if value.is_empty() {
+        format!("empty {flag}")
+    } else {
+        format!("bad {flag} `{}`", shown(value))
+    }
+}
+
+/// Register names for a message: each shown, the first few only.
+pub fn names(list: &[String]) -> String {
+    const SHOWN: usize = 8;
+    let mut text: Vec<String> = list.iter().take(SHOWN).map(|n| shown(n)).collect();
+    if list.len() > SHOWN {
+        text.push(format!("… {} in all", list.len()));
+    }
+    if text.is_empty() {
+        "none".into()
+    } else {
+        text.join(", ")
+    }
 }
 
 /// One written output.
@@ -81,6 +112,8 @@ pub fn evaluate(text: &str) -> Result<Evaluation, EvalError> {
 /// 32 values separated by commas.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LaneValues {
+    /// The argument as given.
+    pub spec: String,
     pub register: String,
     /// The values as written, one per lane.
     pub tokens: Vec<String>,
@@ -94,9 +127,18 @@ impl LaneValues {
         if name.is_empty() {
             return Err(bad("no register name before `=`"));
         }
+        if !is_identifier(name) {
+            return Err(bad(&format!("`{}` is not a register name", shown(name))));
+        }
         let tokens: Vec<String> = if let Some((from, to)) = values.split_once("..") {
-            let number =
-                |t: &str| parse_integer(t.trim()).ok_or_else(|| bad(&format!("`{}` is not an integer", t.trim())));
+            let number = |t: &str| match integer(t.trim()) {
+                Ok(v) => Ok(v),
+                Err(_) if t.trim().is_empty() => Err(bad("a range needs a first and a last value, as in 0..31")),
+                Err(IntegerError::TooLarge) => {
+                    Err(bad(&format!("`{}` is out of range (over 128 bits)", shown(t.trim()))))
+                }
+                Err(IntegerError::Malformed) => Err(bad(&format!("`{}` is not an integer", shown(t.trim())))),
+            };
             let (from, to) = (number(from)?, number(to)?);
             // Checked: the ends may be any 128-bit integers.
             let span = to.checked_sub(from).and_then(|d| d.checked_add(1));
@@ -113,13 +155,16 @@ impl LaneValues {
                     tokens.len()
                 )));
             }
+            if let Some(lane) = tokens.iter().position(String::is_empty) {
+                return Err(bad(&format!("the value for lane {lane} is missing")));
+            }
             tokens
         } else if values.is_empty() {
             return Err(bad("no values after `=`"));
         } else {
             vec![values.to_string(); WARP]
         };
-        Ok(LaneValues { register: name.to_string(), tokens })
+        Ok(LaneValues { spec: spec.to_string(), register: name.to_string(), tokens })
     }
 }
 
@@ -200,7 +245,12 @@ pub fn evaluate_warp(text: &str, lanes: &[LaneValues], active: u32) -> Result<Wa
                     .rev()
                     .find(|l| &l.register == r)
                     .ok_or_else(|| EvalError::Register { token: r.clone(), operand: op.name.to_string() })?;
-                given.tokens.iter().map(|t| immediate(t, op)).collect::<Result<_, _>>()?
+                given
+                    .tokens
+                    .iter()
+                    .map(|t| immediate(t, op))
+                    .collect::<Result<_, _>>()
+                    .map_err(|error| EvalError::LaneValue { spec: given.spec.clone(), error })?
             }
             OperandText::Sink => unreachable!("the parser only accepts `_` as a destination"),
         });
@@ -263,7 +313,9 @@ pub fn evaluate_warp(text: &str, lanes: &[LaneValues], active: u32) -> Result<Wa
     };
     Ok(WarpEvaluation {
         variant: instr.variant,
-        text: text.trim().trim_end_matches(';').trim().to_string(),
+        // White space as one space: a carriage return or other control
+        // character that separates tokens is not printed raw.
+        text: text.trim().trim_end_matches(';').split_whitespace().collect::<Vec<_>>().join(" "),
         active,
         input_names,
         output_names: dests.iter().map(|(_, n, _)| n.clone()).collect(),

@@ -2,27 +2,35 @@
 
 use std::collections::BTreeMap;
 
-use crate::ptx::parse::immediate;
+use crate::ptx::parse::{escaped, immediate, shown};
 use crate::ptx::program::{register_type, Program, ProgramError};
 use ptx_spec::bv::{BitVec, Concrete};
 use ptx_spec::catalogue::Operand;
 use thiserror::Error;
 
-use crate::eval::{EvalError, LaneValues};
+use crate::eval::{argument, names, EvalError, LaneValues};
 
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum RunError {
-    #[error("{file}:{error}")]
+    /// `file:line:column: message`.
+    #[error("{}:{error}", escaped(file))]
     Program { file: String, error: ProgramError },
-    #[error(transparent)]
-    Values(#[from] EvalError),
-    #[error("register `{register}` is read before it is written: give its value with --set {register}=...")]
+    #[error(
+        "register `{}` is read before it is written: give its value with --set {}=...",
+        shown(register),
+        shown(register)
+    )]
     MissingInput { register: String },
-    #[error("--set gives `{register}`, which the program does not read before writing it (inputs: {})", inputs.join(", "))]
+    #[error(
+        "--set gives `{}`, which the program does not read before writing it (inputs: {})",
+        shown(register),
+        names(inputs)
+    )]
     NotAnInput { register: String, inputs: Vec<String> },
-    #[error("bad --set `{spec}`: the program runs on one lane, so give one value")]
+    #[error("{}: the program runs on one lane, so give one value", argument("--set", spec))]
     OneLane { spec: String },
-    #[error("bad --set `{spec}`: {reason}")]
+    /// `reason` names any token it quotes through [`shown`] already.
+    #[error("{}: {reason}", argument("--set", spec))]
     BadValue { spec: String, reason: String },
 }
 
@@ -34,6 +42,20 @@ pub struct Run {
     pub active: u32,
     /// Registers the program writes, in order of first write.
     pub written: Vec<(String, Vec<Option<BitVec>>)>,
+}
+
+/// The text of `file`, whose contents are `bytes`: a file that is not
+/// UTF-8 is bad input, reported where it stops being UTF-8.
+pub fn text<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str, RunError> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let valid = &bytes[..e.valid_up_to()];
+        // The part before the bad byte is valid, so this cannot fail.
+        let before = std::str::from_utf8(valid).unwrap_or_default();
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+        let message = "not UTF-8 text".to_string();
+        RunError::Program { file: file.to_string(), error: ProgramError { line, column, message } }
+    })
 }
 
 /// Run `source` (the text of `file`) with the input values in `set` and the
@@ -49,7 +71,7 @@ pub fn run(file: &str, source: &str, set: &[String], active: u32) -> Result<Run,
         // The parser is shared with eval's --lanes; here the flag is --set.
         let given = LaneValues::parse(spec).map_err(|e| match e {
             EvalError::BadLanes { spec, reason } => RunError::BadValue { spec, reason },
-            other => RunError::Values(other),
+            other => RunError::BadValue { spec: spec.clone(), reason: other.to_string() },
         })?;
         if !program.inputs.contains(&given.register) {
             return Err(RunError::NotAnInput { register: given.register, inputs: program.inputs.clone() });

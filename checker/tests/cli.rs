@@ -160,7 +160,7 @@ fn bad_lane_values_exit_2() {
         (&["eval", shfl, "--lanes", "a=1,2"], "error: bad --lanes `a=1,2`: a list gives one value per lane, so it needs 32 values, not 2\n"),
         (&["eval", shfl, "--lanes", "a"], "error: bad --lanes `a`: expected NAME=VALUES\n"),
         (&["eval", shfl, "--lanes", "a=1", "--lanes", "z=1"], "error: --lanes gives `z`, which the instruction does not read (it reads: a)\n"),
-        (&["eval", shfl, "--lanes", "a=0x1ffffffff"], "error: immediate `0x1ffffffff` out of range for a (32-bit: 0..=0xffffffff or -2147483648..=-1)\n"),
+        (&["eval", shfl, "--lanes", "a=0x1ffffffff"], "error: bad --lanes `a=0x1ffffffff`: immediate `0x1ffffffff` out of range for a (32-bit: 0..=0xffffffff or -2147483648..=-1)\n"),
         (&["eval", shfl, "--lanes", "a=1", "--active", "0x1ffffffff"], "error: bad --active `0x1ffffffff`: expected a 32-bit lane mask such as 0xffffffff\n"),
     ];
     for (args, expected) in cases {
@@ -267,7 +267,7 @@ fn run_executes_a_program_file() {
     std::fs::write(&file, "add.u32 x, y, 1;\nfoo.u32 z, x;\n").unwrap();
     let o = ptxcheck(&["run", path, "--set", "y=1"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).starts_with(&format!("error: {path}:line 2: unknown opcode `foo`")), "{}", stderr(&o));
+    assert!(stderr(&o).starts_with(&format!("error: {path}:2:1: unknown opcode `foo`")), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

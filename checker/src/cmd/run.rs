@@ -12,6 +12,7 @@ use super::render::{register_text, table};
 use super::Format;
 use crate::error::Error;
 use crate::eval::parse_active;
+use crate::ptx::parse::escaped;
 use crate::run::Run;
 
 /// The arguments of `ptxcheck run`.
@@ -32,10 +33,11 @@ pub struct Args {
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let file = &args.file;
-    let source =
-        std::fs::read_to_string(file).map_err(|e| Error::file(format!("cannot read {}", file.display()), e))?;
+    let name = file.display().to_string();
+    let bytes = std::fs::read(file).map_err(|e| Error::file(format!("cannot read {}", escaped(&name)), e))?;
+    let source = crate::run::text(&name, &bytes)?;
     let active = args.active.as_deref().map(parse_active).transpose()?.unwrap_or(u32::MAX);
-    let r = crate::run::run(&file.display().to_string(), &source, &args.set, active)?;
+    let r = crate::run::run(&name, source, &args.set, active)?;
     match args.format {
         Format::Table => run_text(out, &r)?,
         Format::Json => writeln!(out, "{:#}", run_json(&r))?,

@@ -26,25 +26,89 @@ pub struct Instruction {
 }
 
 /// Why an instruction was rejected. Each message is one line and names the
-/// offending token.
+/// offending token; the fields hold the tokens as written, and the messages
+/// show them through [`shown`], so that no input reaches the terminal raw.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ParseError {
     #[error("empty instruction")]
     Empty,
-    #[error("unknown opcode `{opcode}` (known: {})", known.join(", "))]
+    #[error("unknown opcode `{}` (known: {})", shown(opcode), known.join(", "))]
     UnknownOpcode { opcode: String, known: Vec<&'static str> },
-    #[error("`{mnemonic}` is not a legal variant of {opcode} (legal: {})", legal.join(", "))]
+    #[error("`{}`: no opcode before the first `.`", shown(mnemonic))]
+    MissingOpcode { mnemonic: String },
+    #[error("`{}` is not a legal variant of {} (legal: {})", shown(mnemonic), shown(opcode), legal.join(", "))]
     IllegalVariant { mnemonic: String, opcode: String, legal: Vec<String> },
-    #[error("{mnemonic} takes {expected} operands ({syntax}), found {found}")]
+    #[error("{} takes {expected} operands ({syntax}), found {found}", shown(mnemonic))]
     OperandCount { mnemonic: String, expected: usize, found: usize, syntax: String },
-    #[error("operand {position} of {mnemonic} is empty")]
+    #[error("operand {position} of {} is empty", shown(mnemonic))]
     EmptyOperand { mnemonic: String, position: usize },
-    #[error("bad operand `{token}` for {operand}: {reason}")]
+    #[error("operand {operand} is missing in `{}`", shown(token))]
+    MissingOperand { token: String, operand: String },
+    #[error("no value for {operand}")]
+    NoValue { operand: String },
+    #[error("bad operand `{}` for {operand}: {reason}", shown(token))]
     BadOperand { token: String, operand: String, reason: String },
-    #[error("immediate `{token}` out of range for {operand} ({range})")]
+    #[error("immediate `{}` out of range for {operand} ({range})", shown(token))]
     OutOfRange { token: String, operand: String, range: String },
-    #[error("unexpected `{token}`: {reason}")]
+    #[error("unexpected `{}`: {reason}", shown(token))]
     Unexpected { token: String, reason: String },
+}
+
+impl ParseError {
+    /// The token the error is about, as written, where there is one.
+    pub fn token(&self) -> Option<&str> {
+        match self {
+            ParseError::UnknownOpcode { opcode: t, .. }
+            | ParseError::MissingOpcode { mnemonic: t }
+            | ParseError::IllegalVariant { mnemonic: t, .. }
+            | ParseError::OperandCount { mnemonic: t, .. }
+            | ParseError::EmptyOperand { mnemonic: t, .. }
+            | ParseError::MissingOperand { token: t, .. }
+            | ParseError::BadOperand { token: t, .. }
+            | ParseError::OutOfRange { token: t, .. }
+            | ParseError::Unexpected { token: t, .. } => Some(t),
+            ParseError::Empty | ParseError::NoValue { .. } => None,
+        }
+    }
+}
+
+/// The longest token an error message shows, in characters; longer ones
+/// are cut, with an ellipsis. A message stays one readable line however
+/// long the input is.
+pub const SHOWN_CHARS: usize = 60;
+
+/// User text as an error message shows it: control characters (a newline,
+/// an ANSI escape), backslashes and invisible characters escaped as Rust
+/// writes them (`\n`, `\u{1b}`), so that the message stays one line and
+/// nothing in it acts on the terminal; then cut to [`SHOWN_CHARS`].
+pub fn shown(text: &str) -> String {
+    let mut out = String::new();
+    let mut count = 0;
+    for c in text.chars() {
+        let piece = escape(c);
+        let n = piece.chars().count();
+        if count + n > SHOWN_CHARS {
+            out.push('…');
+            break;
+        }
+        out.push_str(&piece);
+        count += n;
+    }
+    out
+}
+
+/// User text escaped as [`shown`] does, but not cut: for file names.
+pub fn escaped(text: &str) -> String {
+    text.chars().map(escape).collect()
+}
+
+fn escape(c: char) -> String {
+    // Quotes are harmless here; escape_debug would put a backslash before them.
+    if matches!(c, '\'' | '"') {
+        c.to_string()
+    } else {
+        c.escape_debug().collect()
+    }
 }
 
 /// The syntax line of a variant: `lop3.or.b32 d|p, a, b, c, immLut, q`.
@@ -118,8 +182,12 @@ pub fn parse_instruction(text: &str) -> Result<Instruction, ParseError> {
                     reason: "expected two destinations joined by `|`".into(),
                 });
             };
-            operands.push(parse_operand(first.trim(), op)?);
-            operands.push(parse_operand(second.trim(), &catalogue[i + 1])?);
+            for (half, op) in [(first.trim(), op), (second.trim(), &catalogue[i + 1])] {
+                if half.is_empty() {
+                    return Err(ParseError::MissingOperand { token: token.to_string(), operand: op.name.to_string() });
+                }
+                operands.push(parse_operand(half, op)?);
+            }
             i += 2;
         } else {
             if token.contains('|') {
@@ -152,6 +220,9 @@ pub fn lookup(mnemonic: &str) -> Result<Vec<Variant>, ParseError> {
         return Ok(forms);
     }
     let opcode = mnemonic.split('.').next().unwrap_or(mnemonic);
+    if opcode.is_empty() {
+        return Err(ParseError::MissingOpcode { mnemonic: mnemonic.to_string() });
+    }
     let mut legal: Vec<String> =
         Variant::all().into_iter().filter(|v| v.opcode() == opcode).map(|v| v.mnemonic()).collect();
     legal.dedup();
@@ -162,13 +233,33 @@ pub fn lookup(mnemonic: &str) -> Result<Vec<Variant>, ParseError> {
     }
 }
 
-fn is_identifier(token: &str) -> bool {
+/// The longest identifier accepted, in characters. PTX sets no limit;
+/// this one keeps a declaration such as `.reg .b32 name<65536>` with a
+/// very long name from expanding into gigabytes.
+pub const MAX_IDENTIFIER: usize = 256;
+
+/// Whether `token` is a PTX identifier: a letter followed by letters,
+/// digits, `_` and `$`; or `_`, `$` or `%` followed by at least one of
+/// those. No longer than [`MAX_IDENTIFIER`].
+pub fn is_identifier(token: &str) -> bool {
+    let follows = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '$');
     let mut chars = token.chars();
-    let first_ok = match chars.next() {
-        Some(c) => c.is_ascii_alphabetic() || matches!(c, '_' | '$' | '%'),
-        None => false,
+    let rest_ok = match chars.next() {
+        Some(c) if c.is_ascii_alphabetic() => true,
+        Some('_' | '$' | '%') => chars.clone().next().is_some(),
+        _ => false,
     };
-    first_ok && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$'))
+    rest_ok && chars.all(follows) && token.len() <= MAX_IDENTIFIER
+}
+
+/// Why `token` is not an identifier, for a message.
+pub fn not_identifier_reason(token: &str) -> String {
+    if token.len() > MAX_IDENTIFIER {
+        format!("a register name is at most {MAX_IDENTIFIER} characters")
+    } else {
+        "a register name is a letter, or `_`, `$` or `%` and one more character, then letters, digits, `_` or `$`"
+            .into()
+    }
 }
 
 /// `token` as an immediate value of operand `op`, checked against its range.
@@ -190,12 +281,17 @@ fn parse_operand(token: &str, op: &Operand) -> Result<OperandText, ParseError> {
         operand: op.name.to_string(),
         reason: reason.to_string(),
     };
+    if token.is_empty() {
+        return Err(ParseError::NoValue { operand: op.name.to_string() });
+    }
     if token == "_" {
         return if op.sink { Ok(OperandText::Sink) } else { Err(bad("the sink `_` is not allowed here")) };
     }
     if op.role == Role::Dest {
         return if is_identifier(token) {
             Ok(OperandText::Reg(token.to_string()))
+        } else if token.len() > MAX_IDENTIFIER {
+            Err(bad(&not_identifier_reason(token)))
         } else {
             Err(bad("a destination must be a register name"))
         };
@@ -209,12 +305,12 @@ fn parse_operand(token: &str, op: &Operand) -> Result<OperandText, ParseError> {
             Ok(OperandText::Reg(token.to_string()))
         } else if op.role == Role::Imm {
             Err(bad("must be an integer constant"))
+        } else if token.len() > MAX_IDENTIFIER {
+            Err(bad(&not_identifier_reason(token)))
         } else {
             Err(bad("neither a register name nor an integer constant"))
         };
     }
-    let value =
-        parse_integer(token).ok_or_else(|| bad("not an integer constant (decimal, 0x hex, 0b binary, 0 octal)"))?;
     let (width, signed_ok) = match (op.role, op.ty) {
         (_, OperandType::Pred) => (1, false),
         // immLut is a table index set, not a signed number (9.7.8.6: 0 to 255).
@@ -223,25 +319,48 @@ fn parse_operand(token: &str, op: &Operand) -> Result<OperandText, ParseError> {
     };
     let max = ptx_spec::bv::mask(width);
     let min_negative: i128 = if signed_ok { -(1i128 << (width - 1)) } else { 0 };
-    let fits = match value {
-        v if v >= 0 => (v as u128) <= max,
-        v => v >= min_negative,
+    let value = match integer(token) {
+        Ok(v) => Some(v),
+        Err(IntegerError::TooLarge) => None,
+        Err(IntegerError::Malformed) => {
+            return Err(bad("not an integer constant (decimal, 0x hex, 0b binary, 0 octal)"));
+        }
     };
-    if !fits {
+    let fits = match value {
+        Some(v) if v >= 0 => (v as u128) <= max,
+        Some(v) => v >= min_negative,
+        None => false,
+    };
+    let Some(value) = value.filter(|_| fits) else {
         let range = match op.ty {
             OperandType::Pred => "predicate: 0, 1, true or false".to_string(),
             _ if !signed_ok => format!("{} must be 0..={max}", op.name),
             _ => format!("{}: 0..={:#x} or {}..=-1", op.ty, max, min_negative),
         };
         return Err(ParseError::OutOfRange { token: token.to_string(), operand: op.name.to_string(), range });
-    }
+    };
     Ok(OperandText::Imm(BitVec::new(width, value as u128)))
+}
+
+/// Why a token is not an integer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntegerError {
+    /// Not an integer literal at all.
+    Malformed,
+    /// A well-formed literal whose magnitude needs more than 128 bits.
+    TooLarge,
 }
 
 /// A PTX integer literal: decimal, `0x` hex, `0b` binary, `0` octal, an
 /// optional leading `-` and an optional `U` suffix. `None` if malformed or
 /// beyond 128 bits.
 pub fn parse_integer(token: &str) -> Option<i128> {
+    integer(token).ok()
+}
+
+/// As [`parse_integer`], saying whether the literal is malformed or too
+/// large (beyond the range of a signed 128-bit integer).
+pub fn integer(token: &str) -> Result<i128, IntegerError> {
     let (negative, body) = match token.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, token),
@@ -257,11 +376,12 @@ pub fn parse_integer(token: &str) -> Option<i128> {
         (body, 10)
     };
     if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
-        return None;
+        return Err(IntegerError::Malformed);
     }
-    let magnitude = u128::from_str_radix(digits, radix).ok()?;
-    let magnitude = i128::try_from(magnitude).ok()?;
-    Some(if negative { -magnitude } else { magnitude })
+    // The digits are valid, so the only failure left is size.
+    let magnitude = u128::from_str_radix(digits, radix).map_err(|_| IntegerError::TooLarge)?;
+    let magnitude = i128::try_from(magnitude).map_err(|_| IntegerError::TooLarge)?;
+    Ok(if negative { -magnitude } else { magnitude })
 }
 
 #[cfg(test)]
@@ -329,6 +449,53 @@ mod tests {
         assert!(msg("and.b32 d, 1z, 2").starts_with("bad operand `1z` for a"));
         assert!(msg("lop3.b32 d, 1, 2, 3, x").contains("must be an integer constant"));
         assert_eq!(msg("  "), "empty instruction");
+    }
+
+    #[test]
+    fn errors_never_name_an_empty_token() {
+        let msg = |t: &str| parse_instruction(t).unwrap_err().to_string();
+        assert_eq!(msg(".b32 d, 1, 2"), "`.b32`: no opcode before the first `.`");
+        assert_eq!(msg("lop3.or.b32 |p, 1, 2, 3, 4, 1"), "operand d is missing in `|p`");
+        assert_eq!(msg("lop3.or.b32 d|, 1, 2, 3, 4, 1"), "operand p is missing in `d|`");
+        let a = Operand::src("a", OperandType::Bits(32));
+        assert_eq!(immediate("", &a).unwrap_err().to_string(), "no value for a");
+    }
+
+    #[test]
+    fn identifiers_follow_ptx() {
+        for good in ["a", "r1", "%r1", "_x", "$y", "%_", "a$b_c9"] {
+            assert!(is_identifier(good), "{good}");
+        }
+        for bad in ["", "%", "_", "$", "1x", "%%r", "a%", "a-b", "a.b"] {
+            assert!(!is_identifier(bad), "{bad}");
+        }
+        let msg = |t: &str| parse_instruction(t).unwrap_err().to_string();
+        assert!(msg("add.s32 %, 1, 2").starts_with("bad operand `%` for d"));
+        assert!(msg("add.s32 d, %, 2").starts_with("bad operand `%` for a"));
+        assert!(msg(&format!("add.s32 {}, 1, 2", "r".repeat(300))).contains("at most 256 characters"));
+    }
+
+    #[test]
+    fn over_128_bits_is_out_of_range() {
+        let msg = |t: &str| parse_instruction(t).unwrap_err().to_string();
+        assert_eq!(integer("0x1ffffffffffffffffffffffffffffffff"), Err(IntegerError::TooLarge));
+        assert_eq!(integer("0xffffffffffffffffffffffffffffffff"), Err(IntegerError::TooLarge));
+        assert_eq!(integer("1z"), Err(IntegerError::Malformed));
+        assert!(msg("add.u32 d, 0x1ffffffffffffffffffffffffffffffff, 1").contains("out of range for a (32-bit"));
+        assert!(msg("add.u32 d, -99999999999999999999999999999999999999999, 1").contains("out of range for a"));
+    }
+
+    #[test]
+    fn shown_escapes_and_cuts() {
+        assert_eq!(shown("plain `text`"), "plain `text`");
+        assert_eq!(shown("a\nb\x1b[31m\u{feff}\\"), "a\\nb\\u{1b}[31m\\u{feff}\\\\");
+        let long = shown(&"x".repeat(10_000));
+        assert_eq!(long.chars().count(), SHOWN_CHARS + 1);
+        assert!(long.ends_with('…'));
+        assert_eq!(shown(&"é".repeat(60)), "é".repeat(60));
+        let cut = shown(&"\u{7}".repeat(100));
+        assert!(cut.chars().count() <= SHOWN_CHARS + 1 && cut.ends_with('…'), "{cut}");
+        assert_eq!(escaped("/tmp/a\nb"), "/tmp/a\\nb");
     }
 
     #[test]

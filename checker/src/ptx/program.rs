@@ -4,27 +4,37 @@
 //! symbolic ones (the claims' proofs).
 //!
 //! A program is a sequence of instructions from the catalogue, each with an
-//! optional guard (`@p`, `@!p`), `//` comments and optional register
-//! declarations (`.reg .b32 r, s;`, `.reg .pred p<4>;`). A register takes
+//! optional guard (`@p`, `@!p`), `//` and `/* */` comments and optional
+//! register declarations (`.reg .b32 r, s;`, `.reg .pred p<4>;`), one
+//! instruction or more per line. A register takes
 //! its width from its declaration or else from its first use, and every
 //! later use must agree. A register read before any write is an input of
 //! the program. A program with a warp-wide instruction (shfl) runs on the 32
 //! lanes of a warp, any other on one lane (lanes never interact).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use thiserror::Error;
 
-use crate::ptx::parse::{parse_instruction, Instruction, OperandText};
+use crate::ptx::parse::{
+    is_identifier, not_identifier_reason, parse_instruction, shown, Instruction, OperandText, ParseError,
+};
 use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::shfl::{input, WARP};
 use ptx_spec::catalogue::{OperandType, Variant};
 
-/// A program rejected, with the line (from 1) it was rejected at.
+/// The most registers a program may have, declared or used: far more than
+/// any straight-line example needs, and few enough that `r<N>` cannot
+/// exhaust memory.
+pub const MAX_REGISTERS: usize = 65536;
+
+/// A program rejected, with where: the line and column (from 1, the column
+/// in characters) of the offending token, or else of the statement.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("line {line}: {message}")]
+#[error("{line}:{column}: {message}")]
 pub struct ProgramError {
     pub line: usize,
+    pub column: usize,
     pub message: String,
 }
 
@@ -52,6 +62,8 @@ pub struct Program {
     pub outputs: Vec<String>,
     /// 32 if some instruction acts on the whole warp, else 1.
     pub lanes: usize,
+    /// Where each register is in `registers`.
+    index: HashMap<String, usize>,
 }
 
 /// A register's value in one lane: its bits and whether they are defined
@@ -72,46 +84,74 @@ impl<A: Algebra> Copy for Value<A> {}
 
 impl Program {
     pub fn width(&self, register: &str) -> Option<u32> {
-        self.registers.iter().find(|(r, _)| r == register).map(|(_, w)| *w)
+        self.index.get(register).map(|&i| self.registers[i].1)
     }
 
     pub fn parse(text: &str) -> Result<Program, ProgramError> {
-        let mut widths: Vec<(String, u32)> = Vec::new();
+        // A byte-order mark says how the file is encoded; it is not code.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let code = blank_comments(text)?;
+        let mut widths = Widths::default();
         let mut lines = Vec::new();
         let (mut inputs, mut outputs): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
-        for (i, raw) in text.lines().enumerate() {
+        // Registers read or written so far, and written so far.
+        let (mut seen, mut written): (HashSet<String>, HashSet<String>) = Default::default();
+        for (i, raw) in code.lines().enumerate() {
             let number = i + 1;
-            let err = |message: String| ProgramError { line: number, message };
-            let code = raw.split("//").next().unwrap_or("").trim();
-            for statement in code.split(';').map(str::trim).filter(|s| !s.is_empty()) {
-                if let Some(decl) = statement.strip_prefix(".reg") {
-                    declare(decl, &mut widths).map_err(err)?;
+            let mut start = 0;
+            for piece in raw.split(';') {
+                let statement = piece.trim();
+                let at = start + (piece.len() - piece.trim_start().len());
+                start += piece.len() + 1;
+                if statement.is_empty() {
                     continue;
                 }
-                if statement.ends_with(':') || statement.starts_with("bra") || statement.contains(" bra") {
-                    return Err(err(format!(
-                        "`{statement}`: labels and branches are not supported (straight-line code only)"
-                    )));
+                // Where a part of the statement begins, as a column.
+                let column = |offset: usize| raw[..at + offset].chars().count() + 1;
+                let err =
+                    |offset: usize, message: String| ProgramError { line: number, column: column(offset), message };
+                if let Some(decl) = directive(statement, ".reg") {
+                    declare(statement, decl, &mut widths).map_err(|(offset, message)| err(offset, message))?;
+                    continue;
                 }
-                let (guard, rest) = split_guard(statement).map_err(err)?;
-                let instruction = parse_instruction(rest).map_err(|e| err(e.to_string()))?;
-                let mut use_register = |name: &str, width: u32, what: String| -> Result<(), ProgramError> {
-                    match widths.iter().find(|(r, _)| r == name) {
-                        Some((_, w)) if *w != width => Err(err(format!(
-                            "register `{name}` is {}, but {what} is {}",
-                            describe(*w),
-                            describe(width)
-                        ))),
-                        Some(_) => Ok(()),
-                        None => {
-                            widths.push((name.to_string(), width));
-                            Ok(())
-                        }
-                    }
+                if statement.starts_with('.') {
+                    let name = statement.split_whitespace().next().unwrap_or(statement);
+                    return Err(err(0, format!("`{}`: only `.reg` declarations are supported", shown(name))));
+                }
+                if let Some(label) = label(statement) {
+                    return Err(err(
+                        0,
+                        format!("`{}:`: labels and branches are not supported (straight-line code only)", shown(label)),
+                    ));
+                }
+                let (guard, rest) = split_guard(statement).map_err(|m| err(0, m))?;
+                let rest_at = statement.len() - rest.len();
+                let opcode = rest.split_whitespace().next().unwrap_or("");
+                if opcode == "bra" || opcode.starts_with("bra.") {
+                    return Err(err(
+                        0,
+                        format!(
+                            "`{}`: labels and branches are not supported (straight-line code only)",
+                            shown(statement)
+                        ),
+                    ));
+                }
+                let instruction =
+                    parse_instruction(rest).map_err(|e| err(rest_at + error_offset(rest, &e), e.to_string()))?;
+                let mut use_register = |name: &str, width: u32, what: String, offset: usize| match widths.width(name) {
+                    Some(w) if w != width => Err(err(
+                        offset,
+                        format!("register `{}` is {}, but {what} is {}", shown(name), describe(w), describe(width)),
+                    )),
+                    Some(_) => Ok(()),
+                    None => widths.add(name, width).map_err(|m| err(offset, m)),
                 };
+                let operand_at = |name: &str| rest_at + operand_offset(rest, name);
                 if let Some((p, _)) = &guard {
-                    use_register(p, 1, "a guard".into())?;
-                    if !outputs.contains(p) && !inputs.contains(p) {
+                    // The name follows `@` or `@!`.
+                    let at = if statement.starts_with("@!") { 2 } else { 1 };
+                    use_register(p, 1, "a guard".into(), at)?;
+                    if seen.insert(p.clone()) {
                         inputs.push(p.clone());
                     }
                 }
@@ -119,16 +159,20 @@ impl Program {
                 // Reads first: `add r, r, 1` reads r before writing it.
                 for (op, text) in operands.iter().zip(&instruction.operands) {
                     if let (false, OperandText::Reg(r)) = (op.is_dest(), text) {
-                        use_register(r, op.ty.width(), format!("operand {} of {}", op.name, instruction.variant))?;
-                        if !outputs.contains(r) && !inputs.contains(r) {
+                        let what = format!("operand {} of {}", op.name, instruction.variant);
+                        use_register(r, op.ty.width(), what, operand_at(r))?;
+                        if seen.insert(r.clone()) {
                             inputs.push(r.clone());
                         }
                     }
                 }
                 for (op, text) in operands.iter().zip(&instruction.operands) {
                     if let (true, OperandText::Reg(r)) = (op.is_dest(), text) {
-                        use_register(r, op.ty.width(), format!("operand {} of {}", op.name, instruction.variant))?;
-                        if !outputs.contains(r) {
+                        let what = format!("operand {} of {}", op.name, instruction.variant);
+                        use_register(r, op.ty.width(), what, operand_at(r))?;
+                        // Written before any read: an output, never an input.
+                        seen.insert(r.clone());
+                        if written.insert(r.clone()) {
                             outputs.push(r.clone());
                         }
                     }
@@ -137,10 +181,10 @@ impl Program {
             }
         }
         if lines.is_empty() {
-            return Err(ProgramError { line: 1, message: "no instructions".into() });
+            return Err(ProgramError { line: 1, column: 1, message: "no instructions".into() });
         }
         let lanes = if lines.iter().any(|l| l.instruction.variant.is_warp_wide()) { WARP } else { 1 };
-        Ok(Program { lines, registers: widths, inputs, outputs, lanes })
+        Ok(Program { lines, registers: widths.list, inputs, outputs, lanes, index: widths.index })
     }
 
     /// Run the program: `inputs` gives every input register's value in every
@@ -275,6 +319,139 @@ fn describe(width: u32) -> String {
     }
 }
 
+/// The registers of a program with their widths, in order of first
+/// appearance, and an index into them: every look-up and the duplicate
+/// check take constant time, however many registers are declared.
+#[derive(Default)]
+struct Widths {
+    list: Vec<(String, u32)>,
+    index: HashMap<String, usize>,
+}
+
+impl Widths {
+    fn width(&self, name: &str) -> Option<u32> {
+        self.index.get(name).map(|&i| self.list[i].1)
+    }
+
+    fn room(&self, count: usize) -> bool {
+        self.list.len().checked_add(count).is_some_and(|n| n <= MAX_REGISTERS)
+    }
+
+    /// Add a register not seen before.
+    fn add(&mut self, name: &str, width: u32) -> Result<(), String> {
+        if !self.room(1) {
+            return Err(format!("`{}`: a program has at most {MAX_REGISTERS} registers", shown(name)));
+        }
+        self.index.insert(name.to_string(), self.list.len());
+        self.list.push((name.to_string(), width));
+        Ok(())
+    }
+}
+
+/// `text` with its comments (`//` to the end of the line, `/* */` anywhere)
+/// replaced by spaces, character for character, so that every line and
+/// column stays where it was.
+fn blank_comments(text: &str) -> Result<String, ProgramError> {
+    enum State {
+        Code,
+        Line,
+        Block { start: usize },
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut state = State::Code;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next = chars.peek().map(|&(_, n)| n);
+        state = match (state, c, next) {
+            (State::Code, '/', Some('/')) => {
+                chars.next();
+                out.push_str("  ");
+                State::Line
+            }
+            (State::Code, '/', Some('*')) => {
+                chars.next();
+                out.push_str("  ");
+                State::Block { start: i }
+            }
+            (State::Block { .. }, '*', Some('/')) => {
+                chars.next();
+                out.push_str("  ");
+                State::Code
+            }
+            (State::Line, '\n', _) => {
+                out.push('\n');
+                State::Code
+            }
+            (State::Code, c, _) => {
+                out.push(c);
+                State::Code
+            }
+            (state, c, _) => {
+                out.push(if c == '\n' { '\n' } else { ' ' });
+                state
+            }
+        };
+    }
+    if let State::Block { start } = state {
+        let before = &text[..start];
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+        return Err(ProgramError { line, column, message: "`/*` comment is never closed with `*/`".into() });
+    }
+    Ok(out)
+}
+
+/// The rest of `statement` if it is the directive `name` (followed by
+/// white space or nothing).
+fn directive<'a>(statement: &'a str, name: &str) -> Option<&'a str> {
+    let rest = statement.strip_prefix(name)?;
+    (rest.is_empty() || rest.starts_with(char::is_whitespace)).then_some(rest)
+}
+
+/// The label `name` of a statement `name:` or `name: instruction`.
+fn label(statement: &str) -> Option<&str> {
+    let (name, _) = statement.split_once(':')?;
+    let name = name.trim_end();
+    is_identifier(name).then_some(name)
+}
+
+/// Where the token a parse error names is in `instruction` (a byte
+/// offset): an operand among the operands, anything else (the opcode,
+/// the operand count) at the start.
+fn error_offset(instruction: &str, e: &ParseError) -> usize {
+    match e {
+        ParseError::BadOperand { token, .. }
+        | ParseError::OutOfRange { token, .. }
+        | ParseError::MissingOperand { token, .. } => operand_offset(instruction, token),
+        ParseError::EmptyOperand { position, .. } => {
+            let operands = mnemonic_end(instruction);
+            let commas = instruction[operands..].match_indices(',').map(|(i, _)| operands + i + 1);
+            let after = commas.take(position - 1).last().unwrap_or(operands);
+            after + instruction[after..].len() - instruction[after..].trim_start().len()
+        }
+        _ => 0,
+    }
+}
+
+/// Where the operands of `instruction` begin.
+fn mnemonic_end(instruction: &str) -> usize {
+    instruction.find(char::is_whitespace).unwrap_or(instruction.len())
+}
+
+/// Where `token` is among the operands of `instruction`: its first
+/// occurrence as a whole operand or name (not inside a longer one), else
+/// where the operands begin.
+fn operand_offset(instruction: &str, token: &str) -> usize {
+    let operands = mnemonic_end(instruction);
+    let part = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '%'));
+    let whole = instruction[operands..].match_indices(token).map(|(i, _)| operands + i).find(|&i| {
+        !token.is_empty()
+            && !part(instruction[..i].chars().next_back())
+            && !part(instruction[i + token.len()..].chars().next())
+    });
+    whole.unwrap_or(operands + instruction[operands..].len() - instruction[operands..].trim_start().len())
+}
+
 /// `@p rest` or `@!p rest`: the guard and the instruction.
 fn split_guard(statement: &str) -> Result<(Option<Guard>, &str), String> {
     let Some(rest) = statement.strip_prefix('@') else { return Ok((None, statement)) };
@@ -282,42 +459,73 @@ fn split_guard(statement: &str) -> Result<(Option<Guard>, &str), String> {
         Some(r) => (true, r),
         None => (false, rest),
     };
-    let end = rest.find(char::is_whitespace).ok_or_else(|| format!("`{statement}`: a guard needs an instruction"))?;
-    let name = &rest[..end];
-    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '%')) {
-        return Err(format!("`@{name}`: not a predicate register name"));
+    let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+    let (name, written) = (&rest[..end], &statement[..statement.len() - rest.len() + end]);
+    if !is_identifier(name) {
+        return Err(format!("`{}`: not a predicate register name", shown(written)));
+    }
+    if rest[end..].trim().is_empty() {
+        return Err(format!("`{}`: a guard needs an instruction", shown(written)));
     }
     Ok((Some((name.to_string(), negated)), rest[end..].trim()))
 }
 
-/// `.reg .b32 r, s<4>`: declare registers (`s<4>` is s0..s3).
-fn declare(decl: &str, widths: &mut Vec<(String, u32)>) -> Result<(), String> {
+/// `.reg .b32 r, s<4>` (`statement`; `decl` is what follows `.reg`):
+/// declare registers (`s<4>` is s0..s3). An error comes with the byte
+/// offset in `statement` of what it is about.
+fn declare(statement: &str, decl: &str, widths: &mut Widths) -> Result<(), (usize, String)> {
+    // Every part below is a slice of `statement`, so its offset is exact.
+    let offset = |part: &str| part.as_ptr() as usize - statement.as_ptr() as usize;
     let decl = decl.trim();
-    let (ty, names) =
-        decl.split_once(char::is_whitespace).ok_or_else(|| format!("`.reg {decl}`: expected a type and names"))?;
+    let Some((ty, names)) = decl.split_once(char::is_whitespace) else {
+        return Err((0, format!("`{}`: expected a type and names", shown(statement))));
+    };
     let width = match ty {
         ".pred" => 1,
         ".b16" | ".u16" | ".s16" => 16,
         ".b32" | ".u32" | ".s32" => 32,
         ".b64" | ".u64" | ".s64" => 64,
-        _ => return Err(format!("`{ty}`: not an integer or predicate register type")),
+        _ => return Err((offset(ty), format!("`{}`: not an integer or predicate register type", shown(ty)))),
     };
     for name in names.split(',').map(str::trim) {
-        let expanded: Vec<String> = match name.split_once('<') {
+        let at = offset(name);
+        if name.is_empty() {
+            return Err((at, "a register name is missing".into()));
+        }
+        let (base, count) = match name.split_once('<') {
             Some((base, count)) => {
-                let n: usize = count
-                    .strip_suffix('>')
-                    .and_then(|c| c.parse().ok())
-                    .ok_or_else(|| format!("`{name}`: expected name<count>"))?;
-                (0..n).map(|i| format!("{base}{i}")).collect()
+                let count = count.strip_suffix('>').filter(|c| !c.is_empty() && c.bytes().all(|b| b.is_ascii_digit()));
+                let Some(count) = count else {
+                    return Err((at, format!("`{}`: expected name<count>", shown(name))));
+                };
+                // Only digits, so the parse fails on size alone.
+                let n = count.parse::<usize>().unwrap_or(usize::MAX);
+                if n == 0 {
+                    return Err((at, format!("`{}`: declares no register", shown(name))));
+                }
+                if !widths.room(n) {
+                    let message = format!("`{}`: a program has at most {MAX_REGISTERS} registers", shown(name));
+                    return Err((at, message));
+                }
+                (base.trim_end(), Some(n))
             }
-            None => vec![name.to_string()],
+            None => (name, None),
         };
-        for n in expanded {
-            if widths.iter().any(|(r, _)| *r == n) {
-                return Err(format!("register `{n}` is declared twice"));
+        if base.is_empty() {
+            return Err((at, format!("`{}`: the register name is missing", shown(name))));
+        }
+        if !is_identifier(base) {
+            return Err((at, format!("`{}`: not a register name: {}", shown(base), not_identifier_reason(base))));
+        }
+        let mut one = |n: &str| {
+            if widths.width(n).is_some() {
+                return Err((at, format!("register `{}` is declared twice", shown(n))));
             }
-            widths.push((n, width));
+            widths.add(n, width).map_err(|m| (at, m))
+        };
+        match count {
+            Some(count) => (0..count).try_for_each(|i| one(&format!("{base}{i}")))?,
+            None => one(base)?,
         }
     }
     Ok(())
@@ -380,20 +588,94 @@ mod tests {
     }
 
     #[test]
-    fn bad_programs_name_their_line() {
+    fn bad_programs_name_their_line_and_column() {
         let err = |t: &str| Program::parse(t).unwrap_err().to_string();
         assert_eq!(
             err("add.u32 x, y, 1;\nadd.u64 z, x, 1;"),
-            "line 2: register `x` is 32-bit, but operand a of add.u64 is 64-bit"
+            "2:12: register `x` is 32-bit, but operand a of add.u64 is 64-bit"
         );
-        assert!(err("\n\nfoo.b32 x, y;").starts_with("line 3: unknown opcode `foo` (known: add, sub, sad,"));
-        assert_eq!(err("L1:"), "line 1: `L1:`: labels and branches are not supported (straight-line code only)");
-        assert_eq!(err(".reg .f32 x;"), "line 1: `.f32`: not an integer or predicate register type");
-        assert_eq!(err("@ add.u32 x, y, 1;"), "line 1: `@`: not a predicate register name");
-        assert_eq!(err("// nothing"), "line 1: no instructions");
+        assert!(err("\n\nfoo.b32 x, y;").starts_with("3:1: unknown opcode `foo` (known: add, sub, sad,"));
+        assert!(err("add.u32 x, y, 1; foo.b32 x, y;").starts_with("1:18: unknown opcode `foo`"));
         assert_eq!(
-            err("@x add.u32 x, y, 1;"),
-            "line 1: register `x` is a predicate, but operand d of add.u32 is 32-bit"
+            err("add.u32 x, y, 1z;"),
+            "1:15: bad operand `1z` for b: not an integer constant (decimal, 0x hex, 0b binary, 0 octal)"
         );
+        assert_eq!(err("add.u32 x, y,;"), "1:14: operand 3 of add.u32 is empty");
+        assert_eq!(err("L1:"), "1:1: `L1:`: labels and branches are not supported (straight-line code only)");
+        assert_eq!(
+            err("L1: add.u32 x, y, 1;"),
+            "1:1: `L1:`: labels and branches are not supported (straight-line code only)"
+        );
+        assert_eq!(err(".reg .f32 x;"), "1:6: `.f32`: not an integer or predicate register type");
+        assert_eq!(err("@ add.u32 x, y, 1;"), "1:1: `@`: not a predicate register name");
+        assert_eq!(err("@! add.u32 x, y, 1;"), "1:1: `@!`: not a predicate register name");
+        assert_eq!(err("@p"), "1:1: `@p`: a guard needs an instruction");
+        assert_eq!(err("// nothing"), "1:1: no instructions");
+        assert_eq!(err("@x add.u32 x, y, 1;"), "1:12: register `x` is a predicate, but operand d of add.u32 is 32-bit");
+        assert_eq!(err(".version 8.0"), "1:1: `.version`: only `.reg` declarations are supported");
+    }
+
+    #[test]
+    fn branches_are_the_opcode_bra_only() {
+        let err = |t: &str| Program::parse(t).unwrap_err().to_string();
+        let p = Program::parse("add.u32 x, brand, 1;\nadd.u32 bra, x, 1;").unwrap();
+        assert_eq!(p.inputs, ["brand"]);
+        assert_eq!(p.outputs, ["x", "bra"]);
+        let rejected = "labels and branches are not supported (straight-line code only)";
+        assert_eq!(err("bra L1;"), format!("1:1: `bra L1`: {rejected}"));
+        assert_eq!(err("@p bra.uni L1;"), format!("1:1: `@p bra.uni L1`: {rejected}"));
+        assert!(err("brand.u32 x, 1;").contains("unknown opcode `brand`"));
+    }
+
+    #[test]
+    fn comments_and_byte_order_mark() {
+        let p = Program::parse("\u{feff}add.u32 x, y, 1; /* a comment */ add.u32 z, x, 1;").unwrap();
+        assert_eq!(
+            (p.inputs.as_slice(), p.outputs.as_slice()),
+            (&["y".to_string()][..], &["x".to_string(), "z".to_string()][..])
+        );
+        let p = Program::parse("/* spans\n   lines; add.u32 q, q, 1; */ add.u32 x, /* y */ 1, 2; // add.u32 w, w, 1;")
+            .unwrap();
+        assert_eq!((p.inputs.len(), p.outputs.as_slice()), (0, &["x".to_string()][..]));
+        assert_eq!(p.lines[0].number, 2, "lines keep their numbers");
+        let err = |t: &str| Program::parse(t).unwrap_err().to_string();
+        assert_eq!(err("add.u32 x, y, 1;\n  /* open\n"), "2:3: `/*` comment is never closed with `*/`");
+        assert_eq!(err("/**/ foo.u32 x, 1;\n").split(" (").next().unwrap(), "1:6: unknown opcode `foo`");
+    }
+
+    #[test]
+    fn declarations_are_bounded_and_checked_in_linear_time() {
+        let err = |t: &str| Program::parse(t).unwrap_err().to_string();
+        let start = std::time::Instant::now();
+        let p = Program::parse(".reg .b32 r<65536>;\nadd.u32 r65535, r0, 1;").unwrap();
+        assert_eq!((p.registers.len(), p.width("r65535")), (65536, Some(32)));
+        assert!(start.elapsed().as_secs() < 2, "{:?}", start.elapsed());
+        let cap = "a program has at most 65536 registers";
+        assert_eq!(err(".reg .b32 r<1000000000>;"), format!("1:11: `r<1000000000>`: {cap}"));
+        assert_eq!(
+            err(".reg .b32 r<99999999999999999999999999>;"),
+            format!("1:11: `r<99999999999999999999999999>`: {cap}")
+        );
+        assert_eq!(err(".reg .b32 r<65536>, s;"), format!("1:21: `s`: {cap}"));
+        assert_eq!(err(".reg .b32 r<0>;"), "1:11: `r<0>`: declares no register");
+        assert_eq!(err(".reg .b32 r<x>;"), "1:11: `r<x>`: expected name<count>");
+        assert_eq!(err(".reg .b32 <4>;"), "1:11: `<4>`: the register name is missing");
+        assert_eq!(err(".reg .b32 r, , s;"), "1:13: a register name is missing");
+        assert_eq!(err(".reg .b32 r<2>, r1;"), "1:17: register `r1` is declared twice");
+        assert!(err(".reg .b32 1x;").starts_with("1:11: `1x`: not a register name: "));
+        assert!(err(".reg .b32 %;").starts_with("1:11: `%`: not a register name: "));
+        assert!(err(&format!(".reg .b32 {};", "r".repeat(300))).contains("at most 256 characters"));
+        assert_eq!(err(".reg"), "1:1: `.reg`: expected a type and names");
+        assert!(Program::parse(".reg .b32 %r<2>, $x, _y;\nadd.u32 %r1, $x, _y;").is_ok());
+    }
+
+    #[test]
+    fn errors_escape_and_cut_what_they_echo() {
+        let err = |t: &str| Program::parse(t).unwrap_err().to_string();
+        let e = err("add.u32 x, \u{1b}[31mred, 1;");
+        assert_eq!(e, "1:12: bad operand `\\u{1b}[31mred` for a: neither a register name nor an integer constant");
+        let long = format!("add.u32 x, {}, 1;", "9".repeat(10_000));
+        let e = err(&long);
+        assert!(e.len() < 200 && e.contains("…` out of range for a"), "{e}");
     }
 }
