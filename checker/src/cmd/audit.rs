@@ -73,7 +73,8 @@ pub fn unresolved_text(out: &mut dyn Write, width: Width, unresolved: &[String])
     if unresolved.is_empty() {
         return Ok(());
     }
-    writeln!(out, "\nUnresolved (the solver did not settle these: neither findings nor clean):")?;
+    writeln!(out)?;
+    note(out, width, "", "", "Unresolved (the solver did not settle these: neither findings nor clean):")?;
     for u in unresolved {
         note(out, width, "  - ", "    ", u)?;
     }
@@ -202,8 +203,7 @@ mod tests {
         let narrow = text(Width::Columns(60), &two[..1]);
         assert!(narrow.lines().all(|l| l.chars().count() <= 60), "{narrow}");
         assert!(
-            narrow.ends_with("\n1 comparison unresolved (listed above): the audit is incomplete,\nexit status 1.\n"),
-            "{narrow}"
+            narrow.ends_with("\n1 comparison unresolved (listed above): the audit is\nincomplete, exit status 1.\n")
         );
     }
 }

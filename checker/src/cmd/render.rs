@@ -269,3 +269,31 @@ pub fn deprecations<'a>(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn width_comes_from_the_flag_else_a_terminal_else_none() {
+        assert_eq!(resolve(Some(100), Some(80)), Width::Columns(100));
+        assert_eq!(resolve(Some(60), None), Width::Columns(60));
+        assert_eq!(resolve(None, Some(80)), Width::Columns(80));
+        assert_eq!(resolve(None, Some(12)), Width::Columns(MIN_WIDTH));
+        assert_eq!(resolve(None, None), Width::Natural);
+    }
+
+    #[test]
+    fn only_the_wrapping_columns_wrap_while_they_can() {
+        let rows = vec![vec!["shf.l.wrap.b32".to_string(), "a long text that wraps at spaces to fit".to_string()]];
+        let table = || Table::new(&["name", "text"], rows.clone()).wrap(1, None);
+        let natural = table().render(Width::Natural);
+        assert_eq!(natural, table().render(Width::Columns(80)));
+        let fitted = table().render(Width::Columns(40));
+        assert!(fitted.lines().all(|l| text_width(l) <= 40), "{fitted}");
+        assert!(
+            fitted.contains("│ shf.l.wrap.b32 │ a long text that   │\n│                │ wraps at spaces to │"),
+            "{fitted}"
+        );
+    }
+}
