@@ -47,7 +47,7 @@ fn eval_prints_predicates_and_skips_the_sink() {
     let o = ptxcheck(&["eval", "lop3.or.b32 r1|p1, 0xf0, 0xcc, 0xaa, 0x80, 0"]);
     assert_eq!(stdout(&o), "r1 = 0x00000080\np1 = 1\n");
     let o = ptxcheck(&["eval", "lop3.and.b32 _|p, 0xf0, 0x0f, 0xaa, 0x80, true", "--format", "json"]);
-    assert_eq!(stdout(&o), "{\"p\":false}\n");
+    assert_eq!(stdout(&o), "{\"p\":0}\n");
     let o = ptxcheck(&["eval", "not.pred p, 0"]);
     assert_eq!(stdout(&o), "p = 1\n");
     let o = ptxcheck(&["eval", "shr.s16 d, -32768, 100;"]);
@@ -353,4 +353,65 @@ fn audit_of_an_unknown_finding_is_a_one_line_error() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(stderr(&o), "error: unknown finding `no-such-finding` (`ptxcheck audit` lists them)\n");
     assert!(stdout(&o).is_empty());
+}
+
+/// The widest line of `text`, in terminal columns.
+fn widest(text: &str) -> usize {
+    text.lines().map(unicode_width::UnicodeWidthStr::width).max().unwrap_or(0)
+}
+
+/// With --width, every line fits; into a pipe without it, tables keep
+/// their full width, as the golden files hold them.
+#[test]
+fn tables_fit_the_width_asked_for() {
+    let runs: &[&[&str]] = &[
+        &["list"],
+        &["prove", "shf", "--jobs", "1"],
+        &["prove", "shfl.up.b32", "bfe.s32", "lop3.b32", "--jobs", "1"],
+        &["claims"],
+        &["eval", "shfl.up.b32 Ry|p, Rx, 0x1, 0x0", "--lanes", "Rx=0..31", "--active", "0xffffffef"],
+    ];
+    for args in runs {
+        let natural = ptxcheck(args);
+        for width in [80, 60] {
+            let w = width.to_string();
+            let fitted = ptxcheck(&[*args, &["--width", &w][..]].concat());
+            assert_eq!(fitted.status.code(), natural.status.code(), "{args:?} --width {w}");
+            let text = stdout(&fitted);
+            assert!(widest(&text) <= width, "{args:?} --width {w}:\n{text}");
+        }
+        assert!(widest(&stdout(&natural)) > 80, "{args:?}: a pipe gets the full width");
+        // Enough room changes nothing (but the times).
+        let untimed = |o: &std::process::Output| stdout(o).replace(|c: char| c.is_ascii_digit(), "#");
+        let roomy = ptxcheck(&[*args, &["--width", "1000"][..]].concat());
+        assert_eq!(untimed(&roomy), untimed(&natural), "{args:?}");
+    }
+    let o = ptxcheck(&["list", "--width", "10"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// A predicate prints as 1/0 in every output of eval and run.
+#[test]
+fn predicates_print_as_1_and_0_everywhere() {
+    let o = ptxcheck(&["eval", "shfl.up.b32 d|p, a, 1, 0", "--lanes", "a=0..31"]);
+    let text = stdout(&o);
+    assert!(text.contains("│ 0    │ 0x00000000 │ 0x00000001 │ 0x00000000 │ 0           │ 0x00000000 │ 0 │"), "{text}");
+    assert!(!text.contains("true") && !text.contains("false"), "{text}");
+    let o = ptxcheck(&["eval", "shfl.up.b32 d|p, a, 1, 0", "--lanes", "a=0..31", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!((v["lanes"][0]["outputs"]["p"].as_u64(), v["lanes"][1]["outputs"]["p"].as_u64()), (Some(0), Some(1)));
+    let o = ptxcheck(&["eval", "lop3.or.b32 d|p, 0xf0, 0xcc, 0xaa, 0x80, 0", "--format", "json"]);
+    assert_eq!(stdout(&o), "{\"d\":\"0x00000080\",\"p\":1}\n");
+}
+
+/// An unsettled audit says so last, and exits 1; a tiny time limit leaves
+/// every comparison of one passage unsettled.
+#[test]
+fn an_unsettled_audit_says_why_it_exits_1() {
+    let o = ptxcheck(&["audit", "--id", "szext-mask-or-zero", "--timeout", "0.001"]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(text.contains("\nUnresolved (the solver did not settle these: neither findings nor clean):\n"), "{text}");
+    let last = text.lines().last().unwrap();
+    assert!(last.ends_with("unresolved (listed above): the audit is incomplete, exit status 1."), "{last}");
 }

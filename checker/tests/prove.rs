@@ -8,6 +8,7 @@ use ptx_smt::{Backend, Sym, SymBv, SymOutputs};
 use ptx_spec::bv::{Algebra, BitVec, Concrete};
 use ptx_spec::catalogue::{defined, Variant};
 use ptxcheck::cmd::prove::ProveSummary;
+use ptxcheck::cmd::render::Width;
 use ptxcheck::prove::{prove, prove_against, prove_split, Verdict};
 use rayon::prelude::*;
 
@@ -58,7 +59,7 @@ fn a_wrong_encoding_yields_a_confirmed_minimal_counterexample() {
     // As the user sees it.
     let mut text = Vec::new();
     let summary = ProveSummary { results: std::slice::from_ref(&r), solver: "z3 (embedded)".into(), wall: r.time };
-    summary.text(&mut text).unwrap();
+    summary.text(&mut text, Width::Natural).unwrap();
     let mut settings = insta::Settings::clone_current();
     settings.add_filter(r"\d+\.\d{3} s", "T s");
     settings.bind(|| insta::assert_snapshot!("wrong_shf_l_counterexample", String::from_utf8(text).unwrap()));

@@ -37,10 +37,15 @@ pub struct Audit {
 impl Audit {
     /// Every comparison and claim came to a verdict.
     pub fn settled(&self) -> bool {
-        let mut pairs = self.passages.iter().flat_map(|p| &p.pairs);
-        pairs.all(|q| !matches!(q.verdict, compare::PairVerdict::Unknown { .. }))
-            && self.claims.iter().all(|c| !matches!(c.verdict, ClaimVerdict::Unknown(_)))
-            && self.literal.iter().all(|b| b.unresolved.is_empty())
+        self.unresolved().is_empty()
+    }
+
+    /// What the solver did not settle, one line each, naming where it is.
+    pub fn unresolved(&self) -> Vec<String> {
+        let mut out = passages_unresolved(&self.passages);
+        out.extend(claims_unresolved(&self.claims));
+        out.extend(literal_unresolved(&self.literal));
+        out
     }
 
     pub fn find(&self, id: &str) -> Option<&Finding> {
@@ -66,24 +71,61 @@ pub fn run(backend: &Backend, timeout: Duration, literal_timeout: Duration) -> R
     Ok(Audit { passages, claims, literal: literal.blocks, findings })
 }
 
+fn passages_unresolved(passages: &[PassageResult]) -> Vec<String> {
+    let pairs = passages.iter().flat_map(|p| p.pairs.iter().map(move |q| (p.passage.id, q)));
+    pairs
+        .filter_map(|(id, q)| match &q.verdict {
+            compare::PairVerdict::Unknown { reason } => {
+                Some(format!("{id}: {} against {} on {}: {reason}", q.first, q.second, q.variant))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn claims_unresolved(claims: &[ClaimResult]) -> Vec<String> {
+    claims
+        .iter()
+        .filter_map(|c| match &c.verdict {
+            ClaimVerdict::Unknown(reason) => Some(format!("claim {}: {reason}", c.claim.id)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn literal_unresolved(blocks: &[BlockCheck]) -> Vec<String> {
+    let each = blocks.iter().flat_map(|b| b.unresolved.iter().map(move |u| (b, u)));
+    each.map(|(b, u)| format!("{} {} read as C: {u}", b.section, b.opcode)).collect()
+}
+
+/// One finding, as the check behind it found it, and what that check left
+/// unsettled.
+pub struct One {
+    /// `None` if the check ran and found nothing by that id.
+    pub finding: Option<Finding>,
+    pub unresolved: Vec<String>,
+}
+
 /// Only what finding `id` needs: its passage, its claim (with its twin),
-/// or its Semantics block. `None` if no check can produce that id; `Some`
-/// of nothing if the check ran and found nothing by that id.
+/// or its Semantics block. `None` if no check can produce that id.
 pub fn run_one(
     id: &str,
     backend: &Backend,
     timeout: Duration,
     literal_timeout: Duration,
-) -> Result<Option<Option<Finding>>, SolverError> {
+) -> Result<Option<One>, SolverError> {
     if let Some(p) = PASSAGES.iter().find(|p| p.id == id) {
-        return Ok(Some(Some(compare::finding(&compare::check(p, backend, timeout)))));
+        let result = compare::check(p, backend, timeout);
+        let unresolved = passages_unresolved(std::slice::from_ref(&result));
+        return Ok(Some(One { finding: Some(compare::finding(&result)), unresolved }));
     }
     let twin = id.replace("example-syntax-", "example-catalogue-");
     let claims: Vec<_> = crate::audit::claims::all().into_iter().filter(|c| c.id == id || c.id == twin).collect();
     if !claims.is_empty() {
         let results: Vec<ClaimResult> =
             claims.par_iter().map(|c| crate::audit::claims::check::check(c, backend, timeout)).collect();
-        return Ok(Some(claim_findings(&results).into_iter().find(|f| f.id == id)));
+        let unresolved = claims_unresolved(&results);
+        return Ok(Some(One { finding: claim_findings(&results).into_iter().find(|f| f.id == id), unresolved }));
     }
     let blocks: Vec<_> = crate::audit::literal::blocks::BLOCKS
         .iter()
@@ -94,7 +136,8 @@ pub fn run_one(
         return Ok(None);
     }
     let literal = crate::audit::literal::check::audit_blocks(backend, literal_timeout, &blocks)?;
-    Ok(Some(literal.findings.into_iter().find(|f| f.id == id)))
+    let unresolved = literal_unresolved(&literal.blocks);
+    Ok(Some(One { finding: literal.findings.into_iter().find(|f| f.id == id), unresolved }))
 }
 
 /// By section (numerically), then id.

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::render::{register_text, table, wrap};
+use super::render::{note, register_text, Table, Width, WidthArgs};
 use super::{status, Format, Setup, SolverArgs};
 use crate::audit::finding::{Finding, FindingKind, WitnessTable};
 use crate::audit::Audit;
@@ -21,6 +21,8 @@ pub struct Args {
     id: Option<String>,
     #[command(flatten)]
     solver: SolverArgs,
+    #[command(flatten)]
+    width: WidthArgs,
 }
 
 /// The literal C audit's limit per query: a few of its comparisons are
@@ -30,32 +32,61 @@ pub fn literal_timeout(timeout: Duration) -> Duration {
     timeout.min(Duration::from_secs(20))
 }
 
-/// The whole audit (exit 1 while a comparison is unsettled), or only the
-/// check behind the finding --id names.
+/// The whole audit, or only the check behind the finding --id names; exit
+/// 1 while a comparison of what ran is unsettled.
 pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let setup = Setup::new(&args.solver)?;
     let (timeout, literal) = (setup.timeout, literal_timeout(setup.timeout));
+    let width = args.width.resolve();
     if let Some(id) = &args.id {
         // Only the check that can produce this finding runs.
         let found = setup.pool.install(|| crate::audit::run_one(id, &setup.backend, timeout, literal));
         let unknown = || Error::usage(format!("unknown finding `{id}` (`ptxcheck audit` lists them)"));
-        let f = found?.flatten().ok_or_else(unknown)?;
-        match args.solver.format {
-            Format::Table => finding_text(out, &f)?,
-            Format::Json => writeln!(out, "{:#}", json!(f))?,
+        let one = found?.ok_or_else(unknown)?;
+        // A check that settles nothing may find nothing: that is not an
+        // unknown id.
+        if one.finding.is_none() && one.unresolved.is_empty() {
+            return Err(unknown());
         }
-        return Ok(ExitCode::SUCCESS);
+        match (args.solver.format, &one.finding) {
+            (Format::Table, Some(f)) => finding_text(out, width, f)?,
+            (Format::Json, Some(f)) => writeln!(out, "{:#}", json!(f))?,
+            (Format::Table, None) => writeln!(out, "{id}: not found by its check, which did not settle")?,
+            (Format::Json, None) => writeln!(out, "null")?,
+        }
+        if args.solver.format == Format::Table {
+            unresolved_text(out, width, &one.unresolved)?;
+        }
+        return Ok(status(one.unresolved.is_empty()));
     }
     let audit = setup.pool.install(|| crate::audit::run(&setup.backend, timeout, literal))?;
     match args.solver.format {
-        Format::Table => audit_text(out, &audit)?,
+        Format::Table => audit_text(out, width, &audit)?,
         Format::Json => writeln!(out, "{:#}", audit_json(&audit))?,
     }
     Ok(status(audit.settled()))
 }
 
-/// The audit's findings as a table, then counts by kind.
-pub fn audit_text(out: &mut dyn Write, audit: &Audit) -> io::Result<()> {
+/// What the solver did not settle, and why that makes the exit status 1,
+/// last; nothing when everything is settled.
+pub fn unresolved_text(out: &mut dyn Write, width: Width, unresolved: &[String]) -> io::Result<()> {
+    if unresolved.is_empty() {
+        return Ok(());
+    }
+    writeln!(out)?;
+    note(out, width, "", "", "Unresolved (the solver did not settle these: neither findings nor clean):")?;
+    for u in unresolved {
+        note(out, width, "  - ", "    ", u)?;
+    }
+    let n = unresolved.len();
+    let what = if n == 1 { "comparison" } else { "comparisons" };
+    let closing = format!("{n} {what} unresolved (listed above): the audit is incomplete, exit status 1.");
+    note(out, width, "", "", &closing)
+}
+
+/// The audit's findings as a table, then counts by kind, then what is
+/// unresolved.
+pub fn audit_text(out: &mut dyn Write, width: Width, audit: &Audit) -> io::Result<()> {
     let rows = audit
         .findings
         .iter()
@@ -65,49 +96,54 @@ pub fn audit_text(out: &mut dyn Write, audit: &Audit) -> io::Result<()> {
                 f.section.clone(),
                 f.kind.label().to_string(),
                 f.severity.label().to_string(),
-                wrap(&f.summary, 64),
+                f.summary.clone(),
             ]
         })
         .collect();
-    writeln!(out, "{}", table(&["finding", "section", "kind", "severity", "summary"], rows))?;
+    // An id wraps only after a hyphen, where it still reads whole.
+    let table =
+        Table::new(&["finding", "section", "kind", "severity", "summary"], rows).wrap(0, None).wrap(4, Some(64));
+    writeln!(out, "{}", table.render(width))?;
     let counts: Vec<String> = FindingKind::ALL
         .iter()
         .map(|k| (k, audit.findings.iter().filter(|f| f.kind == *k).count()))
         .filter(|(_, n)| *n > 0)
         .map(|(k, n)| format!("{n} {}", k.label()))
         .collect();
-    writeln!(out, "\n{} findings: {}", audit.findings.len(), counts.join(", "))?;
-    writeln!(out, "`ptxcheck audit --id ID` shows one in full, with its witness.")
+    writeln!(out)?;
+    note(out, width, "", "", &format!("{} findings: {}", audit.findings.len(), counts.join(", ")))?;
+    writeln!(out, "`ptxcheck audit --id ID` shows one in full, with its witness.")?;
+    unresolved_text(out, width, &audit.unresolved())
 }
 
 /// One finding in full: the fragment, the account, the model's choice and
 /// the witness table.
-pub fn finding_text(out: &mut dyn Write, f: &Finding) -> io::Result<()> {
+pub fn finding_text(out: &mut dyn Write, width: Width, f: &Finding) -> io::Result<()> {
     writeln!(out, "{} ({}, {}, severity {})", f.id, f.section, f.kind.label(), f.severity.label())?;
     if !f.fragment.is_empty() {
-        writeln!(out, "  spec: `{}`", f.fragment)?;
+        note(out, width, "  ", "    ", &format!("spec: `{}`", f.fragment))?;
     }
-    writeln!(out, "  {}", f.summary)?;
+    note(out, width, "  ", "  ", &f.summary)?;
     for d in &f.detail {
-        writeln!(out, "  - {}", d)?;
+        note(out, width, "  - ", "    ", d)?;
     }
     if let Some(m) = &f.model_choice {
-        writeln!(out, "  model: {m}")?;
+        note(out, width, "  ", "    ", &format!("model: {m}"))?;
     }
     if let Some(w) = &f.witness {
         writeln!(out, "\nwitness ({}):", w.variant)?;
-        witness_table(out, w)?;
+        witness_table(out, width, w)?;
     }
     Ok(())
 }
 
 /// Inputs, then one row per output with a column per reading; values in hex.
-pub fn witness_table(out: &mut dyn Write, w: &WitnessTable) -> io::Result<()> {
+pub fn witness_table(out: &mut dyn Write, width: Width, w: &WitnessTable) -> io::Result<()> {
     let ins: Vec<Vec<String>> = w.inputs.iter().map(|(n, v)| vec![n.clone(), v.hex()]).collect();
     if ins.is_empty() {
         writeln!(out, "every input 0")?;
     } else {
-        writeln!(out, "{}", table(&["input", "value"], ins))?;
+        writeln!(out, "{}", Table::new(&["input", "value"], ins).render(width))?;
     }
     let mut header = vec!["output"];
     header.extend(w.columns.iter().map(String::as_str));
@@ -116,7 +152,7 @@ pub fn witness_table(out: &mut dyn Write, w: &WitnessTable) -> io::Result<()> {
         .iter()
         .map(|(n, vs)| std::iter::once(n.clone()).chain(vs.iter().map(|v| register_text(*v))).collect())
         .collect();
-    writeln!(out, "{}", table(&header, rows))
+    writeln!(out, "{}", Table::new(&header, rows).render(width))
 }
 
 /// The audit for tools: every finding, and each passage's readings.
@@ -137,4 +173,37 @@ pub fn audit_json(audit: &Audit) -> Value {
         })
         .collect();
     json!({ "findings": audit.findings, "passages": passages, "semantics_blocks_as_c": audit.literal })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(width: Width, unresolved: &[&str]) -> String {
+        let mut out = Vec::new();
+        let unresolved: Vec<String> = unresolved.iter().map(|u| u.to_string()).collect();
+        unresolved_text(&mut out, width, &unresolved).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn unresolved_comparisons_are_listed_and_the_last_line_says_why_the_status_is_1() {
+        assert_eq!(text(Width::Natural, &[]), "");
+        let two = [
+            "9.7.1.9 rem read as C: rem.s16: literal result against the model: solver unknown (timeout)",
+            "9.7.1.14 popc read as C: popc.b64: literal result against the model: solver unknown (timeout)",
+        ];
+        assert_eq!(
+            text(Width::Natural, &two),
+            "\nUnresolved (the solver did not settle these: neither findings nor clean):\n\
+             \x20 - 9.7.1.9 rem read as C: rem.s16: literal result against the model: solver unknown (timeout)\n\
+             \x20 - 9.7.1.14 popc read as C: popc.b64: literal result against the model: solver unknown (timeout)\n\
+             2 comparisons unresolved (listed above): the audit is incomplete, exit status 1.\n"
+        );
+        let narrow = text(Width::Columns(60), &two[..1]);
+        assert!(narrow.lines().all(|l| l.chars().count() <= 60), "{narrow}");
+        assert!(
+            narrow.ends_with("\n1 comparison unresolved (listed above): the audit is\nincomplete, exit status 1.\n")
+        );
+    }
 }

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use rayon::prelude::*;
 use serde_json::{json, Map, Value};
 
-use super::render::{register_text, table, wrap};
+use super::render::{note, register_text, Table, Width, WidthArgs};
 use super::{status, Format, Setup, SolverArgs};
 use crate::audit::claims::check::{check, ClaimResult, ClaimVerdict, Witness};
 use crate::audit::claims::{Check, WarpSum};
@@ -21,6 +21,8 @@ pub struct Args {
     id: Option<String>,
     #[command(flatten)]
     solver: SolverArgs,
+    #[command(flatten)]
+    width: WidthArgs,
 }
 
 /// Check every claim, or the one --id names; exit 1 when one is refuted
@@ -37,10 +39,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let results: Vec<_> =
         setup.pool.install(|| claims.par_iter().map(|c| check(c, &setup.backend, setup.timeout)).collect());
     let summary = ClaimSummary { results: &results };
+    let width = args.width.resolve();
     match (args.solver.format, args.id) {
         (Format::Json, _) => writeln!(out, "{:#}", summary.json())?,
-        (Format::Table, Some(_)) => claim_text(out, &results[0])?,
-        (Format::Table, None) => summary.text(out)?,
+        (Format::Table, Some(_)) => claim_text(out, width, &results[0])?,
+        (Format::Table, None) => summary.text(out, width)?,
     }
     Ok(status(summary.count("refuted") == 0 && summary.count("unknown") == 0))
 }
@@ -70,7 +73,7 @@ impl ClaimSummary<'_> {
         self.results.iter().filter(|r| r.verdict.label() == label).count()
     }
 
-    pub fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+    pub fn text(&self, out: &mut dyn Write, width: Width) -> io::Result<()> {
         let rows = self
             .results
             .iter()
@@ -82,24 +85,25 @@ impl ClaimSummary<'_> {
                     ClaimVerdict::NotCheckable(why) | ClaimVerdict::Unknown(why) => why.clone(),
                     ClaimVerdict::Holds(_) => String::new(),
                 };
-                vec![r.claim.id.clone(), r.claim.kind.label().into(), r.verdict.label().into(), wrap(&detail, 60)]
+                vec![r.claim.id.clone(), r.claim.kind.label().into(), r.verdict.label().into(), detail]
             })
             .collect();
-        writeln!(out, "{}", table(&["claim", "kind", "verdict", "witness / reason"], rows))?;
-        writeln!(
-            out,
-            "\n{} claims: {} hold, {} refuted, {} not checkable, {} unknown",
+        // An id wraps only after a hyphen, where it still reads whole.
+        let table = Table::new(&["claim", "kind", "verdict", "witness / reason"], rows).wrap(0, None).wrap(3, Some(60));
+        writeln!(out, "{}", table.render(width))?;
+        writeln!(out)?;
+        let counts = format!(
+            "{} claims: {} hold, {} refuted, {} not checkable, {} unknown",
             self.results.len(),
             self.count("holds"),
             self.count("refuted"),
             self.count("not checkable"),
             self.count("unknown"),
-        )?;
+        );
+        note(out, width, "", "", &counts)?;
         if self.count("refuted") > 0 {
-            writeln!(
-                out,
-                "A refuted claim is a finding about the spec text: `ptxcheck claims --id ID` shows it in full."
-            )?;
+            let why = "A refuted claim is a finding about the spec text: `ptxcheck claims --id ID` shows it in full.";
+            note(out, width, "", "", why)?;
         }
         Ok(())
     }
@@ -174,14 +178,15 @@ fn claim_json(r: &ClaimResult) -> Value {
 
 /// One claim in full: what it states, how it was checked, the verdict and
 /// its witness.
-pub fn claim_text(out: &mut dyn Write, r: &ClaimResult) -> io::Result<()> {
+pub fn claim_text(out: &mut dyn Write, width: Width, r: &ClaimResult) -> io::Result<()> {
     let c = &r.claim;
+    let line = |out: &mut dyn Write, text: String| note(out, width, "  ", "    ", &text);
     writeln!(out, "{} ({}, {})", c.id, c.section, c.kind.label())?;
-    writeln!(out, "  claim: {}", c.statement)?;
+    line(out, format!("claim: {}", c.statement))?;
     if let Some(f) = &c.fragment {
-        writeln!(out, "  spec: `{f}`")?;
+        line(out, format!("spec: `{f}`"))?;
     }
-    writeln!(out, "  checked by: {}", r.method)?;
+    line(out, format!("checked by: {}", r.method))?;
     let program = match &c.check {
         Check::Values { program, .. }
         | Check::Always { program, .. }
@@ -191,32 +196,28 @@ pub fn claim_text(out: &mut dyn Write, r: &ClaimResult) -> io::Result<()> {
     };
     if let Some(p) = program {
         writeln!(out, "  program:")?;
-        for line in p.lines().flat_map(|l| l.split(';')).map(str::trim).filter(|l| !l.is_empty()) {
-            writeln!(out, "    {line};")?;
+        for instruction in p.lines().flat_map(|l| l.split(';')).map(str::trim).filter(|l| !l.is_empty()) {
+            writeln!(out, "    {instruction};")?;
         }
     }
     match &c.check {
         Check::Values { inputs, expect, .. } => {
             if !inputs.is_empty() {
-                writeln!(
-                    out,
-                    "  inputs: {}",
-                    inputs.iter().map(|(n, v)| format!("{n} = {v:#x}")).collect::<Vec<_>>().join(", ")
-                )?;
+                let inputs = inputs.iter().map(|(n, v)| format!("{n} = {v:#x}")).collect::<Vec<_>>();
+                line(out, format!("inputs: {}", inputs.join(", ")))?;
             }
-            writeln!(out, "  expect: {}", expect.join("; "))?;
+            line(out, format!("expect: {}", expect.join("; ")))?;
         }
         Check::Always { assume, holds, .. } => {
-            writeln!(
+            line(
                 out,
-                "  for every input with: {}",
-                if assume.is_empty() { "-".into() } else { assume.join("; ") }
+                format!("for every input with: {}", if assume.is_empty() { "-".into() } else { assume.join("; ") }),
             )?;
-            writeln!(out, "  holds: {}", holds.join("; "))?;
+            line(out, format!("holds: {}", holds.join("; ")))?;
         }
         Check::Fails { assume, holds, .. } => {
-            writeln!(out, "  some input with: {}", assume.join("; "))?;
-            writeln!(out, "  breaks: {}", holds.join("; "))?;
+            line(out, format!("some input with: {}", assume.join("; ")))?;
+            line(out, format!("breaks: {}", holds.join("; ")))?;
         }
         Check::Warp { register, sum, .. } => {
             let which = match sum {
@@ -224,15 +225,15 @@ pub fn claim_text(out: &mut dyn Write, r: &ClaimResult) -> io::Result<()> {
                 WarpSum::Suffix => "over its own lane to lane 31",
                 WarpSum::Total => "over all 32 lanes",
             };
-            writeln!(out, "  for every {register} in each of the 32 lanes, each lane's {register} ends as the sum {which} (mod 2^32)")?;
+            line(out, format!("for every {register} in each of the 32 lanes, each lane's {register} ends as the sum {which} (mod 2^32)"))?;
         }
-        Check::Parses { text } | Check::FitsSyntax { text } => writeln!(out, "  instruction: {text}")?,
+        Check::Parses { text } | Check::FitsSyntax { text } => line(out, format!("instruction: {text}"))?,
         Check::NotCheckable { .. } => {}
     }
     writeln!(out, "  verdict: {}", r.verdict.label())?;
     match &r.verdict {
         ClaimVerdict::NotCheckable(why) | ClaimVerdict::Unknown(why) => {
-            writeln!(out, "  reason: {why}")?;
+            line(out, format!("reason: {why}"))?;
         }
         ClaimVerdict::Refuted(None) => writeln!(out, "  no input in the range breaks it")?,
         _ => {}
@@ -242,12 +243,20 @@ pub fn claim_text(out: &mut dyn Write, r: &ClaimResult) -> io::Result<()> {
             w.inputs.iter().map(|(n, v)| vec!["input".into(), n.clone(), v.hex()]).collect();
         rows.extend(w.observed.iter().map(|(n, v)| vec!["result".into(), n.clone(), register_text(*v)]));
         writeln!(out, "  witness:")?;
-        for line in table(&["", "register", "value"], rows).lines() {
-            writeln!(out, "    {line}")?;
+        for row in Table::new(&["", "register", "value"], rows).render(width.less(4)).lines() {
+            writeln!(out, "    {row}")?;
         }
         if !w.failing.is_empty() {
-            writeln!(out, "  fails: {}", w.failing.join("; "))?;
+            line(out, format!("fails: {}", w.failing.join("; ")))?;
         }
+    }
+    // Why the exit status is 1, last, where it is seen.
+    match &r.verdict {
+        ClaimVerdict::Refuted(_) => {
+            note(out, width, "", "", "Refuted: a finding about the spec text (exit status 1).")?
+        }
+        ClaimVerdict::Unknown(_) => note(out, width, "", "", "Unknown: the solver did not settle it (exit status 1).")?,
+        _ => {}
     }
     Ok(())
 }

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use ptx_spec::catalogue::OperandType;
 use serde_json::{json, Map, Value};
 
-use super::render::{deprecations, table};
+use super::render::{deprecations, note, predicate, Table, Width, WidthArgs};
 use super::Format;
 use crate::error::Error;
 use crate::eval::{evaluate, evaluate_warp, parse_active, Evaluation, LaneOutput, LaneValues, WarpEvaluation};
@@ -29,6 +29,8 @@ pub struct Args {
     /// Output format: `table` prints `d = 0x...`, `json` an object.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
+    #[command(flatten)]
+    width: WidthArgs,
 }
 
 /// Evaluate the instruction: on one thread, or on a warp when it is
@@ -40,7 +42,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         let active = args.active.as_deref().map(parse_active).transpose()?.unwrap_or(u32::MAX);
         let e = evaluate_warp(&args.instruction, &lanes, active)?;
         match args.format {
-            Format::Table => warp_text(out, &e)?,
+            Format::Table => warp_text(out, args.width.resolve(), &e)?,
             Format::Json => writeln!(out, "{:#}", warp_json(&e))?,
         }
         return Ok(ExitCode::SUCCESS);
@@ -58,7 +60,7 @@ pub fn evaluation_text(out: &mut dyn Write, e: &Evaluation) -> io::Result<()> {
     for w in &e.written {
         match (w.ty, w.value) {
             (_, None) => writeln!(out, "{} = unspecified", w.name)?,
-            (OperandType::Pred, Some(v)) => writeln!(out, "{} = {}", w.name, v.unsigned())?,
+            (OperandType::Pred, Some(v)) => writeln!(out, "{} = {}", w.name, predicate(v))?,
             (OperandType::Bits(_), Some(v)) => writeln!(out, "{} = {}", w.name, v.hex())?,
         }
     }
@@ -67,7 +69,7 @@ pub fn evaluation_text(out: &mut dyn Write, e: &Evaluation) -> io::Result<()> {
 
 fn lane_output_text(o: LaneOutput, ty: OperandType) -> String {
     match (o, ty) {
-        (LaneOutput::Value(v), OperandType::Pred) => (v.unsigned() == 1).to_string(),
+        (LaneOutput::Value(v), OperandType::Pred) => predicate(v).to_string(),
         (LaneOutput::Value(v), _) => v.hex(),
         (LaneOutput::Unspecified, _) => "unspecified".into(),
         (LaneOutput::Unpredictable { source }, _) => format!("unpredictable (lane {source} off)"),
@@ -76,7 +78,7 @@ fn lane_output_text(o: LaneOutput, ty: OperandType) -> String {
 }
 
 /// A warp evaluation as a table: one row per lane.
-pub fn warp_text(out: &mut dyn Write, e: &WarpEvaluation) -> io::Result<()> {
+pub fn warp_text(out: &mut dyn Write, width: Width, e: &WarpEvaluation) -> io::Result<()> {
     let executing = e.active.count_ones();
     writeln!(out, "{}", e.text)?;
     writeln!(out, "{executing} of 32 lanes execute (active mask {:#010x})", e.active)?;
@@ -100,19 +102,28 @@ pub fn warp_text(out: &mut dyn Write, e: &WarpEvaluation) -> io::Result<()> {
             row
         })
         .collect();
-    writeln!(out, "{}", table(&header, rows))?;
+    // Values never wrap; an output's `unpredictable (lane N off)` may, and
+    // the header `source lane` over its numbers.
+    let first_output = header.len() - e.output_names.len();
+    let mut table = (first_output..header.len()).fold(Table::new(&header, rows), |t, col| t.wrap(col, None));
+    if shows_source {
+        table = table.wrap(first_output - 1, None);
+    }
+    writeln!(out, "{}", table.render(width))?;
     if e.rows.iter().any(|r| !r.executes) {
-        writeln!(out, "-: the lane does not execute (inactive or predicated off) and writes nothing")?;
+        let text = "-: the lane does not execute (inactive or predicated off) and writes nothing";
+        note(out, width, "", "  ", text)?;
     }
     if e.rows.iter().any(|r| r.outputs.iter().any(|o| matches!(o, LaneOutput::Unpredictable { .. }))) {
-        writeln!(out, "unpredictable: the source lane does not execute (assumption shfl-unpredictable-source)")?;
+        let text = "unpredictable: the source lane does not execute (assumption shfl-unpredictable-source)";
+        note(out, width, "", "  ", text)?;
     }
-    deprecations(out, [&e.variant])
+    deprecations(out, width, [&e.variant])
 }
 
 /// A warp evaluation as JSON: per lane, the inputs and outputs; an output
-/// is a hex string or a Boolean, `"unspecified"`, `"unpredictable"`, or
-/// `null` where the lane does not execute.
+/// is a hex string or a predicate's 0/1, `"unspecified"`,
+/// `"unpredictable"`, or `null` where the lane does not execute.
 pub fn warp_json(e: &WarpEvaluation) -> Value {
     let lanes: Vec<Value> = e
         .rows
@@ -127,7 +138,7 @@ pub fn warp_json(e: &WarpEvaluation) -> Value {
                 .zip(&e.output_types)
                 .map(|((n, o), t)| {
                     let v = match (o, t) {
-                        (LaneOutput::Value(v), OperandType::Pred) => json!(v.unsigned() == 1),
+                        (LaneOutput::Value(v), OperandType::Pred) => json!(predicate(*v)),
                         (LaneOutput::Value(v), _) => json!(v.hex()),
                         (LaneOutput::Unspecified, _) => json!("unspecified"),
                         (LaneOutput::Unpredictable { .. }, _) => json!("unpredictable"),
@@ -158,7 +169,7 @@ pub fn warp_json(e: &WarpEvaluation) -> Value {
     Value::Object(o)
 }
 
-/// `{"d":"0x00000003","p":true}`; an unspecified result is `null`.
+/// `{"d":"0x00000003","p":1}`; an unspecified result is `null`.
 pub fn evaluation_json(e: &Evaluation) -> Value {
     let map: Map<String, Value> = e
         .written
@@ -166,7 +177,7 @@ pub fn evaluation_json(e: &Evaluation) -> Value {
         .map(|w| {
             let v = match (w.ty, w.value) {
                 (_, None) => Value::Null,
-                (OperandType::Pred, Some(v)) => json!(v.unsigned() == 1),
+                (OperandType::Pred, Some(v)) => json!(predicate(v)),
                 (OperandType::Bits(_), Some(v)) => json!(v.hex()),
             };
             (w.name.clone(), v)

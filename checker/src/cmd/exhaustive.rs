@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use super::render::{seconds, table, value_or_undefined};
+use super::render::{note, seconds, value_or_undefined, Table, Width, WidthArgs};
 use super::{select, status, thread_pool, Format};
 use crate::error::Error;
 use crate::exhaustive;
@@ -26,6 +26,8 @@ pub struct Args {
     jobs: Option<usize>,
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
+    #[command(flatten)]
+    width: WidthArgs,
 }
 
 /// Check every input of the variants with at most --max-bits input bits;
@@ -42,7 +44,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let reports: Vec<_> = variants.iter().map(|v| pool.install(|| exhaustive::check(v))).collect();
     let summary = ExhaustiveSummary { reports: &reports, wall: start.elapsed() };
     match args.format {
-        Format::Table => summary.text(out)?,
+        Format::Table => summary.text(out, args.width.resolve())?,
         Format::Json => writeln!(out, "{:#}", summary.json())?,
     }
     Ok(status(reports.iter().all(|r| r.mismatch.is_none())))
@@ -58,7 +60,7 @@ impl ExhaustiveSummary<'_> {
         r.inputs as f64 / r.time.as_secs_f64().max(1e-9) / 1e6
     }
 
-    pub fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+    pub fn text(&self, out: &mut dyn Write, width: Width) -> io::Result<()> {
         let rows = self
             .reports
             .iter()
@@ -74,7 +76,11 @@ impl ExhaustiveSummary<'_> {
                 ]
             })
             .collect();
-        writeln!(out, "{}", table(&["variant", "input bits", "inputs", "result", "time", "throughput"], rows))?;
+        writeln!(
+            out,
+            "{}",
+            Table::new(&["variant", "input bits", "inputs", "result", "time", "throughput"], rows).render(width)
+        )?;
         for r in self.reports {
             if let Some(m) = &r.mismatch {
                 writeln!(out, "\nmismatch for {}: the SMT encoding and the concrete semantics differ", r.variant)?;
@@ -94,16 +100,17 @@ impl ExhaustiveSummary<'_> {
         }
         let total: u64 = self.reports.iter().map(|r| r.inputs).sum();
         let bad = self.reports.iter().filter(|r| r.mismatch.is_some()).count();
-        writeln!(
-            out,
-            "\n{} variants: {} agree on every input, {} mismatch; {} inputs in {} ({:.1} M inputs/s)",
+        writeln!(out)?;
+        let summary = format!(
+            "{} variants: {} agree on every input, {} mismatch; {} inputs in {} ({:.1} M inputs/s)",
             self.reports.len(),
             self.reports.len() - bad,
             bad,
             total,
             seconds(self.wall),
             total as f64 / self.wall.as_secs_f64().max(1e-9) / 1e6,
-        )
+        );
+        note(out, width, "", "", &summary)
     }
 
     pub fn json(&self) -> Value {

@@ -82,12 +82,17 @@ fn compare(results: &Path, format: Format, out: &mut dyn Write) -> Result<ExitCo
             writeln!(out, "{:#}", json!({"results": rows}))?;
         }
         Format::Table => {
-            for r in rows.iter().filter(|r| r.verdict != "agree") {
-                writeln!(
-                    out,
-                    "line {}: {} -> hardware {}, model {}: {}",
-                    r.line, r.label, r.hardware, r.model, r.verdict
-                )?;
+            // The hardware's picks first: there are many, and the
+            // disagreements, which decide the exit status, stay in sight
+            // above the counts.
+            for verdict in ["hardware picks", "disagree"] {
+                for r in rows.iter().filter(|r| r.verdict == verdict) {
+                    writeln!(
+                        out,
+                        "line {}: {} -> hardware {}, model {}: {}",
+                        r.line, r.label, r.hardware, r.model, r.verdict
+                    )?;
+                }
             }
             writeln!(
                 out,
@@ -97,6 +102,13 @@ fn compare(results: &Path, format: Format, out: &mut dyn Write) -> Result<ExitCo
                 count("disagree"),
                 count("hardware picks")
             )?;
+            // A value the model leaves open is the hardware's to pick: only a
+            // contradiction fails.
+            let disagree = count("disagree");
+            if disagree > 0 {
+                let results = if disagree == 1 { "result contradicts" } else { "results contradict" };
+                writeln!(out, "{disagree} {results} the model (the `disagree` lines above): exit status 1.")?;
+            }
         }
     }
     Ok(status(count("disagree") == 0))

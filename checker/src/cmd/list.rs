@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use ptx_spec::catalogue::Variant;
 
-use super::render::table;
+use super::render::{Table, Width, WidthArgs};
 use super::select;
 use crate::error::Error;
 use crate::ptx::parse::syntax;
@@ -16,16 +16,18 @@ use crate::ptx::parse::syntax;
 pub struct Args {
     #[arg(default_values_t = vec!["all".to_string()])]
     targets: Vec<String>,
+    #[command(flatten)]
+    width: WidthArgs,
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let variants = select(&args.targets)?;
-    catalogue(out, &variants)?;
+    catalogue(out, args.width.resolve(), &variants)?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// The catalogue as a table.
-pub fn catalogue(out: &mut dyn Write, variants: &[Variant]) -> io::Result<()> {
+pub fn catalogue(out: &mut dyn Write, width: Width, variants: &[Variant]) -> io::Result<()> {
     let rows = variants
         .iter()
         .map(|v| {
@@ -50,6 +52,13 @@ pub fn catalogue(out: &mut dyn Write, variants: &[Variant]) -> io::Result<()> {
             ]
         })
         .collect();
-    writeln!(out, "{}", table(&["syntax", "section", "operand widths", "requires", "assumptions"], rows))?;
+    // Only the section is a name too short to gain from wrapping; the
+    // syntax wraps after its opcode and between operands.
+    let table = Table::new(&["syntax", "section", "operand widths", "requires", "assumptions"], rows)
+        .wrap(0, None)
+        .wrap(2, None)
+        .wrap(3, None)
+        .wrap(4, None);
+    writeln!(out, "{}", table.render(width))?;
     writeln!(out, "{} variants", variants.len())
 }

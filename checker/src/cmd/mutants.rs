@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use serde_json::{json, Value};
 
-use super::render::table;
+use super::render::{note, Table, Width, WidthArgs};
 use super::{select, status, Format, Setup, SolverArgs};
 use crate::error::Error;
 use crate::mutants::{self, Fate, Mutant};
@@ -20,6 +20,8 @@ pub struct Args {
     targets: Vec<String>,
     #[command(flatten)]
     solver: SolverArgs,
+    #[command(flatten)]
+    width: WidthArgs,
 }
 
 /// Run the mutants of the variants `args` names; exit 1 if one survives.
@@ -40,7 +42,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     }
     let summary = MutantSummary { mutants: &all };
     match args.solver.format {
-        Format::Table => summary.text(out)?,
+        Format::Table => summary.text(out, args.width.resolve())?,
         Format::Json => writeln!(out, "{:#}", summary.json())?,
     }
     Ok(status(summary.survived() == 0))
@@ -72,7 +74,7 @@ impl MutantSummary<'_> {
         }
     }
 
-    pub fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+    pub fn text(&self, out: &mut dyn Write, width: Width) -> io::Result<()> {
         let mut variants: Vec<&str> = Vec::new();
         for m in self.mutants {
             if !variants.contains(&m.variant.as_str()) {
@@ -92,7 +94,11 @@ impl MutantSummary<'_> {
                 ]
             })
             .collect();
-        writeln!(out, "{}", table(&["variant", "mutants", "killed", "equivalent", "survived"], rows))?;
+        writeln!(
+            out,
+            "{}",
+            Table::new(&["variant", "mutants", "killed", "equivalent", "survived"], rows).render(width)
+        )?;
         let survivors: Vec<&Mutant> = self.mutants.iter().filter(|m| !matches!(m.fate, Fate::Killed)).collect();
         if !survivors.is_empty() {
             writeln!(out, "\nMutants not killed, and why:")?;
@@ -102,19 +108,21 @@ impl MutantSummary<'_> {
                     Fate::Survived { reason } => format!("NOT KILLED: {reason}"),
                     Fate::Killed => unreachable!(),
                 };
-                writeln!(out, "  {} ({:?} side): {}\n    {why}", m.variant, m.side, m.fault)?;
+                note(out, width, "  ", "    ", &format!("{} ({:?} side): {}", m.variant, m.side, m.fault))?;
+                note(out, width, "    ", "    ", &why)?;
             }
         }
-        writeln!(
-            out,
-            "\nkill rate {:.1}%: {} killed of {} non-equivalent mutants ({} mutants, {} equivalent, {} survived)",
+        writeln!(out)?;
+        let summary = format!(
+            "kill rate {:.1}%: {} killed of {} non-equivalent mutants ({} mutants, {} equivalent, {} survived)",
             self.rate(),
             self.killed(),
             self.mutants.len() - self.equivalent(),
             self.mutants.len(),
             self.equivalent(),
             self.survived(),
-        )
+        );
+        note(out, width, "", "", &summary)
     }
 
     pub fn json(&self) -> Value {

@@ -11,7 +11,7 @@ use ptx_spec::bv::BitVec;
 use ptx_spec::catalogue::Variant;
 use serde_json::{json, Map, Value};
 
-use super::render::{deprecations, seconds, table, value_or_undefined};
+use super::render::{deprecations, note, seconds, value_or_undefined, Table, Width, WidthArgs};
 use super::{select, status, Format, Setup, SolverArgs};
 use crate::error::Error;
 use crate::prove::{self, Counterexample, ProofResult, Verdict};
@@ -24,6 +24,8 @@ pub struct Args {
     targets: Vec<String>,
     #[command(flatten)]
     solver: SolverArgs,
+    #[command(flatten)]
+    width: WidthArgs,
 }
 
 /// Prove the variants `args` names; exit 1 unless every one is proven.
@@ -34,7 +36,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let results = setup.run_all(&variants, |v| prove::prove(v, &setup.backend, setup.timeout));
     let summary = ProveSummary { results: &results, solver: setup.backend.to_string(), wall: start.elapsed() };
     match args.solver.format {
-        Format::Table => summary.text(out)?,
+        Format::Table => summary.text(out, args.width.resolve())?,
         Format::Json => writeln!(out, "{:#}", summary.json())?,
     }
     Ok(status(summary.all_proven()))
@@ -69,7 +71,7 @@ fn shown_inputs(cex: &Counterexample) -> (Vec<&(String, BitVec)>, usize) {
 
 /// A counterexample the way Alive2 shows one: a headline, the inputs, then
 /// each output on both sides.
-pub fn counterexample(out: &mut dyn Write, variant: &Variant, cex: &Counterexample) -> io::Result<()> {
+pub fn counterexample(out: &mut dyn Write, width: Width, variant: &Variant, cex: &Counterexample) -> io::Result<()> {
     writeln!(out, "counterexample for {variant}: the SMT encoding and the concrete semantics differ")?;
     let (shown, hidden) = shown_inputs(cex);
     if hidden > 0 {
@@ -88,7 +90,7 @@ pub fn counterexample(out: &mut dyn Write, variant: &Variant, cex: &Counterexamp
             vec![o.name.clone(), value_or_undefined(o.smt), value_or_undefined(o.concrete), mark.to_string()]
         })
         .collect();
-    for line in table(&["output", "SMT encoding", "concrete", ""], rows).lines() {
+    for line in Table::new(&["output", "SMT encoding", "concrete", ""], rows).render(width.less(2)).lines() {
         writeln!(out, "  {line}")?;
     }
     Ok(())
@@ -108,7 +110,7 @@ impl ProveSummary<'_> {
         self.results.iter().all(|r| r.verdict.is_proven())
     }
 
-    pub fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+    pub fn text(&self, out: &mut dyn Write, width: Width) -> io::Result<()> {
         let rows = self
             .results
             .iter()
@@ -134,15 +136,23 @@ impl ProveSummary<'_> {
                 vec![r.variant.to_string(), verdict, assumptions, seconds(r.time)]
             })
             .collect();
-        writeln!(out, "{}", table(&["variant", "verdict", "assumptions", "time"], rows))?;
+        // A counterexample's inputs follow its verdict, and wrap with it.
+        let table = Table::new(&["variant", "verdict", "assumptions", "time"], rows).wrap(1, None).wrap(2, None);
+        writeln!(out, "{}", table.render(width))?;
         for r in self.results {
             match &r.verdict {
                 Verdict::Counterexample(cex) => {
                     writeln!(out)?;
-                    counterexample(out, &r.variant, cex)?;
+                    counterexample(out, width, &r.variant, cex)?;
                 }
-                Verdict::Unknown { reason } => writeln!(out, "\nunknown for {}: {reason}", r.variant)?,
-                Verdict::Timeout => writeln!(out, "\ntimeout for {}: no answer within the time limit", r.variant)?,
+                Verdict::Unknown { reason } => {
+                    writeln!(out)?;
+                    note(out, width, "", "  ", &format!("unknown for {}: {reason}", r.variant))?;
+                }
+                Verdict::Timeout => {
+                    writeln!(out)?;
+                    note(out, width, "", "  ", &format!("timeout for {}: no answer within the time limit", r.variant))?;
+                }
                 Verdict::Proven => {}
             }
         }
@@ -150,13 +160,13 @@ impl ProveSummary<'_> {
         if !used.is_empty() {
             writeln!(out, "\nAssumptions (a proof holds under those on its row):")?;
             for a in used {
-                writeln!(out, "  {} ({}, `{}`): {}", a.id, a.section, a.fragment, a.reading)?;
+                note(out, width, "  ", "    ", &format!("{} ({}, `{}`): {}", a.id, a.section, a.fragment, a.reading))?;
             }
         }
-        deprecations(out, self.results.iter().map(|r| &r.variant))?;
-        writeln!(
-            out,
-            "\n{} variants: {} proven, {} counterexample, {} unknown, {} timeout; solver {}; {} wall",
+        deprecations(out, width, self.results.iter().map(|r| &r.variant))?;
+        writeln!(out)?;
+        let summary = format!(
+            "{} variants: {} proven, {} counterexample, {} unknown, {} timeout; solver {}; {} wall",
             self.results.len(),
             self.count("proven"),
             self.count("counterexample"),
@@ -164,7 +174,8 @@ impl ProveSummary<'_> {
             self.count("timeout"),
             self.solver,
             seconds(self.wall),
-        )
+        );
+        note(out, width, "", "", &summary)
     }
 
     pub fn json(&self) -> Value {

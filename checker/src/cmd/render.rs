@@ -1,23 +1,212 @@
 //! Pieces of rendering that several commands share: tables, times, values,
-//! wrapped text and the deprecation notes. Output always goes into a
-//! `Write`, so that it is testable.
+//! wrapped text and the deprecation notes, and the width they fit. Output
+//! always goes into a `Write`, so that it is testable.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::time::Duration;
 
 use ptx_spec::bv::BitVec;
 use ptx_spec::catalogue::Variant;
 use tabled::builder::Builder;
-use tabled::settings::Style;
+use tabled::settings::peaker::PriorityMax;
+use tabled::settings::{Style, Width as TableWidth};
 
-/// A table with a header row, drawn with box lines.
-pub fn table(header: &[&str], rows: Vec<Vec<String>>) -> String {
-    let mut b = Builder::default();
-    b.push_record(header.iter().map(|h| h.to_string()));
-    for r in rows {
-        b.push_record(r);
+/// How wide tables and notes may be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Width {
+    /// As wide as the content: what pipes and files get, so that a tool
+    /// reading the output sees the same lines whatever the terminal.
+    Natural,
+    /// At most this many columns: a terminal's width, or --width.
+    Columns(usize),
+}
+
+/// The --width option of every command that prints tables.
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct WidthArgs {
+    /// Fit tables and notes in N columns, wrapping long text (default: the
+    /// terminal's width on a terminal; no limit into a pipe or a file).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(MIN_WIDTH as i64..))]
+    width: Option<u16>,
+}
+
+/// Below this no table has room for its fixed columns.
+pub const MIN_WIDTH: usize = 40;
+
+impl WidthArgs {
+    /// --width, else the terminal's width when standard output is one.
+    pub fn resolve(self) -> Width {
+        let terminal = io::stdout()
+            .is_terminal()
+            .then(|| terminal_size::terminal_size().map(|(terminal_size::Width(w), _)| usize::from(w)))
+            .flatten();
+        resolve(self.width.map(usize::from), terminal)
     }
-    b.build().with(Style::sharp()).to_string()
+}
+
+/// The width from --width and the terminal's width (`None` when standard
+/// output is not a terminal, or its size is unknown).
+fn resolve(flag: Option<usize>, terminal: Option<usize>) -> Width {
+    match (flag, terminal) {
+        (Some(n), _) => Width::Columns(n),
+        // A terminal too narrow for any table is better overflowed than
+        // shredded one character a line.
+        (None, Some(n)) => Width::Columns(n.max(MIN_WIDTH)),
+        (None, None) => Width::Natural,
+    }
+}
+
+impl Width {
+    /// What is left after an indent of `n` columns.
+    pub fn less(self, n: usize) -> Width {
+        match self {
+            Width::Natural => Width::Natural,
+            Width::Columns(w) => Width::Columns(w.saturating_sub(n).max(1)),
+        }
+    }
+}
+
+/// A table with a header row, drawn with box lines, as wide as its content.
+pub fn table(header: &[&str], rows: Vec<Vec<String>>) -> String {
+    Table::new(header, rows).render(Width::Natural)
+}
+
+/// A table whose long-text columns wrap at spaces to fit a width. The
+/// other columns (names, verdicts, numbers) keep their width, so that a
+/// row stays easy to find and to copy; they give way only when the wrapping
+/// columns alone cannot make the table fit.
+pub struct Table {
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+    /// The columns that wrap, with the width they wrap at even when there
+    /// is room (`None`: only to fit).
+    wraps: Vec<(usize, Option<usize>)>,
+}
+
+/// A wrapping column is not made narrower than its longest word, up to
+/// this: narrower, words would break.
+const LONGEST_KEPT_WORD: usize = 24;
+
+impl Table {
+    pub fn new(header: &[&str], rows: Vec<Vec<String>>) -> Table {
+        Table { header: header.iter().map(|h| h.to_string()).collect(), rows, wraps: Vec::new() }
+    }
+
+    /// Column `col` holds long text: it wraps at spaces to fit the width,
+    /// and at `max` columns in any case.
+    pub fn wrap(mut self, col: usize, max: Option<usize>) -> Table {
+        self.wraps.push((col, max));
+        self
+    }
+
+    pub fn render(self, width: Width) -> String {
+        let raw: Vec<Vec<String>> = std::iter::once(self.header).chain(self.rows).collect();
+        // What pipes and files get: only the columns with a maximum wrap.
+        let mut grid = raw.clone();
+        for &(col, max) in &self.wraps {
+            if let Some(max) = max {
+                for row in grid.iter_mut().skip(1) {
+                    if let Some(cell) = row.get_mut(col) {
+                        *cell = wrap(cell, max);
+                    }
+                }
+            }
+        }
+        let Width::Columns(target) = width else { return build(&grid).to_string() };
+        let natural = build(&grid);
+        let total = natural.total_width();
+        if total <= target {
+            return natural.to_string();
+        }
+        // Narrow the widest wrapping columns first, down to one level, but
+        // none below its longest word (or part of a hyphenated word).
+        let columns = grid.first().map_or(0, Vec::len);
+        let widths: Vec<usize> =
+            (0..columns).map(|col| cells(&grid, col).iter().map(|c| text_width(c)).max().unwrap_or(0)).collect();
+        let frame = total - widths.iter().sum::<usize>();
+        let wrapping: Vec<usize> = (0..columns).filter(|c| self.wraps.iter().any(|(w, _)| w == c)).collect();
+        let floors: Vec<usize> = (0..columns)
+            .map(|col| {
+                let raw_cells = cells(&raw, col);
+                let parts = raw_cells.iter().flat_map(|c| c.split_whitespace()).flat_map(|w| w.split_inclusive('-'));
+                parts.map(text_width).max().unwrap_or(1).clamp(1, LONGEST_KEPT_WORD).min(widths[col])
+            })
+            .collect();
+        let fixed: usize = (0..columns).filter(|c| !wrapping.contains(c)).map(|c| widths[c]).sum();
+        let room = target.saturating_sub(frame + fixed);
+        // The width of each wrapping column when none is wider than `level`
+        // or narrower than its floor, if they fit in `room`.
+        let limits = |floors: &[usize]| -> Option<Vec<usize>> {
+            let limit = |col: usize, level: usize| widths[col].min(level).max(floors[col]);
+            let top = wrapping.iter().map(|&c| widths[c]).max().unwrap_or(0);
+            let fits = |level: usize| wrapping.iter().map(|&c| limit(c, level)).sum::<usize>() <= room;
+            let level = (0..=top).rev().find(|&l| fits(l))?;
+            Some((0..columns).map(|c| limit(c, level)).collect())
+        };
+        let limits = limits(&floors);
+        for &col in &wrapping {
+            // Without room for whole words, the wrapping columns start
+            // again from their text, and the widest columns of all give way.
+            let limit = limits.as_ref().map_or(0, |l| l[col]);
+            if limit < widths[col] {
+                for (row, raw_row) in grid.iter_mut().zip(&raw) {
+                    if let (Some(cell), Some(text)) = (row.get_mut(col), raw_row.get(col)) {
+                        *cell = if limit == 0 { text.clone() } else { fill(text, limit) };
+                    }
+                }
+            }
+        }
+        let mut fitted = build(&grid);
+        if fitted.total_width() > target {
+            fitted.with(TableWidth::wrap(target).keep_words(true).priority(PriorityMax::right()));
+        }
+        fitted.to_string()
+    }
+}
+
+/// Column `col` of `grid`.
+fn cells(grid: &[Vec<String>], col: usize) -> Vec<&String> {
+    grid.iter().filter_map(|r| r.get(col)).collect()
+}
+
+fn build(grid: &[Vec<String>]) -> tabled::Table {
+    let mut b = Builder::default();
+    for r in grid {
+        b.push_record(r.iter().cloned());
+    }
+    let mut t = b.build();
+    t.with(Style::sharp());
+    t
+}
+
+/// Columns a text takes on a terminal: the widest of its lines.
+pub fn text_width(text: &str) -> usize {
+    tabled::grid::util::string::get_text_width(text)
+}
+
+/// Each line of `text` wrapped in `width` columns: at spaces, else after
+/// a hyphen, else inside a word longer than the width.
+fn fill(text: &str, width: usize) -> String {
+    let options = textwrap::Options::new(width).word_separator(textwrap::WordSeparator::AsciiSpace).break_words(true);
+    text.lines().map(|line| textwrap::fill(line, &options)).collect::<Vec<_>>().join("\n")
+}
+
+/// A note: `text` after `indent`, on one line, or within the width with
+/// its further lines after `hanging`.
+pub fn note(out: &mut dyn Write, width: Width, indent: &str, hanging: &str, text: &str) -> io::Result<()> {
+    match width {
+        Width::Natural => writeln!(out, "{indent}{text}"),
+        Width::Columns(n) => {
+            let options = textwrap::Options::new(n)
+                .initial_indent(indent)
+                .subsequent_indent(hanging)
+                .word_separator(textwrap::WordSeparator::AsciiSpace)
+                // Prose quotes code (`32-n`): a hyphen is no place to break.
+                .word_splitter(textwrap::WordSplitter::NoHyphenation)
+                .break_words(true);
+            writeln!(out, "{}", textwrap::fill(text, options))
+        }
+    }
 }
 
 /// `1.234 s`.
@@ -30,9 +219,17 @@ pub fn value_or_undefined(v: Option<BitVec>) -> String {
     v.map_or_else(|| "undefined".to_string(), |b| b.to_string())
 }
 
+/// A predicate's value, the same in every output of eval and run: `1` or
+/// `0`, in text and in JSON (a number). A PTX predicate is a 1-bit
+/// register, and 1/0 is what an emulator's state holds, so it compares
+/// directly; it also keeps a lane table's columns narrow.
+pub fn predicate(v: BitVec) -> u128 {
+    v.unsigned()
+}
+
 /// A register's value: hex, a predicate as 0/1, or `undefined`.
 pub fn register_text(v: Option<BitVec>) -> String {
-    v.map_or_else(|| "undefined".to_string(), |b| if b.width() == 1 { b.unsigned().to_string() } else { b.hex() })
+    v.map_or_else(|| "undefined".to_string(), |b| if b.width() == 1 { predicate(b).to_string() } else { b.hex() })
 }
 
 /// `text` broken into lines of at most `width` characters, at spaces.
@@ -53,7 +250,11 @@ pub fn wrap(text: &str, width: usize) -> String {
 }
 
 /// The deprecation notes of the instructions among `variants`, once each.
-pub fn deprecations<'a>(out: &mut dyn Write, variants: impl IntoIterator<Item = &'a Variant>) -> io::Result<()> {
+pub fn deprecations<'a>(
+    out: &mut dyn Write,
+    width: Width,
+    variants: impl IntoIterator<Item = &'a Variant>,
+) -> io::Result<()> {
     let mut seen: Vec<&str> = Vec::new();
     for v in variants {
         if let Some(d) = v.deprecation() {
@@ -62,9 +263,37 @@ pub fn deprecations<'a>(out: &mut dyn Write, variants: impl IntoIterator<Item = 
                     writeln!(out, "\nNotes:")?;
                 }
                 seen.push(v.opcode());
-                writeln!(out, "  {} ({}): {d}", v.opcode(), v.section())?;
+                note(out, width, "  ", "    ", &format!("{} ({}): {d}", v.opcode(), v.section()))?;
             }
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn width_comes_from_the_flag_else_a_terminal_else_none() {
+        assert_eq!(resolve(Some(100), Some(80)), Width::Columns(100));
+        assert_eq!(resolve(Some(60), None), Width::Columns(60));
+        assert_eq!(resolve(None, Some(80)), Width::Columns(80));
+        assert_eq!(resolve(None, Some(12)), Width::Columns(MIN_WIDTH));
+        assert_eq!(resolve(None, None), Width::Natural);
+    }
+
+    #[test]
+    fn only_the_wrapping_columns_wrap_while_they_can() {
+        let rows = vec![vec!["shf.l.wrap.b32".to_string(), "a long text that wraps at spaces to fit".to_string()]];
+        let table = || Table::new(&["name", "text"], rows.clone()).wrap(1, None);
+        let natural = table().render(Width::Natural);
+        assert_eq!(natural, table().render(Width::Columns(80)));
+        let fitted = table().render(Width::Columns(40));
+        assert!(fitted.lines().all(|l| text_width(l) <= 40), "{fitted}");
+        assert!(
+            fitted.contains("│ shf.l.wrap.b32 │ a long text that   │\n│                │ wraps at spaces to │"),
+            "{fitted}"
+        );
+    }
 }

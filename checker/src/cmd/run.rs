@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use ptx_spec::bv::BitVec;
 use serde_json::{json, Map, Value};
 
-use super::render::{register_text, table};
+use super::render::{note, predicate, register_text, Table, Width, WidthArgs};
 use super::Format;
 use crate::error::Error;
 use crate::eval::parse_active;
@@ -29,6 +29,8 @@ pub struct Args {
     active: Option<String>,
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
+    #[command(flatten)]
+    width: WidthArgs,
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
@@ -39,14 +41,14 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let active = args.active.as_deref().map(parse_active).transpose()?.unwrap_or(u32::MAX);
     let r = crate::run::run(&name, source, &args.set, active)?;
     match args.format {
-        Format::Table => run_text(out, &r)?,
+        Format::Table => run_text(out, args.width.resolve(), &r)?,
         Format::Json => writeln!(out, "{:#}", run_json(&r))?,
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// A program run: `r = 0x...` per written register, or one row per lane.
-pub fn run_text(out: &mut dyn Write, r: &Run) -> io::Result<()> {
+pub fn run_text(out: &mut dyn Write, width: Width, r: &Run) -> io::Result<()> {
     if r.lanes == 1 {
         for (name, values) in &r.written {
             writeln!(out, "{name} = {}", register_text(values[0]))?;
@@ -62,10 +64,11 @@ pub fn run_text(out: &mut dyn Write, r: &Run) -> io::Result<()> {
                 row
             })
             .collect();
-        writeln!(out, "{}", table(&header, rows))?;
+        writeln!(out, "{}", Table::new(&header, rows).render(width))?;
     }
     if r.written.iter().any(|(_, vs)| vs.iter().any(Option::is_none)) {
-        writeln!(out, "undefined: never written in that lane, or unspecified or unpredictable by the spec")?;
+        let text = "undefined: never written in that lane, or unspecified or unpredictable by the spec";
+        note(out, width, "", "  ", text)?;
     }
     Ok(())
 }
@@ -74,7 +77,7 @@ pub fn run_text(out: &mut dyn Write, r: &Run) -> io::Result<()> {
 /// predicate as 0/1, `null` where undefined).
 pub fn run_json(r: &Run) -> Value {
     let value = |v: &Option<BitVec>| match v {
-        Some(b) if b.width() == 1 => json!(b.unsigned()),
+        Some(b) if b.width() == 1 => json!(predicate(*b)),
         Some(b) => json!(b.hex()),
         None => Value::Null,
     };

@@ -98,8 +98,8 @@ fn run_syntax(common: &Common, out: &mut dyn Write) -> Result<ExitCode, Error> {
         Format::Table => syntax_table(out, &rows, &counts)?,
     }
     let current = write_or_check(out, common, "ptxas-syntax.json", &text)?;
-    let disagree = counts["disagree"].as_u64().unwrap_or(0) > 0;
-    Ok(exit_status(common, current, disagree))
+    let disagree = counts["disagree"].as_u64().unwrap_or(0);
+    exit_status(out, common, current, disagree)
 }
 
 /// `vendor fold`.
@@ -128,8 +128,8 @@ fn run_fold(common: &Common, cuobjdump: Option<&Path>, samples: usize, out: &mut
         Format::Table => fold_table(out, &rows, &counts)?,
     }
     let current = write_or_check(out, common, "ptxas-fold.json", &text)?;
-    let disagree = counts["disagree"].as_u64().unwrap_or(0) > 0;
-    Ok(exit_status(common, current, disagree))
+    let disagree = counts["disagree"].as_u64().unwrap_or(0);
+    exit_status(out, common, current, disagree)
 }
 
 /// The fold instances: the witnesses of the audit report `audit`, the
@@ -170,8 +170,15 @@ fn write_or_check(out: &mut dyn Write, common: &Common, file: &str, text: &str) 
 
 /// With --check, 1 only when the committed file is stale (its findings are
 /// recorded there); otherwise 1 when ptxas and ptxcheck disagree.
-fn exit_status(common: &Common, current: bool, disagree: bool) -> ExitCode {
-    ExitCode::from(u8::from(if common.check { !current } else { disagree }))
+fn exit_status(out: &mut dyn Write, common: &Common, current: bool, disagree: u64) -> Result<ExitCode, Error> {
+    if common.check {
+        // The stale file is named on the last line already.
+        return Ok(ExitCode::from(u8::from(!current)));
+    }
+    if disagree > 0 {
+        writeln!(out, "ptxas and ptxcheck disagree on {disagree} (the `disagree` rows above): exit status 1.")?;
+    }
+    Ok(ExitCode::from(u8::from(disagree > 0)))
 }
 
 /// JSON with one array element a line, so diffs of the reports stay small.
