@@ -21,7 +21,7 @@ pub struct Args {
     /// Check only variants with at most this many input bits.
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=32))]
     max_bits: u32,
-    /// Threads (default: one per CPU).
+    /// Threads (default: one per CPU; at most 1024, as for prove).
     #[arg(long)]
     jobs: Option<usize>,
     #[arg(long, value_enum, default_value_t = Format::Table)]

@@ -24,10 +24,12 @@ pub struct Args {
     /// The solvers whose `prove all` the report records, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "embedded,z3,cvc5")]
     solvers: Vec<String>,
-    /// Time limit for each solver query, in seconds.
-    #[arg(long, default_value_t = 60.0)]
+    /// Time limit for each solver query, in seconds (more than 0, at most
+    /// 86400: one day).
+    #[arg(long, default_value_t = 60.0, allow_negative_numbers = true, value_name = "SECONDS")]
     timeout: f64,
-    /// Queries run in parallel (default: one per CPU).
+    /// Queries run in parallel (default: one per CPU; at most 1024, as for
+    /// prove).
     #[arg(long)]
     jobs: Option<usize>,
 }
