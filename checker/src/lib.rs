@@ -11,6 +11,7 @@ pub mod cmd;
 pub mod error;
 pub mod eval;
 pub mod exhaustive;
+pub mod interrupt;
 pub mod mutants;
 pub mod oracle;
 pub mod prove;

@@ -37,7 +37,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let (timeout, literal) = (setup.timeout, literal_timeout(setup.timeout));
     if let Some(id) = &args.id {
         // Only the check that can produce this finding runs.
-        let found = setup.pool.install(|| crate::audit::run_one(id, &setup.backend, timeout, literal));
+        let found = setup.install(|| crate::audit::run_one(id, &setup.backend, timeout, literal))?;
         let unknown = || Error::usage(format!("unknown finding `{id}` (`ptxcheck audit` lists them)"));
         let f = found?.flatten().ok_or_else(unknown)?;
         match args.solver.format {
@@ -46,7 +46,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let audit = setup.pool.install(|| crate::audit::run(&setup.backend, timeout, literal))?;
+    let audit = setup.install(|| crate::audit::run(&setup.backend, timeout, literal))??;
     match args.solver.format {
         Format::Table => audit_text(out, &audit)?,
         Format::Json => writeln!(out, "{:#}", audit_json(&audit))?,

@@ -40,6 +40,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let pool = thread_pool(args.jobs)?;
     let start = Instant::now();
     let reports: Vec<_> = variants.iter().map(|v| pool.install(|| exhaustive::check(v))).collect();
+    crate::interrupt::check()?;
     let summary = ExhaustiveSummary { reports: &reports, wall: start.elapsed() };
     match args.format {
         Format::Table => summary.text(out)?,

@@ -167,9 +167,20 @@ impl Setup {
         Ok(Setup { backend, timeout, pool })
     }
 
+    /// Run `work` on the thread pool. Its result is dropped for
+    /// [`Error::Interrupted`] if the run was interrupted meanwhile: the
+    /// interrupted queries' errors are in it, as verdicts or not.
+    pub fn install<T: Send>(&self, work: impl FnOnce() -> T + Send) -> Result<T> {
+        let result = self.pool.install(work);
+        crate::interrupt::check()?;
+        Ok(result)
+    }
+
     /// Run `job` on every variant in parallel, with a progress bar on a
-    /// terminal; results in catalogue order.
-    pub fn run_all<T: Send>(&self, variants: &[Variant], job: impl Fn(&Variant) -> T + Sync) -> Vec<T> {
+    /// terminal; results in catalogue order. Once the run is interrupted no
+    /// further job starts, and the results, which may hold the interrupted
+    /// queries' errors, are dropped for [`Error::Interrupted`].
+    pub fn run_all<T: Send>(&self, variants: &[Variant], job: impl Fn(&Variant) -> T + Sync) -> Result<Vec<T>> {
         let bar = ProgressBar::with_draw_target(
             Some(variants.len() as u64),
             if io::stderr().is_terminal() && io::stdout().is_terminal() {
@@ -179,19 +190,23 @@ impl Setup {
             },
         );
         bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").expect("a valid template"));
-        let results = self.pool.install(|| {
+        let results: Option<Vec<T>> = self.pool.install(|| {
             variants
                 .par_iter()
                 .map(|v| {
+                    if crate::interrupt::requested() {
+                        return None;
+                    }
                     let r = job(v);
                     bar.set_message(v.to_string());
                     bar.inc(1);
-                    r
+                    Some(r)
                 })
                 .collect()
         });
         bar.finish_and_clear();
-        results
+        crate::interrupt::check()?;
+        Ok(results.expect("every job ran, as no interrupt came"))
     }
 }
 

@@ -41,12 +41,12 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let mut runs = Vec::new();
     for name in &args.solvers {
         let setup = Setup::with(name, args.timeout, args.jobs)?;
-        let results = setup.run_all(&variants, |v| prove::prove(v, &setup.backend, setup.timeout));
+        let results = setup.run_all(&variants, |v| prove::prove(v, &setup.backend, setup.timeout))?;
         runs.push(SolverRun { solver: setup.backend.to_string(), results });
     }
     let setup = Setup::with("embedded", args.timeout, args.jobs)?;
     let audit =
-        setup.pool.install(|| crate::audit::run(&setup.backend, setup.timeout, literal_timeout(setup.timeout)))?;
+        setup.install(|| crate::audit::run(&setup.backend, setup.timeout, literal_timeout(setup.timeout)))??;
     let dir = &args.dir;
     let vendor = Vendor::load(dir);
     let report = report::build(&runs, &audit, vendor.as_ref());

@@ -26,6 +26,9 @@ pub enum ToolError {
     Broken { tool: &'static str, path: String, reason: String },
     #[error("{0}")]
     Io(String),
+    /// Ctrl-C: the tool's answer, if any, is not its own.
+    #[error("interrupted")]
+    Interrupted,
 }
 
 /// A tool: where it is, and which wheel it came from (when it came from one).
@@ -164,6 +167,11 @@ pub fn assemble(
     extra: &[&str],
     cubin: Option<&Path>,
 ) -> Result<Assembled, ToolError> {
+    // A ptxas killed by the interrupt looks like one that rejected the
+    // kernel: no verdict is taken from a run once interrupted.
+    if crate::interrupt::requested() {
+        return Err(ToolError::Interrupted);
+    }
     let file = scratch.dir.join("input.ptx");
     std::fs::write(&file, ptx).map_err(|e| ToolError::Io(format!("cannot write {}: {e}", file.display())))?;
     let null = scratch.dir.join("discarded.cubin");
@@ -182,6 +190,9 @@ pub fn assemble(
     let text = String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
     let name = file.display().to_string();
     let messages = text.lines().map(|l| l.replace(&name, "input.ptx")).filter(|l| !l.trim().is_empty()).collect();
+    if crate::interrupt::requested() {
+        return Err(ToolError::Interrupted);
+    }
     Ok(Assembled { ok: out.status.success(), messages })
 }
 
