@@ -8,7 +8,7 @@
 //! ordinary error path ([`Error::Interrupted`]), which drops, and so
 //! removes, its temporary files. A run that has not ended after a grace
 //! period (a computation that does not look at the flag) is ended by the
-//! handler.
+//! handler, once no file is being written.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
@@ -23,6 +23,10 @@ pub const STATUS: u8 = 130;
 /// How long the run has to end by itself.
 const GRACE: Duration = Duration::from_millis(800);
 
+/// How long, past the grace period, a file being written may take to be
+/// finished or removed before the process ends regardless.
+const WRITE_GRACE: Duration = Duration::from_secs(5);
+
 /// Take over Ctrl-C (SIGINT) for the rest of the run.
 pub fn install() {
     // Without the handler Ctrl-C still ends the run, by the signal itself:
@@ -36,6 +40,14 @@ pub fn install() {
             kill_children();
             thread::sleep(Duration::from_millis(50));
         }
+        let deadline = Instant::now() + WRITE_GRACE;
+        let _idle = loop {
+            match crate::output::try_idle() {
+                Some(guard) => break Some(guard),
+                None if Instant::now() >= deadline => break None,
+                None => thread::sleep(Duration::from_millis(10)),
+            }
+        };
         kill_children();
         report();
         // SAFETY: `_exit` only ends the process. Unlike `exit` it runs no

@@ -14,6 +14,7 @@ pub mod exhaustive;
 pub mod interrupt;
 pub mod mutants;
 pub mod oracle;
+pub mod output;
 pub mod prove;
 pub mod ptx;
 pub mod report;

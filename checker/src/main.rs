@@ -36,7 +36,7 @@ fn main() -> ExitCode {
     let mut stdout = io::stdout().lock();
     let result = run(cli.command, &mut stdout);
     // Results computed after an interrupt are no verdicts, whatever the
-    // command made of them.
+    // command made of them (and it wrote no file after it: `output` checks).
     if ptxcheck::interrupt::requested() {
         let _ = stdout.flush();
         ptxcheck::interrupt::report();

@@ -10,7 +10,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use thiserror::Error;
 
@@ -129,24 +128,20 @@ pub fn version(tool: &Tool, name: &'static str) -> Result<String, ToolError> {
     })
 }
 
-/// A fresh scratch folder, removed when dropped.
+/// A fresh scratch folder with a unique name (no two runs share one, and
+/// none can be made in its place beforehand), removed when dropped.
 pub struct Scratch {
     pub dir: PathBuf,
+    _folder: tempfile::TempDir,
 }
 
 impl Scratch {
     pub fn new() -> Result<Scratch, ToolError> {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("ptxcheck-vendor-{}-{n}", std::process::id()));
-        std::fs::create_dir_all(&dir).map_err(|e| ToolError::Io(format!("cannot create {}: {e}", dir.display())))?;
-        Ok(Scratch { dir })
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
+        let folder = tempfile::Builder::new()
+            .prefix("ptxcheck-vendor-")
+            .tempdir()
+            .map_err(|e| ToolError::Io(format!("cannot create a scratch folder: {e}")))?;
+        Ok(Scratch { dir: folder.path().to_path_buf(), _folder: folder })
     }
 }
 
