@@ -1,6 +1,6 @@
 //! The commands' errors, each with its kind; the kind gives the exit status
 //! (`main.rs` lists them): bad usage or input, a missing or failing tool,
-//! or a failure to read or write.
+//! a failure to read or write, or an interrupt.
 
 use std::io;
 
@@ -22,6 +22,9 @@ pub enum Error {
     /// Reading or writing failed: a file, or standard output.
     #[error("{what}: {source}")]
     Io { what: String, source: io::Error },
+    /// Ctrl-C (`crate::interrupt`): the run stopped, with no verdict.
+    #[error("interrupted")]
+    Interrupted,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -51,6 +54,7 @@ impl Error {
             // A missing tool is mended like bad usage: install it, or name it.
             Error::Usage(_) | Error::Tool(_) => 2,
             Error::Io { .. } => 3,
+            Error::Interrupted => crate::interrupt::STATUS,
         }
     }
 
@@ -83,6 +87,7 @@ impl From<SolverError> for Error {
     fn from(e: SolverError) -> Error {
         match e {
             SolverError::Unknown { .. } => Error::Usage(chain(&e)),
+            SolverError::Interrupted => Error::Interrupted,
             SolverError::NotFound { .. } | SolverError::Io { .. } | SolverError::Rejected { .. } => {
                 Error::Tool(chain(&e))
             }
@@ -92,7 +97,10 @@ impl From<SolverError> for Error {
 
 impl From<ToolError> for Error {
     fn from(e: ToolError) -> Error {
-        Error::Tool(chain(&e))
+        match e {
+            ToolError::Interrupted => Error::Interrupted,
+            e => Error::Tool(chain(&e)),
+        }
     }
 }
 

@@ -115,7 +115,12 @@ pub fn check(variant: &Variant) -> Report {
         // Chunks of 2^16 inputs: small enough to share among threads, large
         // enough that the bookkeeping costs nothing.
         let chunk = 1u64 << bits.min(16);
+        // After an interrupt the remaining chunks are skipped; the report
+        // is then not used (the caller checks).
         (0..total / chunk).into_par_iter().find_map_any(|c| {
+            if crate::interrupt::requested() {
+                return None;
+            }
             (c * chunk..(c + 1) * chunk).step_by(LANES).find_map(|first| check_lanes(variant, &widths, first))
         })
     };

@@ -7,7 +7,8 @@
 //! or bad input (unknown names, a malformed instruction, a file that does
 //! not exist) and for a missing or failing tool (a solver, ptxas); 3 when
 //! reading or writing fails otherwise (a file that cannot be read or
-//! replaced, a full disk, standard output). Every error is one line on
+//! replaced, a full disk, standard output); 130 when interrupted (Ctrl-C),
+//! whatever the run had computed by then. Every error is one line on
 //! standard error. A reader that closes standard output early
 //! (`ptxcheck claims | head`) ends the run quietly, with status 0.
 
@@ -31,8 +32,17 @@ struct Cli {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    ptxcheck::interrupt::install();
     let mut stdout = io::stdout().lock();
-    match run(cli.command, &mut stdout) {
+    let result = run(cli.command, &mut stdout);
+    // Results computed after an interrupt are no verdicts, whatever the
+    // command made of them (and it wrote no file after it: `output` checks).
+    if ptxcheck::interrupt::requested() {
+        let _ = stdout.flush();
+        ptxcheck::interrupt::report();
+        return ExitCode::from(ptxcheck::interrupt::STATUS);
+    }
+    match result {
         Ok(code) => code,
         // The reader went away: nothing to report.
         Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,

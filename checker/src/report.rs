@@ -21,6 +21,7 @@ use crate::audit::Audit;
 use crate::cmd::audit::audit_json;
 use crate::cmd::claims::ClaimSummary;
 use crate::error::Error;
+use crate::output::Output;
 use crate::prove::ProofResult;
 
 /// One solver's `prove all`.
@@ -128,26 +129,18 @@ pub fn build(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>) -> Repo
 }
 
 impl Report {
-    /// Write every file into `dir`: each is written beside its final name
-    /// and renamed into place only once all are written, so an error leaves
-    /// the old report whole.
-    pub fn write(&self, dir: &Path) -> Result<(), Error> {
-        fs::create_dir_all(dir).map_err(|e| Error::file(format!("cannot create {}", dir.display()), e))?;
-        let temp = |name: &str| dir.join(format!(".{name}.tmp"));
-        let written: Result<(), Error> = self.files.iter().try_for_each(|(name, text)| {
-            fs::write(temp(name), text).map_err(|e| Error::file(format!("cannot write {}", temp(name).display()), e))
-        });
-        if let Err(e) = written {
-            for (name, _) in &self.files {
-                let _ = fs::remove_file(temp(name));
-            }
-            return Err(e);
-        }
-        for (name, _) in &self.files {
-            fs::rename(temp(name), dir.join(name))
-                .map_err(|e| Error::file(format!("cannot replace {}", dir.join(name).display()), e))?;
-        }
-        Ok(())
+    /// The files of a report in `dir`, checked before the report is built
+    /// (which takes minutes).
+    pub fn output(dir: &Path) -> Result<Output, Error> {
+        Output::in_dir(dir, &FILES)
+    }
+
+    /// Write every file to `output` ([`Report::output`]: the same files in
+    /// the same order): each is renamed into place only once all are
+    /// written, so an error leaves the old report whole.
+    pub fn write(&self, output: &Output) -> Result<(), Error> {
+        let texts: Vec<&str> = self.files.iter().map(|(_, text)| text.as_str()).collect();
+        output.write(&texts)
     }
 
     /// The files in `dir` that differ from this report (missing ones too).
@@ -585,14 +578,15 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("ptxcheck-report-test-{}", std::process::id()));
         let report = Report { files: vec![("README.md", "one\n".into()), ("findings.md", "two\n".into())] };
         assert_eq!(report.stale(&dir).len(), 2, "nothing written yet");
-        report.write(&dir).unwrap();
+        report.write(&Output::in_dir(&dir, &["README.md", "findings.md"]).unwrap()).unwrap();
         assert!(report.stale(&dir).is_empty());
         let changed = Report { files: vec![("README.md", "one\n".into()), ("findings.md", "three\n".into())] };
         assert_eq!(changed.stale(&dir), vec![dir.join("findings.md")]);
         // No temporary file is left behind.
-        let names: Vec<String> =
+        let mut names: Vec<String> =
             fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
-        assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
+        names.sort();
+        assert_eq!(names, ["README.md", "findings.md"]);
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -10,8 +10,6 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::io::{self, Write};
-use std::path::Path;
 
 use easy_smt::{Context, ContextBuilder, SExpr, SExprData};
 use ptx_smt::solver::with_lets;
@@ -43,24 +41,6 @@ pub fn export(variants: &[Variant]) -> String {
         variant_functions(&mut text, v);
     }
     text
-}
-
-/// Write `text` to `path` all at once: into a temporary file beside it,
-/// then renamed over it, so that an error never leaves a partial file.
-pub fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
-    let name = path
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, format!("{} is not a file name", path.display())))?;
-    let mut temporary = name.to_os_string();
-    temporary.push(format!(".{}.tmp", std::process::id()));
-    let temporary = path.with_file_name(temporary);
-    let written = std::fs::File::create(&temporary)
-        .and_then(|mut f| f.write_all(text.as_bytes()).and_then(|()| f.sync_all()))
-        .and_then(|()| std::fs::rename(&temporary, path));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
-    written
 }
 
 fn variant_functions(text: &mut String, variant: &Variant) {

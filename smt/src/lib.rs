@@ -5,10 +5,12 @@
 //! - [`term`]: the algebra over SMT-LIB terms (easy-smt);
 //! - [`encode`]: the SMT encodings, one file per family;
 //! - [`eval`]: evaluate a term on concrete values, without a solver;
-//! - [`solver`]: the embedded Z3 and solver processes.
+//! - [`solver`]: the embedded Z3 and solver processes;
+//! - [`interrupt`]: stopping every query part-way (Ctrl-C).
 
 pub mod encode;
 pub mod eval;
+pub mod interrupt;
 pub mod solver;
 pub mod term;
 

@@ -13,6 +13,8 @@ use easy_smt::{Context, ContextBuilder, Response, SExpr};
 use ptx_spec::bv::BitVec;
 use thiserror::Error;
 
+use crate::interrupt;
+
 /// Where queries are answered.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Backend {
@@ -121,6 +123,9 @@ pub enum SolverError {
     Io { solver: String, message: String },
     #[error("solver {solver} rejected the query: {message}")]
     Rejected { solver: String, message: String },
+    /// The run was interrupted ([`crate::interrupt`]): no verdict.
+    #[error("interrupted")]
+    Interrupted,
 }
 
 /// A solver's answer.
@@ -187,6 +192,9 @@ impl Backend {
     /// A fresh term context for one query, attached to a solver process when
     /// the back end is one.
     pub fn context(&self, timeout: Duration) -> Result<Context, SolverError> {
+        if interrupt::requested() {
+            return Err(SolverError::Interrupted);
+        }
         match self {
             Backend::Embedded => ContextBuilder::new().build().map_err(|e| self.io(e)),
             Backend::Process(s) => {
@@ -211,10 +219,19 @@ impl Backend {
         assertions: &[SExpr],
         timeout: Duration,
     ) -> Result<SatResult, SolverError> {
-        match self {
+        if interrupt::requested() {
+            return Err(SolverError::Interrupted);
+        }
+        let result = match self {
             Backend::Embedded => self.check_embedded(ctx, vars, assertions, timeout),
             Backend::Process(_) => self.check_process(ctx, vars, assertions),
+        };
+        // An interrupted query answers "unknown", or fails as its solver
+        // process is killed: either way it is no verdict.
+        if interrupt::requested() {
+            return Err(SolverError::Interrupted);
         }
+        result
     }
 
     fn check_embedded(
@@ -230,6 +247,10 @@ impl Backend {
         let solver = z3::Solver::new();
         let mut params = z3::Params::new();
         params.set_u32("timeout", u32::try_from(timeout.as_millis()).unwrap_or(u32::MAX).max(1));
+        // By default Z3 takes over SIGINT while it checks, and answers
+        // "unknown" to Ctrl-C as if the query had timed out; the run's own
+        // handler stops it instead ([`interrupt`]).
+        params.set_bool("ctrl_c", false);
         solver.set_params(&params);
         solver.from_string(text);
         if solver.get_assertions().len() != assertions.len() {
@@ -238,7 +259,7 @@ impl Backend {
                 message: "the SMT-LIB text did not parse".into(),
             });
         }
-        match solver.check() {
+        match interrupt::watch_z3(|| solver.check()) {
             z3::SatResult::Unsat => Ok(SatResult::Unsat),
             z3::SatResult::Unknown => {
                 Ok(SatResult::Unknown(solver.get_reason_unknown().unwrap_or_else(|| "unknown".into())))

@@ -40,7 +40,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let width = args.width.resolve();
     if let Some(id) = &args.id {
         // Only the check that can produce this finding runs.
-        let found = setup.pool.install(|| crate::audit::run_one(id, &setup.backend, timeout, literal));
+        let found = setup.install(|| crate::audit::run_one(id, &setup.backend, timeout, literal))?;
         let unknown = || Error::usage(format!("unknown finding `{id}` (`ptxcheck audit` lists them)"));
         let one = found?.ok_or_else(unknown)?;
         // A check that settles nothing may find nothing: that is not an
@@ -59,7 +59,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         }
         return Ok(status(one.unresolved.is_empty()));
     }
-    let audit = setup.pool.install(|| crate::audit::run(&setup.backend, timeout, literal))?;
+    let audit = setup.install(|| crate::audit::run(&setup.backend, timeout, literal))??;
     match args.solver.format {
         Format::Table => audit_text(out, width, &audit)?,
         Format::Json => writeln!(out, "{:#}", audit_json(&audit))?,

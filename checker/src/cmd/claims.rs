@@ -37,7 +37,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     }
     let setup = Setup::new(&args.solver)?;
     let results: Vec<_> =
-        setup.pool.install(|| claims.par_iter().map(|c| check(c, &setup.backend, setup.timeout)).collect());
+        setup.install(|| claims.par_iter().map(|c| check(c, &setup.backend, setup.timeout)).collect())?;
     let summary = ClaimSummary { results: &results };
     let width = args.width.resolve();
     match (args.solver.format, args.id) {

@@ -21,7 +21,7 @@ pub struct Args {
     /// Check only variants with at most this many input bits.
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=32))]
     max_bits: u32,
-    /// Threads (default: one per CPU).
+    /// Threads (default: one per CPU; at most 1024, as for prove).
     #[arg(long)]
     jobs: Option<usize>,
     #[arg(long, value_enum, default_value_t = Format::Table)]
@@ -42,6 +42,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let pool = thread_pool(args.jobs)?;
     let start = Instant::now();
     let reports: Vec<_> = variants.iter().map(|v| pool.install(|| exhaustive::check(v))).collect();
+    crate::interrupt::check()?;
     let summary = ExhaustiveSummary { reports: &reports, wall: start.elapsed() };
     match args.format {
         Format::Table => summary.text(out, args.width.resolve())?,

@@ -14,6 +14,7 @@ use super::vendor::fold_instances;
 use super::{status, Format};
 use crate::error::Error;
 use crate::oracle::hw;
+use crate::output::Output;
 
 /// The arguments of `ptxcheck hw`.
 #[derive(clap::Args)]
@@ -52,10 +53,10 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
 
 /// `hw emit`.
 fn emit(dir: &Path, samples: usize, audit: &Path, out: &mut dyn Write) -> Result<ExitCode, Error> {
+    let output = Output::in_dir(dir, &hw::FILES)?;
     let instances = fold_instances(audit, samples)?;
     let shfl = hw::shfl_cases();
-    let files =
-        hw::emit(dir, &instances, &shfl).map_err(|e| Error::file(format!("cannot write {}", dir.display()), e))?;
+    let files = hw::emit(&output, &instances, &shfl)?;
     writeln!(
         out,
         "wrote {files} files to {} ({} instances, {} shfl cases); build and run there with `make results.txt`, then `ptxcheck hw compare {}/results.txt`",

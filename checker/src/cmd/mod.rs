@@ -85,10 +85,13 @@ pub struct SolverArgs {
     /// process: `z3`, `cvc5`, `yices`, `bitwuzla`.
     #[arg(long, default_value = "embedded")]
     pub solver: String,
-    /// Time limit for each solver query, in seconds.
-    #[arg(long, default_value_t = 60.0)]
+    /// Time limit for each solver query, in seconds (more than 0, at most
+    /// 86400: one day).
+    #[arg(long, default_value_t = 60.0, allow_negative_numbers = true, value_name = "SECONDS")]
     pub timeout: f64,
-    /// Queries run in parallel (default: one per CPU).
+    /// Queries run in parallel (default: one per CPU; at most 1024, a fixed
+    /// bound beyond any machine's CPUs, so that a command line runs the same
+    /// everywhere).
     #[arg(long)]
     pub jobs: Option<usize>,
     /// Output format.
@@ -105,11 +108,35 @@ pub fn status(holds: bool) -> ExitCode {
     }
 }
 
-/// A pool of `jobs` threads (default: one per CPU), as --jobs gives it.
+/// The most --timeout may ask for, in seconds: one day. Beyond, a query is
+/// not worth waiting for, and limits stay within what every solver's option
+/// takes (Z3's is a 32-bit count of milliseconds).
+pub const MAX_TIMEOUT: f64 = 86_400.0;
+
+/// The most --jobs may ask for. The queries are CPU-bound, so threads beyond
+/// the CPUs only cost memory (an embedded Z3 context each); the bound is a
+/// number rather than a multiple of the CPUs so that a command line valid
+/// on one machine is valid on all.
+pub const MAX_JOBS: usize = 1024;
+
+/// The time limit --timeout gives, checked: a positive number of seconds,
+/// at most [`MAX_TIMEOUT`].
+pub fn timeout(seconds: f64) -> Result<Duration> {
+    if seconds.is_finite() && seconds > 0.0 && seconds <= MAX_TIMEOUT {
+        Ok(Duration::from_secs_f64(seconds))
+    } else {
+        // 1e300 in full would be a line of 300 digits.
+        let given = if seconds.abs() >= 1e6 { format!("{seconds:e}") } else { seconds.to_string() };
+        Err(Error::usage(format!("--timeout must be a positive number of seconds, at most {MAX_TIMEOUT}, got {given}")))
+    }
+}
+
+/// A pool of `jobs` threads (default: one per CPU), as --jobs gives it:
+/// from 1 to [`MAX_JOBS`].
 pub fn thread_pool(jobs: Option<usize>) -> Result<rayon::ThreadPool> {
     let jobs = match jobs {
-        Some(0) => return Err(Error::usage("--jobs must be at least 1")),
-        Some(n) => n,
+        Some(n) if (1..=MAX_JOBS).contains(&n) => n,
+        Some(n) => return Err(Error::usage(format!("--jobs must be at least 1 and at most {MAX_JOBS}, got {n}"))),
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     rayon::ThreadPoolBuilder::new()
@@ -135,16 +162,25 @@ impl Setup {
     pub fn with(solver: &str, timeout: f64, jobs: Option<usize>) -> Result<Setup> {
         let backend = Backend::from_name(solver)?;
         backend.check_available()?;
-        if !(timeout.is_finite() && timeout > 0.0) {
-            return Err(Error::usage(format!("--timeout must be a positive number of seconds, got {timeout}")));
-        }
+        let timeout = self::timeout(timeout)?;
         let pool = thread_pool(jobs)?;
-        Ok(Setup { backend, timeout: Duration::from_secs_f64(timeout), pool })
+        Ok(Setup { backend, timeout, pool })
+    }
+
+    /// Run `work` on the thread pool. Its result is dropped for
+    /// [`Error::Interrupted`] if the run was interrupted meanwhile: the
+    /// interrupted queries' errors are in it, as verdicts or not.
+    pub fn install<T: Send>(&self, work: impl FnOnce() -> T + Send) -> Result<T> {
+        let result = self.pool.install(work);
+        crate::interrupt::check()?;
+        Ok(result)
     }
 
     /// Run `job` on every variant in parallel, with a progress bar on a
-    /// terminal; results in catalogue order.
-    pub fn run_all<T: Send>(&self, variants: &[Variant], job: impl Fn(&Variant) -> T + Sync) -> Vec<T> {
+    /// terminal; results in catalogue order. Once the run is interrupted no
+    /// further job starts, and the results, which may hold the interrupted
+    /// queries' errors, are dropped for [`Error::Interrupted`].
+    pub fn run_all<T: Send>(&self, variants: &[Variant], job: impl Fn(&Variant) -> T + Sync) -> Result<Vec<T>> {
         let bar = ProgressBar::with_draw_target(
             Some(variants.len() as u64),
             if io::stderr().is_terminal() && io::stdout().is_terminal() {
@@ -154,19 +190,23 @@ impl Setup {
             },
         );
         bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").expect("a valid template"));
-        let results = self.pool.install(|| {
+        let results: Option<Vec<T>> = self.pool.install(|| {
             variants
                 .par_iter()
                 .map(|v| {
+                    if crate::interrupt::requested() {
+                        return None;
+                    }
                     let r = job(v);
                     bar.set_message(v.to_string());
                     bar.inc(1);
-                    r
+                    Some(r)
                 })
                 .collect()
         });
         bar.finish_and_clear();
-        results
+        crate::interrupt::check()?;
+        Ok(results.expect("every job ran, as no interrupt came"))
     }
 }
 

@@ -35,7 +35,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
             None => variants.push(v),
         }
     }
-    let per_variant = setup.run_all(&variants, |v| mutants::run(v, &setup.backend, setup.timeout));
+    let per_variant = setup.run_all(&variants, |v| mutants::run(v, &setup.backend, setup.timeout))?;
     let mut all = Vec::new();
     for r in per_variant {
         all.extend(r?);

@@ -33,7 +33,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let variants = select(&args.targets)?;
     let setup = Setup::new(&args.solver)?;
     let start = Instant::now();
-    let results = setup.run_all(&variants, |v| prove::prove(v, &setup.backend, setup.timeout));
+    let results = setup.run_all(&variants, |v| prove::prove(v, &setup.backend, setup.timeout))?;
     let summary = ProveSummary { results: &results, solver: setup.backend.to_string(), wall: start.elapsed() };
     match args.solver.format {
         Format::Table => summary.text(out, args.width.resolve())?,

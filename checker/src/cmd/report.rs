@@ -10,7 +10,7 @@ use super::audit::literal_timeout;
 use super::Setup;
 use crate::error::Error;
 use crate::prove;
-use crate::report::{self, SolverRun, Vendor, FILES};
+use crate::report::{self, Report, SolverRun, Vendor, FILES};
 
 /// The arguments of `ptxcheck report`.
 #[derive(clap::Args)]
@@ -24,10 +24,12 @@ pub struct Args {
     /// The solvers whose `prove all` the report records, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "embedded,z3,cvc5")]
     solvers: Vec<String>,
-    /// Time limit for each solver query, in seconds.
-    #[arg(long, default_value_t = 60.0)]
+    /// Time limit for each solver query, in seconds (more than 0, at most
+    /// 86400: one day).
+    #[arg(long, default_value_t = 60.0, allow_negative_numbers = true, value_name = "SECONDS")]
     timeout: f64,
-    /// Queries run in parallel (default: one per CPU).
+    /// Queries run in parallel (default: one per CPU; at most 1024, as for
+    /// prove).
     #[arg(long)]
     jobs: Option<usize>,
 }
@@ -36,15 +38,19 @@ pub struct Args {
 /// the files in --dir (exit 1 when one is stale).
 pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let variants = ptx_spec::Variant::all();
+    // Everything that can fail without computing is checked first: the
+    // report takes minutes.
+    let setups =
+        args.solvers.iter().map(|name| Setup::with(name, args.timeout, args.jobs)).collect::<Result<Vec<_>, _>>()?;
+    let setup = Setup::with("embedded", args.timeout, args.jobs)?;
+    let output = if args.check { None } else { Some(Report::output(&args.dir)?) };
     let mut runs = Vec::new();
-    for name in &args.solvers {
-        let setup = Setup::with(name, args.timeout, args.jobs)?;
-        let results = setup.run_all(&variants, |v| prove::prove(v, &setup.backend, setup.timeout));
+    for setup in &setups {
+        let results = setup.run_all(&variants, |v| prove::prove(v, &setup.backend, setup.timeout))?;
         runs.push(SolverRun { solver: setup.backend.to_string(), results });
     }
-    let setup = Setup::with("embedded", args.timeout, args.jobs)?;
     let audit =
-        setup.pool.install(|| crate::audit::run(&setup.backend, setup.timeout, literal_timeout(setup.timeout)))?;
+        setup.install(|| crate::audit::run(&setup.backend, setup.timeout, literal_timeout(setup.timeout)))??;
     let dir = &args.dir;
     let vendor = Vendor::load(dir);
     let report = report::build(&runs, &audit, vendor.as_ref());
@@ -59,7 +65,9 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         }
         return Ok(ExitCode::from(1));
     }
-    report.write(dir)?;
+    if let Some(output) = output {
+        report.write(&output)?;
+    }
     writeln!(out, "wrote {} files to {}", FILES.len(), dir.display())?;
     Ok(ExitCode::SUCCESS)
 }

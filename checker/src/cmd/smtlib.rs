@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 use super::select;
 use crate::error::Error;
-use crate::smtlib::{export, write_atomically};
+use crate::output::Output;
+use crate::smtlib::export;
 
 /// The arguments of `ptxcheck smtlib`.
 #[derive(clap::Args)]
@@ -23,11 +24,10 @@ pub struct Args {
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let variants = select(&args.targets)?;
+    let output = args.output.as_deref().map(Output::file).transpose()?;
     let text = export(&variants);
-    match args.output {
-        Some(path) => {
-            write_atomically(&path, &text).map_err(|e| Error::file(format!("cannot write {}", path.display()), e))?
-        }
+    match output {
+        Some(output) => output.write(&[&text])?,
         None => out.write_all(text.as_bytes())?,
     }
     Ok(ExitCode::SUCCESS)

@@ -19,6 +19,7 @@ use super::Format;
 use crate::error::Error;
 use crate::oracle::ptxas::{find_cuobjdump, find_ptxas, version, Tool};
 use crate::oracle::{fold, syntax};
+use crate::output::Output;
 
 /// The arguments of `ptxcheck vendor`.
 #[derive(clap::Args)]
@@ -74,8 +75,17 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     }
 }
 
+impl Common {
+    /// With --write, the report file `file` under the reports' folder,
+    /// checked before ptxas runs.
+    fn output(&self, file: &str) -> Result<Option<Output>, Error> {
+        self.write.then(|| Output::in_dir(&self.dir.join("vendor"), &[file])).transpose()
+    }
+}
+
 /// `vendor syntax`.
 fn run_syntax(common: &Common, out: &mut dyn Write) -> Result<ExitCode, Error> {
+    let output = common.output("ptxas-syntax.json")?;
     let ptxas = find_ptxas(common.ptxas.as_deref())?;
     let cases = syntax::cases();
     let rows = syntax::run(&ptxas, &cases)?;
@@ -97,13 +107,14 @@ fn run_syntax(common: &Common, out: &mut dyn Write) -> Result<ExitCode, Error> {
         Format::Json => out.write_all(text.as_bytes())?,
         Format::Table => syntax_table(out, &rows, &counts)?,
     }
-    let current = write_or_check(out, common, "ptxas-syntax.json", &text)?;
+    let current = write_or_check(out, common, output, "ptxas-syntax.json", &text)?;
     let disagree = counts["disagree"].as_u64().unwrap_or(0);
     exit_status(out, common, current, disagree)
 }
 
 /// `vendor fold`.
 fn run_fold(common: &Common, cuobjdump: Option<&Path>, samples: usize, out: &mut dyn Write) -> Result<ExitCode, Error> {
+    let output = common.output("ptxas-fold.json")?;
     let ptxas = find_ptxas(common.ptxas.as_deref())?;
     let cuobjdump = find_cuobjdump(cuobjdump)?;
     let instances = fold_instances(&common.dir.join("ptxcheck.json"), samples)?;
@@ -127,7 +138,7 @@ fn run_fold(common: &Common, cuobjdump: Option<&Path>, samples: usize, out: &mut
         Format::Json => out.write_all(text.as_bytes())?,
         Format::Table => fold_table(out, &rows, &counts)?,
     }
-    let current = write_or_check(out, common, "ptxas-fold.json", &text)?;
+    let current = write_or_check(out, common, output, "ptxas-fold.json", &text)?;
     let disagree = counts["disagree"].as_u64().unwrap_or(0);
     exit_status(out, common, current, disagree)
 }
@@ -145,8 +156,15 @@ fn tool_record(tool: &Tool, name: &'static str) -> Result<Value, Error> {
     Ok(json!({ "release": version(tool, name)?, "wheel": tool.wheel }))
 }
 
-/// Write `text` to `path`, or with `check` compare it; true when current.
-fn write_or_check(out: &mut dyn Write, common: &Common, file: &str, text: &str) -> Result<bool, Error> {
+/// Write `text` to `output` (with --write), or with --check compare it with
+/// the report file `file`; true when current.
+fn write_or_check(
+    out: &mut dyn Write,
+    common: &Common,
+    output: Option<Output>,
+    file: &str,
+    text: &str,
+) -> Result<bool, Error> {
     let path = common.dir.join("vendor").join(file);
     if common.check {
         let current = std::fs::read_to_string(&path).is_ok_and(|old| old == text);
@@ -157,12 +175,8 @@ fn write_or_check(out: &mut dyn Write, common: &Common, file: &str, text: &str) 
         }
         return Ok(current);
     }
-    if common.write {
-        std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))
-            .map_err(|e| Error::file(format!("cannot create the folder of {}", path.display()), e))?;
-        let tmp = path.with_extension("json.tmp");
-        std::fs::write(&tmp, text).map_err(|e| Error::file(format!("cannot write {}", tmp.display()), e))?;
-        std::fs::rename(&tmp, &path).map_err(|e| Error::file(format!("cannot write {}", path.display()), e))?;
+    if let Some(output) = output {
+        output.write(&[text])?;
         writeln!(out, "wrote {}", path.display())?;
     }
     Ok(true)

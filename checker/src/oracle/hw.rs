@@ -14,13 +14,14 @@
 //! `shfl shfl.up.b32 d|p b=0x1 c=0x0 active=0xffffffff base=0x100 lane=3 -> 0x00000102 0x1`.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use ptx_spec::catalogue::{OperandType, Role, Variant};
 
 use super::fold::Instance;
 use super::kernel::{register_type, Setting, NEWEST, SHFL_LEGAL};
+use crate::error::Error;
 use crate::eval::{evaluate_warp, LaneOutput, LaneValues};
+use crate::output::Output;
 
 /// One whole-warp shfl case: lane `i` holds `base + i` in `a`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -273,13 +274,16 @@ pub fn program(instances: &[Instance], shfl: &[ShflCase]) -> Vec<(&'static str, 
     ]
 }
 
-/// Write the program's files into `dir`.
-pub fn emit(dir: &Path, instances: &[Instance], shfl: &[ShflCase]) -> std::io::Result<usize> {
-    std::fs::create_dir_all(dir)?;
+/// The names of the program's files, in the order [`program`] gives them.
+pub const FILES: [&str; 5] =
+    ["ptxcheck_hw.ptx", "ptxcheck_hw_shfl.ptx", "ptxcheck_hw_tables.h", "ptxcheck_hw.cpp", "Makefile"];
+
+/// Write the program's files to `output` ([`FILES`] in its folder).
+pub fn emit(output: &Output, instances: &[Instance], shfl: &[ShflCase]) -> Result<usize, Error> {
     let files = program(instances, shfl);
-    for (name, text) in &files {
-        std::fs::write(dir.join(name), text)?;
-    }
+    assert!(files.iter().map(|(name, _)| *name).eq(FILES), "FILES names the program's files");
+    let texts: Vec<&str> = files.iter().map(|(_, text)| text.as_str()).collect();
+    output.write(&texts)?;
     Ok(files.len())
 }
 

@@ -10,7 +10,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use thiserror::Error;
 
@@ -26,6 +25,9 @@ pub enum ToolError {
     Broken { tool: &'static str, path: String, reason: String },
     #[error("{0}")]
     Io(String),
+    /// Ctrl-C: the tool's answer, if any, is not its own.
+    #[error("interrupted")]
+    Interrupted,
 }
 
 /// A tool: where it is, and which wheel it came from (when it came from one).
@@ -126,24 +128,20 @@ pub fn version(tool: &Tool, name: &'static str) -> Result<String, ToolError> {
     })
 }
 
-/// A fresh scratch folder, removed when dropped.
+/// A fresh scratch folder with a unique name (no two runs share one, and
+/// none can be made in its place beforehand), removed when dropped.
 pub struct Scratch {
     pub dir: PathBuf,
+    _folder: tempfile::TempDir,
 }
 
 impl Scratch {
     pub fn new() -> Result<Scratch, ToolError> {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("ptxcheck-vendor-{}-{n}", std::process::id()));
-        std::fs::create_dir_all(&dir).map_err(|e| ToolError::Io(format!("cannot create {}: {e}", dir.display())))?;
-        Ok(Scratch { dir })
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
+        let folder = tempfile::Builder::new()
+            .prefix("ptxcheck-vendor-")
+            .tempdir()
+            .map_err(|e| ToolError::Io(format!("cannot create a scratch folder: {e}")))?;
+        Ok(Scratch { dir: folder.path().to_path_buf(), _folder: folder })
     }
 }
 
@@ -164,6 +162,11 @@ pub fn assemble(
     extra: &[&str],
     cubin: Option<&Path>,
 ) -> Result<Assembled, ToolError> {
+    // A ptxas killed by the interrupt looks like one that rejected the
+    // kernel: no verdict is taken from a run once interrupted.
+    if crate::interrupt::requested() {
+        return Err(ToolError::Interrupted);
+    }
     let file = scratch.dir.join("input.ptx");
     std::fs::write(&file, ptx).map_err(|e| ToolError::Io(format!("cannot write {}: {e}", file.display())))?;
     let null = scratch.dir.join("discarded.cubin");
@@ -182,6 +185,9 @@ pub fn assemble(
     let text = String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
     let name = file.display().to_string();
     let messages = text.lines().map(|l| l.replace(&name, "input.ptx")).filter(|l| !l.trim().is_empty()).collect();
+    if crate::interrupt::requested() {
+        return Err(ToolError::Interrupted);
+    }
     Ok(Assembled { ok: out.status.success(), messages })
 }
 
