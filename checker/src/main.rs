@@ -31,7 +31,10 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     ptxcheck::interrupt::install();
     let mut stdout = io::stdout().lock();
     let result = run(cli.command, &mut stdout);
@@ -52,6 +55,27 @@ fn main() -> ExitCode {
             ExitCode::from(e.status())
         }
     }
+}
+
+/// Clap's verdict on the arguments. Help and version print as clap writes
+/// them; an error is cut to its first line (clap adds a usage block and tips
+/// below it), with control characters escaped, as every other error is.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = e.print();
+        return ExitCode::from(e.exit_code() as u8);
+    }
+    let text = e.render().to_string();
+    let first = text.lines().next().unwrap_or_default();
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    let shown: String =
+        first.chars().flat_map(|c| if c.is_control() { c.escape_default().collect() } else { vec![c] }).collect();
+    eprintln!("error: {shown} (see --help)");
+    ExitCode::from(2)
 }
 
 fn run(command: Command, out: &mut dyn Write) -> Result<ExitCode, Error> {

@@ -83,6 +83,30 @@ fn bad_instructions_get_one_line_errors_and_status_2() {
     }
 }
 
+/// Clap's own errors (an unknown flag, a value of the wrong kind) are cut to
+/// one line too, with what the user typed escaped; help stays whole.
+#[test]
+fn argument_errors_are_one_line_and_status_2() {
+    let cases: [&[&str]; 4] = [
+        &["prove", "--bogus"],
+        &["prove", "--timeout", "abc", "all"],
+        &["eval", "add.u32 d, 1, 2", "--jobs", "2"],
+        &["frobnicate"],
+    ];
+    for args in cases {
+        let o = ptxcheck(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.starts_with("error: ") && err.ends_with("(see --help)\n"), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+    let o = ptxcheck(&["prove", "--timeout", "\x1b[31m"]);
+    assert!(!stderr(&o).contains('\x1b'), "{}", stderr(&o));
+    let o = ptxcheck(&["prove", "--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("Usage: ptxcheck prove"));
+}
+
 #[test]
 fn prove_one_instruction_golden() {
     let o = ptxcheck(&["prove", "shf", "--jobs", "1"]);
