@@ -28,6 +28,11 @@ use ptxcheck::error::Error;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Solve every query, neither reading nor writing the proof cache (also
+    /// PTXCHECK_NO_CACHE=1; the cache lives in PTXCHECK_CACHE_DIR, by default
+    /// the user's cache directory).
+    #[arg(long, global = true)]
+    no_cache: bool,
 }
 
 fn main() -> ExitCode {
@@ -36,6 +41,9 @@ fn main() -> ExitCode {
         Err(e) => return usage_error(e),
     };
     ptxcheck::interrupt::install();
+    use ptx_smt::cache;
+    let off = cli.no_cache || cache::off_by_environment();
+    cache::configure(if off { None } else { cache::Cache::default_location() });
     let mut stdout = io::stdout().lock();
     let result = run(cli.command, &mut stdout);
     // Results computed after an interrupt are no verdicts, whatever the

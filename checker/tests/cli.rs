@@ -316,6 +316,7 @@ fn bad_usage_exits_2() {
 #[test]
 fn a_missing_solver_binary_is_a_clear_error() {
     let o = Command::new(env!("CARGO_BIN_EXE_ptxcheck"))
+        .env("PTXCHECK_NO_CACHE", "1")
         .args(["prove", "shf", "--solver", "cvc5"])
         .env("PATH", "")
         .output()

@@ -13,6 +13,7 @@ use nix::unistd::Pid;
 /// Start ptxcheck with `args`.
 fn start(args: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_ptxcheck"))
+        .env("PTXCHECK_NO_CACHE", "1")
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -73,6 +73,7 @@ fn each_solver_finds_the_same_minimal_counterexample() {
 fn a_missing_solver_is_a_one_line_error() {
     for s in PROCESS_SOLVERS {
         let o = Command::new(env!("CARGO_BIN_EXE_ptxcheck"))
+            .env("PTXCHECK_NO_CACHE", "1")
             .args(["prove", "and.b32", "--solver", s.name])
             .env("PATH", "")
             .output()

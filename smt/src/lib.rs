@@ -6,8 +6,10 @@
 //! - [`encode`]: the SMT encodings, one file per family;
 //! - [`eval`]: evaluate a term on concrete values, without a solver;
 //! - [`solver`]: the embedded Z3 and solver processes;
+//! - [`cache`]: the proof cache on disk;
 //! - [`interrupt`]: stopping every query part-way (Ctrl-C).
 
+pub mod cache;
 pub mod encode;
 pub mod eval;
 pub mod interrupt;

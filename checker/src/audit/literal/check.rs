@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use crate::audit::literal::blocks::{Block, Transcription, BLOCKS};
+use crate::audit::literal::blocks::{literal_cases, Block, Transcription, BLOCKS};
 use crate::audit::literal::{Behaviour, Hazard, Rule, C};
 use easy_smt::{Context, SExpr};
 use ptx_smt::{Backend, SatResult, SolverError, Sym, SymBv, Var};
@@ -284,8 +284,9 @@ fn wrong_result(run: &ConcreteRun) -> Option<Vec<Vec<Option<BitVec>>>> {
 }
 
 /// Is `goal` (a wrong literal result) satisfiable? One query, or, where the
-/// variant splits its proof into cases (fns), one per case after showing
-/// that the cases cover every input. `Err` with a reason where the solver
+/// variant splits its proof into cases (fns) or its block's comparison is
+/// split ([`literal_cases`]), one per case after showing that the cases
+/// cover every input. `Err` with a reason where the solver
 /// does not settle it.
 fn wrong_result_query(
     backend: &Backend,
@@ -296,7 +297,11 @@ fn wrong_result_query(
     goal: SExpr,
     timeout: Duration,
 ) -> Result<Result<Option<HashMap<String, BitVec>>, String>, SolverError> {
-    let cases = variant.proof_cases(&Sym::new(ctx), ins);
+    let sym = Sym::new(ctx);
+    let mut cases = variant.proof_cases(&sym, ins);
+    if cases.is_empty() {
+        cases = literal_cases(&sym, variant, ins);
+    }
     let settle = |r: SatResult| match r {
         SatResult::Sat(m) => Ok(Some(m)),
         SatResult::Unsat => Ok(None),

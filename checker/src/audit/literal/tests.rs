@@ -267,3 +267,59 @@ fn literal_readings_on_hand_worked_inputs() {
     // bfi.b32 puts 0xf at bit 4.
     assert_eq!(run("bfi.b32", &[0xf, 0, 4, 4]), (vec![0xf0], vec![]));
 }
+
+/// The promoted operation at the wide width, as SMT-LIB defines it.
+fn wide_division(signed: bool, remainder: bool, a: BitVec, b: BitVec, wide: u32) -> BitVec {
+    let alg = Concrete;
+    let extra = wide - a.width();
+    let (a, b) = (alg.extend(signed, extra, a), alg.extend(signed, extra, b));
+    // Promoted to a signed type: divided as signed values.
+    if remainder {
+        alg.bvsrem(a, b)
+    } else {
+        alg.bvsdiv(a, b)
+    }
+}
+
+#[test]
+fn division_at_the_operands_width_is_the_promoted_division_bit_for_bit() {
+    let alg = Concrete;
+    for signed in [false, true] {
+        for remainder in [false, true] {
+            for wide in [9, 16, 32] {
+                for a in 0..256u128 {
+                    for b in 0..256u128 {
+                        let (x, y) = (BitVec::new(8, a), BitVec::new(8, b));
+                        assert_eq!(
+                            narrow_division(&alg, signed, remainder, x, y, wide),
+                            wide_division(signed, remainder, x, y, wide),
+                            "signed {signed}, remainder {remainder}, {a:#x} and {b:#x} at {wide} bits"
+                        );
+                    }
+                }
+            }
+            let edges = [0u128, 1, 2, 0x7fff, 0x8000, 0x8001, 0xfffe, 0xffff];
+            for a in edges {
+                for b in edges {
+                    let (x, y) = (BitVec::new(16, a), BitVec::new(16, b));
+                    assert_eq!(
+                        narrow_division(&alg, signed, remainder, x, y, 32),
+                        wide_division(signed, remainder, x, y, 32),
+                        "signed {signed}, remainder {remainder}, {a:#x} and {b:#x} at 32 bits"
+                    );
+                }
+            }
+        }
+    }
+}
+
+proptest::proptest! {
+    #[test]
+    fn division_at_16_bits_is_the_promoted_division(a: u16, b: u16, signed: bool, remainder: bool) {
+        let (x, y) = (BitVec::new(16, a.into()), BitVec::new(16, b.into()));
+        proptest::prop_assert_eq!(
+            narrow_division(&Concrete, signed, remainder, x, y, 32),
+            wide_division(signed, remainder, x, y, 32)
+        );
+    }
+}
