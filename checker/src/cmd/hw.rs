@@ -160,10 +160,20 @@ fn sweep(
         )?;
         Ok(out.flush()?)
     };
+    // The record is written again after each variant: a long sweep that
+    // is stopped keeps what it has measured.
+    let save = |record: &sweep::Record| -> Result<(), Error> {
+        if let Some(output) = &output {
+            let text = serde_json::to_string_pretty(record).map_err(|e| Error::Tool(e.to_string()))? + "\n";
+            output.write(&[&text])?;
+        }
+        Ok(())
+    };
     for v in variants.iter().filter(|v| !v.is_warp_wide()) {
         let s = sweep::sweep(&gpu, pool, v, &witnesses, samples, seed)?;
         show(out, &s)?;
         record.variants.push(s);
+        save(&record)?;
     }
     if variants.iter().any(Variant::is_warp_wide) {
         for s in sweep::sweep_shfl(&gpu, seed)? {
@@ -172,14 +182,11 @@ fn sweep(
                 record.variants.push(s);
             }
         }
+        save(&record)?;
     }
     let total = |f: fn(&sweep::Tally) -> u64| record.variants.iter().map(|s| f(&s.spec)).sum::<u64>();
     let (agree, disagree, picks) = (total(|t| t.agree), total(|t| t.disagree), total(|t| t.picks));
     writeln!(out, "{} results: {agree} agree, {disagree} disagree, {picks} hardware picks (model unspecified)", agree + disagree + picks)?;
-    if let Some(output) = &output {
-        let text = serde_json::to_string_pretty(&record).map_err(|e| Error::Tool(e.to_string()))? + "\n";
-        output.write(&[&text])?;
-    }
     if disagree > 0 {
         writeln!(out, "{disagree} results contradict the model: exit status 1.")?;
     }

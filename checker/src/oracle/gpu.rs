@@ -49,9 +49,11 @@ fn driver_error(what: &str) -> impl Fn(cudarc::driver::DriverError) -> Error + '
 fn driver_release() -> Option<String> {
     let text = std::fs::read_to_string("/proc/driver/nvidia/version").ok()?;
     let line = text.lines().next()?;
-    // `NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu ...`
-    let after = line.split("Kernel Module").nth(1)?;
-    after.split_whitespace().next().map(str::to_string)
+    // `NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04
+    // Release Build ...`: the first word of digits and dots.
+    line.split_whitespace()
+        .find(|w| w.contains('.') && w.chars().all(|c| c.is_ascii_digit() || c == '.'))
+        .map(str::to_string)
 }
 
 impl Gpu {

@@ -320,12 +320,13 @@ impl Program {
 }
 
 /// The names of the modules `hw emit` writes, in the order [`emit`] gives them.
-pub const FILES: [&str; 2] = ["ptxcheck_hw.ptx", "ptxcheck_hw_shfl.ptx"];
+pub const FILES: [&str; 3] = ["ptxcheck_hw.ptx", "ptxcheck_hw_shfl.ptx", "ptxcheck_sweep.ptx"];
 
-/// Write the program's PTX modules to `output` ([`FILES`] in its folder),
-/// for reading or for other tools (`hw run` runs them itself).
+/// Write the program's PTX modules, and one with every variant's sweep
+/// kernel, to `output` ([`FILES`] in its folder), for reading or for other
+/// tools (`hw run` and `hw sweep` make and run them themselves).
 pub fn emit(output: &Output, program: &Program) -> Result<usize, Error> {
-    output.write(&[&program.ptx, &program.shfl_ptx])?;
+    output.write(&[&program.ptx, &program.shfl_ptx, &super::sweep::module()])?;
     Ok(FILES.len())
 }
 

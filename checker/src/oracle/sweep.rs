@@ -279,9 +279,9 @@ pub fn kernel(variant: &Variant, name: &str, mode: Mode, imm: &[u128]) -> String
         ("%t", ".b64"),
         ("%w", ".b64"),
         ("%at", ".b64"),
-        ("%tid", ".b32"),
-        ("%ctaid", ".b32"),
-        ("%ntid", ".b32"),
+        ("%tx", ".b32"),
+        ("%cx", ".b32"),
+        ("%nx", ".b32"),
         ("%over", ".pred"),
     ]
     .iter()
@@ -294,11 +294,11 @@ pub fn kernel(variant: &Variant, name: &str, mode: Mode, imm: &[u128]) -> String
         "ld.param.u64 %count, [count];".into(),
         "cvta.to.global.u64 %pin, %pin;".into(),
         "cvta.to.global.u64 %pout, %pout;".into(),
-        "mov.u32 %tid, %tid.x;".into(),
-        "mov.u32 %ctaid, %ctaid.x;".into(),
-        "mov.u32 %ntid, %ntid.x;".into(),
-        "mul.wide.u32 %i, %ctaid, %ntid;".into(),
-        "cvt.u64.u32 %t, %tid;".into(),
+        "mov.u32 %tx, %tid.x;".into(),
+        "mov.u32 %cx, %ctaid.x;".into(),
+        "mov.u32 %nx, %ntid.x;".into(),
+        "mul.wide.u32 %i, %cx, %nx;".into(),
+        "cvt.u64.u32 %t, %tx;".into(),
         "add.u64 %i, %i, %t;".into(),
         "setp.ge.u64 %over, %i, %count;".into(),
         "@%over bra DONE;".into(),
@@ -367,6 +367,18 @@ pub fn kernel(variant: &Variant, name: &str, mode: Mode, imm: &[u128]) -> String
     }
     text.push_str("}\n");
     text
+}
+
+/// Every non-warp variant's sweep kernel in one module (lop3's for one
+/// table), as `hw sweep` makes them.
+pub fn module() -> String {
+    let mut ptx = NEWEST.header();
+    for (k, v) in Variant::all().iter().filter(|v| !v.is_warp_wide()).enumerate() {
+        let mode = if exhaustive(v) { Mode::Exhaustive } else { Mode::Sampled };
+        let imm: Vec<u128> = v.inputs().iter().filter(|o| o.role == Role::Imm).map(|_| 0x96).collect();
+        ptx.push_str(&kernel(v, &format!("sweep{k}"), mode, &imm));
+    }
+    ptx
 }
 
 fn hex(value: u128, width: u32) -> String {
