@@ -183,7 +183,7 @@ fn readme(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>) -> String 
     readme_variants(&mut s, runs);
     readme_claims(&mut s, audit);
     if let Some(v) = vendor {
-        readme_vendor(&mut s, v);
+        readme_vendor(&mut s, v, audit);
     }
     readme_findings(&mut s, audit);
     s
@@ -274,7 +274,7 @@ fn readme_claims(s: &mut String, audit: &Audit) {
 }
 
 /// The README's vendor ground truth: ptxas's syntax and folded values.
-fn readme_vendor(s: &mut String, v: &Vendor) {
+fn readme_vendor(s: &mut String, v: &Vendor, audit: &Audit) {
     s.push_str("\n## Vendor ground truth (ptxas)\n\n");
     let _ = writeln!(
         s,
@@ -301,11 +301,11 @@ fn readme_vendor(s: &mut String, v: &Vendor) {
     t.push(vec!["not folded (no constant to read back)".into(), n(&c["not_folded"])]);
     s.push('\n');
     s.push_str(&markdown_table(&t));
-    readme_hardware(s, v.hardware.as_ref());
+    readme_hardware(s, v.hardware.as_ref(), audit);
 }
 
 /// The README's hardware counts, next to ptxas's.
-fn readme_hardware(s: &mut String, hw: Option<&Hardware>) {
+fn readme_hardware(s: &mut String, hw: Option<&Hardware>, audit: &Audit) {
     s.push_str("\n## The hardware\n\n");
     let Some(hw) = hw else {
         s.push_str("No GPU run is committed under [vendor/](vendor/) (`ptxcheck hw run --output`).\n");
@@ -325,6 +325,26 @@ fn readme_hardware(s: &mut String, hw: Option<&Hardware>) {
     t.push(vec!["the GPU agrees with the model".into(), hw.count("agree").to_string()]);
     t.push(vec!["the GPU contradicts the model".into(), hw.count("disagree").to_string()]);
     t.push(vec!["model leaves it open, the GPU picks a value".into(), hw.count("hardware picks").to_string()]);
+    s.push_str(&markdown_table(&t));
+    s.push_str(
+        "\nWhich reading of each passage the GPU takes, on the inputs that separate its readings (the audit's \
+         comparisons) that the run holds: per reading, on how many of them the GPU gives the reading's value.\n\n",
+    );
+    let mut t = vec![vec![
+        "passage".to_string(),
+        "separating inputs run".into(),
+        "the GPU gives".into(),
+        "no reading matches".into(),
+    ]];
+    for p in hw.readings(audit) {
+        let gives: Vec<String> = p.matches.iter().map(|(r, n)| format!("{r} {n}/{}", p.run)).collect();
+        let none = match &p.smallest_none {
+            Some(smallest) => format!("{}, e.g. {smallest}", p.none),
+            None => p.none.to_string(),
+        };
+        let gives = if p.run == 0 { "not run".to_string() } else { gives.join(", ") };
+        t.push(vec![format!("`{}`", p.passage), format!("{} of {}", p.run, p.witnesses), gives, none]);
+    }
     s.push_str(&markdown_table(&t));
 }
 

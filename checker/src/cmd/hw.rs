@@ -14,7 +14,7 @@ use super::vendor::fold_instances;
 use super::{select, status, thread_pool, Format};
 use crate::error::Error;
 use crate::oracle::gpu::Gpu;
-use crate::oracle::{hw, sweep};
+use crate::oracle::{fold, hw, sweep};
 use ptx_spec::catalogue::Variant;
 use crate::output::Output;
 
@@ -100,10 +100,22 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     }
 }
 
+/// The instances the hardware runs: those of `vendor fold`, then every
+/// probe of the readings (an input on which two readings of a passage
+/// differ, from each comparison of the audit in `audit`), without repeats.
+fn instances(audit: &Path, samples: usize) -> Result<Vec<fold::Instance>, Error> {
+    let mut all = fold_instances(audit, samples)?;
+    let text =
+        std::fs::read_to_string(audit).map_err(|e| Error::file(format!("cannot read {}", audit.display()), e))?;
+    all.extend(fold::probe_instances(audit, &text).map_err(Error::usage)?);
+    let mut seen = std::collections::HashSet::new();
+    all.retain(|i| seen.insert((i.variant, i.inputs.clone())));
+    Ok(all)
+}
+
 /// The program `hw run` runs and `hw emit` writes.
 fn program(samples: usize, audit: &Path) -> Result<hw::Program, Error> {
-    let instances = fold_instances(audit, samples)?;
-    Ok(hw::Program::new(&instances, &hw::shfl_cases()))
+    Ok(hw::Program::new(&instances(audit, samples)?, &hw::shfl_cases()))
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -136,7 +148,7 @@ fn sweep(
     if variants.is_empty() {
         return Err(Error::usage("no selected variant is swept that way"));
     }
-    let witnesses = fold_instances(audit, 0)?;
+    let witnesses = instances(audit, 0)?;
     let gpu = Gpu::open()?;
     writeln!(out, "sweeping {} variants on {}", variants.len(), gpu.info.line())?;
     let mut record = sweep::Record {

@@ -10,6 +10,9 @@ use ptx_spec::bv::mask;
 use ptx_spec::catalogue::Variant;
 
 use crate::audit::finding::{Finding, WitnessTable};
+use crate::audit::passages::compare::{PairVerdict, PassageResult};
+use crate::audit::Audit;
+use ptx_spec::bv::Concrete;
 use crate::oracle::hw::{self, Compared};
 
 /// The file of the committed run, under the report's `vendor/`.
@@ -78,6 +81,78 @@ impl Hardware {
             (_, false) => format!("the GPU contradicts the model; it takes reading {}", matches.join(", ")),
         };
         format!("{name}: `{}` gives {} (model: {}): {verdict}", label.trim_start_matches("inst "), row.hardware, row.model)
+    }
+}
+
+/// Which readings of one passage the GPU takes, over the inputs that
+/// separate its readings (the audit's comparisons) that the run holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PassageReadings {
+    pub passage: &'static str,
+    /// Distinct separating inputs, and how many of them the run holds.
+    pub witnesses: usize,
+    pub run: usize,
+    /// Per reading, on how many of the run's inputs the GPU's value is the
+    /// reading's.
+    pub matches: Vec<(&'static str, usize)>,
+    /// Inputs where the GPU matches no reading, and the smallest of them.
+    pub none: usize,
+    pub smallest_none: Option<String>,
+}
+
+impl Hardware {
+    /// Every passage's readings against the GPU.
+    pub fn readings(&self, audit: &Audit) -> Vec<PassageReadings> {
+        audit.passages.iter().map(|p| self.passage_readings(p)).collect()
+    }
+
+    fn passage_readings(&self, result: &PassageResult) -> PassageReadings {
+        let passage = result.passage;
+        let mut witnesses: Vec<(String, &WitnessTable)> = Vec::new();
+        for pair in &result.pairs {
+            if let PairVerdict::Differ { witness } = &pair.verdict {
+                if let Some(l) = label(witness) {
+                    if !witnesses.iter().any(|(seen, _)| *seen == l) {
+                        witnesses.push((l, witness));
+                    }
+                }
+            }
+        }
+        let mut matches: Vec<(&'static str, usize)> = passage.readings.iter().map(|r| (r.name, 0)).collect();
+        let (mut run, mut none, mut smallest_none) = (0, 0, None::<(u128, String)>);
+        for (l, w) in &witnesses {
+            let Some(row) = self.by_label.get(l).map(|&k| &self.rows[k]) else { continue };
+            let Some(variant) = Variant::from_mnemonic(&w.variant) else { continue };
+            run += 1;
+            let got: Vec<u128> = row.hardware.split_whitespace().filter_map(parse_hex).collect();
+            let inputs: Vec<_> = w.inputs.iter().map(|(_, v)| *v).collect();
+            let mut any = false;
+            for (k, r) in passage.readings.iter().enumerate() {
+                let Some(outs) = r.formula.outputs(&Concrete, &variant, &inputs) else { continue };
+                let same = outs.len() == got.len()
+                    && outs.iter().zip(&got).all(|(o, g)| o.defined && o.value.unsigned() == *g);
+                if same {
+                    matches[k].1 += 1;
+                    any = true;
+                }
+            }
+            if !any {
+                none += 1;
+                let size: u128 = inputs.iter().map(|v| v.unsigned()).sum();
+                if smallest_none.as_ref().is_none_or(|(s, _)| size < *s) {
+                    let shown = format!("`{}` gives {}", l.trim_start_matches("inst "), row.hardware);
+                    smallest_none = Some((size, shown));
+                }
+            }
+        }
+        PassageReadings {
+            passage: passage.id,
+            witnesses: witnesses.len(),
+            run,
+            matches,
+            none,
+            smallest_none: smallest_none.map(|(_, s)| s),
+        }
     }
 }
 
