@@ -134,7 +134,7 @@ pub fn build(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>) -> Repo
         files: vec![
             ("README.md", readme(runs, audit, vendor)),
             ("findings.md", findings(audit, vendor)),
-            ("variants.md", variants(runs)),
+            ("variants.md", variants(runs, vendor.and_then(|v| v.hardware.as_ref()), audit)),
             ("ptxcheck.json", format!("{:#}\n", json_report(runs, audit))),
         ],
     }
@@ -470,7 +470,7 @@ fn witness_markdown(w: &WitnessTable) -> String {
     s
 }
 
-fn variants(runs: &[SolverRun]) -> String {
+fn variants(runs: &[SolverRun], hw: Option<&Hardware>, audit: &Audit) -> String {
     let mut s = String::from(HEADER);
     s.push_str("# Variants\n\n");
     s.push_str(
@@ -510,6 +510,7 @@ fn variants(runs: &[SolverRun]) -> String {
             users.len(),
             if users.is_empty() { "all integer variants".to_string() } else { users.join(", ") }
         );
+        let _ = writeln!(s, "- GPU: {}\n", hw.map_or("not run".to_string(), |h| h.assumption_line(a, &users, audit)));
     }
     s
 }

@@ -12,6 +12,7 @@ use ptx_spec::catalogue::Variant;
 use crate::audit::finding::{Finding, WitnessTable};
 use crate::audit::passages::compare::{PairVerdict, PassageResult};
 use crate::audit::Audit;
+use ptx_spec::assumption::Assumption;
 use ptx_spec::bv::Concrete;
 use crate::oracle::hw::{self, Compared};
 
@@ -156,6 +157,39 @@ impl Hardware {
     }
 }
 
+impl Hardware {
+    /// The GPU's line for an assumption: the run's results on the variants
+    /// it covers (`users`; none listed: every variant), and, where the
+    /// assumption is a passage, the readings the GPU takes.
+    pub fn assumption_line(&self, a: &Assumption, users: &[String], audit: &Audit) -> String {
+        let mine: Vec<&Compared> = self
+            .rows
+            .iter()
+            .filter(|r| {
+                let variant = r.label.split_whitespace().nth(1).unwrap_or("");
+                r.label.starts_with("inst ") && (users.is_empty() || users.iter().any(|u| u == variant))
+            })
+            .collect();
+        let count = |v: &str| mine.iter().filter(|r| r.verdict == v).count();
+        let mut line = format!(
+            "{}: {} results on its variants, {} agree, {} disagree, {} where the model leaves the value open",
+            self.name(),
+            mine.len(),
+            count("agree"),
+            count("disagree"),
+            count("hardware picks")
+        );
+        if let Some(p) = audit.passages.iter().find(|p| p.passage.id == a.id) {
+            let r = self.passage_readings(p);
+            if r.run > 0 {
+                let gives: Vec<String> = r.matches.iter().map(|(name, n)| format!("{name} {n}/{}", r.run)).collect();
+                line.push_str(&format!("; on the inputs separating its readings: {}", gives.join(", ")));
+            }
+        }
+        line
+    }
+}
+
 /// The run's label of a witness that is one instruction on its inputs:
 /// `inst bfe.u64 0x0000000000000040 0x80000000 0xffffffff`.
 fn label(w: &WitnessTable) -> Option<String> {
@@ -226,5 +260,11 @@ mod tests {
         assert!(hw.line(&f).ends_with("the GPU contradicts the model, and matches no reading"), "{}", hw.line(&f));
         let f = finding("add.u32", &[("a", 32, 1), ("b", 32, 7)], &["model"], &[Some(8)]);
         assert!(hw.line(&f).ends_with(": not run (the finding has no single-instruction witness in the run)"));
+        let audit = Audit { passages: vec![], claims: vec![], literal: vec![], findings: vec![] };
+        let a = ptx_spec::assumption::ALL[0];
+        assert_eq!(
+            hw.assumption_line(a, &["div.u32".to_string()], &audit),
+            "NVIDIA H100 80GB HBM3: 1 results on its variants, 0 agree, 0 disagree, 1 where the model leaves the value open"
+        );
     }
 }
