@@ -24,7 +24,7 @@ use crate::ptx::parse::{parse_instruction, OperandText};
 use ptx_spec::bv::mask;
 use ptx_spec::catalogue::{OperandType, Role, Variant};
 
-use super::kernel::{register_type, NEWEST};
+use super::kernel::{instruction, register_type, NEWEST};
 use super::ptxas::{assemble_each, disassemble, Scratch, Tool, ToolError};
 use super::sass::{functions, stores, Stored};
 
@@ -185,10 +185,10 @@ pub fn claim_instances() -> Vec<Instance> {
 }
 
 /// A small deterministic generator (splitmix64).
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -281,17 +281,7 @@ pub fn instance_body(j: usize, inst: &Instance, registers: &mut Vec<(String, Str
         };
         tokens.push((token, o.piped));
     }
-    let mut groups: Vec<String> = Vec::new();
-    for (t, piped) in tokens {
-        match groups.last_mut() {
-            Some(last) if piped => {
-                last.push('|');
-                last.push_str(&t);
-            }
-            _ => groups.push(t),
-        }
-    }
-    body.push(format!("{} {};", inst.variant.mnemonic(), groups.join(", ")));
+    body.push(instruction(&inst.variant.mnemonic(), tokens));
     for (n, (reg, ty)) in outputs.iter().enumerate() {
         let at = j * SLOT + n * OUTPUT_SLOT;
         match ty {

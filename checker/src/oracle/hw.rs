@@ -15,11 +15,11 @@
 
 use std::fmt::Write as _;
 
-use ptx_spec::catalogue::{OperandType, Role, Variant};
+use ptx_spec::catalogue::{Role, Variant};
 
 use super::fold::Instance;
 use super::gpu::{Gpu, PARAMS};
-use super::kernel::{register_type, NEWEST, SHFL_LEGAL};
+use super::kernel::{from_word, instruction, register_type, to_word, NEWEST, SHFL_LEGAL};
 use crate::error::Error;
 use crate::eval::{evaluate_warp, LaneOutput, LaneValues};
 use crate::output::Output;
@@ -120,31 +120,13 @@ fn instance_kernel(name: &str, instances: &[&Instance]) -> String {
             body.push(format!("ld.global.u64 %w, [%in+{}];", (j * WORDS_IN + n_in) * 8));
             n_in += 1;
             regs.push((reg.clone(), register_type(o.ty).into()));
-            body.push(match o.ty {
-                OperandType::Pred => format!("setp.ne.u64 {reg}, %w, 0;"),
-                OperandType::Bits(64) => format!("mov.b64 {reg}, %w;"),
-                OperandType::Bits(w) => format!("cvt.u{w}.u64 {reg}, %w;"),
-            });
+            body.push(from_word(&reg, o.ty));
             tokens.push((reg, o.piped));
         }
-        let mut groups: Vec<String> = Vec::new();
-        for (t, piped) in tokens {
-            match groups.last_mut() {
-                Some(last) if piped => {
-                    last.push('|');
-                    last.push_str(&t);
-                }
-                _ => groups.push(t),
-            }
-        }
-        body.push(format!("{} {};", inst.variant.mnemonic(), groups.join(", ")));
+        body.push(instruction(&inst.variant.mnemonic(), tokens));
         for (n, (reg, ty)) in outputs.iter().enumerate() {
             let at = (j * 2 + n) * 8;
-            body.push(match ty {
-                OperandType::Pred => format!("selp.u64 %w, 1, 0, {reg};"),
-                OperandType::Bits(64) => format!("mov.b64 %w, {reg};"),
-                OperandType::Bits(w) => format!("cvt.u64.u{w} %w, {reg};"),
-            });
+            body.push(to_word(reg, *ty));
             body.push(format!("st.global.u64 [%out+{at}], %w;"));
         }
     }

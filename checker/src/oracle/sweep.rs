@@ -20,9 +20,9 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::xxh3_64;
 
-use super::fold::Instance;
+use super::fold::{Instance, Rng};
 use super::gpu::{Gpu, PARAMS};
-use super::kernel::{register_type, NEWEST};
+use super::kernel::{from_word, instruction, register_type, to_word, NEWEST};
 use crate::error::Error;
 use crate::exhaustive::{decode_lanes, input_bits, MAX_BITS};
 use ptx_spec::catalogue::OperandType;
@@ -210,7 +210,7 @@ impl Sample {
                 if imm {
                     u128::from(n) & mask(w)
                 } else {
-                    u128::from(SplitMix(self.seed ^ n.wrapping_mul(8).wrapping_add(j as u64)).next()) & mask(w)
+                    u128::from(Rng(self.seed ^ n.wrapping_mul(8).wrapping_add(j as u64)).next()) & mask(w)
                 }
             })
             .collect()
@@ -246,19 +246,6 @@ fn core_edges(w: u32, role: Role) -> Vec<u128> {
     let all = edges(w, role);
     let core = [0, 1, 2, 31, 32, 33, 63, 64, 255, 256, m, m - 1, min, min - 1];
     all.into_iter().filter(|v| core.contains(v) || role == Role::Imm).collect()
-}
-
-/// A small deterministic generator (splitmix64).
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
 }
 
 /// The sweep kernel of `variant`: thread `i` takes input `base + i`, from
@@ -328,32 +315,18 @@ pub fn kernel(variant: &Variant, name: &str, mode: Mode, imm: &[u128]) -> String
         }
         shift += o.ty.width();
         word += 1;
-        body.push(match o.ty {
-            OperandType::Pred => format!("and.b64 %w, %w, 1;\n  setp.ne.u64 {reg}, %w, 0;"),
-            OperandType::Bits(64) => format!("mov.b64 {reg}, %w;"),
-            OperandType::Bits(w) => format!("cvt.u{w}.u64 {reg}, %w;"),
-        });
+        if o.ty == OperandType::Pred {
+            // Exhaustive: the predicate is the index's one bit there.
+            body.push("and.b64 %w, %w, 1;".into());
+        }
+        body.push(from_word(&reg, o.ty));
         tokens.push((reg, o.piped));
     }
-    let mut groups: Vec<String> = Vec::new();
-    for (t, piped) in tokens {
-        match groups.last_mut() {
-            Some(last) if piped => {
-                last.push('|');
-                last.push_str(&t);
-            }
-            _ => groups.push(t),
-        }
-    }
-    body.push(format!("{} {};", variant.mnemonic(), groups.join(", ")));
+    body.push(instruction(&variant.mnemonic(), tokens));
     body.push(format!("mul.lo.u64 %at, %i, {};", outputs * 8));
     body.push("add.u64 %at, %pout, %at;".into());
     for (n, (reg, ty)) in dests.iter().enumerate() {
-        body.push(match ty {
-            OperandType::Pred => format!("selp.u64 %w, 1, 0, {reg};"),
-            OperandType::Bits(64) => format!("mov.b64 %w, {reg};"),
-            OperandType::Bits(w) => format!("cvt.u64.u{w} %w, {reg};"),
-        });
+        body.push(to_word(reg, *ty));
         body.push(format!("st.global.u64 [%at+{}], %w;", n * 8));
     }
     body.push("DONE:".into());
@@ -617,7 +590,7 @@ pub const SCHEMA: u32 = 1;
 pub fn shfl_grid(seed: u64) -> Vec<super::hw::ShflCase> {
     let bs = [0, 1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 30, 31, 32, 33, 63, 64, 0x8000_0000, 0xffff_ffff];
     let cs = [0, 0x1f, 0x0f, 0x07, 0x101f, 0x1807, 0x0c1f, 0x1f1f, 0x181f, 0x3f, 0x20, 0x1000, 0x1e1f, 0x1e, 0xffff_ffff];
-    let mut rng = SplitMix(seed);
+    let mut rng = Rng(seed);
     let mut masks = vec![u32::MAX, 0x0000_ffff, 0xffff_0000, 0x5555_5555, 0xaaaa_aaaa, 0x8000_0001, 0x0f0f_f0f0, 1];
     masks.extend((0..2).map(|_| rng.next() as u32 | 1));
     let mut out = Vec::new();
