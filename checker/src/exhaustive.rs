@@ -47,7 +47,7 @@ fn decode(widths: &[u32], index: u64, out: &mut [BitVec; 8]) {
 }
 
 /// The [`LANES`] inputs numbered `first..first + LANES`, one column per operand.
-fn decode_lanes(widths: &[u32], first: u64) -> Vec<LaneBv> {
+pub fn decode_lanes(widths: &[u32], first: u64) -> Vec<LaneBv> {
     let mut shift = 0;
     widths
         .iter()

@@ -24,6 +24,9 @@ use crate::error::Error;
 use crate::output::Output;
 use crate::prove::ProofResult;
 
+pub mod hardware;
+use hardware::Hardware;
+
 /// One solver's `prove all`.
 pub struct SolverRun {
     pub solver: String,
@@ -49,6 +52,8 @@ pub const FILES: [&str; 4] = ["README.md", "findings.md", "variants.md", "ptxche
 pub struct Vendor {
     pub syntax: Value,
     pub fold: Value,
+    /// The committed GPU run, if there is one (`vendor/h100-run.txt`).
+    pub hardware: Option<Hardware>,
 }
 
 impl Vendor {
@@ -57,7 +62,11 @@ impl Vendor {
         let read = |name: &str| -> Option<Value> {
             serde_json::from_str(&fs::read_to_string(dir.join("vendor").join(name)).ok()?).ok()
         };
-        Some(Vendor { syntax: read("ptxas-syntax.json")?, fold: read("ptxas-fold.json")? })
+        Some(Vendor {
+            syntax: read("ptxas-syntax.json")?,
+            fold: read("ptxas-fold.json")?,
+            hardware: Hardware::load(dir),
+        })
     }
 
     /// One line per folded instance that came from this finding's witness,
@@ -109,9 +118,12 @@ impl Vendor {
                 }
             }
         }
-        if !out.is_empty() {
-            out.push("GPU: not recorded (no run on hardware yet).".into());
-        }
+        // Every finding gets the GPU's line: the reading it takes, or why
+        // it did not run.
+        out.push(match &self.hardware {
+            Some(h) => h.line(f),
+            None => "GPU: not run (no GPU run is committed under vendor/)".into(),
+        });
         out
     }
 }
@@ -122,7 +134,7 @@ pub fn build(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>) -> Repo
         files: vec![
             ("README.md", readme(runs, audit, vendor)),
             ("findings.md", findings(audit, vendor)),
-            ("variants.md", variants(runs)),
+            ("variants.md", variants(runs, vendor.and_then(|v| v.hardware.as_ref()), audit)),
             ("ptxcheck.json", format!("{:#}\n", json_report(runs, audit))),
         ],
     }
@@ -171,7 +183,7 @@ fn readme(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>) -> String 
     readme_variants(&mut s, runs);
     readme_claims(&mut s, audit);
     if let Some(v) = vendor {
-        readme_vendor(&mut s, v);
+        readme_vendor(&mut s, v, audit);
     }
     readme_findings(&mut s, audit);
     s
@@ -262,13 +274,13 @@ fn readme_claims(s: &mut String, audit: &Audit) {
 }
 
 /// The README's vendor ground truth: ptxas's syntax and folded values.
-fn readme_vendor(s: &mut String, v: &Vendor) {
+fn readme_vendor(s: &mut String, v: &Vendor, audit: &Audit) {
     s.push_str("\n## Vendor ground truth (ptxas)\n\n");
     let _ = writeln!(
         s,
         "What NVIDIA's assembler ({}, from `{}`) makes of the same instructions, recorded in \
          [vendor/](vendor/) by `ptxcheck vendor syntax|fold --write`; the findings below carry its \
-         value where it folded a witness. No GPU run is recorded yet.\n",
+         value where it folded a witness.\n",
         v.fold["ptxas"]["release"].as_str().unwrap_or("?"),
         v.fold["ptxas"]["wheel"].as_str().unwrap_or("?"),
     );
@@ -288,6 +300,51 @@ fn readme_vendor(s: &mut String, v: &Vendor) {
     t.push(vec!["model leaves it open, vendor picks a value".into(), n(&c["vendor_picks"])]);
     t.push(vec!["not folded (no constant to read back)".into(), n(&c["not_folded"])]);
     s.push('\n');
+    s.push_str(&markdown_table(&t));
+    readme_hardware(s, v.hardware.as_ref(), audit);
+}
+
+/// The README's hardware counts, next to ptxas's.
+fn readme_hardware(s: &mut String, hw: Option<&Hardware>, audit: &Audit) {
+    s.push_str("\n## The hardware\n\n");
+    let Some(hw) = hw else {
+        s.push_str("No GPU run is committed under [vendor/](vendor/) (`ptxcheck hw run --output`).\n");
+        return;
+    };
+    let _ = writeln!(
+        s,
+        "The same instances and 360 whole-warp shfl cases run on {}, recorded in \
+         [vendor/{}](vendor/{}) by `ptxcheck hw run --output`; each finding below says which reading the GPU \
+         takes on its witness.\n",
+        hw.device,
+        hardware::RUN,
+        hardware::RUN
+    );
+    let mut t = vec![vec!["results on the GPU".to_string(), "count".into()]];
+    t.push(vec!["all".into(), hw.rows.len().to_string()]);
+    t.push(vec!["the GPU agrees with the model".into(), hw.count("agree").to_string()]);
+    t.push(vec!["the GPU contradicts the model".into(), hw.count("disagree").to_string()]);
+    t.push(vec!["model leaves it open, the GPU picks a value".into(), hw.count("hardware picks").to_string()]);
+    s.push_str(&markdown_table(&t));
+    s.push_str(
+        "\nWhich reading of each passage the GPU takes, on the inputs that separate its readings (the audit's \
+         comparisons) that the run holds: per reading, on how many of them the GPU gives the reading's value.\n\n",
+    );
+    let mut t = vec![vec![
+        "passage".to_string(),
+        "separating inputs run".into(),
+        "the GPU gives".into(),
+        "no reading matches".into(),
+    ]];
+    for p in hw.readings(audit) {
+        let gives: Vec<String> = p.matches.iter().map(|(r, n)| format!("{r} {n}/{}", p.run)).collect();
+        let none = match &p.smallest_none {
+            Some(smallest) => format!("{}, e.g. {smallest}", p.none),
+            None => p.none.to_string(),
+        };
+        let gives = if p.run == 0 { "not run".to_string() } else { gives.join(", ") };
+        t.push(vec![format!("`{}`", p.passage), format!("{} of {}", p.run, p.witnesses), gives, none]);
+    }
     s.push_str(&markdown_table(&t));
 }
 
@@ -413,7 +470,7 @@ fn witness_markdown(w: &WitnessTable) -> String {
     s
 }
 
-fn variants(runs: &[SolverRun]) -> String {
+fn variants(runs: &[SolverRun], hw: Option<&Hardware>, audit: &Audit) -> String {
     let mut s = String::from(HEADER);
     s.push_str("# Variants\n\n");
     s.push_str(
@@ -453,6 +510,7 @@ fn variants(runs: &[SolverRun]) -> String {
             users.len(),
             if users.is_empty() { "all integer variants".to_string() } else { users.join(", ") }
         );
+        let _ = writeln!(s, "- GPU: {}\n", hw.map_or("not run".to_string(), |h| h.assumption_line(a, &users, audit)));
     }
     s
 }
@@ -539,6 +597,7 @@ mod tests {
                 {"variant": "add.s32", "origin": "sample", "inputs": ["0x1", "0x2"], "model": ["0x3"], "vendor": ["0x3"],
                  "verdict": "agree"},
             ]}),
+            hardware: None,
         };
         let finding = |id: &str, kind: FindingKind, summary: &str| Finding {
             id: id.into(),
@@ -558,13 +617,14 @@ mod tests {
              reading smt-lib-total"
         );
         assert_eq!(lines.len(), 2, "and the GPU line");
+        assert_eq!(lines[1], "GPU: not run (no GPU run is committed under vendor/)");
         let syntax = finding(
             "9.7.1.19/example-syntax-1",
             FindingKind::ExampleSyntax,
             "refuted: the example `bfe.b32  d,a,start,len;` fits",
         );
         assert_eq!(vendor.lines(&syntax)[0], "ptxas: rejects it (`bad type`)");
-        assert!(vendor.lines(&finding("other", FindingKind::Ambiguity, "")).is_empty());
+        assert_eq!(vendor.lines(&finding("other", FindingKind::Ambiguity, "")).len(), 1, "the GPU line alone");
     }
 
     #[test]

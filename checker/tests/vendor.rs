@@ -1,5 +1,6 @@
-//! The vendor commands: `hw compare` on a hand-made results file, `hw emit`
-//! building with g++, and `vendor syntax`/`fold` where ptxas is installed
+//! The vendor commands: `hw compare` on a hand-made results file and on the
+//! committed H100 run, `hw emit`'s modules through ptxas, `hw run` without a
+//! driver, and `vendor syntax`/`fold` where ptxas is installed
 //! (they print a skip message otherwise).
 
 use std::process::{Command, Output};
@@ -42,25 +43,60 @@ fn hw_compare_rejects_a_malformed_file_in_one_line() {
 }
 
 #[test]
-fn hw_emit_writes_a_program_that_builds() {
+fn hw_emit_writes_modules_that_assemble() {
     let dir = std::env::temp_dir().join(format!("ptxcheck-hw-emit-{}", std::process::id()));
     let o =
         ptxcheck(&["hw", "emit", dir.to_str().unwrap(), "--samples", "1", "--audit", &repo("reports/ptxcheck.json")]);
     assert_eq!(o.status.code(), Some(0), "{:?}", text(&o));
-    for f in ["ptxcheck_hw.ptx", "ptxcheck_hw_shfl.ptx", "ptxcheck_hw_tables.h", "ptxcheck_hw.cpp", "Makefile"] {
-        assert!(dir.join(f).is_file(), "{f}");
-    }
-    if Command::new("g++").arg("--version").output().is_ok() {
-        let b = Command::new("g++")
-            .args(["-O0", "-std=c++17", "-o", "ptxcheck_hw", "ptxcheck_hw.cpp", "-ldl"])
-            .current_dir(&dir)
-            .output()
-            .unwrap();
-        assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
-    } else {
-        eprintln!("skipping the host build: g++ not found");
+    // Each module through ptxas, where the wheel is installed, for the
+    // target its header names.
+    let ptxas = ptxcheck::oracle::ptxas::find_ptxas(None).ok();
+    for f in ["ptxcheck_hw.ptx", "ptxcheck_hw_shfl.ptx", "ptxcheck_sweep.ptx"] {
+        let path = dir.join(f);
+        let module = std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{f} written"));
+        let target = module.lines().find_map(|l| l.strip_prefix(".target ")).expect("a .target line").to_string();
+        let Some(tool) = &ptxas else {
+            eprintln!("skipping ptxas on {f}: ptxas not found");
+            continue;
+        };
+        let mut ptxas = Command::new(&tool.path);
+        ptxas.arg(format!("-arch={target}")).arg(&path).arg("-o").arg(dir.join("out.cubin"));
+        let b = ptxas.output().expect("ptxas runs");
+        assert!(b.status.success(), "{f}: {}", String::from_utf8_lossy(&b.stderr));
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Without a CUDA driver, `hw run` and `hw sweep` say so in one line
+/// (status 2); with one, they run.
+#[test]
+fn hw_run_without_a_driver_is_one_line() {
+    for args in [&["hw", "run", "--samples", "0"][..], &["hw", "sweep", "add.u16"][..]] {
+        let mut all = args.to_vec();
+        let audit = repo("reports/ptxcheck.json");
+        all.extend(["--audit", &audit]);
+        let o = ptxcheck(&all);
+        let (out, err) = text(&o);
+        if o.status.code() == Some(2) {
+            assert_eq!(
+                err,
+                "error: no CUDA driver found (libcuda.so.1): `hw run` and `hw sweep` need an NVIDIA GPU and its driver\n"
+            );
+        } else {
+            assert!(out.contains("NVIDIA"), "a run names its device: {out}{err}");
+        }
+    }
+}
+
+#[test]
+fn the_committed_h100_run_has_the_device_and_every_result() {
+    let o = ptxcheck(&["hw", "compare", &repo("reports/vendor/h100-run.txt")]);
+    let (out, _) = text(&o);
+    let head = std::fs::read_to_string(repo("reports/vendor/h100-run.txt")).unwrap();
+    assert!(head.lines().nth(1).unwrap().starts_with("# device: NVIDIA H100"), "{head:.200}");
+    assert!(out.contains("8643 results: 7702 agree, 5 disagree, 936 hardware picks"), "{out}");
+    assert!(out.contains("hardware picks: inst rem.s32: 12 results"), "{out}");
+    assert_eq!(o.status.code(), Some(1), "disagreements exit 1");
 }
 
 /// Runs `vendor CMD`, or says why not.

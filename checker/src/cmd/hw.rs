@@ -11,9 +11,11 @@ use clap::Subcommand;
 use serde_json::json;
 
 use super::vendor::fold_instances;
-use super::{status, Format};
+use super::{select, status, thread_pool, Format};
 use crate::error::Error;
-use crate::oracle::hw;
+use crate::oracle::gpu::Gpu;
+use crate::oracle::{fold, hw, sweep};
+use ptx_spec::catalogue::Variant;
 use crate::output::Output;
 
 /// The arguments of `ptxcheck hw`.
@@ -25,8 +27,50 @@ pub struct Args {
 
 #[derive(Subcommand)]
 pub enum HwCommand {
-    /// Write a program that runs the fold instances and whole-warp shfl
-    /// cases on a GPU (PTX kernels, a C++ host, a Makefile).
+    /// Run the fold instances and whole-warp shfl cases on the GPU, through
+    /// the CUDA driver, and compare each result with the model (exit 1 when
+    /// one disagrees).
+    Run {
+        /// Random, edge-biased samples per variant (as `vendor fold`).
+        #[arg(long, default_value_t = 16)]
+        samples: usize,
+        /// The audit report whose witnesses are instances.
+        #[arg(long, default_value = "reports/ptxcheck.json", value_name = "FILE")]
+        audit: PathBuf,
+        /// Write the results file (what `hw compare` reads) here.
+        #[arg(long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    /// Sweep variants on the GPU: every input of those with at most 32
+    /// input bits, boundary inputs, witnesses and a seeded sample of the
+    /// others, a grid of cases for shfl; each result compared with the model
+    /// on all cores (exit 1 when one disagrees).
+    Sweep {
+        #[arg(default_values_t = vec!["all".to_string()])]
+        targets: Vec<String>,
+        /// The uniform sample per variant that is not swept exhaustively.
+        #[arg(long, default_value_t = 1 << 24)]
+        samples: u64,
+        /// The sample's seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Only the variants swept exhaustively (`exhaustive`), or only the
+        /// others (`sampled`).
+        #[arg(long, value_enum)]
+        only: Option<SweepMode>,
+        /// The audit report whose witnesses are boundary inputs.
+        #[arg(long, default_value = "reports/ptxcheck.json", value_name = "FILE")]
+        audit: PathBuf,
+        /// Write the record (counts, digests, examples; JSON) here.
+        #[arg(long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Threads comparing results (default: one per CPU).
+        #[arg(long)]
+        jobs: Option<usize>,
+    },
+    /// Write the PTX modules `hw run` runs (for reading, or other tools).
     Emit {
         dir: PathBuf,
         /// Random, edge-biased samples per variant (as `vendor fold`).
@@ -36,7 +80,7 @@ pub enum HwCommand {
         #[arg(long, default_value = "reports/ptxcheck.json", value_name = "FILE")]
         audit: PathBuf,
     },
-    /// Compare the program's results file with the model.
+    /// Compare a results file (from `hw run --output`) with the model.
     Compare {
         results: PathBuf,
         #[arg(long, value_enum, default_value_t = Format::Table)]
@@ -46,26 +90,160 @@ pub enum HwCommand {
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     match args.command {
+        HwCommand::Run { samples, audit, output, format } => run_on_gpu(samples, &audit, output.as_deref(), format, out),
         HwCommand::Emit { dir, samples, audit } => emit(&dir, samples, &audit, out),
+        HwCommand::Sweep { targets, samples, seed, only, audit, output, jobs } => {
+            let pool = thread_pool(jobs)?;
+            sweep(&pool, &targets, samples, seed, only, &audit, output.as_deref(), out)
+        }
         HwCommand::Compare { results, format } => compare(&results, format, out),
     }
+}
+
+/// The instances the hardware runs: those of `vendor fold`, then every
+/// probe of the readings (an input on which two readings of a passage
+/// differ, from each comparison of the audit in `audit`), without repeats.
+fn instances(audit: &Path, samples: usize) -> Result<Vec<fold::Instance>, Error> {
+    let mut all = fold_instances(audit, samples)?;
+    let text =
+        std::fs::read_to_string(audit).map_err(|e| Error::file(format!("cannot read {}", audit.display()), e))?;
+    all.extend(fold::probe_instances(audit, &text).map_err(Error::usage)?);
+    let mut seen = std::collections::HashSet::new();
+    all.retain(|i| seen.insert((i.variant, i.inputs.clone())));
+    Ok(all)
+}
+
+/// The program `hw run` runs and `hw emit` writes.
+fn program(samples: usize, audit: &Path) -> Result<hw::Program, Error> {
+    Ok(hw::Program::new(&instances(audit, samples)?, &hw::shfl_cases()))
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SweepMode {
+    Exhaustive,
+    Sampled,
+}
+
+/// `hw sweep`.
+#[allow(clippy::too_many_arguments)]
+fn sweep(
+    pool: &rayon::ThreadPool,
+    targets: &[String],
+    samples: u64,
+    seed: u64,
+    only: Option<SweepMode>,
+    audit: &Path,
+    output: Option<&Path>,
+    out: &mut dyn Write,
+) -> Result<ExitCode, Error> {
+    let output = output.map(Output::file).transpose()?;
+    let variants: Vec<Variant> = select(targets)?
+        .into_iter()
+        .filter(|v| match only {
+            None => true,
+            Some(SweepMode::Exhaustive) => !v.is_warp_wide() && sweep::exhaustive(v),
+            Some(SweepMode::Sampled) => v.is_warp_wide() || !sweep::exhaustive(v),
+        })
+        .collect();
+    if variants.is_empty() {
+        return Err(Error::usage("no selected variant is swept that way"));
+    }
+    let witnesses = instances(audit, 0)?;
+    let gpu = Gpu::open()?;
+    writeln!(out, "sweeping {} variants on {}", variants.len(), gpu.info.line())?;
+    let mut record = sweep::Record {
+        schema: sweep::SCHEMA,
+        ptxcheck: env!("CARGO_PKG_VERSION").to_string(),
+        device: gpu.info.clone(),
+        date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        seed,
+        samples,
+        variants: Vec::new(),
+    };
+    let show = |out: &mut dyn Write, s: &sweep::VariantSweep| -> Result<(), Error> {
+        let mode = match s.mode {
+            sweep::Mode::Exhaustive => "every input",
+            sweep::Mode::Sampled => "sampled",
+        };
+        writeln!(
+            out,
+            "{:<28} {:<11} {:>11} inputs: {:>11} agree, {:>9} disagree, {:>11} hardware picks ({:.1} s)",
+            s.variant, mode, s.inputs, s.spec.agree, s.spec.disagree, s.spec.picks, s.seconds
+        )?;
+        Ok(out.flush()?)
+    };
+    // The record is written again after each variant: a long sweep that
+    // is stopped keeps what it has measured.
+    let save = |record: &sweep::Record| -> Result<(), Error> {
+        if let Some(output) = &output {
+            let text = serde_json::to_string_pretty(record).map_err(|e| Error::Tool(e.to_string()))? + "\n";
+            output.write(&[&text])?;
+        }
+        Ok(())
+    };
+    for v in variants.iter().filter(|v| !v.is_warp_wide()) {
+        let s = sweep::sweep(&gpu, pool, v, &witnesses, samples, seed)?;
+        show(out, &s)?;
+        record.variants.push(s);
+        save(&record)?;
+    }
+    if variants.iter().any(Variant::is_warp_wide) {
+        for s in sweep::sweep_shfl(&gpu, seed)? {
+            if variants.iter().any(|v| v.to_string() == s.variant) {
+                show(out, &s)?;
+                record.variants.push(s);
+            }
+        }
+        save(&record)?;
+    }
+    let total = |f: fn(&sweep::Tally) -> u64| record.variants.iter().map(|s| f(&s.spec)).sum::<u64>();
+    let (agree, disagree, picks) = (total(|t| t.agree), total(|t| t.disagree), total(|t| t.picks));
+    writeln!(out, "{} results: {agree} agree, {disagree} disagree, {picks} hardware picks (model unspecified)", agree + disagree + picks)?;
+    if disagree > 0 {
+        writeln!(out, "{disagree} results contradict the model: exit status 1.")?;
+    }
+    Ok(status(disagree == 0))
 }
 
 /// `hw emit`.
 fn emit(dir: &Path, samples: usize, audit: &Path, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let output = Output::in_dir(dir, &hw::FILES)?;
-    let instances = fold_instances(audit, samples)?;
-    let shfl = hw::shfl_cases();
-    let files = hw::emit(&output, &instances, &shfl)?;
+    let program = program(samples, audit)?;
+    let files = hw::emit(&output, &program)?;
     writeln!(
         out,
-        "wrote {files} files to {} ({} instances, {} shfl cases); build and run there with `make results.txt`, then `ptxcheck hw compare {}/results.txt`",
+        "wrote {files} PTX modules to {} ({} cases; `ptxcheck hw run` runs them on a GPU)",
         dir.display(),
-        instances.len(),
-        shfl.len(),
-        dir.display()
+        program.cases.len()
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `hw run`: the results file's text, written where asked, then compared.
+fn run_on_gpu(
+    samples: usize,
+    audit: &Path,
+    output: Option<&Path>,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<ExitCode, Error> {
+    let output = output.map(Output::file).transpose()?;
+    let program = program(samples, audit)?;
+    let gpu = Gpu::open()?;
+    let lines = program.run(&gpu)?;
+    let text = format!(
+        "# ptxcheck hw results: `ptxcheck hw compare` reads this file\n# device: {}\n{}\n",
+        gpu.info.line(),
+        lines.join("\n")
+    );
+    if let Some(output) = &output {
+        output.write(&[&text])?;
+    }
+    if format == Format::Table {
+        writeln!(out, "ran {} results on {}", lines.len(), gpu.info.line())?;
+    }
+    let rows = hw::compare(&text).map_err(Error::Tool)?;
+    show(&rows, format, out)
 }
 
 /// `hw compare`: exit 1 when the hardware and the model disagree.
@@ -73,6 +251,11 @@ fn compare(results: &Path, format: Format, out: &mut dyn Write) -> Result<ExitCo
     let text =
         std::fs::read_to_string(results).map_err(|e| Error::file(format!("cannot read {}", results.display()), e))?;
     let rows = hw::compare(&text).map_err(Error::usage)?;
+    show(&rows, format, out)
+}
+
+/// The compared results, as a table or JSON; exit 1 when one disagrees.
+fn show(rows: &[hw::Compared], format: Format, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let count = |v: &str| rows.iter().filter(|r| r.verdict == v).count();
     match format {
         Format::Json => {
@@ -83,17 +266,27 @@ fn compare(results: &Path, format: Format, out: &mut dyn Write) -> Result<ExitCo
             writeln!(out, "{:#}", json!({"results": rows}))?;
         }
         Format::Table => {
-            // The hardware's picks first: there are many, and the
-            // disagreements, which decide the exit status, stay in sight
-            // above the counts.
-            for verdict in ["hardware picks", "disagree"] {
-                for r in rows.iter().filter(|r| r.verdict == verdict) {
-                    writeln!(
-                        out,
-                        "line {}: {} -> hardware {}, model {}: {}",
-                        r.line, r.label, r.hardware, r.model, r.verdict
-                    )?;
+            // The hardware's picks, a line per instruction (there are
+            // hundreds), then every disagreement, which decides the exit
+            // status, in sight above the counts.
+            let mut picks: Vec<(String, usize, &hw::Compared)> = Vec::new();
+            for r in rows.iter().filter(|r| r.verdict == "hardware picks") {
+                let key = r.instruction();
+                match picks.iter_mut().find(|(k, _, _)| *k == key) {
+                    Some(p) => p.1 += 1,
+                    None => picks.push((key, 1, r)),
                 }
+            }
+            for (key, n, r) in &picks {
+                let results = if *n == 1 { "result" } else { "results" };
+                writeln!(
+                    out,
+                    "hardware picks: {key}: {n} {results}, first line {}: {} -> hardware {}, model {}",
+                    r.line, r.label, r.hardware, r.model
+                )?;
+            }
+            for r in rows.iter().filter(|r| r.verdict == "disagree") {
+                writeln!(out, "line {}: {} -> hardware {}, model {}: disagree", r.line, r.label, r.hardware, r.model)?;
             }
             writeln!(
                 out,

@@ -24,7 +24,7 @@ use crate::ptx::parse::{parse_instruction, OperandText};
 use ptx_spec::bv::mask;
 use ptx_spec::catalogue::{OperandType, Role, Variant};
 
-use super::kernel::{register_type, NEWEST};
+use super::kernel::{instruction, register_type, NEWEST};
 use super::ptxas::{assemble_each, disassemble, Scratch, Tool, ToolError};
 use super::sass::{functions, stores, Stored};
 
@@ -92,39 +92,60 @@ pub fn audit_instances(report: &Path, text: &str) -> Result<Vec<Instance>, Strin
     let json: Value = serde_json::from_str(text).map_err(|e| format!("{} is not JSON: {e}", report.display()))?;
     let findings =
         json["audit"]["findings"].as_array().ok_or_else(|| format!("{} has no audit.findings", report.display()))?;
+    Ok(findings
+        .iter()
+        .filter_map(|f| witness_instance(&f["witness"], format!("audit {}", f["id"].as_str().unwrap_or("?"))))
+        .collect())
+}
+
+/// The probes of the readings: every confirmed single-instruction input on
+/// which two readings of a passage differ, from every comparison the audit
+/// in `report` made (`origin`: `probe PASSAGE`).
+pub fn probe_instances(report: &Path, text: &str) -> Result<Vec<Instance>, String> {
+    let json: Value = serde_json::from_str(text).map_err(|e| format!("{} is not JSON: {e}", report.display()))?;
+    let passages =
+        json["audit"]["passages"].as_array().ok_or_else(|| format!("{} has no audit.passages", report.display()))?;
     let mut out = Vec::new();
-    for f in findings {
-        let w = &f["witness"];
-        let Some(variant) = w["variant"].as_str().and_then(Variant::from_mnemonic) else { continue };
-        if !foldable(&variant) {
-            continue;
+    for p in passages {
+        let origin = format!("probe {}", p["id"].as_str().unwrap_or("?"));
+        for c in p["comparisons"].as_array().into_iter().flatten() {
+            out.extend(witness_instance(&c["witness"], origin.clone()));
         }
-        let names: Vec<&str> = variant.inputs().iter().map(|o| o.name).collect();
-        let given: Vec<(&str, Option<u128>)> = w["inputs"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|p| (p[0].as_str().unwrap_or(""), p[1].as_str().and_then(parse_hex)))
-            .collect();
-        if given.len() != names.len() || given.iter().zip(&names).any(|((n, v), m)| n != m || v.is_none()) {
-            continue;
-        }
-        let columns: Vec<String> =
-            w["columns"].as_array().into_iter().flatten().filter_map(|c| c.as_str().map(String::from)).collect();
-        let rows: Vec<Vec<Option<u128>>> = w["rows"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|r| r[1].as_array().into_iter().flatten().map(|v| v.as_str().and_then(parse_hex)).collect())
-            .collect();
-        out.push(Instance {
-            variant,
-            inputs: given.iter().map(|(_, v)| v.unwrap_or(0)).collect(),
-            origin: format!("audit {}", f["id"].as_str().unwrap_or("?")),
-            readings: Some((columns, rows)),
-        });
     }
     Ok(out)
+}
+
+/// A witness table of the report as an instance, if it is one foldable
+/// instruction with every input given.
+fn witness_instance(w: &Value, origin: String) -> Option<Instance> {
+    let variant = w["variant"].as_str().and_then(Variant::from_mnemonic)?;
+    if !foldable(&variant) {
+        return None;
+    }
+    let names: Vec<&str> = variant.inputs().iter().map(|o| o.name).collect();
+    let given: Vec<(&str, Option<u128>)> = w["inputs"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|p| (p[0].as_str().unwrap_or(""), p[1].as_str().and_then(parse_hex)))
+        .collect();
+    if given.len() != names.len() || given.iter().zip(&names).any(|((n, v), m)| n != m || v.is_none()) {
+        return None;
+    }
+    let columns: Vec<String> =
+        w["columns"].as_array().into_iter().flatten().filter_map(|c| c.as_str().map(String::from)).collect();
+    let rows: Vec<Vec<Option<u128>>> = w["rows"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|r| r[1].as_array().into_iter().flatten().map(|v| v.as_str().and_then(parse_hex)).collect())
+        .collect();
+    Some(Instance {
+        variant,
+        inputs: given.iter().map(|(_, v)| v.unwrap_or(0)).collect(),
+        origin,
+        readings: Some((columns, rows)),
+    })
 }
 
 /// The claims' worked values that are one instruction on immediates.
@@ -164,10 +185,10 @@ pub fn claim_instances() -> Vec<Instance> {
 }
 
 /// A small deterministic generator (splitmix64).
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -260,17 +281,7 @@ pub fn instance_body(j: usize, inst: &Instance, registers: &mut Vec<(String, Str
         };
         tokens.push((token, o.piped));
     }
-    let mut groups: Vec<String> = Vec::new();
-    for (t, piped) in tokens {
-        match groups.last_mut() {
-            Some(last) if piped => {
-                last.push('|');
-                last.push_str(&t);
-            }
-            _ => groups.push(t),
-        }
-    }
-    body.push(format!("{} {};", inst.variant.mnemonic(), groups.join(", ")));
+    body.push(instruction(&inst.variant.mnemonic(), tokens));
     for (n, (reg, ty)) in outputs.iter().enumerate() {
         let at = j * SLOT + n * OUTPUT_SLOT;
         match ty {

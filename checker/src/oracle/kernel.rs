@@ -59,6 +59,42 @@ pub fn register_type(ty: OperandType) -> &'static str {
     }
 }
 
+/// The instruction line: the mnemonic, then the operands in syntax order,
+/// a piped operand joined to the one before it by `|` (`d|p`).
+pub fn instruction(mnemonic: &str, tokens: Vec<(String, bool)>) -> String {
+    let mut groups: Vec<String> = Vec::new();
+    for (t, piped) in tokens {
+        match groups.last_mut() {
+            Some(last) if piped => {
+                last.push('|');
+                last.push_str(&t);
+            }
+            _ => groups.push(t),
+        }
+    }
+    format!("{mnemonic} {};", groups.join(", "))
+}
+
+/// Move the 64-bit word `%w` into the operand register `reg` of type `ty`
+/// (a predicate is set when the word is not zero).
+pub fn from_word(reg: &str, ty: OperandType) -> String {
+    match ty {
+        OperandType::Pred => format!("setp.ne.u64 {reg}, %w, 0;"),
+        OperandType::Bits(64) => format!("mov.b64 {reg}, %w;"),
+        OperandType::Bits(w) => format!("cvt.u{w}.u64 {reg}, %w;"),
+    }
+}
+
+/// Move the result register `reg` of type `ty` into the 64-bit word `%w`
+/// (a predicate as 1 or 0).
+pub fn to_word(reg: &str, ty: OperandType) -> String {
+    match ty {
+        OperandType::Pred => format!("selp.u64 %w, 1, 0, {reg};"),
+        OperandType::Bits(64) => format!("mov.b64 %w, {reg};"),
+        OperandType::Bits(w) => format!("cvt.u64.u{w} %w, {reg};"),
+    }
+}
+
 /// One `.entry` kernel without parameters: register declarations, then the
 /// body's lines.
 pub fn entry(name: &str, registers: &[(String, String)], body: &[String]) -> String {

@@ -4,8 +4,10 @@
 //! (`hw`), ready for a machine with a GPU.
 
 pub mod fold;
+pub mod gpu;
 pub mod hw;
 pub mod kernel;
 pub mod ptxas;
+pub mod sweep;
 pub mod sass;
 pub mod syntax;
