@@ -16,6 +16,7 @@ use crate::error::Error;
 use crate::oracle::gpu::Gpu;
 use crate::oracle::{hw, sweep};
 use ptx_spec::catalogue::Variant;
+use ptx_spec::vendor::Model;
 use crate::output::Output;
 
 /// The arguments of `ptxcheck hw`.
@@ -85,6 +86,9 @@ pub enum HwCommand {
         results: PathBuf,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
+        /// The model to compare with: `spec`, or `sm_90` (the H100's rules).
+        #[arg(long, default_value = "spec", value_parser = super::model, value_name = "MODEL")]
+        model: Model,
     },
 }
 
@@ -96,7 +100,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
             let pool = thread_pool(jobs)?;
             sweep(&pool, &targets, samples, seed, only, &audit, output.as_deref(), out)
         }
-        HwCommand::Compare { results, format } => compare(&results, format, out),
+        HwCommand::Compare { results, format, model } => compare(&results, format, model, out),
     }
 }
 
@@ -235,10 +239,10 @@ fn run_on_gpu(
 }
 
 /// `hw compare`: exit 1 when the hardware and the model disagree.
-fn compare(results: &Path, format: Format, out: &mut dyn Write) -> Result<ExitCode, Error> {
+fn compare(results: &Path, format: Format, model: Model, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let text =
         std::fs::read_to_string(results).map_err(|e| Error::file(format!("cannot read {}", results.display()), e))?;
-    let rows = hw::compare(&text).map_err(Error::usage)?;
+    let rows = hw::compare_in(&text, model).map_err(Error::usage)?;
     show(&rows, format, out)
 }
 

@@ -21,7 +21,8 @@ use super::fold::Instance;
 use super::gpu::{Gpu, PARAMS};
 use super::kernel::{register_type, NEWEST, SHFL_LEGAL};
 use crate::error::Error;
-use crate::eval::{evaluate_warp, LaneOutput, LaneValues};
+use crate::eval::{evaluate_warp_in, LaneOutput, LaneValues};
+use ptx_spec::vendor::Model;
 use crate::output::Output;
 
 /// One whole-warp shfl case: lane `i` holds `base + i` in `a`.
@@ -352,6 +353,11 @@ impl Compared {
 /// Compare every result line of `text` with the model; `Err` names the
 /// first line that cannot be read.
 pub fn compare(text: &str) -> Result<Vec<Compared>, String> {
+    compare_in(text, Model::Spec)
+}
+
+/// [`compare`] against the concrete semantics of `model`.
+pub fn compare_in(text: &str, model: Model) -> Result<Vec<Compared>, String> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l.trim())) {
         if line.is_empty() || line.starts_with('#') {
@@ -374,7 +380,7 @@ pub fn compare(text: &str) -> Result<Vec<Compared>, String> {
                 if inputs.len() != v.inputs().len() {
                     return Err(bad("wrong number of inputs"));
                 }
-                let model = v.run(&inputs).into_iter().map(|o| o.map(|b| b.unsigned())).collect();
+                let model = v.run_in(model, &inputs).into_iter().map(|o| o.map(|b| b.unsigned())).collect();
                 (model, v.outputs().iter().map(|o| o.ty.width()).collect())
             }
             Some(&"shfl") if tokens.len() == 8 => {
@@ -388,7 +394,7 @@ pub fn compare(text: &str) -> Result<Vec<Compared>, String> {
                 let text = format!("{} {}, a, {b:#x}, {c:#x}", tokens[1], tokens[2]);
                 let lanes =
                     LaneValues::parse(&format!("a={}..{}", base, base + 31)).map_err(|e| bad(&e.to_string()))?;
-                let e = evaluate_warp(&text, &[lanes], active).map_err(|e| bad(&e.to_string()))?;
+                let e = evaluate_warp_in(&text, &[lanes], active, model).map_err(|e| bad(&e.to_string()))?;
                 let model = e.rows[lane]
                     .outputs
                     .iter()

@@ -1,0 +1,107 @@
+//! The sm_90 model against every committed H100 result
+//! (`reports/vendor/h100-run.txt`): no disagreement and no value left for
+//! the hardware to pick; and each rule's evidence, as its table states it,
+//! is the number of results in that rule's case.
+
+use std::collections::BTreeMap;
+use std::process::Command;
+
+use ptx_spec::catalogue::Variant;
+use ptx_spec::family::shfl::Warp;
+use ptx_spec::vendor::{sm_90, Model};
+use ptx_spec::BitVec;
+use ptxcheck::oracle::hw;
+
+fn results() -> String {
+    let path = format!("{}/../reports/vendor/h100-run.txt", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(path).expect("the committed H100 results")
+}
+
+fn hex(t: &str) -> u128 {
+    u128::from_str_radix(t.trim_start_matches("0x"), 16).expect("a hex value")
+}
+
+#[test]
+fn sm_90_agrees_with_every_h100_result() {
+    let text = results();
+    let rows = hw::compare_in(&text, Model::Sm90).expect("the file reads");
+    assert_eq!(rows.len(), 8643);
+    let bad: Vec<String> = rows
+        .iter()
+        .filter(|r| r.verdict != "agree")
+        .map(|r| format!("line {}: {} -> {} (sm_90 {})", r.line, r.label, r.hardware, r.model))
+        .collect();
+    assert!(bad.is_empty(), "{} results differ:\n{}", bad.len(), bad.join("\n"));
+    // The spec model, for contrast, leaves 936 to the hardware and is
+    // contradicted 5 times.
+    let spec = hw::compare_in(&text, Model::Spec).expect("the file reads");
+    let count = |v: &str| spec.iter().filter(|r| r.verdict == v).count();
+    assert_eq!((count("agree"), count("disagree"), count("hardware picks")), (7702, 5, 936));
+}
+
+/// The variant and the model's input values of one results line.
+fn inputs(line: &str) -> (Variant, Vec<BitVec>) {
+    let left = line.split(" -> ").next().unwrap();
+    let tokens: Vec<&str> = left.split_whitespace().collect();
+    if tokens[0] == "inst" {
+        let v = Variant::from_mnemonic(tokens[1]).unwrap();
+        let values = v.inputs().iter().zip(&tokens[2..]).map(|(o, t)| BitVec::new(o.ty.width(), hex(t))).collect();
+        return (v, values);
+    }
+    let name = if tokens[2] == "d|p" { format!("{} d|p", tokens[1]) } else { tokens[1].to_string() };
+    let v = Variant::from_mnemonic(&name).unwrap();
+    let field = |key: &str| hex(tokens.iter().find_map(|t| t.strip_prefix(key)).unwrap()) as u32;
+    let lane: usize = tokens[7].strip_prefix("lane=").unwrap().parse().unwrap();
+    let base = field("base=");
+    let warp = Warp {
+        a: std::array::from_fn(|l| base + l as u32),
+        b: [field("b="); 32],
+        c: [field("c="); 32],
+        active: field("active="),
+    };
+    (v, warp.thread_inputs(lane))
+}
+
+#[test]
+fn each_rule_states_the_results_in_its_case() {
+    let mut counted: BTreeMap<(&str, String), u32> = BTreeMap::new();
+    for line in results().lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let (v, values) = inputs(line);
+        // Every result where sm_90 and spec differ falls in a rule's case.
+        let spec_out = v.run_in(Model::Spec, &values.iter().map(|b| b.unsigned()).collect::<Vec<_>>());
+        let sm90_out = v.run_in(Model::Sm90, &values.iter().map(|b| b.unsigned()).collect::<Vec<_>>());
+        let rule = sm_90::rule_for(&v, &values);
+        if spec_out != sm90_out {
+            assert!(rule.is_some(), "{line}: sm_90 differs from spec outside every rule");
+        }
+        if let Some(r) = rule {
+            *counted.entry((r.id, v.to_string())).or_default() += 1;
+        }
+    }
+    let mut stated: BTreeMap<(&str, String), u32> = BTreeMap::new();
+    for r in sm_90::RULES {
+        for (v, n) in r.evidence {
+            stated.insert((r.id, v.to_string()), *n);
+        }
+    }
+    assert_eq!(counted, stated);
+}
+
+#[test]
+fn eval_with_the_sm_90_model() {
+    let run = |args: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_ptxcheck")).args(args).output().unwrap();
+        (o.status.code(), String::from_utf8_lossy(&o.stdout).to_string(), String::from_utf8_lossy(&o.stderr).to_string())
+    };
+    let (code, out, _) = run(&["eval", "div.u32 d, 7, 0", "--model", "sm_90"]);
+    assert_eq!((code, out.trim()), (Some(0), "d = 0xffffffff"));
+    let (_, out, _) = run(&["eval", "div.u32 d, 7, 0"]);
+    assert_eq!(out.trim(), "d = unspecified");
+    let (code, _, err) = run(&["eval", "div.u32 d, 7, 0", "--model", "sm_91"]);
+    assert_eq!(code, Some(2));
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let (code, out, _) =
+        run(&["hw", "compare", &format!("{}/../reports/vendor/h100-run.txt", env!("CARGO_MANIFEST_DIR")), "--model", "sm_90"]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("8643 results: 8643 agree, 0 disagree, 0 hardware picks"), "{out}");
+}
