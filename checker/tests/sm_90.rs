@@ -1,16 +1,23 @@
 //! The sm_90 model against every committed H100 result
 //! (`reports/vendor/h100-run.txt`): no disagreement and no value left for
 //! the hardware to pick; and each rule's evidence, as its table states it,
-//! is the number of results in that rule's case.
+//! is the number of results in that rule's case; and both encodings of
+//! every variant a rule changes proven equal, a fault planted in a rule
+//! caught.
 
 use std::collections::BTreeMap;
 use std::process::Command;
 
+use ptx_smt::{encode, Backend, Sym, SymBv, SymOutputs};
+use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::Variant;
 use ptx_spec::family::shfl::Warp;
 use ptx_spec::vendor::{sm_90, Model};
 use ptx_spec::BitVec;
 use ptxcheck::oracle::hw;
+use ptxcheck::prove::{prove_against_in, prove_in, Verdict};
+
+const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
 
 fn results() -> String {
     let path = format!("{}/../reports/vendor/h100-run.txt", env!("CARGO_MANIFEST_DIR"));
@@ -91,7 +98,11 @@ fn each_rule_states_the_results_in_its_case() {
 fn eval_with_the_sm_90_model() {
     let run = |args: &[&str]| {
         let o = Command::new(env!("CARGO_BIN_EXE_ptxcheck")).args(args).output().unwrap();
-        (o.status.code(), String::from_utf8_lossy(&o.stdout).to_string(), String::from_utf8_lossy(&o.stderr).to_string())
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).to_string(),
+            String::from_utf8_lossy(&o.stderr).to_string(),
+        )
     };
     let (code, out, _) = run(&["eval", "div.u32 d, 7, 0", "--model", "sm_90"]);
     assert_eq!((code, out.trim()), (Some(0), "d = 0xffffffff"));
@@ -100,8 +111,67 @@ fn eval_with_the_sm_90_model() {
     let (code, _, err) = run(&["eval", "div.u32 d, 7, 0", "--model", "sm_91"]);
     assert_eq!(code, Some(2));
     assert_eq!(err.lines().count(), 1, "{err}");
-    let (code, out, _) =
-        run(&["hw", "compare", &format!("{}/../reports/vendor/h100-run.txt", env!("CARGO_MANIFEST_DIR")), "--model", "sm_90"]);
+    let (code, out, _) = run(&[
+        "hw",
+        "compare",
+        &format!("{}/../reports/vendor/h100-run.txt", env!("CARGO_MANIFEST_DIR")),
+        "--model",
+        "sm_90",
+    ]);
     assert_eq!(code, Some(0));
     assert!(out.contains("8643 results: 8643 agree, 0 disagree, 0 hardware picks"), "{out}");
+}
+
+#[test]
+fn every_variant_a_rule_changes_is_proven_in_sm_90() {
+    let changed: Vec<Variant> = Variant::all().into_iter().filter(|v| !Model::Sm90.rules_for(v).is_empty()).collect();
+    assert_eq!(changed.len(), 21);
+    for v in changed {
+        let r = prove_in(Model::Sm90, &v, &Backend::Embedded, TIMEOUT);
+        assert!(r.verdict.is_proven(), "{v}: {:?}", r.verdict);
+        assert!(!r.rules.is_empty());
+    }
+}
+
+/// sm90-div-by-zero planted wrong on the SMT side: 0xfffffffe, not all ones.
+fn div_by_zero_off_by_one(sym: &Sym, ins: &[SymBv]) -> SymOutputs {
+    let v = Variant::from_mnemonic("div.u32").unwrap();
+    let mut outs = encode::encode_in(Model::Sm90, &v, sym, ins);
+    let b_zero = sym.is_zero(ins[1]);
+    outs[0].value = sym.ite(b_zero, sym.constant(32, 0xffff_fffe), outs[0].value);
+    outs
+}
+
+#[test]
+fn a_fault_planted_in_an_sm_90_rule_is_caught() {
+    let v = Variant::from_mnemonic("div.u32").unwrap();
+    let r = prove_against_in(Model::Sm90, &v, &Backend::Embedded, TIMEOUT, div_by_zero_off_by_one);
+    let Verdict::Counterexample(cex) = r.verdict else { panic!("expected a counterexample, got {:?}", r.verdict) };
+    let inputs: Vec<u128> = cex.inputs.iter().map(|(_, v)| v.unsigned()).collect();
+    assert_eq!(inputs, [0, 0]);
+    assert_eq!(cex.outputs[0].concrete, Some(BitVec::new(32, 0xffff_ffff)));
+    assert_eq!(cex.outputs[0].smt, Some(BitVec::new(32, 0xffff_fffe)));
+    // The same fault is no fault against the spec model, which leaves b = 0 open.
+    let spec = prove_against_in(Model::Spec, &v, &Backend::Embedded, TIMEOUT, |sym, ins| {
+        let mut outs = encode::encode(&v, sym, ins);
+        outs[0].value = sym.ite(sym.is_zero(ins[1]), sym.constant(32, 0xffff_fffe), outs[0].value);
+        outs
+    });
+    assert!(spec.verdict.is_proven(), "{:?}", spec.verdict);
+}
+
+/// The fns rule for offset -2^31 planted wrong: defined at every mask.
+#[test]
+fn a_vendor_rule_that_claims_too_much_is_caught() {
+    let v = Variant::from_mnemonic("fns.b32").unwrap();
+    let r = prove_against_in(Model::Sm90, &v, &Backend::Embedded, TIMEOUT, |sym, ins| {
+        let mut outs = encode::encode_in(Model::Sm90, &v, sym, ins);
+        let min_offset = sym.eq(ins[2], sym.constant(32, 1 << 31));
+        let base_small = sym.bvule(ins[1], sym.constant(32, 31));
+        outs[0].defined = sym.or(outs[0].defined, sym.and(min_offset, base_small));
+        outs
+    });
+    let Verdict::Counterexample(cex) = r.verdict else { panic!("expected a counterexample, got {:?}", r.verdict) };
+    assert_eq!(cex.outputs[0].concrete, None);
+    assert!(cex.outputs[0].smt.is_some());
 }

@@ -15,9 +15,9 @@ use super::{select, status, thread_pool, Format};
 use crate::error::Error;
 use crate::oracle::gpu::Gpu;
 use crate::oracle::{hw, sweep};
+use crate::output::Output;
 use ptx_spec::catalogue::Variant;
 use ptx_spec::vendor::Model;
-use crate::output::Output;
 
 /// The arguments of `ptxcheck hw`.
 #[derive(clap::Args)]
@@ -94,7 +94,9 @@ pub enum HwCommand {
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     match args.command {
-        HwCommand::Run { samples, audit, output, format } => run_on_gpu(samples, &audit, output.as_deref(), format, out),
+        HwCommand::Run { samples, audit, output, format } => {
+            run_on_gpu(samples, &audit, output.as_deref(), format, out)
+        }
         HwCommand::Emit { dir, samples, audit } => emit(&dir, samples, &audit, out),
         HwCommand::Sweep { targets, samples, seed, only, audit, output, jobs } => {
             let pool = thread_pool(jobs)?;
@@ -190,7 +192,11 @@ fn sweep(
     }
     let total = |f: fn(&sweep::Tally) -> u64| record.variants.iter().map(|s| f(&s.spec)).sum::<u64>();
     let (agree, disagree, picks) = (total(|t| t.agree), total(|t| t.disagree), total(|t| t.picks));
-    writeln!(out, "{} results: {agree} agree, {disagree} disagree, {picks} hardware picks (model unspecified)", agree + disagree + picks)?;
+    writeln!(
+        out,
+        "{} results: {agree} agree, {disagree} disagree, {picks} hardware picks (model unspecified)",
+        agree + disagree + picks
+    )?;
     if disagree > 0 {
         writeln!(out, "{disagree} results contradict the model: exit status 1.")?;
     }

@@ -22,8 +22,8 @@ use super::gpu::{Gpu, PARAMS};
 use super::kernel::{register_type, NEWEST, SHFL_LEGAL};
 use crate::error::Error;
 use crate::eval::{evaluate_warp_in, LaneOutput, LaneValues};
-use ptx_spec::vendor::Model;
 use crate::output::Output;
+use ptx_spec::vendor::Model;
 
 /// One whole-warp shfl case: lane `i` holds `base + i` in `a`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -286,7 +286,11 @@ impl Program {
             groups.push(Group { kernel, shfl: true, count: chunk.len(), word: inputs.len(), first: cases.len() });
             for case in chunk {
                 inputs.extend((0..32).map(|i| u64::from(case.base + i)));
-                cases.push(Case { label: shfl_label(case), outputs: case.variant.outputs().len(), active: case.active });
+                cases.push(Case {
+                    label: shfl_label(case),
+                    outputs: case.variant.outputs().len(),
+                    active: case.active,
+                });
             }
         }
         Program { ptx, shfl_ptx, groups, inputs, cases }
@@ -307,7 +311,8 @@ impl Program {
             let mut out = vec![0u64; out_words];
             gpu.download(&output, &mut out)?;
             for (j, case) in self.cases[g.first..g.first + g.count].iter().enumerate() {
-                let lanes: Vec<usize> = if g.shfl { (0..32).filter(|l| case.active >> l & 1 == 1).collect() } else { vec![0] };
+                let lanes: Vec<usize> =
+                    if g.shfl { (0..32).filter(|l| case.active >> l & 1 == 1).collect() } else { vec![0] };
                 for lane in lanes {
                     let at = if g.shfl { (j * 32 + lane) * 2 } else { j * 2 };
                     let values: Vec<String> = out[at..at + case.outputs].iter().map(|v| format!("{v:#x}")).collect();

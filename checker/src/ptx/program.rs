@@ -317,8 +317,11 @@ fn warp_results<A: Algebra>(
             outs.into_iter()
                 .enumerate()
                 .map(|(k, o)| {
-                    let defined =
-                        if k == 0 { alg.and(o.defined, alg.not(alg.is_set(alg.bit(a_undefined, 0)))) } else { o.defined };
+                    let defined = if k == 0 {
+                        alg.and(o.defined, alg.not(alg.is_set(alg.bit(a_undefined, 0))))
+                    } else {
+                        o.defined
+                    };
                     Value { bits: o.value, defined: alg.and(defined, bc_defined) }
                 })
                 .collect()

@@ -102,7 +102,7 @@ pub const BIT_FIELD_64_WIDE_OPERAND: Rule = Rule {
     variants: &["bfe.u64", "bfe.s64", "bfi.b64"],
     rule: "at 64 bits a position or length of 2^31 or more acts as 255 (a field past the msb), not \
            as its low byte: 4 results contradict the 8-bit mask, every other result with such an \
-           operand fits. At 32 bits the mask holds on every result (49), so bfe.u32, bfe.s32 and \
+           operand fits. At 32 bits the mask holds on every result (50), so bfe.u32, bfe.s32 and \
            bfi.b32 keep it. Below 256 both readings are the same",
     open: "64-bit position or length from 256 to 2^31 - 1: the results there (9) fit both the 8-bit \
            mask and saturation at 255, so sm_90 gives a value only where those two readings agree \
@@ -303,7 +303,10 @@ mod tests {
         assert_eq!(run("bfe.u64", &[1, 0x100, 1]), None); // low byte 0 or saturated: differ
         assert_eq!(run("bfe.u64", &[1, 0x140, 1]), Some(0)); // both readings past the msb
         assert_eq!(run("bfe.u32", &[0xe2f1_a82c, 0, 0x1262_e002]), Some(0)); // the low byte at 32 bits
-        assert_eq!(run("bfi.b64", &[0x3f, 0xdaee_5aea_b757_5c14, 0x8000_0000, 0xa44b_c953]), Some(0xdaee_5aea_b757_5c14));
+        assert_eq!(
+            run("bfi.b64", &[0x3f, 0xdaee_5aea_b757_5c14, 0x8000_0000, 0xa44b_c953]),
+            Some(0xdaee_5aea_b757_5c14)
+        );
     }
 
     #[test]
