@@ -77,8 +77,19 @@ pub fn encode<A: Algebra>(v: &Variant, sym: &A, values: &[A::Bv]) -> Outputs<A> 
                 BitField::Bfe(_) => ("b", "c"),
                 _ => ("c", "d"),
             };
-            let ff = sym.constant(32, 0xff);
-            let top_bit = |x: A::Bv| sym.is_set(sym.extract(31, 31, x));
+            // Both readings are written without `ite`: the encoding masks
+            // the operand to its low byte, so setting every bit gives 255.
+            // Why: with an `ite` there, z3 4.8.12 expands the exported
+            // define-funs bit by bit (see `bit_field.rs`) and does not load
+            // them within 30 s; without, they load as fast as the spec's.
+            let all_if = |bit: A::Bv, x: A::Bv| sym.bvor(x, sym.sign_extend(31, bit));
+            // 2^31 and above: the top bit.
+            let wide = |x: A::Bv| all_if(sym.extract(31, 31, x), x);
+            // Above 255: the borrow of 255 - x, at 33 bits.
+            let above_255 = |x: A::Bv| {
+                let diff = sym.bvsub(sym.constant(33, 0xff), sym.zero_extend(1, x));
+                all_if(sym.extract(32, 32, diff), x)
+            };
             let reading = |replace: &dyn Fn(A::Bv) -> A::Bv| -> A::Bv {
                 let mut changed = values.to_vec();
                 for (i, o) in operands.iter().enumerate() {
@@ -88,8 +99,8 @@ pub fn encode<A: Algebra>(v: &Variant, sym: &A, values: &[A::Bv]) -> Outputs<A> 
                 }
                 super::encode(v, sym, &changed)[0].value
             };
-            let wide_255 = reading(&|x| sym.ite(top_bit(x), ff, x));
-            let saturating = reading(&|x| sym.ite(sym.bvule(x, ff), x, ff));
+            let wide_255 = reading(&wide);
+            let saturating = reading(&above_255);
             outs[0] = Out { value: wide_255, defined: sym.eq(wide_255, saturating) };
         }
         Variant::Shfl(_) if covers(&SHFL_SOURCE_NOT_EXECUTING, v) => {
