@@ -175,3 +175,17 @@ fn a_vendor_rule_that_claims_too_much_is_caught() {
     assert_eq!(cex.outputs[0].concrete, None);
     assert!(cex.outputs[0].smt.is_some());
 }
+
+/// `reports/sm_90.md` is what `ptxcheck report` writes (regenerate it with
+/// `ptxcheck report`, or with `INSTA_UPDATE=always` on this test).
+#[test]
+fn the_committed_sm_90_report_is_current() {
+    let path = format!("{}/../reports/sm_90.md", env!("CARGO_MANIFEST_DIR"));
+    let text = ptxcheck::sm_90_report::markdown(Some(&results()));
+    if std::env::var("INSTA_UPDATE").as_deref() == Ok("always") {
+        std::fs::write(&path, &text).unwrap();
+    }
+    assert_eq!(std::fs::read_to_string(&path).unwrap_or_default(), text, "reports/sm_90.md is stale");
+    assert!(text.contains("| `sm_90` | 8643 | 8643 | 0 | 0 |"), "{text}");
+    assert!(text.contains("| `spec` | 8643 | 7702 | 5 | 936 |"), "{text}");
+}
