@@ -9,6 +9,7 @@ use ptx_spec::bv::{BitVec, Concrete};
 use ptx_spec::catalogue::shfl::WARP;
 use ptx_spec::catalogue::{OperandType, Variant};
 use ptx_spec::family::shfl::Warp;
+use ptx_spec::vendor::Model;
 use thiserror::Error;
 
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -74,6 +75,11 @@ pub struct Evaluation {
 }
 
 pub fn evaluate(text: &str) -> Result<Evaluation, EvalError> {
+    evaluate_in(text, Model::Spec)
+}
+
+/// [`evaluate`] with the concrete semantics of `model`.
+pub fn evaluate_in(text: &str, model: Model) -> Result<Evaluation, EvalError> {
     let instr = parse_instruction(text)?;
     if instr.variant.is_warp_wide() {
         return Err(EvalError::Parse(ParseError::Unexpected {
@@ -93,7 +99,7 @@ pub fn evaluate(text: &str) -> Result<Evaluation, EvalError> {
             OperandText::Sink => unreachable!("the parser only accepts `_` as a destination"),
         }
     }
-    let outs = instr.variant.semantics(&Concrete, &inputs);
+    let outs = instr.variant.semantics_in(model, &Concrete, &inputs);
     let dests = operands.iter().zip(&instr.operands).filter(|(op, _)| op.is_dest());
     let written = dests
         .zip(outs)
@@ -221,6 +227,16 @@ pub fn parse_active(token: &str) -> Result<u32, EvalError> {
 /// from `lanes`, immediates are the same in every lane, and only the lanes in
 /// `active` execute.
 pub fn evaluate_warp(text: &str, lanes: &[LaneValues], active: u32) -> Result<WarpEvaluation, EvalError> {
+    evaluate_warp_in(text, lanes, active, Model::Spec)
+}
+
+/// [`evaluate_warp`] with the concrete semantics of `model`.
+pub fn evaluate_warp_in(
+    text: &str,
+    lanes: &[LaneValues],
+    active: u32,
+    model: Model,
+) -> Result<WarpEvaluation, EvalError> {
     let instr = parse_instruction(text)?;
     let operands = instr.variant.operands();
     let named = |name: &str, written: &OperandText| match written {
@@ -272,7 +288,7 @@ pub fn evaluate_warp(text: &str, lanes: &[LaneValues], active: u32) -> Result<Wa
         Variant::Shfl(shfl) => {
             let column = |i: usize| std::array::from_fn(|l| columns[i][l].unsigned() as u32);
             let warp = Warp { a: column(0), b: column(1), c: column(2), active };
-            warp.run(shfl)
+            warp.run_in(shfl, model)
                 .into_iter()
                 .enumerate()
                 .map(|(lane, r)| {
@@ -293,7 +309,7 @@ pub fn evaluate_warp(text: &str, lanes: &[LaneValues], active: u32) -> Result<Wa
                 let inputs = in_lane(lane);
                 let outputs =
                     if executes(lane) {
-                        let outs = variant.semantics(&Concrete, &inputs);
+                        let outs = variant.semantics_in(model, &Concrete, &inputs);
                         dests
                             .iter()
                             .map(|(i, _, _)| {

@@ -20,4 +20,5 @@ pub mod ptx;
 pub mod report;
 pub mod run;
 pub mod select;
+pub mod sm_90_report;
 pub mod smtlib;

@@ -16,6 +16,7 @@ use ptx_smt::{encode, Backend, SatResult, SolverError, Sym, SymBv, SymOutputs, V
 use ptx_spec::assumption::Assumption;
 use ptx_spec::bv::{Algebra, BitVec, Concrete};
 use ptx_spec::catalogue::Variant;
+use ptx_spec::vendor::{Model, Rule};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -69,6 +70,10 @@ pub struct ProofResult {
     pub variant: Variant,
     pub verdict: Verdict,
     pub assumptions: Vec<&'static Assumption>,
+    /// The model proven (both of its encodings), and its rules that change
+    /// this variant (none for `spec`).
+    pub model: Model,
+    pub rules: Vec<&'static Rule>,
     /// How many cases the proof was split into (1: a single query).
     pub cases: usize,
     pub time: Duration,
@@ -118,12 +123,23 @@ impl Encodings {
         smt: impl Fn(&Sym, &[SymBv]) -> SymOutputs,
         cases: impl Fn(&Sym, &[SymBv]) -> Vec<(String, SExpr)>,
     ) -> Encodings {
+        Encodings::build_split_in(Model::Spec, variant, ctx, smt, cases)
+    }
+
+    /// As [`Encodings::build_split`], the concrete side that of `model`.
+    pub fn build_split_in(
+        model: Model,
+        variant: &Variant,
+        ctx: &Context,
+        smt: impl Fn(&Sym, &[SymBv]) -> SymOutputs,
+        cases: impl Fn(&Sym, &[SymBv]) -> Vec<(String, SExpr)>,
+    ) -> Encodings {
         let vars: Vec<Var> =
             variant.inputs().iter().map(|o| Var { name: o.name.to_string(), width: o.ty.width() }).collect();
         let output_names = variant.outputs().iter().map(|o| o.name.to_string()).collect();
         let sym = Sym::new(ctx);
         let ins: Vec<SymBv> = vars.iter().map(|v| sym.var(&v.name, v.width)).collect();
-        let (smt, concrete) = (smt(&sym, &ins), variant.semantics(&sym, &ins));
+        let (smt, concrete) = (smt(&sym, &ins), variant.semantics_in(model, &sym, &ins));
         let cases = cases(&sym, &ins);
         Encodings { vars, output_names, smt, concrete, cases }
     }
@@ -142,7 +158,24 @@ impl Encodings {
 
 /// Prove that `variant`'s SMT encoding and concrete semantics agree.
 pub fn prove(variant: &Variant, backend: &Backend, timeout: Duration) -> ProofResult {
-    prove_against(variant, backend, timeout, |sym, ins| encode::encode(variant, sym, ins))
+    prove_in(Model::Spec, variant, backend, timeout)
+}
+
+/// Prove that `variant`'s two encodings in `model` agree.
+pub fn prove_in(model: Model, variant: &Variant, backend: &Backend, timeout: Duration) -> ProofResult {
+    prove_against_in(model, variant, backend, timeout, |sym, ins| encode::encode_in(model, variant, sym, ins))
+}
+
+/// [`prove_against`]: `model`'s concrete semantics against the SMT encoding
+/// `smt` (tests plant a fault in a vendor rule this way).
+pub fn prove_against_in(
+    model: Model,
+    variant: &Variant,
+    backend: &Backend,
+    timeout: Duration,
+    smt: impl Fn(&Sym, &[SymBv]) -> SymOutputs + Sync,
+) -> ProofResult {
+    prove_split_in(model, variant, backend, timeout, smt, |sym, ins| variant.proof_cases(sym, ins))
 }
 
 /// Prove `variant`'s concrete semantics against the SMT encoding `smt`
@@ -166,15 +199,36 @@ pub fn prove_split(
     smt: impl Fn(&Sym, &[SymBv]) -> SymOutputs + Sync,
     cases: impl Fn(&Sym, &[SymBv]) -> Vec<(String, SExpr)> + Sync,
 ) -> ProofResult {
+    prove_split_in(Model::Spec, variant, backend, timeout, smt, cases)
+}
+
+/// [`prove_split`] with the concrete semantics of `model`.
+pub fn prove_split_in(
+    model: Model,
+    variant: &Variant,
+    backend: &Backend,
+    timeout: Duration,
+    smt: impl Fn(&Sym, &[SymBv]) -> SymOutputs + Sync,
+    cases: impl Fn(&Sym, &[SymBv]) -> Vec<(String, SExpr)> + Sync,
+) -> ProofResult {
     let start = Instant::now();
-    let (verdict, cases) = match run_proof(variant, backend, timeout, smt, cases) {
+    let (verdict, cases) = match run_proof(model, variant, backend, timeout, smt, cases) {
         Ok(v) => v,
         Err(e) => (Verdict::Unknown { reason: e.to_string() }, 1),
     };
-    ProofResult { variant: *variant, verdict, assumptions: variant.assumptions(), cases, time: start.elapsed() }
+    ProofResult {
+        variant: *variant,
+        verdict,
+        assumptions: variant.assumptions(),
+        model,
+        rules: model.rules_for(variant),
+        cases,
+        time: start.elapsed(),
+    }
 }
 
 fn run_proof(
+    model: Model,
     variant: &Variant,
     backend: &Backend,
     timeout: Duration,
@@ -182,9 +236,9 @@ fn run_proof(
     cases: impl Fn(&Sym, &[SymBv]) -> Vec<(String, SExpr)> + Sync,
 ) -> Result<(Verdict, usize), SolverError> {
     let mut ctx = backend.context(timeout)?;
-    let encodings = Encodings::build_split(variant, &ctx, &smt, &cases);
+    let encodings = Encodings::build_split_in(model, variant, &ctx, &smt, &cases);
     if encodings.cases.is_empty() {
-        return Ok((prove_case(variant, backend, &mut ctx, &encodings, None, timeout)?, 1));
+        return Ok((prove_case(model, variant, backend, &mut ctx, &encodings, None, timeout)?, 1));
     }
     // A split proof holds only if the cases cover every input ...
     let any_case = ctx.or_many(encodings.cases.iter().map(|(_, c)| *c));
@@ -207,9 +261,9 @@ fn run_proof(
         .into_par_iter()
         .map(|i| {
             let mut ctx = backend.context(timeout)?;
-            let encodings = Encodings::build_split(variant, &ctx, &smt, &cases);
+            let encodings = Encodings::build_split_in(model, variant, &ctx, &smt, &cases);
             let (label, condition) = &encodings.cases[i];
-            Ok(match prove_case(variant, backend, &mut ctx, &encodings, Some(*condition), timeout)? {
+            Ok(match prove_case(model, variant, backend, &mut ctx, &encodings, Some(*condition), timeout)? {
                 Verdict::Unknown { reason } => Verdict::Unknown { reason: format!("case {label}: {reason}") },
                 v => v,
             })
@@ -226,6 +280,7 @@ fn run_proof(
 
 /// One query: the encodings agree on every input (satisfying `constraint`).
 fn prove_case(
+    model: Model,
     variant: &Variant,
     backend: &Backend,
     ctx: &mut Context,
@@ -240,7 +295,7 @@ fn prove_case(
         Comparison::Differ(cex) => {
             // The concrete side was evaluated from its term; the emulator
             // itself must compute the same, or the algebra is broken.
-            check_emulator_agrees(variant, &cex)?;
+            check_emulator_agrees(model, variant, &cex)?;
             Verdict::Counterexample(Box::new(cex))
         }
         Comparison::Unconfirmed(model) => Verdict::Unknown {
@@ -269,9 +324,9 @@ fn show_model(vars: &[Var], model: &HashMap<String, BitVec>) -> String {
         .join(" ")
 }
 
-fn check_emulator_agrees(variant: &Variant, cex: &Counterexample) -> Result<(), SolverError> {
+fn check_emulator_agrees(model: Model, variant: &Variant, cex: &Counterexample) -> Result<(), SolverError> {
     let ins: Vec<BitVec> = cex.inputs.iter().map(|(_, v)| *v).collect();
-    let outs = variant.semantics(&Concrete, &ins);
+    let outs = variant.semantics_in(model, &Concrete, &ins);
     for (out, pair) in outs.iter().zip(&cex.outputs) {
         let direct = out.defined.then_some(out.value);
         if direct != pair.concrete {

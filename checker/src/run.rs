@@ -6,6 +6,7 @@ use crate::ptx::parse::{escaped, immediate, shown};
 use crate::ptx::program::{register_type, Program, ProgramError};
 use ptx_spec::bv::{BitVec, Concrete};
 use ptx_spec::catalogue::Operand;
+use ptx_spec::vendor::Model;
 use thiserror::Error;
 
 use crate::eval::{argument, names, EvalError, LaneValues};
@@ -61,6 +62,11 @@ pub fn text<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str, RunError> {
 /// Run `source` (the text of `file`) with the input values in `set` and the
 /// lanes in `active` executing.
 pub fn run(file: &str, source: &str, set: &[String], active: u32) -> Result<Run, RunError> {
+    run_in(file, source, set, active, Model::Spec)
+}
+
+/// [`run`] with the semantics of `model`.
+pub fn run_in(file: &str, source: &str, set: &[String], active: u32, model: Model) -> Result<Run, RunError> {
     let program = Program::parse(source).map_err(|error| RunError::Program { file: file.to_string(), error })?;
     let mut inputs: BTreeMap<String, Vec<BitVec>> = BTreeMap::new();
     for spec in set {
@@ -97,7 +103,7 @@ pub fn run(file: &str, source: &str, set: &[String], active: u32) -> Result<Run,
         return Err(RunError::MissingInput { register: missing.clone() });
     }
     let active_lanes: Vec<bool> = (0..program.lanes).map(|l| active >> l & 1 == 1).collect();
-    let regs = program.execute(&Concrete, &inputs, &active_lanes);
+    let regs = program.execute_in(model, &Concrete, &inputs, &active_lanes);
     let written = program
         .outputs
         .iter()

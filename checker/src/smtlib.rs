@@ -15,6 +15,7 @@ use easy_smt::{Context, ContextBuilder, SExpr, SExprData};
 use ptx_smt::solver::with_lets;
 use ptx_smt::{encode, Sym, SymBv};
 use ptx_spec::catalogue::{OperandType, Variant};
+use ptx_spec::vendor::Model;
 
 /// Lines of the exported text aim to stay within this many characters.
 const LINE_WIDTH: usize = 100;
@@ -29,26 +30,39 @@ pub fn export_name(variant: &Variant) -> String {
 /// The SMT-LIB2 text of `variants`' encodings: a header, `(set-logic
 /// QF_BV)`, then each variant's functions.
 pub fn export(variants: &[Variant]) -> String {
+    export_in(variants, Model::Spec)
+}
+
+/// [`export`] of `model`'s SMT encodings; a vendor model's header and
+/// variants name the rules that change them.
+pub fn export_in(variants: &[Variant], model: Model) -> String {
     let mut text = String::new();
     text.push_str("; The SMT encodings of ptxcheck: each PTX instruction variant's Semantics as SMT-LIB2\n");
     text.push_str("; functions over bit-vectors, one per output, named |<variant>.<output>|. Where an\n");
     text.push_str("; output can be undefined, |<variant>.<output>.defined| says for which inputs it is\n");
     text.push_str("; defined. Predicates are 1-bit vectors. Each variant lists the assumptions its\n");
     text.push_str("; model makes where the spec leaves a case open.\n");
+    if model != Model::Spec {
+        let line = format!(
+            "The {model} model: the spec model with the rules listed at each variant (`ptxcheck list \
+             --model {model}` shows them in full), from an H100's results."
+        );
+        comment(&mut text, "", &line);
+    }
     text.push_str("(set-logic QF_BV)\n");
     for v in variants {
         text.push('\n');
-        variant_functions(&mut text, v);
+        variant_functions(&mut text, v, model);
     }
     text
 }
 
-fn variant_functions(text: &mut String, variant: &Variant) {
+fn variant_functions(text: &mut String, variant: &Variant, model: Model) {
     let ctx = ContextBuilder::new().build().expect("a context without a solver process");
     let sym = Sym::new(&ctx);
     let inputs = variant.inputs();
     let ins: Vec<SymBv> = inputs.iter().map(|o| sym.var(o.name, o.ty.width())).collect();
-    let outs = encode::encode(variant, &sym, &ins);
+    let outs = encode::encode_in(model, variant, &sym, &ins);
     let name = export_name(variant);
 
     let _ = writeln!(text, "; {variant} (PTX ISA section {})", variant.section());
@@ -56,6 +70,12 @@ fn variant_functions(text: &mut String, variant: &Variant) {
     comment(text, "  ", &format!("inputs: {}", operands.join(" ")));
     for a in variant.assumptions() {
         comment(text, "  ", &format!("assumes {} ({}): {}", a.id, a.section, a.reading));
+    }
+    for r in model.rules_for(variant) {
+        comment(text, "  ", &format!("{model} rule {} ({}): {}", r.id, r.section, r.rule));
+        if !r.open.is_empty() {
+            comment(text, "  ", &format!("{model} leaves unspecified: {}", r.open));
+        }
     }
     let params: Vec<String> = inputs.iter().map(|o| format!("({} (_ BitVec {}))", o.name, o.ty.width())).collect();
     let params = format!("({})", params.join(" "));

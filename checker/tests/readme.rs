@@ -32,6 +32,7 @@ const NOT_RUN: &[(&str, &str)] = &[
     ("ptxcheck audit", "minutes (unresolved comparisons wait for their time limit); audit --id runs here"),
     ("ptxcheck report", "minutes, and rewrites reports/; .ci/run checks it with report --check"),
     ("ptxcheck mutants all", "hours on all of 9.7.1; checker/tests/mutants.rs runs a sample"),
+    ("ptxcheck prove all --model sm_90", "15-30 s; checker/tests/sm_90.rs proves every variant sm_90 changes"),
     // Needs NVIDIA's wheels (see the README's set-up); checker/tests/vendor.rs and .ci/run run them.
     ("ptxcheck vendor syntax", "needs ptxas from the nvidia-cuda-nvcc-cu12 wheel"),
     ("ptxcheck vendor fold --samples 16", "needs ptxas and cuobjdump from the CUDA wheels"),

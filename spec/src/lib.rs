@@ -7,7 +7,9 @@
 //! - [`catalogue`]: every legal variant with its operands, requirements and
 //!   assumptions;
 //! - [`family`]: the concrete semantics, one file per instruction family;
-//! - [`assumption`]: the readings the model adopts where the spec is open.
+//! - [`assumption`]: the readings the model adopts where the spec is open;
+//! - [`vendor`]: vendor models (`sm_90`): the spec model changed by named
+//!   rules to what a vendor's hardware computes.
 //!
 //! The audit (claims, passages, the C reading, Syntax blocks), the PTX text
 //! front end and the oracles live in the `ptxcheck` crate. This crate knows
@@ -18,6 +20,7 @@ pub mod bv;
 pub mod catalogue;
 pub mod family;
 pub mod lanes;
+pub mod vendor;
 
 pub use bv::{Algebra, BitVec, Concrete};
 pub use catalogue::{Operand, OperandType, Role, Type, Variant};

@@ -9,9 +9,9 @@ use ptx_spec::catalogue::OperandType;
 use serde_json::{json, Map, Value};
 
 use super::render::{deprecations, note, predicate, Table, Width, WidthArgs};
-use super::Format;
+use super::{Format, ModelArgs};
 use crate::error::Error;
-use crate::eval::{evaluate, evaluate_warp, parse_active, Evaluation, LaneOutput, LaneValues, WarpEvaluation};
+use crate::eval::{evaluate_in, evaluate_warp_in, parse_active, Evaluation, LaneOutput, LaneValues, WarpEvaluation};
 use crate::ptx::parse::parse_instruction;
 
 /// The arguments of `ptxcheck eval`.
@@ -31,6 +31,8 @@ pub struct Args {
     format: Format,
     #[command(flatten)]
     width: WidthArgs,
+    #[command(flatten)]
+    model: ModelArgs,
 }
 
 /// Evaluate the instruction: on one thread, or on a warp when it is
@@ -40,14 +42,14 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     if warp_wide || !args.lanes.is_empty() || args.active.is_some() {
         let lanes = args.lanes.iter().map(|l| LaneValues::parse(l)).collect::<Result<Vec<_>, _>>()?;
         let active = args.active.as_deref().map(parse_active).transpose()?.unwrap_or(u32::MAX);
-        let e = evaluate_warp(&args.instruction, &lanes, active)?;
+        let e = evaluate_warp_in(&args.instruction, &lanes, active, args.model.model)?;
         match args.format {
             Format::Table => warp_text(out, args.width.resolve(), &e)?,
             Format::Json => writeln!(out, "{:#}", warp_json(&e))?,
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let e = evaluate(&args.instruction)?;
+    let e = evaluate_in(&args.instruction, args.model.model)?;
     match args.format {
         Format::Table => evaluation_text(out, &e)?,
         Format::Json => writeln!(out, "{}", evaluation_json(&e))?,

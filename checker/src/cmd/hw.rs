@@ -15,8 +15,9 @@ use super::{select, status, thread_pool, Format};
 use crate::error::Error;
 use crate::oracle::gpu::Gpu;
 use crate::oracle::{fold, hw, sweep};
-use ptx_spec::catalogue::Variant;
 use crate::output::Output;
+use ptx_spec::catalogue::Variant;
+use ptx_spec::vendor::Model;
 
 /// The arguments of `ptxcheck hw`.
 #[derive(clap::Args)]
@@ -85,18 +86,23 @@ pub enum HwCommand {
         results: PathBuf,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
+        /// The model to compare with: `spec`, or `sm_90` (the H100's rules).
+        #[arg(long, default_value = "spec", value_parser = super::model, value_name = "MODEL")]
+        model: Model,
     },
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     match args.command {
-        HwCommand::Run { samples, audit, output, format } => run_on_gpu(samples, &audit, output.as_deref(), format, out),
+        HwCommand::Run { samples, audit, output, format } => {
+            run_on_gpu(samples, &audit, output.as_deref(), format, out)
+        }
         HwCommand::Emit { dir, samples, audit } => emit(&dir, samples, &audit, out),
         HwCommand::Sweep { targets, samples, seed, only, audit, output, jobs } => {
             let pool = thread_pool(jobs)?;
             sweep(&pool, &targets, samples, seed, only, &audit, output.as_deref(), out)
         }
-        HwCommand::Compare { results, format } => compare(&results, format, out),
+        HwCommand::Compare { results, format, model } => compare(&results, format, model, out),
     }
 }
 
@@ -198,7 +204,11 @@ fn sweep(
     }
     let total = |f: fn(&sweep::Tally) -> u64| record.variants.iter().map(|s| f(&s.spec)).sum::<u64>();
     let (agree, disagree, picks) = (total(|t| t.agree), total(|t| t.disagree), total(|t| t.picks));
-    writeln!(out, "{} results: {agree} agree, {disagree} disagree, {picks} hardware picks (model unspecified)", agree + disagree + picks)?;
+    writeln!(
+        out,
+        "{} results: {agree} agree, {disagree} disagree, {picks} hardware picks (model unspecified)",
+        agree + disagree + picks
+    )?;
     if disagree > 0 {
         writeln!(out, "{disagree} results contradict the model: exit status 1.")?;
     }
@@ -247,10 +257,10 @@ fn run_on_gpu(
 }
 
 /// `hw compare`: exit 1 when the hardware and the model disagree.
-fn compare(results: &Path, format: Format, out: &mut dyn Write) -> Result<ExitCode, Error> {
+fn compare(results: &Path, format: Format, model: Model, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let text =
         std::fs::read_to_string(results).map_err(|e| Error::file(format!("cannot read {}", results.display()), e))?;
-    let rows = hw::compare(&text).map_err(Error::usage)?;
+    let rows = hw::compare_in(&text, model).map_err(Error::usage)?;
     show(&rows, format, out)
 }
 

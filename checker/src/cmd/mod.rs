@@ -214,3 +214,21 @@ impl Setup {
 pub fn select(targets: &[String]) -> Result<Vec<Variant>> {
     crate::select::select(targets).map_err(Error::usage)
 }
+
+/// The model `--model` names: `spec` (the default) or `sm_90`.
+pub fn model(name: &str) -> std::result::Result<ptx_spec::vendor::Model, String> {
+    ptx_spec::vendor::Model::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = ptx_spec::vendor::Model::ALL.iter().map(|m| m.name()).collect();
+        format!("unknown model; the models are {}", names.join(", "))
+    })
+}
+
+/// `--model`: which model of the instructions a command uses.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct ModelArgs {
+    /// The model: `spec` (the spec text, with the model's assumptions where
+    /// it is open) or `sm_90` (what an H100 computes: the spec model changed
+    /// by the rules `list --model sm_90` shows).
+    #[arg(long, default_value = "spec", value_parser = model, value_name = "MODEL")]
+    pub model: ptx_spec::vendor::Model,
+}

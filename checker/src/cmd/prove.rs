@@ -9,10 +9,11 @@ use std::time::{Duration, Instant};
 use ptx_spec::assumption::Assumption;
 use ptx_spec::bv::BitVec;
 use ptx_spec::catalogue::Variant;
+use ptx_spec::vendor::{Model, Rule};
 use serde_json::{json, Map, Value};
 
 use super::render::{deprecations, note, seconds, value_or_undefined, Table, Width, WidthArgs};
-use super::{select, status, Format, Setup, SolverArgs};
+use super::{select, status, Format, ModelArgs, Setup, SolverArgs};
 use crate::error::Error;
 use crate::prove::{self, Counterexample, ProofResult, Verdict};
 
@@ -26,6 +27,8 @@ pub struct Args {
     solver: SolverArgs,
     #[command(flatten)]
     width: WidthArgs,
+    #[command(flatten)]
+    model: ModelArgs,
 }
 
 /// Prove the variants `args` names; exit 1 unless every one is proven.
@@ -33,7 +36,8 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let variants = select(&args.targets)?;
     let setup = Setup::new(&args.solver)?;
     let start = Instant::now();
-    let results = setup.run_all(&variants, |v| prove::prove(v, &setup.backend, setup.timeout))?;
+    let model = args.model.model;
+    let results = setup.run_all(&variants, |v| prove::prove_in(model, v, &setup.backend, setup.timeout))?;
     let summary = ProveSummary { results: &results, solver: setup.backend.to_string(), wall: start.elapsed() };
     match args.solver.format {
         Format::Table => summary.text(out, args.width.resolve())?,
@@ -115,11 +119,15 @@ impl ProveSummary<'_> {
             .results
             .iter()
             .map(|r| {
-                let assumptions = if r.assumptions.is_empty() {
+                let mut assumptions = if r.assumptions.is_empty() {
                     "-".to_string()
                 } else {
                     r.assumptions.iter().map(|a| a.id).collect::<Vec<_>>().join(", ")
                 };
+                if !r.rules.is_empty() {
+                    let rules: Vec<&str> = r.rules.iter().map(|u| u.id).collect();
+                    assumptions.push_str(&format!("; {}: {}", r.model, rules.join(", ")));
+                }
                 let verdict = match &r.verdict {
                     // The witness in the row; both sides' outputs below the table.
                     Verdict::Counterexample(cex) => {
@@ -163,10 +171,30 @@ impl ProveSummary<'_> {
                 note(out, width, "  ", "    ", &format!("{} ({}, `{}`): {}", a.id, a.section, a.fragment, a.reading))?;
             }
         }
+        let rules = used_rules(self.results);
+        if let Some(model) = self.results.iter().map(|r| r.model).find(|m| *m != Model::Spec) {
+            writeln!(out, "\n{model} rules (each fills in or replaces the assumption it names, where it applies):")?;
+            for u in &rules {
+                note(
+                    out,
+                    width,
+                    "  ",
+                    "    ",
+                    &format!("{} ({}, {}: {}): {}", u.id, u.section, u.change.label(), u.assumption, u.rule),
+                )?;
+                if !u.open.is_empty() {
+                    note(out, width, "    ", "    ", &format!("left unspecified: {}", u.open))?;
+                }
+            }
+        }
         deprecations(out, width, self.results.iter().map(|r| &r.variant))?;
         writeln!(out)?;
+        let model = match self.results.first().map(|r| r.model) {
+            Some(m) if m != Model::Spec => format!("; model {m}"),
+            _ => String::new(),
+        };
         let summary = format!(
-            "{} variants: {} proven, {} counterexample, {} unknown, {} timeout; solver {}; {} wall",
+            "{} variants: {} proven, {} counterexample, {} unknown, {} timeout{model}; solver {}; {} wall",
             self.results.len(),
             self.count("proven"),
             self.count("counterexample"),
@@ -188,6 +216,9 @@ impl ProveSummary<'_> {
                 o.insert("section".into(), json!(r.variant.section()));
                 o.insert("verdict".into(), json!(r.verdict.label()));
                 o.insert("assumptions".into(), json!(r.assumptions.iter().map(|a| a.id).collect::<Vec<_>>()));
+                if r.model != Model::Spec {
+                    o.insert("rules".into(), json!(r.rules.iter().map(|u| u.id).collect::<Vec<_>>()));
+                }
                 o.insert("cases".into(), json!(r.cases));
                 o.insert("time_s".into(), json!(r.time.as_secs_f64()));
                 if let Some(d) = r.variant.deprecation() {
@@ -205,7 +236,7 @@ impl ProveSummary<'_> {
                 Value::Object(o)
             })
             .collect();
-        json!({
+        let mut summary = json!({
             "solver": self.solver,
             "results": results,
             "summary": {
@@ -217,8 +248,24 @@ impl ProveSummary<'_> {
                 "wall_s": self.wall.as_secs_f64(),
             },
             "assumptions": used_assumptions(self.results.iter().map(|r| &r.assumptions)),
-        })
+        });
+        if let Some(model) = self.results.iter().map(|r| r.model).find(|m| *m != Model::Spec) {
+            summary["model"] = json!(model.name());
+            summary["rules"] = json!(used_rules(self.results));
+        }
+        summary
     }
+}
+
+/// The vendor rules used by `results`, each once, in first-use order.
+fn used_rules(results: &[ProofResult]) -> Vec<&'static Rule> {
+    let mut used: Vec<&'static Rule> = Vec::new();
+    for u in results.iter().flat_map(|r| &r.rules) {
+        if !used.iter().any(|x| x.id == u.id) {
+            used.push(u);
+        }
+    }
+    used
 }
 
 fn hex_or_null(v: Option<BitVec>) -> Value {

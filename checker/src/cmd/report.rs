@@ -9,8 +9,10 @@ use std::process::ExitCode;
 use super::audit::literal_timeout;
 use super::Setup;
 use crate::error::Error;
+use crate::output::Output;
 use crate::prove;
 use crate::report::{self, Report, SolverRun, Vendor, FILES};
+use crate::sm_90_report;
 
 /// The arguments of `ptxcheck report`.
 #[derive(clap::Args)]
@@ -44,6 +46,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         args.solvers.iter().map(|name| Setup::with(name, args.timeout, args.jobs)).collect::<Result<Vec<_>, _>>()?;
     let setup = Setup::with("embedded", args.timeout, args.jobs)?;
     let output = if args.check { None } else { Some(Report::output(&args.dir)?) };
+    let sm_90_output = if args.check { None } else { Some(Output::in_dir(&args.dir, &[sm_90_report::FILE])?) };
     let mut runs = Vec::new();
     for setup in &setups {
         let results = setup.run_all(&variants, |v| prove::prove(v, &setup.backend, setup.timeout))?;
@@ -54,8 +57,16 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let dir = &args.dir;
     let vendor = Vendor::load(dir);
     let report = report::build(&runs, &audit, vendor.as_ref());
+    // The sm_90 model's deviations: a file of its own, from the rule table
+    // and the committed H100 results.
+    let results = std::fs::read_to_string(dir.join(sm_90_report::RESULTS)).ok();
+    let sm_90 = sm_90_report::markdown(results.as_deref());
     if args.check {
-        let stale = report.stale(dir);
+        let mut stale = report.stale(dir);
+        let sm_90_path = dir.join(sm_90_report::FILE);
+        if std::fs::read_to_string(&sm_90_path).ok().as_deref() != Some(sm_90.as_str()) {
+            stale.push(sm_90_path);
+        }
         if stale.is_empty() {
             writeln!(out, "{}: current", dir.display())?;
             return Ok(ExitCode::SUCCESS);
@@ -68,6 +79,9 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     if let Some(output) = output {
         report.write(&output)?;
     }
-    writeln!(out, "wrote {} files to {}", FILES.len(), dir.display())?;
+    if let Some(output) = sm_90_output {
+        output.write(&[&sm_90])?;
+    }
+    writeln!(out, "wrote {} files to {}", FILES.len() + 1, dir.display())?;
     Ok(ExitCode::SUCCESS)
 }

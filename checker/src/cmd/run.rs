@@ -9,7 +9,7 @@ use ptx_spec::bv::BitVec;
 use serde_json::{json, Map, Value};
 
 use super::render::{note, predicate, register_text, Table, Width, WidthArgs};
-use super::Format;
+use super::{Format, ModelArgs};
 use crate::error::Error;
 use crate::eval::parse_active;
 use crate::ptx::parse::escaped;
@@ -31,6 +31,8 @@ pub struct Args {
     format: Format,
     #[command(flatten)]
     width: WidthArgs,
+    #[command(flatten)]
+    model: ModelArgs,
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
@@ -39,7 +41,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let bytes = std::fs::read(file).map_err(|e| Error::file(format!("cannot read {}", escaped(&name)), e))?;
     let source = crate::run::text(&name, &bytes)?;
     let active = args.active.as_deref().map(parse_active).transpose()?.unwrap_or(u32::MAX);
-    let r = crate::run::run(&name, source, &args.set, active)?;
+    let r = crate::run::run_in(&name, source, &args.set, active, args.model.model)?;
     match args.format {
         Format::Table => run_text(out, args.width.resolve(), &r)?,
         Format::Json => writeln!(out, "{:#}", run_json(&r))?,

@@ -5,10 +5,10 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::select;
+use super::{select, ModelArgs};
 use crate::error::Error;
 use crate::output::Output;
-use crate::smtlib::export;
+use crate::smtlib::export_in;
 
 /// The arguments of `ptxcheck smtlib`.
 #[derive(clap::Args)]
@@ -20,12 +20,14 @@ pub struct Args {
     /// instead of standard output.
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
+    #[command(flatten)]
+    model: ModelArgs,
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let variants = select(&args.targets)?;
     let output = args.output.as_deref().map(Output::file).transpose()?;
-    let text = export(&variants);
+    let text = export_in(&variants, args.model.model);
     match output {
         Some(output) => output.write(&[&text])?,
         None => out.write_all(text.as_bytes())?,

@@ -21,8 +21,9 @@ use super::fold::Instance;
 use super::gpu::{Gpu, PARAMS};
 use super::kernel::{from_word, instruction, register_type, to_word, NEWEST, SHFL_LEGAL};
 use crate::error::Error;
-use crate::eval::{evaluate_warp, LaneOutput, LaneValues};
+use crate::eval::{evaluate_warp_in, LaneOutput, LaneValues};
 use crate::output::Output;
+use ptx_spec::vendor::Model;
 
 /// One whole-warp shfl case: lane `i` holds `base + i` in `a`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -267,7 +268,11 @@ impl Program {
             groups.push(Group { kernel, shfl: true, count: chunk.len(), word: inputs.len(), first: cases.len() });
             for case in chunk {
                 inputs.extend((0..32).map(|i| u64::from(case.base + i)));
-                cases.push(Case { label: shfl_label(case), outputs: case.variant.outputs().len(), active: case.active });
+                cases.push(Case {
+                    label: shfl_label(case),
+                    outputs: case.variant.outputs().len(),
+                    active: case.active,
+                });
             }
         }
         Program { ptx, shfl_ptx, groups, inputs, cases }
@@ -288,7 +293,8 @@ impl Program {
             let mut out = vec![0u64; out_words];
             gpu.download(&output, &mut out)?;
             for (j, case) in self.cases[g.first..g.first + g.count].iter().enumerate() {
-                let lanes: Vec<usize> = if g.shfl { (0..32).filter(|l| case.active >> l & 1 == 1).collect() } else { vec![0] };
+                let lanes: Vec<usize> =
+                    if g.shfl { (0..32).filter(|l| case.active >> l & 1 == 1).collect() } else { vec![0] };
                 for lane in lanes {
                     let at = if g.shfl { (j * 32 + lane) * 2 } else { j * 2 };
                     let values: Vec<String> = out[at..at + case.outputs].iter().map(|v| format!("{v:#x}")).collect();
@@ -334,6 +340,11 @@ impl Compared {
 /// Compare every result line of `text` with the model; `Err` names the
 /// first line that cannot be read.
 pub fn compare(text: &str) -> Result<Vec<Compared>, String> {
+    compare_in(text, Model::Spec)
+}
+
+/// [`compare`] against the concrete semantics of `model`.
+pub fn compare_in(text: &str, model: Model) -> Result<Vec<Compared>, String> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l.trim())) {
         if line.is_empty() || line.starts_with('#') {
@@ -356,7 +367,7 @@ pub fn compare(text: &str) -> Result<Vec<Compared>, String> {
                 if inputs.len() != v.inputs().len() {
                     return Err(bad("wrong number of inputs"));
                 }
-                let model = v.run(&inputs).into_iter().map(|o| o.map(|b| b.unsigned())).collect();
+                let model = v.run_in(model, &inputs).into_iter().map(|o| o.map(|b| b.unsigned())).collect();
                 (model, v.outputs().iter().map(|o| o.ty.width()).collect())
             }
             Some(&"shfl") if tokens.len() == 8 => {
@@ -370,7 +381,7 @@ pub fn compare(text: &str) -> Result<Vec<Compared>, String> {
                 let text = format!("{} {}, a, {b:#x}, {c:#x}", tokens[1], tokens[2]);
                 let lanes =
                     LaneValues::parse(&format!("a={}..{}", base, base + 31)).map_err(|e| bad(&e.to_string()))?;
-                let e = evaluate_warp(&text, &[lanes], active).map_err(|e| bad(&e.to_string()))?;
+                let e = evaluate_warp_in(&text, &[lanes], active, model).map_err(|e| bad(&e.to_string()))?;
                 let model = e.rows[lane]
                     .outputs
                     .iter()

@@ -22,6 +22,7 @@ use crate::ptx::parse::{
 use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::shfl::{input, WARP};
 use ptx_spec::catalogue::{OperandType, Variant};
+use ptx_spec::vendor::Model;
 
 /// The most registers a program may have, declared or used: far more than
 /// any straight-line example needs, and few enough that `r<N>` cannot
@@ -196,6 +197,17 @@ impl Program {
         inputs: &BTreeMap<String, Vec<A::Bv>>,
         active: &[A::Bool],
     ) -> BTreeMap<String, Vec<Value<A>>> {
+        self.execute_in(Model::Spec, alg, inputs, active)
+    }
+
+    /// [`Program::execute`] with the semantics of `model`.
+    pub fn execute_in<A: Algebra>(
+        &self,
+        model: Model,
+        alg: &A,
+        inputs: &BTreeMap<String, Vec<A::Bv>>,
+        active: &[A::Bool],
+    ) -> BTreeMap<String, Vec<Value<A>>> {
         assert_eq!(active.len(), self.lanes, "one activity per lane");
         let yes = alg.bool_constant(true);
         let mut regs: BTreeMap<String, Vec<Value<A>>> = BTreeMap::new();
@@ -233,7 +245,7 @@ impl Program {
                 })
                 .collect();
             let results: Vec<Vec<Value<A>>> = if variant.is_warp_wide() {
-                warp_results(alg, &variant, &sources, &executes)
+                warp_results(model, alg, &variant, &sources, &executes)
             } else {
                 sources
                     .iter()
@@ -241,7 +253,7 @@ impl Program {
                         let bits: Vec<A::Bv> = values.iter().map(|v| v.bits).collect();
                         let defined = values.iter().fold(yes, |acc, v| alg.and(acc, v.defined));
                         variant
-                            .semantics(alg, &bits)
+                            .semantics_in(model, alg, &bits)
                             .into_iter()
                             .map(|o| Value { bits: o.value, defined: alg.and(o.defined, defined) })
                             .collect()
@@ -278,8 +290,11 @@ impl Program {
 /// only read by the SMT encoding; the concrete semantics mark what depends
 /// on them undefined.) `d` is defined where the semantics define it, the
 /// lane's own b and c are defined, and so is the source lane's a: found by
-/// running the same shuffle on each lane's definedness in place of its a.
+/// running the same shuffle on each lane's undefinedness in place of its a
+/// (so that a model which reads 0 from a lane that does not execute reads
+/// "defined" there).
 fn warp_results<A: Algebra>(
+    model: Model,
     alg: &A,
     variant: &Variant,
     sources: &[Vec<Value<A>>],
@@ -292,18 +307,21 @@ fn warp_results<A: Algebra>(
         ins.extend(executes.iter().map(|&e| alg.bool_to_bv(e)));
         ins.extend((0..WARP).map(|_| alg.constant(32, 0)));
         debug_assert_eq!(ins.len(), input::COUNT);
-        variant.semantics(alg, &ins)
+        variant.semantics_in(model, alg, &ins)
     };
     (0..WARP)
         .map(|lane| {
             let outs = thread(lane, &|s| s[0].bits);
-            let a_defined = thread(lane, &|s| alg.zero_extend(31, alg.bool_to_bv(s[0].defined)))[0].value;
+            let a_undefined = thread(lane, &|s| alg.zero_extend(31, alg.bool_to_bv(alg.not(s[0].defined))))[0].value;
             let bc_defined = alg.and(sources[lane][1].defined, sources[lane][2].defined);
             outs.into_iter()
                 .enumerate()
                 .map(|(k, o)| {
-                    let defined =
-                        if k == 0 { alg.and(o.defined, alg.is_set(alg.bit(a_defined, 0))) } else { o.defined };
+                    let defined = if k == 0 {
+                        alg.and(o.defined, alg.not(alg.is_set(alg.bit(a_undefined, 0))))
+                    } else {
+                        o.defined
+                    };
                     Value { bits: o.value, defined: alg.and(defined, bc_defined) }
                 })
                 .collect()

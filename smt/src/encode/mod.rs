@@ -19,9 +19,11 @@ pub mod min_max;
 pub mod mul_mad;
 pub mod shfl;
 pub mod shift;
+pub mod sm_90;
 
 use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::{Inputs, Outputs, Variant};
+use ptx_spec::vendor::Model;
 
 /// The SMT encoding of `variant` on `inputs` (in the order of
 /// `Variant::inputs`); outputs in the order of `Variant::outputs`.
@@ -39,6 +41,15 @@ pub fn encode<A: Algebra>(variant: &Variant, alg: &A, inputs: &[A::Bv]) -> Outpu
         Variant::Logic(v) => logic::encode(v, alg, inputs),
         Variant::Shift(v) => shift::encode(v, alg, inputs),
         Variant::Shfl(v) => shfl::encode(v, alg, inputs),
+    }
+}
+
+/// The SMT encoding of `variant` in `model`: the spec's, or a vendor
+/// model's (the spec's with the vendor's rules applied, see [`sm_90`]).
+pub fn encode_in<A: Algebra>(model: Model, variant: &Variant, alg: &A, inputs: &[A::Bv]) -> Outputs<A> {
+    match model {
+        Model::Spec => encode(variant, alg, inputs),
+        Model::Sm90 => sm_90::encode(variant, alg, inputs),
     }
 }
 

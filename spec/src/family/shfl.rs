@@ -19,6 +19,7 @@ use super::Semantics;
 use crate::bv::{Algebra, BitVec, Concrete};
 use crate::catalogue::shfl::*;
 use crate::catalogue::{Inputs, Out, Outputs, Variant};
+use crate::vendor::Model;
 
 impl Semantics for Shfl {
     fn semantics<A: Algebra>(&self, alg: &A, ins: &Inputs<A::Bv>) -> Outputs<A> {
@@ -79,6 +80,11 @@ impl Warp {
     /// Run `shfl` on every lane, with the concrete semantics (`p` is
     /// reported whichever form `shfl` is).
     pub fn run(&self, shfl: Shfl) -> Vec<LaneResult> {
+        self.run_in(shfl, Model::Spec)
+    }
+
+    /// [`Warp::run`] with the concrete semantics of `model`.
+    pub fn run_in(&self, shfl: Shfl, model: Model) -> Vec<LaneResult> {
         let c = Concrete;
         let with_p = Shfl { pred: true, ..shfl };
         (0..WARP)
@@ -86,7 +92,7 @@ impl Warp {
                 let values = self.thread_inputs(lane);
                 let operands = Variant::Shfl(with_p).inputs();
                 let ins = Inputs::new(&operands, &values);
-                let (d, p) = match with_p.semantics(&c, &ins)[..] {
+                let (d, p) = match Variant::Shfl(with_p).semantics_in(model, &c, &values)[..] {
                     [d, p] => (d, p),
                     _ => unreachable!("shfl with d|p writes two outputs"),
                 };
