@@ -35,7 +35,9 @@ fn entries(dir: &Path) -> Vec<std::path::PathBuf> {
 fn verdicts(o: &Output) -> Vec<String> {
     stdout(o)
         .lines()
-        .filter(|l| l.contains("proven") || l.contains("counterexample") || l.contains("unknown") || l.contains("timeout"))
+        .filter(|l| {
+            l.contains("proven") || l.contains("counterexample") || l.contains("unknown") || l.contains("timeout")
+        })
         .map(|l| l.split_whitespace().take(2).collect::<Vec<_>>().join(" "))
         .collect()
 }

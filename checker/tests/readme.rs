@@ -40,7 +40,10 @@ const NOT_RUN: &[(&str, &str)] = &[
     ("ptxcheck vendor fold --check", "needs ptxas and cuobjdump from the CUDA wheels"),
     // Needs a GPU: checker/tests/vendor.rs runs them, and checks the one-line error without a driver.
     ("ptxcheck hw run --output results.txt", "needs an NVIDIA GPU and its driver"),
-    ("ptxcheck hw compare results.txt", "reads a GPU's results file; checker/tests/vendor.rs compares the committed H100 run"),
+    (
+        "ptxcheck hw compare results.txt",
+        "reads a GPU's results file; checker/tests/vendor.rs compares the committed H100 run",
+    ),
     ("ptxcheck hw sweep --output sweep.json", "needs an NVIDIA GPU and its driver; minutes"),
     ("ptxcheck hw sweep add.u16 bfe.u32 --samples 100000", "needs an NVIDIA GPU and its driver"),
 ];

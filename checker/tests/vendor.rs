@@ -6,7 +6,11 @@
 use std::process::{Command, Output};
 
 fn ptxcheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ptxcheck")).args(args).env("PTXCHECK_NO_CACHE", "1").output().expect("the binary runs")
+    Command::new(env!("CARGO_BIN_EXE_ptxcheck"))
+        .args(args)
+        .env("PTXCHECK_NO_CACHE", "1")
+        .output()
+        .expect("the binary runs")
 }
 
 fn text(o: &Output) -> (String, String) {

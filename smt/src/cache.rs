@@ -191,10 +191,8 @@ fn parse(key: &str, text: &str, vars: &[Var]) -> Option<SatResult> {
 /// Whether every assertion holds under `model` (inputs it leaves out read
 /// as 0, as the checker reads them), evaluated without the solver.
 fn satisfies(ctx: &Context, vars: &[Var], assertions: &[SExpr], model: &HashMap<String, BitVec>) -> bool {
-    let env = vars
-        .iter()
-        .map(|v| (v.name.clone(), model.get(&v.name).copied().unwrap_or(BitVec::new(v.width, 0))))
-        .collect();
+    let env =
+        vars.iter().map(|v| (v.name.clone(), model.get(&v.name).copied().unwrap_or(BitVec::new(v.width, 0)))).collect();
     let mut ev = Evaluator::new(ctx, env);
     assertions.iter().all(|&a| ev.eval_bool(a) == Ok(true))
 }

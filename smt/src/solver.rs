@@ -279,13 +279,7 @@ impl Backend {
                         (!first.is_empty()).then_some(first)
                     })
                     .clone()?;
-                Some(format!(
-                    "{} [{}] {} reset={}",
-                    s.name,
-                    version,
-                    s.args.join(" "),
-                    s.reset_per_query
-                ))
+                Some(format!("{} [{}] {} reset={}", s.name, version, s.args.join(" "), s.reset_per_query))
             }
         }
     }

@@ -173,8 +173,16 @@ fn sweep(
         };
         writeln!(
             out,
-            "{:<28} {:<11} {:>11} inputs: {:>11} agree, {:>9} disagree, {:>11} hardware picks ({:.1} s)",
-            s.variant, mode, s.inputs, s.spec.agree, s.spec.disagree, s.spec.picks, s.seconds
+            "{:<28} {:<11} {:>11} inputs: {:>11} agree, {:>9} disagree, {:>11} hardware picks; sm_90: {} disagree, {} picks ({:.1} s)",
+            s.variant,
+            mode,
+            s.inputs,
+            s.spec.agree,
+            s.spec.disagree,
+            s.spec.picks,
+            s.sm_90.disagree,
+            s.sm_90.picks,
+            s.seconds
         )?;
         Ok(out.flush()?)
     };
@@ -208,6 +216,14 @@ fn sweep(
         out,
         "{} results: {agree} agree, {disagree} disagree, {picks} hardware picks (model unspecified)",
         agree + disagree + picks
+    )?;
+    let vendor = |f: fn(&sweep::Tally) -> u64| record.variants.iter().map(|s| f(&s.sm_90)).sum::<u64>();
+    writeln!(
+        out,
+        "against sm_90: {} agree, {} disagree, {} picks left",
+        vendor(|t| t.agree),
+        vendor(|t| t.disagree),
+        vendor(|t| t.picks)
     )?;
     if disagree > 0 {
         writeln!(out, "{disagree} results contradict the model: exit status 1.")?;

@@ -76,7 +76,12 @@ impl Gpu {
             Ok(()) => format!("{}.{}", version / 1000, version % 1000 / 10),
             Err(_) => "unknown".into(),
         };
-        let info = DeviceInfo { name, target: format!("sm_{major}{minor}"), cuda_driver_api, driver_release: driver_release() };
+        let info = DeviceInfo {
+            name,
+            target: format!("sm_{major}{minor}"),
+            cuda_driver_api,
+            driver_release: driver_release(),
+        };
         let stream = ctx.default_stream();
         Ok(Gpu { ctx, stream, info })
     }

@@ -8,6 +8,6 @@ pub mod gpu;
 pub mod hw;
 pub mod kernel;
 pub mod ptxas;
-pub mod sweep;
 pub mod sass;
+pub mod sweep;
 pub mod syntax;

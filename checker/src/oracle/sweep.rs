@@ -26,6 +26,7 @@ use super::kernel::{from_word, instruction, register_type, to_word, NEWEST};
 use crate::error::Error;
 use crate::exhaustive::{decode_lanes, input_bits, MAX_BITS};
 use ptx_spec::catalogue::OperandType;
+use ptx_spec::vendor::Model;
 
 /// Inputs per launch: the results of one launch are compared, and hashed
 /// into one digest, before the next.
@@ -136,6 +137,8 @@ pub struct VariantSweep {
     /// little-endian u64, masked to its width.
     pub digests: Vec<String>,
     pub spec: Tally,
+    /// The same results against the sm_90 model (the H100's rules).
+    pub sm_90: Tally,
     pub seconds: f64,
 }
 
@@ -360,7 +363,14 @@ fn hex(value: u128, width: u32) -> String {
 
 /// Compare the hardware's `got` (m words per input) with the model on the
 /// inputs `inputs(i)`, `i` in `0..n`; `index0` numbers the first input.
-fn tally_concrete(variant: &Variant, n: usize, inputs: impl Fn(usize) -> Vec<u128> + Sync, got: &[u64], index0: u64) -> Tally {
+fn tally_concrete(
+    model: Model,
+    variant: &Variant,
+    n: usize,
+    inputs: impl Fn(usize) -> Vec<u128> + Sync,
+    got: &[u64],
+    index0: u64,
+) -> Tally {
     let ops = variant.inputs();
     let outs = variant.outputs();
     let m = outs.len();
@@ -369,16 +379,30 @@ fn tally_concrete(variant: &Variant, n: usize, inputs: impl Fn(usize) -> Vec<u12
         .fold(Tally::default, |mut t, i| {
             let ins = inputs(i);
             let bits: Vec<BitVec> = ops.iter().zip(&ins).map(|(o, &v)| BitVec::new(o.ty.width(), v)).collect();
-            let model = variant.semantics(&Concrete, &bits);
+            let model = variant.semantics_in(model, &Concrete, &bits);
             let hw = &got[i * m..(i + 1) * m];
-            classify(&mut t, variant, &ins, hw, model.iter().map(|o| o.defined.then_some(o.value.unsigned())), index0 + i as u64);
+            classify(
+                &mut t,
+                variant,
+                &ins,
+                hw,
+                model.iter().map(|o| o.defined.then_some(o.value.unsigned())),
+                index0 + i as u64,
+            );
             t
         })
         .reduce(Tally::default, Tally::merge)
 }
 
 /// Count one input's outcome, keeping it as an example unless it agrees.
-fn classify(t: &mut Tally, variant: &Variant, ins: &[u128], hw: &[u64], model: impl Iterator<Item = Option<u128>>, index: u64) {
+fn classify(
+    t: &mut Tally,
+    variant: &Variant,
+    ins: &[u128],
+    hw: &[u64],
+    model: impl Iterator<Item = Option<u128>>,
+    index: u64,
+) {
     let outs = variant.outputs();
     let model: Vec<Option<u128>> = model.collect();
     let (mut differ, mut open) = (false, false);
@@ -415,22 +439,23 @@ fn classify(t: &mut Tally, variant: &Variant, ins: &[u128], hw: &[u64], model: i
 
 /// Compare one exhaustive chunk: inputs `base..base + n`, with the lane
 /// algebra (64 inputs at a time).
-fn tally_exhaustive(variant: &Variant, base: u64, n: usize, got: &[u64]) -> Tally {
+fn tally_exhaustive(model: Model, variant: &Variant, base: u64, n: usize, got: &[u64]) -> Tally {
     let widths: Vec<u32> = variant.inputs().iter().map(|o| o.ty.width()).collect();
     let m = variant.outputs().len();
     if n < LANES {
-        return tally_concrete(variant, n, |i| decode(&widths, base + i as u64), got, base);
+        return tally_concrete(model, variant, n, |i| decode(&widths, base + i as u64), got, base);
     }
     (0..n / LANES)
         .into_par_iter()
         .fold(Tally::default, |mut t, block| {
             let first = base + (block * LANES) as u64;
             let ins = decode_lanes(&widths, first);
-            let model = variant.semantics(&Lanes, &ins);
+            let model = variant.semantics_in(model, &Lanes, &ins);
             for lane in 0..LANES {
                 let i = block * LANES + lane;
                 let hw = &got[i * m..(i + 1) * m];
-                let outputs = model.iter().map(|o| (o.defined.0 >> lane & 1 == 1).then(|| u128::from(o.value.lane(lane))));
+                let outputs =
+                    model.iter().map(|o| (o.defined.0 >> lane & 1 == 1).then(|| u128::from(o.value.lane(lane))));
                 // Agreement, the common case, without building anything.
                 let quick = model.iter().zip(hw).zip(variant.outputs()).all(|((o, &h), op)| {
                     o.defined.0 >> lane & 1 == 1 && o.value.lane(lane) == h & mask(op.ty.width()) as u64
@@ -475,11 +500,16 @@ pub fn exhaustive(variant: &Variant) -> bool {
 pub fn sweep(
     gpu: &Gpu,
     pool: &rayon::ThreadPool,
-    variant: &Variant, witnesses: &[Instance], samples: u64, seed: u64) -> Result<VariantSweep, Error> {
+    variant: &Variant,
+    witnesses: &[Instance],
+    samples: u64,
+    seed: u64,
+) -> Result<VariantSweep, Error> {
     let start = Instant::now();
     let m = variant.outputs().len();
     let mut digests = Vec::new();
     let mut tally = Tally::default();
+    let mut vendor = Tally::default();
     let ops = variant.inputs();
     let (mode, inputs, boundary) = if exhaustive(variant) {
         let ptx = format!("{}{}", NEWEST.header(), kernel(variant, "sweep", Mode::Exhaustive, &[]));
@@ -498,7 +528,10 @@ pub fn sweep(
             gpu.launch(&f, &input, &mut output, base, chunk, (chunk.div_ceil(u64::from(BLOCK)) as u32, BLOCK))?;
             gpu.download(&output, &mut got)?;
             digests.push(digest(variant, &got));
-            tally = tally.merge(pool.install(|| tally_exhaustive(variant, base, chunk as usize, &got)));
+            for (t, model) in [(&mut tally, Model::Spec), (&mut vendor, Model::Sm90)] {
+                *t = std::mem::take(t)
+                    .merge(pool.install(|| tally_exhaustive(model, variant, base, chunk as usize, &got)));
+            }
         }
         (Mode::Exhaustive, total, 0)
     } else {
@@ -510,7 +543,9 @@ pub fn sweep(
         let keys: Vec<Vec<u128>> = if imm_at.is_empty() {
             vec![Vec::new(); n]
         } else {
-            pool.install(|| (0..n).into_par_iter().map(|i| imm_at.iter().map(|&p| sample.input(i)[p]).collect()).collect())
+            pool.install(|| {
+                (0..n).into_par_iter().map(|i| imm_at.iter().map(|&p| sample.input(i)[p]).collect()).collect()
+            })
         };
         let mut groups: std::collections::BTreeMap<&[u128], Vec<usize>> = Default::default();
         for (i, key) in keys.iter().enumerate() {
@@ -552,7 +587,11 @@ pub fn sweep(
             let len = (n - first).min(CHUNK as usize);
             let got = &got_all[first * m..(first + len) * m];
             digests.push(digest(variant, got));
-            tally = tally.merge(pool.install(|| tally_concrete(variant, len, |i| sample.input(first + i), got, first as u64)));
+            for (t, model) in [(&mut tally, Model::Spec), (&mut vendor, Model::Sm90)] {
+                let more = pool
+                    .install(|| tally_concrete(model, variant, len, |i| sample.input(first + i), got, first as u64));
+                *t = std::mem::take(t).merge(more);
+            }
         }
         (Mode::Sampled, n as u64, sample.boundary.len() as u64)
     };
@@ -563,6 +602,7 @@ pub fn sweep(
         boundary,
         digests,
         spec: tally,
+        sm_90: vendor,
         seconds: start.elapsed().as_secs_f64(),
     })
 }
@@ -589,7 +629,8 @@ pub const SCHEMA: u32 = 1;
 /// lane `i` holding a distinct value so that the source lane shows.
 pub fn shfl_grid(seed: u64) -> Vec<super::hw::ShflCase> {
     let bs = [0, 1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 30, 31, 32, 33, 63, 64, 0x8000_0000, 0xffff_ffff];
-    let cs = [0, 0x1f, 0x0f, 0x07, 0x101f, 0x1807, 0x0c1f, 0x1f1f, 0x181f, 0x3f, 0x20, 0x1000, 0x1e1f, 0x1e, 0xffff_ffff];
+    let cs =
+        [0, 0x1f, 0x0f, 0x07, 0x101f, 0x1807, 0x0c1f, 0x1f1f, 0x181f, 0x3f, 0x20, 0x1000, 0x1e1f, 0x1e, 0xffff_ffff];
     let mut rng = Rng(seed);
     let mut masks = vec![u32::MAX, 0x0000_ffff, 0xffff_0000, 0x5555_5555, 0xaaaa_aaaa, 0x8000_0001, 0x0f0f_f0f0, 1];
     masks.extend((0..2).map(|_| rng.next() as u32 | 1));
@@ -615,31 +656,13 @@ pub fn sweep_shfl(gpu: &Gpu, seed: u64) -> Result<Vec<VariantSweep>, Error> {
     let program = super::hw::Program::new(&[], &cases);
     let lines = program.run(gpu)?;
     let text = lines.join("\n");
-    let rows = super::hw::compare(&text).map_err(Error::Tool)?;
+    let rows = super::hw::compare_in(&text, Model::Spec).map_err(Error::Tool)?;
+    let vendor_rows = super::hw::compare_in(&text, Model::Sm90).map_err(Error::Tool)?;
     let mut out: Vec<VariantSweep> = Vec::new();
     for v in Variant::all().into_iter().filter(Variant::is_warp_wide) {
         let key = format!("shfl {} {}", v.mnemonic(), if v.outputs().len() == 2 { "d|p" } else { "d" });
         let mine: Vec<&super::hw::Compared> = rows.iter().filter(|r| r.instruction() == key).collect();
-        let mut t = Tally::default();
-        for (k, r) in mine.iter().enumerate() {
-            let e = Example {
-                inputs: vec![r.label.clone()],
-                hardware: r.hardware.split_whitespace().map(String::from).collect(),
-                model: r.model.split(' ').map(String::from).collect(),
-                rank: 0,
-            };
-            match r.verdict {
-                "agree" => t.agree += 1,
-                "disagree" => {
-                    t.disagree += 1;
-                    t.disagreements.add(e, k as u64);
-                }
-                _ => {
-                    t.picks += 1;
-                    t.hardware_picks.add(e, k as u64);
-                }
-            }
-        }
+        let theirs: Vec<&super::hw::Compared> = vendor_rows.iter().filter(|r| r.instruction() == key).collect();
         let results: Vec<&str> = mine.iter().map(|r| r.hardware.as_str()).collect();
         out.push(VariantSweep {
             variant: v.to_string(),
@@ -647,11 +670,37 @@ pub fn sweep_shfl(gpu: &Gpu, seed: u64) -> Result<Vec<VariantSweep>, Error> {
             inputs: mine.len() as u64,
             boundary: mine.len() as u64,
             digests: vec![format!("{:016x}", xxh3_64(results.join("\n").as_bytes()))],
-            spec: t,
+            spec: tally_rows(&mine),
+            sm_90: tally_rows(&theirs),
             seconds: start.elapsed().as_secs_f64(),
         });
     }
     Ok(out)
+}
+
+/// The outcomes of compared result lines.
+fn tally_rows(rows: &[&super::hw::Compared]) -> Tally {
+    let mut t = Tally::default();
+    for (k, r) in rows.iter().enumerate() {
+        let e = Example {
+            inputs: vec![r.label.clone()],
+            hardware: r.hardware.split_whitespace().map(String::from).collect(),
+            model: r.model.split(' ').map(String::from).collect(),
+            rank: 0,
+        };
+        match r.verdict {
+            "agree" => t.agree += 1,
+            "disagree" => {
+                t.disagree += 1;
+                t.disagreements.add(e, k as u64);
+            }
+            _ => {
+                t.picks += 1;
+                t.hardware_picks.add(e, k as u64);
+            }
+        }
+    }
+    t
 }
 
 #[cfg(test)]
@@ -671,6 +720,24 @@ mod tests {
         assert_eq!(merged.sampled, whole.sampled);
         assert_eq!(whole.first.len(), FIRST);
         assert_eq!(whole.sampled.len(), SAMPLED);
+    }
+
+    #[test]
+    fn a_chunk_is_tallied_against_both_models() {
+        // div.u16 on the inputs whose divisor (the high half) is 0, as an
+        // H100 answers them: all ones, which the spec leaves open and
+        // sm_90 names.
+        let v = Variant::from_mnemonic("div.u16").unwrap();
+        let got = vec![0xffffu64; 1 << 16];
+        let spec = tally_exhaustive(Model::Spec, &v, 0, 1 << 16, &got);
+        let sm_90 = tally_exhaustive(Model::Sm90, &v, 0, 1 << 16, &got);
+        assert_eq!((spec.agree, spec.disagree, spec.picks), (0, 0, 1 << 16));
+        assert_eq!((sm_90.agree, sm_90.disagree, sm_90.picks), (1 << 16, 0, 0));
+        assert_eq!(spec.hardware_picks.first[0].model, ["unspecified"]);
+        // A wrong value is a disagreement under both.
+        let mut got = got;
+        got[5] = 7;
+        assert_eq!(tally_exhaustive(Model::Sm90, &v, 0, 1 << 16, &got).disagree, 1);
     }
 
     #[test]

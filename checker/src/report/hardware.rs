@@ -12,9 +12,9 @@ use ptx_spec::catalogue::Variant;
 use crate::audit::finding::{Finding, WitnessTable};
 use crate::audit::passages::compare::{PairVerdict, PassageResult};
 use crate::audit::Audit;
+use crate::oracle::hw::{self, Compared};
 use ptx_spec::assumption::Assumption;
 use ptx_spec::bv::Concrete;
-use crate::oracle::hw::{self, Compared};
 
 /// The file of the committed run, under the report's `vendor/`.
 pub const RUN: &str = "h100-run.txt";
@@ -77,11 +77,18 @@ impl Hardware {
             ("agree", true) => "the GPU and the model agree".to_string(),
             ("agree", false) => format!("the GPU and the model agree (reading: {})", matches.join(", ")),
             ("hardware picks", true) => "the spec leaves it open; the GPU's value matches no reading".into(),
-            ("hardware picks", false) => format!("the spec leaves it open; the GPU takes reading {}", matches.join(", ")),
+            ("hardware picks", false) => {
+                format!("the spec leaves it open; the GPU takes reading {}", matches.join(", "))
+            }
             (_, true) => "the GPU contradicts the model, and matches no reading".into(),
             (_, false) => format!("the GPU contradicts the model; it takes reading {}", matches.join(", ")),
         };
-        format!("{name}: `{}` gives {} (model: {}): {verdict}", label.trim_start_matches("inst "), row.hardware, row.model)
+        format!(
+            "{name}: `{}` gives {} (model: {}): {verdict}",
+            label.trim_start_matches("inst "),
+            row.hardware,
+            row.model
+        )
     }
 }
 
@@ -250,7 +257,12 @@ mod tests {
         let hw = Hardware::parse(run).unwrap();
         assert_eq!(hw.name(), "NVIDIA H100 80GB HBM3");
         assert_eq!((hw.count("agree"), hw.count("disagree"), hw.count("hardware picks")), (0, 1, 1));
-        let f = finding("div.u32", &[("a", 32, 7), ("b", 32, 0)], &["smt-lib-total", "zero"], &[Some(u32::MAX.into()), Some(0)]);
+        let f = finding(
+            "div.u32",
+            &[("a", 32, 7), ("b", 32, 0)],
+            &["smt-lib-total", "zero"],
+            &[Some(u32::MAX.into()), Some(0)],
+        );
         assert_eq!(
             hw.line(&f),
             "NVIDIA H100 80GB HBM3: `div.u32 0x00000007 0x00000000` gives 0xffffffff (model: unspecified): the spec \

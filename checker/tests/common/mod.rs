@@ -10,7 +10,11 @@ use std::process::{Command, Output};
 /// what an earlier run left in the proof cache (a cached proof would answer
 /// a query a test expects to time out).
 pub fn ptxcheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ptxcheck")).args(args).env("PTXCHECK_NO_CACHE", "1").output().expect("the binary runs")
+    Command::new(env!("CARGO_BIN_EXE_ptxcheck"))
+        .args(args)
+        .env("PTXCHECK_NO_CACHE", "1")
+        .output()
+        .expect("the binary runs")
 }
 
 pub fn stdout(o: &Output) -> String {
