@@ -16,7 +16,9 @@ use ptx_spec::assumption;
 use ptx_spec::catalogue::Variant;
 use serde_json::{json, Value};
 
-use crate::audit::finding::{Finding, FindingKind, WitnessTable};
+use crate::audit::errata::{self, Class, Impact, RootCause};
+use crate::audit::finding::{Finding, FindingKind, Severity, WitnessTable};
+use crate::audit::passages::compare::{self as passage_compare, PassageResult};
 use crate::audit::Audit;
 use crate::cmd::audit::audit_json;
 use crate::cmd::claims::ClaimSummary;
@@ -45,7 +47,11 @@ pub struct Report {
     pub files: Vec<(&'static str, String)>,
 }
 
-pub const FILES: [&str; 4] = ["README.md", "findings.md", "variants.md", "ptxcheck.json"];
+pub const FILES: [&str; 5] = ["README.md", "errata.md", "findings.md", "variants.md", "ptxcheck.json"];
+
+/// The version of `ptxcheck.json`'s layout (`reports/SCHEMA.md`): raised
+/// whenever a field is removed or changes meaning.
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// What NVIDIA's assembler said, as `ptxcheck vendor syntax|fold --write`
 /// recorded it under `reports/vendor/` (the ptxas column of the findings).
@@ -67,6 +73,60 @@ impl Vendor {
             fold: read("ptxas-fold.json")?,
             hardware: Hardware::load(dir),
         })
+    }
+
+    /// What ptxas does about a root cause, in a few words: where one of its
+    /// findings' witnesses was folded, or where a sampled instance tells the
+    /// readings of its passage apart; for an example, whether it assembles.
+    pub fn ptxas_verdict(&self, findings: &[&Finding], passages: &[PassageResult]) -> String {
+        let mut said = Vec::new();
+        let empty = Vec::new();
+        for f in findings.iter().filter(|f| f.kind == FindingKind::ExampleSyntax) {
+            let instruction = f.summary.split('`').nth(1).unwrap_or("");
+            for c in self.syntax["cases"].as_array().unwrap_or(&empty) {
+                if c["kind"] == "example" && c["instruction"].as_str() == Some(instruction) {
+                    said.push(if c["error"].is_string() { "rejects the example" } else { "accepts the example" });
+                }
+            }
+        }
+        if let Some(s) = said.first() {
+            return s.to_string();
+        }
+        let own = instances_verdict(&self.fold, findings);
+        match (own, picks_among_samples(&self.fold, findings, passages)) {
+            (Some(own), Some(samples)) => format!("{own}; but on a sample it {samples}"),
+            (None, Some(samples)) => samples,
+            (own, None) => own.unwrap_or_else(|| "no instance".into()),
+        }
+    }
+
+    /// The value ptxas folded on a witness's variant and inputs, if it
+    /// folded that instance (of any origin).
+    fn folded(&self, t: &WitnessTable) -> Option<String> {
+        let want: Vec<String> = t.inputs.iter().map(|(_, v)| v.hex()).collect();
+        let i = self.fold["instances"]
+            .as_array()?
+            .iter()
+            .find(|i| i["variant"].as_str() == Some(t.variant.as_str()) && strings(&i["inputs"]) == want)?;
+        Some(if i["verdict"] == "not folded" {
+            "not folded".into()
+        } else {
+            strings(&i["vendor"]).iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ")
+        })
+    }
+
+    /// What the GPU does about a root cause, read from the committed run
+    /// as ptxas's verdict is from its folding; "not run" without a run.
+    pub fn hardware_verdict(&self, findings: &[&Finding], passages: &[PassageResult]) -> String {
+        match &self.hardware {
+            None => "not run".into(),
+            Some(hw) => {
+                let run = hw.instances(findings);
+                picks_among_samples(&run, findings, passages)
+                    .or_else(|| instances_verdict(&run, findings))
+                    .unwrap_or_else(|| "not run".into())
+            }
+        }
     }
 
     /// One line per folded instance that came from this finding's witness,
@@ -128,14 +188,112 @@ impl Vendor {
     }
 }
 
+/// `inputs` of a recorded instance, as its hex strings.
+fn strings(v: &Value) -> Vec<&str> {
+    v.as_array().map_or(Vec::new(), |a| a.iter().filter_map(Value::as_str).collect())
+}
+
+/// A recorded instance in a few words: `add.s32 0x1, 0x7fffffff -> 0x80000000`.
+fn instance_text(i: &Value) -> String {
+    format!(
+        "`{} {}` gives {}",
+        i["variant"].as_str().unwrap_or(""),
+        strings(&i["inputs"]).join(", "),
+        strings(&i["vendor"]).join(", ")
+    )
+}
+
+/// The verdict of the recorded instances that came from these findings'
+/// witnesses: a contradiction first, then a value picked where the model
+/// leaves it open, then agreement, then nothing folded.
+fn instances_verdict(source: &Value, findings: &[&Finding]) -> Option<String> {
+    let empty = Vec::new();
+    let origins: Vec<String> =
+        findings.iter().flat_map(|f| [format!("audit {}", f.id), format!("claim {}", f.id)]).collect();
+    let mine: Vec<&Value> = source["instances"]
+        .as_array()
+        .unwrap_or(&empty)
+        .iter()
+        .filter(|i| origins.iter().any(|o| i["origin"].as_str() == Some(o.as_str())))
+        .collect();
+    let with = |verdict: &str| mine.iter().find(|i| i["verdict"] == verdict);
+    if let Some(i) = with("disagree") {
+        let matches = strings(&i["matches"]);
+        let which = if matches.is_empty() { "no reading".to_string() } else { format!("`{}`", matches.join("`, `")) };
+        return Some(format!("contradicts the model, matches {which}: {}", instance_text(i)));
+    }
+    if let Some(i) = with("vendor picks") {
+        let matches = strings(&i["matches"]);
+        return Some(if matches.is_empty() {
+            format!("picks a value no reading gives: {}", instance_text(i))
+        } else {
+            format!("picks `{}`: {}", matches.join("`, `"), instance_text(i))
+        });
+    }
+    // An agreement that names the readings it matches says more than one
+    // on a witness where every reading gives the same value.
+    let informative = mine.iter().find(|i| i["verdict"] == "agree" && !strings(&i["matches"]).is_empty());
+    if let Some(i) = informative.or(with("agree")) {
+        let matches = strings(&i["matches"]);
+        return Some(if matches.is_empty() {
+            format!("agrees with the model: {}", instance_text(i))
+        } else {
+            format!("agrees, `{}`: {}", matches.join("`, `"), instance_text(i))
+        });
+    }
+    mine.first().map(|_| "not folded".to_string())
+}
+
+/// Where a recorded instance of any origin (a sample, say) falls on a
+/// variant of one of these findings' passages and the vendor contradicts
+/// the model there: which readings of the passage give the vendor's value,
+/// each evaluated concretely on the instance's inputs.
+fn picks_among_samples(source: &Value, findings: &[&Finding], passages: &[PassageResult]) -> Option<String> {
+    let empty = Vec::new();
+    for p in passages.iter().filter(|p| findings.iter().any(|f| f.id == p.passage.id)) {
+        for i in source["instances"].as_array().unwrap_or(&empty) {
+            let name = i["variant"].as_str().unwrap_or("");
+            if i["verdict"] != "disagree" || !p.passage.variants.contains(&name) {
+                continue;
+            }
+            let Some(variant) = ptx_spec::catalogue::Variant::from_mnemonic(name) else { continue };
+            let parse = |t: &str| u128::from_str_radix(t.trim_start_matches("0x"), 16).ok();
+            let ins: Option<Vec<ptx_spec::bv::BitVec>> = variant
+                .inputs()
+                .iter()
+                .zip(strings(&i["inputs"]))
+                .map(|(o, t)| parse(t).map(|v| ptx_spec::bv::BitVec::new(o.ty.width(), v)))
+                .collect();
+            let vendor: Option<Vec<u128>> = strings(&i["vendor"]).into_iter().map(parse).collect();
+            let (Some(ins), Some(vendor)) = (ins, vendor) else { continue };
+            let readings: Vec<_> = p.passage.readings.iter().collect();
+            let Some(t) = passage_compare::witness(&variant, &readings, &ins) else { continue };
+            let matches: Vec<&str> = t
+                .columns
+                .iter()
+                .enumerate()
+                .filter(|(c, _)| {
+                    t.rows.iter().zip(&vendor).all(|((_, vs), v)| vs[*c].map(|b| b.unsigned()) == Some(*v))
+                })
+                .map(|(_, n)| n.as_str())
+                .collect();
+            if !matches.is_empty() {
+                return Some(format!("picks `{}` against the model: {}", matches.join("`, `"), instance_text(i)));
+            }
+        }
+    }
+    None
+}
+
 /// Build every file of the report.
 pub fn build(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>) -> Report {
     Report {
         files: vec![
             ("README.md", readme(runs, audit, vendor)),
+            ("errata.md", errata_md(audit, vendor)),
             ("findings.md", findings(audit, vendor)),
             ("variants.md", variants(runs, vendor.and_then(|v| v.hardware.as_ref()), audit)),
-            ("ptxcheck.json", format!("{:#}\n", json_report(runs, audit))),
+            ("ptxcheck.json", format!("{:#}\n", json_report(runs, audit, vendor))),
         ],
     }
 }
@@ -175,11 +333,13 @@ fn readme(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>) -> String 
     s.push_str(
         "What ptxcheck proves about the PTX integer, logic and shift instructions (9.7.1, 9.7.8, and the \
          deprecated shfl of 9.7.9.5), and what it finds in the spec text.\n\n\
-         - [findings.md](findings.md): every finding, with its readings, verdicts and a witness table.\n\
+         - [errata.md](errata.md): the defects of the spec text, one row per root cause, each with a proposed fix.\n\
+         - [findings.md](findings.md): every finding under its root cause, with its readings and witnesses.\n\
          - [variants.md](variants.md): every variant, its proof and the assumptions it rests on.\n\
          - [ptxcheck.json](ptxcheck.json): all of it, for tools.\n\n",
     );
 
+    readme_errata(&mut s, audit, vendor);
     readme_variants(&mut s, runs);
     readme_claims(&mut s, audit);
     if let Some(v) = vendor {
@@ -397,77 +557,323 @@ fn agreement(runs: &[SolverRun]) -> String {
     }
 }
 
-fn findings(audit: &Audit, vendor: Option<&Vendor>) -> String {
-    let mut s = String::from(HEADER);
-    s.push_str("# Findings\n\n");
-    s.push_str(
-        "Each finding quotes the spec, says what is wrong or open, and shows inputs that demonstrate it. Every \
-         witness was found by a solver, brought down to the least input in operand order, and confirmed by \
-         evaluating each reading concretely. Values are hexadecimal; `undefined` marks a result the reading leaves \
-         undefined or unspecified. A shfl witness is one thread's view of the warp: `lane` is its lane id, `b` and \
-         `c` its operands, `aN`, `activeN` and `unpredictableN` lane N's register, state and unpredictable value; \
-         inputs not listed are 0.\n\n",
-    );
-    let mut t = vec![vec!["finding".to_string(), "section".into(), "kind".into(), "severity".into(), "summary".into()]];
-    for f in &audit.findings {
+/// A root cause as the reports show it, with its findings and the vendor's
+/// verdicts.
+pub struct Erratum<'a> {
+    /// `None`: the findings no root cause of the table lists.
+    pub root_cause: Option<&'static RootCause>,
+    pub findings: Vec<&'a Finding>,
+    pub ptxas: String,
+    pub hardware: String,
+}
+
+impl Erratum<'_> {
+    fn id(&self) -> &str {
+        self.root_cause.map_or(errata::UNASSIGNED, |rc| rc.id.as_str())
+    }
+
+    fn severity(&self) -> Severity {
+        self.root_cause.map_or_else(
+            || self.findings.iter().map(|f| f.severity).min().unwrap_or(Severity::High),
+            |rc| rc.severity(),
+        )
+    }
+
+    fn class(&self) -> &'static str {
+        self.root_cause.map_or("unclassified", |rc| rc.class.label())
+    }
+
+    fn sections(&self) -> String {
+        self.root_cause.map_or_else(|| "-".into(), |rc| rc.sections_text())
+    }
+
+    /// The witnesses of its lead finding: a passage's (every reading, on up
+    /// to three inputs) if it has one, else the first finding's.
+    fn witnesses(&self) -> Vec<&WitnessTable> {
+        let lead = self
+            .findings
+            .iter()
+            .find(|f| f.witness.is_some() && matches!(f.kind, FindingKind::Ambiguity | FindingKind::ProseVsPseudocode))
+            .or_else(|| self.findings.iter().find(|f| f.witness.is_some()));
+        lead.map_or(Vec::new(), |f| f.witness.iter().chain(&f.more_witnesses).collect())
+    }
+}
+
+/// Every root cause with findings, in the table's order, then the findings
+/// no root cause lists.
+pub fn errata_of<'a>(audit: &'a Audit, vendor: Option<&Vendor>) -> Vec<Erratum<'a>> {
+    errata::group(&audit.findings)
+        .into_iter()
+        .map(|(root_cause, findings)| {
+            let (ptxas, hardware) = match vendor {
+                Some(v) => {
+                    (v.ptxas_verdict(&findings, &audit.passages), v.hardware_verdict(&findings, &audit.passages))
+                }
+                None => ("not recorded".into(), "not run".into()),
+            };
+            Erratum { root_cause, findings, ptxas, hardware }
+        })
+        .collect()
+}
+
+/// The severity rule, one row per severity, as `errata::severity` applies it.
+fn severity_rules() -> String {
+    let mut t = vec![vec!["severity".to_string(), "when (impact on someone implementing from the text)".into()]];
+    for sev in [Severity::High, Severity::Medium, Severity::Low] {
+        let when: Vec<&str> = Impact::ALL.iter().filter(|i| errata::severity(**i) == sev).map(|i| i.rule()).collect();
+        t.push(vec![sev.label().to_string(), when.join("; or ")]);
+    }
+    markdown_table(&t)
+}
+
+/// Root causes by class and severity.
+fn class_counts(errata: &[Erratum]) -> String {
+    let mut t = vec![vec![
+        "class".to_string(),
+        "high".into(),
+        "medium".into(),
+        "low".into(),
+        "root causes".into(),
+        "findings".into(),
+    ]];
+    let mut classes: Vec<&str> = Class::ALL.iter().map(|c| c.label()).collect();
+    if errata.iter().any(|e| e.root_cause.is_none()) {
+        classes.push("unclassified");
+    }
+    for class in classes {
+        let of: Vec<&Erratum> = errata.iter().filter(|e| e.class() == class).collect();
+        let n = |sev: Severity| of.iter().filter(|e| e.severity() == sev).count().to_string();
+        let findings: usize = of.iter().map(|e| e.findings.len()).sum();
         t.push(vec![
-            format!("[{}](#{})", f.id, anchor(&f.id)),
-            f.section.clone(),
-            f.kind.label().into(),
-            f.severity.label().into(),
-            f.summary.clone(),
+            class.to_string(),
+            n(Severity::High),
+            n(Severity::Medium),
+            n(Severity::Low),
+            of.len().to_string(),
+            findings.to_string(),
+        ]);
+    }
+    let all = |sev: Severity| errata.iter().filter(|e| e.severity() == sev).count().to_string();
+    let findings: usize = errata.iter().map(|e| e.findings.len()).sum();
+    t.push(vec![
+        "**all**".into(),
+        all(Severity::High),
+        all(Severity::Medium),
+        all(Severity::Low),
+        errata.len().to_string(),
+        findings.to_string(),
+    ]);
+    markdown_table(&t)
+}
+
+/// The README's lead: the errata by class and severity.
+fn readme_errata(s: &mut String, audit: &Audit, vendor: Option<&Vendor>) {
+    let errata = errata_of(audit, vendor);
+    s.push_str("## Errata\n\n");
+    let _ = writeln!(
+        s,
+        "{} defects of the spec text, each fixed by one edit, cover the audit's {} findings; [errata.md](errata.md) \
+         lists them with a proposed fix each.\n",
+        errata.len(),
+        audit.findings.len()
+    );
+    s.push_str(&class_counts(&errata));
+    s.push('\n');
+}
+
+fn errata_md(audit: &Audit, vendor: Option<&Vendor>) -> String {
+    let errata = errata_of(audit, vendor);
+    let mut s = String::from(HEADER);
+    s.push_str("# Errata\n\n");
+    let _ = writeln!(
+        s,
+        "The defects ptxcheck finds in the PTX ISA text of sections 9.7.1, 9.7.8 and 9.7.9.5 (shfl): {} root causes, \
+         each a defect that one edit of the text fixes, covering {} findings. Each row gives the section, the class, \
+         the severity, the problem, a proposed fix, and what NVIDIA's assembler (ptxas, by constant folding) and a GPU \
+         do where the fix is a choice. [findings.md](findings.md) has each root cause's quote, witnesses and sites.\n",
+        errata.len(),
+        audit.findings.len()
+    );
+    s.push_str("Severity is judged by the impact on someone implementing the instruction from the text:\n\n");
+    s.push_str(&severity_rules());
+    s.push('\n');
+    s.push_str(&class_counts(&errata));
+    s.push('\n');
+    let mut t = vec![vec![
+        "#".to_string(),
+        "root cause".into(),
+        "section".into(),
+        "class".into(),
+        "severity".into(),
+        "problem".into(),
+        "proposed fix".into(),
+        "ptxas".into(),
+        "hardware".into(),
+    ]];
+    for (n, e) in errata.iter().enumerate() {
+        let (problem, fix) = e.root_cause.map_or_else(
+            || ("findings no root cause lists yet".to_string(), "-".to_string()),
+            |rc| (rc.problem.clone(), rc.fix.clone()),
+        );
+        t.push(vec![
+            (n + 1).to_string(),
+            format!("[{}](findings.md#{})", e.id(), anchor(e.id())),
+            e.sections(),
+            e.class().into(),
+            e.severity().label().into(),
+            problem,
+            fix,
+            e.ptxas.clone(),
+            e.hardware.clone(),
         ]);
     }
     s.push_str(&markdown_table(&t));
-    for f in &audit.findings {
-        let _ = write!(s, "\n## {}\n\n", f.id);
-        let _ = writeln!(s, "- section: {}", f.section);
-        let _ = writeln!(s, "- kind: {}, severity: {}", f.kind.label(), f.severity.label());
-        if !f.fragment.is_empty() {
-            let _ = writeln!(s, "- spec: `{}`", f.fragment.replace('`', "'"));
+    s
+}
+
+/// Readings (rows) against inputs (columns), with the vendor's value where
+/// ptxas folded that input: one table for up to three witnesses of the
+/// same readings.
+fn compact_markdown(tables: &[&WitnessTable], vendor: Option<&Vendor>) -> String {
+    let Some(first) = tables.first() else { return String::new() };
+    let mut header = vec!["reading".to_string()];
+    for t in tables {
+        let ins: Vec<String> = t.inputs.iter().map(|(n, v)| format!("{n}={}", v.hex())).collect();
+        header.push(format!("`{}` {}", t.variant, if ins.is_empty() { "every input 0".into() } else { ins.join(" ") }));
+    }
+    let cell = |t: &WitnessTable, c: usize| -> String {
+        let value = |v: &Option<ptx_spec::bv::BitVec>| v.map_or("undefined".to_string(), |b| format!("`{}`", b.hex()));
+        if t.rows.len() == 1 {
+            value(&t.rows[0].1[c])
+        } else {
+            t.rows.iter().map(|(n, vs)| format!("{n}={}", value(&vs[c]))).collect::<Vec<_>>().join(", ")
         }
-        if let Some(m) = &f.model_choice {
-            let _ = writeln!(s, "- the model's choice: {m}");
-        }
-        let _ = writeln!(s, "\n{}\n", f.summary);
-        for d in &f.detail {
-            let _ = writeln!(s, "- {d}");
-        }
-        let said = vendor.map(|v| v.lines(f)).unwrap_or_default();
-        if !said.is_empty() {
-            let _ = writeln!(s, "\nWhat the vendor does:\n");
-            for line in said {
-                let _ = writeln!(s, "- {line}");
+    };
+    let mut rows = vec![header];
+    for (c, name) in first.columns.iter().enumerate() {
+        let mut row = vec![name.clone()];
+        row.extend(tables.iter().map(|t| cell(t, c)));
+        rows.push(row);
+    }
+    let folded: Vec<Option<String>> = tables.iter().map(|t| vendor.and_then(|v| v.folded(t))).collect();
+    if folded.iter().any(Option::is_some) {
+        let mut row = vec!["ptxas".to_string()];
+        row.extend(folded.into_iter().map(|f| f.unwrap_or_else(|| "-".into())));
+        rows.push(row);
+    }
+    markdown_table(&rows)
+}
+
+fn findings(audit: &Audit, vendor: Option<&Vendor>) -> String {
+    let errata = errata_of(audit, vendor);
+    let mut s = String::from(HEADER);
+    s.push_str("# Findings\n\n");
+    s.push_str(
+        "Every finding, under the root cause it is a site of ([errata.md](errata.md) has one row per root cause). \
+         Each root cause quotes the spec, says what is wrong or open, proposes a fix, and shows a witness table: one \
+         row per reading, one column per input (up to three) that tells them apart, and ptxas's value where it folded \
+         that input. Every witness was found by a solver, brought down to the least input in operand order, and \
+         confirmed by evaluating each reading concretely. Values are hexadecimal; `undefined` marks a result the \
+         reading leaves undefined or unspecified. A shfl witness is one thread's view of the warp: `lane` is its lane \
+         id, `b` and `c` its operands, `aN`, `activeN` and `unpredictableN` lane N's register, state and \
+         unpredictable value; inputs not listed are 0.\n\n",
+    );
+    let _ = writeln!(
+        s,
+        "The Semantics blocks read literally as C (findings `literal-*`) assume {}.\n",
+        crate::audit::literal::check::C_MODEL
+    );
+    let mut t =
+        vec![vec!["root cause".to_string(), "section".into(), "class".into(), "severity".into(), "findings".into()]];
+    for e in &errata {
+        let ids: Vec<String> = e.findings.iter().map(|f| format!("[{}](#{})", f.id, anchor(&f.id))).collect();
+        t.push(vec![
+            format!("[{}](#{})", e.id(), anchor(e.id())),
+            e.sections(),
+            e.class().into(),
+            e.severity().label().into(),
+            ids.join(", "),
+        ]);
+    }
+    s.push_str(&markdown_table(&t));
+    for e in &errata {
+        let _ = write!(s, "\n## {}\n\n", e.id());
+        let _ = writeln!(s, "- section: {}", e.sections());
+        match e.root_cause {
+            Some(rc) => {
+                let _ = writeln!(
+                    s,
+                    "- class: {}; severity: {} ({})",
+                    rc.class.label(),
+                    rc.severity().label(),
+                    rc.impact.label()
+                );
+                let _ = writeln!(s, "- spec: `{}`", rc.quote.replace('`', "'"));
+                let _ = writeln!(s, "- ptxas: {}; hardware: {}", e.ptxas, e.hardware);
+                let _ = writeln!(s, "\n{}.\n", capitalise(&rc.problem));
+                let _ = writeln!(s, "Proposed fix: {}", rc.fix);
+                if let Some(r) = &rc.reading {
+                    let _ = writeln!(s, "(the reading `{r}`)");
+                }
+            }
+            None => {
+                let _ = writeln!(s, "\nFindings that no root cause of `checker/errata/root-causes.toml` lists yet.");
             }
         }
-        if let Some(w) = &f.witness {
-            let _ = writeln!(s, "\nWitness, `{}`:\n", w.variant);
-            s.push_str(&witness_markdown(w));
+        let w = e.witnesses();
+        if !w.is_empty() {
+            let _ = writeln!(s, "\nWitness:\n");
+            s.push_str(&compact_markdown(&w, vendor));
+        }
+        let _ = writeln!(s, "\nSites ({}):\n", e.findings.len());
+        let mut t = vec![vec!["finding".to_string(), "section".into(), "kind".into(), "summary".into()]];
+        for f in &e.findings {
+            t.push(vec![
+                format!("[{}](#{})", f.id, anchor(&f.id)),
+                f.section.clone(),
+                f.kind.label().into(),
+                f.summary.clone(),
+            ]);
+        }
+        s.push_str(&markdown_table(&t));
+        for f in &e.findings {
+            finding_md(&mut s, f, vendor);
         }
     }
     s
 }
 
-fn witness_markdown(w: &WitnessTable) -> String {
-    let mut s = String::new();
-    if w.inputs.is_empty() {
-        s.push_str("Every input 0.\n\n");
-    } else {
-        let mut t = vec![vec!["input".to_string(), "value".into()]];
-        t.extend(w.inputs.iter().map(|(n, v)| vec![n.clone(), format!("`{}`", v.hex())]));
-        s.push_str(&markdown_table(&t));
-        s.push('\n');
+/// One finding in full, under its root cause.
+fn finding_md(s: &mut String, f: &Finding, vendor: Option<&Vendor>) {
+    let _ = write!(s, "\n### {}\n\n", f.id);
+    let _ = writeln!(s, "- section: {}; kind: {}", f.section, f.kind.label());
+    if !f.fragment.is_empty() {
+        let _ = writeln!(s, "- spec: `{}`", f.fragment.replace('`', "'"));
     }
-    let mut header = vec!["output".to_string()];
-    header.extend(w.columns.iter().cloned());
-    let mut t = vec![header];
-    for (n, vs) in &w.rows {
-        let mut row = vec![n.clone()];
-        row.extend(vs.iter().map(|v| v.map_or("undefined".to_string(), |b| format!("`{}`", b.hex()))));
-        t.push(row);
+    if let Some(m) = &f.model_choice {
+        let _ = writeln!(s, "- the model's choice: {m}");
     }
-    s.push_str(&markdown_table(&t));
-    s
+    let _ = writeln!(s, "\n{}\n", f.summary);
+    for d in &f.detail {
+        let _ = writeln!(s, "- {d}");
+    }
+    let said = vendor.map(|v| v.lines(f)).unwrap_or_default();
+    if !said.is_empty() {
+        let _ = writeln!(s, "\nWhat the vendor does:\n");
+        for line in said {
+            let _ = writeln!(s, "- {line}");
+        }
+    }
+    let w: Vec<&WitnessTable> = f.witness.iter().chain(&f.more_witnesses).collect();
+    if !w.is_empty() {
+        let _ = writeln!(s, "\nWitness:\n");
+        s.push_str(&compact_markdown(&w, vendor));
+    }
+}
+
+fn capitalise(text: &str) -> String {
+    let mut c = text.chars();
+    c.next().map_or_else(String::new, |first| first.to_uppercase().chain(c).collect())
 }
 
 fn variants(runs: &[SolverRun], hw: Option<&Hardware>, audit: &Audit) -> String {
@@ -515,7 +921,22 @@ fn variants(runs: &[SolverRun], hw: Option<&Hardware>, audit: &Audit) -> String 
     s
 }
 
-fn json_report(runs: &[SolverRun], audit: &Audit) -> Value {
+fn json_report(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>) -> Value {
+    let root_causes: Vec<Value> = errata_of(audit, vendor)
+        .iter()
+        .map(|e| {
+            let ids: Vec<&str> = e.findings.iter().map(|f| f.id.as_str()).collect();
+            let mut v = match e.root_cause {
+                Some(rc) => json!(rc),
+                None => json!({ "id": errata::UNASSIGNED, "class": "unclassified" }),
+            };
+            v["severity"] = json!(e.severity());
+            v["findings"] = json!(ids);
+            v["ptxas"] = json!(e.ptxas);
+            v["hardware"] = json!(e.hardware);
+            v
+        })
+        .collect();
     let variants: Vec<Value> = Variant::all()
         .iter()
         .enumerate()
@@ -541,6 +962,8 @@ fn json_report(runs: &[SolverRun], audit: &Audit) -> Value {
         })
         .collect();
     json!({
+        "schema_version": SCHEMA_VERSION,
+        "root_causes": root_causes,
         "solvers": solvers,
         "variants": variants,
         "assumptions": assumption::ALL,
@@ -604,11 +1027,13 @@ mod tests {
             section: "9.7.1.8".into(),
             kind,
             severity: crate::audit::finding::Severity::Medium,
+            root_cause: String::new(),
             fragment: String::new(),
             summary: summary.into(),
             detail: vec![],
             model_choice: None,
             witness: None,
+            more_witnesses: Vec::new(),
         };
         let lines = vendor.lines(&finding("div-by-zero-unspecified", FindingKind::Ambiguity, ""));
         assert_eq!(

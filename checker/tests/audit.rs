@@ -91,3 +91,40 @@ fn every_passage_is_settled() {
         );
     }
 }
+
+/// The prose-against-pseudocode pass: a comment inside a Semantics block is
+/// prose. bfind's "negate" (9.7.1.16) is not what `a = ~a` does: at the most
+/// negative value, -a searches 0x80000000 (31) and ~a 0x7fffffff (30).
+#[test]
+fn a_comment_that_contradicts_its_block_is_prose_vs_pseudocode() {
+    use ptxcheck::audit::finding::FindingKind;
+    let r = check(passage("bfind-negate-comment"), &Backend::Embedded, Duration::from_secs(60));
+    let f = finding(&r);
+    assert_eq!(f.kind, FindingKind::ProseVsPseudocode);
+    let w = f.witness.as_ref().expect("a witness");
+    assert_eq!((w.variant.as_str(), w.inputs[0].1.unsigned()), ("bfind.s32", 0x8000_0000));
+    assert_eq!(w.rows[0].1, [Some(BitVec::new(32, 30)), Some(BitVec::new(32, 31))]);
+    // A passage where a prose reading agrees with the block stays an
+    // ambiguity (bfe's sentence on the sign bit has such a parse).
+    let bfe = finding(&check(passage("bfe-sign-bit"), &Backend::Embedded, Duration::from_secs(60)));
+    assert_eq!(bfe.kind, FindingKind::Ambiguity);
+}
+
+/// The restriction pass, per width: bfe's start and length "restricted to"
+/// 0..255 (9.7.1.19), masked as the block does or clamped, differ at both
+/// widths; the 64-bit witness is where ptxas's folding clamps.
+#[test]
+fn a_stated_restriction_is_read_three_ways_at_each_width() {
+    let r = check(passage("bfe-operand-range"), &Backend::Embedded, Duration::from_secs(60));
+    for v in ["bfe.u32", "bfe.s32", "bfe.u64", "bfe.s64"] {
+        assert!(matches!(verdict(&r, "model", "clamped", v), PairVerdict::Differ { .. }), "{v}");
+        assert!(matches!(verdict(&r, "model", "out-of-contract", v), PairVerdict::Differ { .. }), "{v}");
+    }
+    let v = ptx_spec::Variant::from_mnemonic("bfe.u64").unwrap();
+    // ptxas folds bfe.u64 0x40, 0x80000000, 0xffffffff to 0: the field
+    // clamped to start at 255, past the msb; masked it starts at 0.
+    let masked = v.run(&[0x40, 0x8000_0000, 0xffff_ffff])[0].unwrap();
+    assert_eq!(masked.unsigned(), 0x40);
+    let clamped = v.run(&[0x40, 255, 255])[0].unwrap();
+    assert_eq!(clamped.unsigned(), 0);
+}

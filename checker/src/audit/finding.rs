@@ -53,17 +53,18 @@ impl FindingKind {
 }
 
 /// How much a finding matters to someone implementing the instruction from
-/// the spec.
+/// the spec; judged per root cause, from its impact
+/// ([`errata::severity`](crate::audit::errata::severity)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Severity {
-    /// Following the text as written gives a wrong result for some inputs.
+    /// Following the text gives a wrong or undefined result on inputs the
+    /// instruction accepts, or an example does not assemble.
     High,
-    /// The text leaves a result open, or two careful readers could
-    /// implement different results.
+    /// The text leaves a result open, or two parts disagree without a wrong
+    /// result.
     Medium,
-    /// Presentation: a typo, a label, an example that does not assemble; or
-    /// a C hazard where the intent is clear.
+    /// Wording: the intent is clear.
     Low,
 }
 
@@ -101,7 +102,11 @@ pub struct Finding {
     /// The spec section (`9.7.1.21`).
     pub section: String,
     pub kind: FindingKind,
+    /// The severity of its root cause ([`errata::severity`](crate::audit::errata::severity)).
     pub severity: Severity,
+    /// The id of the root cause it is a site of
+    /// ([`errata`](crate::audit::errata)).
+    pub root_cause: String,
     /// A short fragment of the spec text it is about.
     pub fragment: String,
     /// One line.
@@ -113,4 +118,9 @@ pub struct Finding {
     pub model_choice: Option<String>,
     /// The confirmed inputs that show it, where inputs can.
     pub witness: Option<WitnessTable>,
+    /// Further inputs with the same columns, where other inputs tell the
+    /// readings apart differently (at most two): with `witness`, the
+    /// columns of the report's compact table.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub more_witnesses: Vec<WitnessTable>,
 }

@@ -6,6 +6,7 @@
 //! gathers every finding in one list for `ptxcheck audit` and the reports.
 
 pub mod claims;
+pub mod errata;
 pub mod finding;
 pub mod literal;
 pub mod passages;
@@ -67,6 +68,7 @@ pub fn run(backend: &Backend, timeout: Duration, literal_timeout: Duration) -> R
     let mut findings: Vec<Finding> = passages.iter().map(compare::finding).collect();
     findings.extend(claim_findings(&claims));
     findings.extend(literal.findings);
+    errata::assign(&mut findings);
     sort(&mut findings);
     Ok(Audit { passages, claims, literal: literal.blocks, findings })
 }
@@ -117,7 +119,7 @@ pub fn run_one(
     if let Some(p) = PASSAGES.iter().find(|p| p.id == id) {
         let result = compare::check(p, backend, timeout);
         let unresolved = passages_unresolved(std::slice::from_ref(&result));
-        return Ok(Some(One { finding: Some(compare::finding(&result)), unresolved }));
+        return Ok(Some(One { finding: Some(assigned(compare::finding(&result))), unresolved }));
     }
     let twin = id.replace("example-syntax-", "example-catalogue-");
     let claims: Vec<_> = crate::audit::claims::all().into_iter().filter(|c| c.id == id || c.id == twin).collect();
@@ -125,7 +127,8 @@ pub fn run_one(
         let results: Vec<ClaimResult> =
             claims.par_iter().map(|c| crate::audit::claims::check::check(c, backend, timeout)).collect();
         let unresolved = claims_unresolved(&results);
-        return Ok(Some(One { finding: claim_findings(&results).into_iter().find(|f| f.id == id), unresolved }));
+        let finding = claim_findings(&results).into_iter().find(|f| f.id == id).map(assigned);
+        return Ok(Some(One { finding, unresolved }));
     }
     let blocks: Vec<_> = crate::audit::literal::blocks::BLOCKS
         .iter()
@@ -137,7 +140,13 @@ pub fn run_one(
     }
     let literal = crate::audit::literal::check::audit_blocks(backend, literal_timeout, &blocks)?;
     let unresolved = literal_unresolved(&literal.blocks);
-    Ok(Some(One { finding: literal.findings.into_iter().find(|f| f.id == id), unresolved }))
+    Ok(Some(One { finding: literal.findings.into_iter().find(|f| f.id == id).map(assigned), unresolved }))
+}
+
+/// A finding with its root cause named.
+fn assigned(mut f: Finding) -> Finding {
+    errata::assign(std::slice::from_mut(&mut f));
+    f
 }
 
 /// By section (numerically), then id.
@@ -145,21 +154,22 @@ pub fn sort(findings: &mut [Finding]) {
     findings.sort_by(|a, b| (section_key(&a.section), &a.id).cmp(&(section_key(&b.section), &b.id)));
 }
 
-/// A finding for each claim that is refuted, and for each derived claim
-/// that shows an identity failing. An example instruction refuted both
-/// against the Syntax block and against the catalogue is one finding.
+/// A finding for each claim that is refuted. An example instruction
+/// refuted both against the Syntax block and against the catalogue is one
+/// finding. A derived claim that an identity stops holding outside the
+/// range the text states (`check = "fails"`) is no finding when it holds:
+/// it confirms the stated range (9.7.8.7's "n < 32", 9.7.9.5's note on b).
+/// The severity is a placeholder: [`errata::assign`] gives the root
+/// cause's.
 pub fn claim_findings(results: &[ClaimResult]) -> Vec<Finding> {
     let mut out = Vec::new();
     for r in results {
         let c = &r.claim;
-        let (kind, severity, witness) = match (&r.verdict, &c.check, c.kind) {
+        let (kind, witness) = match (&r.verdict, &c.check, c.kind) {
             (ClaimVerdict::Refuted(_), Check::Parses { .. }, _) => continue, // merged below
-            (ClaimVerdict::Refuted(w), Check::FitsSyntax { .. }, _) => (FindingKind::ExampleSyntax, Severity::Low, w),
-            (ClaimVerdict::Refuted(w), _, Kind::Prose | Kind::Note) => {
-                (FindingKind::ProseVsPseudocode, Severity::High, w)
-            }
-            (ClaimVerdict::Refuted(w), _, _) => (FindingKind::ClaimRefuted, Severity::Medium, w),
-            (ClaimVerdict::Holds(w @ Some(_)), Check::Fails { .. }, _) => (FindingKind::ClaimRefuted, Severity::Low, w),
+            (ClaimVerdict::Refuted(w), Check::FitsSyntax { .. }, _) => (FindingKind::ExampleSyntax, w),
+            (ClaimVerdict::Refuted(w), _, Kind::Prose | Kind::Note) => (FindingKind::ProseVsPseudocode, w),
+            (ClaimVerdict::Refuted(w), _, _) => (FindingKind::ClaimRefuted, w),
             _ => continue,
         };
         let mut detail = vec![format!("Claim: {}", c.statement), format!("Checked by: {}.", r.method)];
@@ -181,21 +191,29 @@ pub fn claim_findings(results: &[ClaimResult]) -> Vec<Finding> {
             id: c.id.clone(),
             section: c.section.clone(),
             kind,
-            severity,
+            severity: Severity::Medium,
+            root_cause: String::new(),
             fragment: c.fragment.clone().unwrap_or_default(),
             summary: summary(r),
             detail,
             model_choice: None,
             witness: witness.map(|w| table(r, w)),
+            more_witnesses: Vec::new(),
         });
     }
     out
 }
 
+/// What a refuted claim shows, stated positively: the claim's own words
+/// for it where it has them (`refuted` in its file), else what the
+/// example does not fit.
 fn summary(r: &ClaimResult) -> String {
-    match (&r.verdict, &r.claim.check) {
-        (ClaimVerdict::Holds(_), Check::Fails { .. }) => format!("{} (a witness shows it)", r.claim.statement),
-        _ => format!("refuted: {}", r.claim.statement),
+    match (&r.claim.refuted, &r.claim.check) {
+        (Some(text), _) => text.clone(),
+        (None, Check::FitsSyntax { text }) => {
+            format!("the example `{}` does not fit the Syntax block of {}", text, r.claim.section)
+        }
+        (None, _) => format!("the witness contradicts the claim that {}", r.claim.statement),
     }
 }
 

@@ -120,6 +120,10 @@ pub fn audit_text(out: &mut dyn Write, width: Width, audit: &Audit) -> io::Resul
 /// the witness table.
 pub fn finding_text(out: &mut dyn Write, width: Width, f: &Finding) -> io::Result<()> {
     writeln!(out, "{} ({}, {}, severity {})", f.id, f.section, f.kind.label(), f.severity.label())?;
+    if let Some(rc) = crate::audit::errata::of(&f.id) {
+        note(out, width, "  ", "    ", &format!("root cause: {} ({}): {}", rc.id, rc.class.label(), rc.problem))?;
+        note(out, width, "  ", "    ", &format!("proposed fix: {}", rc.fix))?;
+    }
     if !f.fragment.is_empty() {
         note(out, width, "  ", "    ", &format!("spec: `{}`", f.fragment))?;
     }

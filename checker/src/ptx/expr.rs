@@ -64,6 +64,40 @@ pub enum Expr {
     Bin(BinOp, Box<Expr>, Box<Expr>),
 }
 
+impl Expr {
+    /// The expression written out; `nested`: inside another operation, so
+    /// an operation is parenthesised. A chain of `:` stays flat (it binds
+    /// tightest and is associative).
+    fn written(&self, nested: bool) -> String {
+        match self {
+            Expr::Reg(name, false) => name.clone(),
+            Expr::Reg(name, true) => format!("{name}@in"),
+            Expr::Int(i) if (0..10).contains(i) => i.to_string(),
+            Expr::Int(i) if *i < 0 => format!("-{:#x}", i.unsigned_abs()),
+            Expr::Int(i) => format!("{i:#x}"),
+            Expr::Bin(BinOp::Concat, l, r) => {
+                let part = |e: &Expr| {
+                    if matches!(e, Expr::Bin(BinOp::Concat, ..)) {
+                        e.written(false)
+                    } else {
+                        e.written(true)
+                    }
+                };
+                format!("{}:{}", part(l), part(r))
+            }
+            Expr::Bin(op, l, r) => {
+                let sym = LEVELS.iter().flat_map(|l| l.iter()).find(|(_, o)| o == op).map_or("?", |(s, _)| s);
+                let text = format!("{} {sym} {}", l.written(true), r.written(true));
+                if nested {
+                    format!("({text})")
+                } else {
+                    text
+                }
+            }
+        }
+    }
+}
+
 /// `lhs op rhs`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Condition {
@@ -109,6 +143,15 @@ impl Condition {
         let lhs = parse_expr(&tokens[..at], 0).map_err(|m| err(&m))?;
         let rhs = parse_expr(&tokens[at + 1..], 0).map_err(|m| err(&m))?;
         Ok(Condition { text: text.to_string(), op, lhs, rhs })
+    }
+
+    /// The condition with every operation inside a side in parentheses
+    /// (`(v & 0xff) == 1`), so that no reader has to know this language's
+    /// precedence, which is not C's: a witness shown with the very
+    /// ambiguity 9.7.1.15's finding is about would mislead.
+    pub fn parenthesised(&self) -> String {
+        let op = CMP.iter().find(|(_, o)| *o == self.op).map_or("?", |(s, _)| s);
+        format!("{} {op} {}", self.lhs.written(true), self.rhs.written(true))
     }
 
     /// Registers the condition reads: (name, at the start).
@@ -281,6 +324,18 @@ fn parse_atom(tokens: &[String]) -> Result<Expr, String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn conditions_are_shown_fully_parenthesised() {
+        let shown = |t: &str| super::Condition::parse(t).unwrap().parenthesised();
+        assert_eq!(shown("v & 0xff == 1"), "(v & 0xff) == 1");
+        assert_eq!(
+            shown("d >> 16 == (a >> 16) + (b >> 16) & 0xffff"),
+            "(d >> 0x10) == (((a >> 0x10) + (b >> 0x10)) & 0xffff)"
+        );
+        assert_eq!(shown("r7:r6:r5:r4 == r3:r2:r1:r0 << n"), "r7:r6:r5:r4 == (r3:r2:r1:r0 << n)");
+        assert_eq!(shown("d <s a@in + 1"), "d <s (a@in + 1)");
+    }
+
     use super::*;
     use ptx_spec::bv::{BitVec, Concrete};
 

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use ptx_spec::bv::mask;
+use serde_json::{json, Value};
 use ptx_spec::catalogue::Variant;
 
 use crate::audit::finding::{Finding, WitnessTable};
@@ -61,18 +62,7 @@ impl Hardware {
         let Some(label) = label(w) else { return not_run };
         let Some(row) = self.by_label.get(&label).map(|&k| &self.rows[k]) else { return not_run };
         let got: Vec<u128> = row.hardware.split_whitespace().filter_map(parse_hex).collect();
-        let matches: Vec<&str> = w
-            .columns
-            .iter()
-            .enumerate()
-            .filter(|(c, _)| {
-                w.rows.len() == got.len()
-                    && w.rows.iter().zip(&got).all(|((_, values), g)| {
-                        values.get(*c).copied().flatten().is_some_and(|v| v.unsigned() & mask(v.width()) == *g)
-                    })
-            })
-            .map(|(_, name)| name.as_str())
-            .collect();
+        let matches = matching(w, &got);
         let verdict = match (row.verdict, matches.is_empty()) {
             ("agree", true) => "the GPU and the model agree".to_string(),
             ("agree", false) => format!("the GPU and the model agree (reading: {})", matches.join(", ")),
@@ -195,6 +185,52 @@ impl Hardware {
         }
         line
     }
+}
+
+impl Hardware {
+    /// The run in the layout of `ptxas-fold.json`'s instances, so that the
+    /// errata read the GPU's verdict as they read ptxas's: the witnesses of
+    /// `findings` the run holds (origin `audit ID`, with the readings their
+    /// value matches), then every other result (origin `run`).
+    pub fn instances(&self, findings: &[&Finding]) -> Value {
+        let verdict = |r: &Compared| if r.verdict == "hardware picks" { "vendor picks" } else { r.verdict };
+        let words = |t: &str| t.split_whitespace().map(String::from).collect::<Vec<_>>();
+        let instance = |r: &Compared, origin: String, matches: Vec<&str>| {
+            json!({
+                "origin": origin,
+                "variant": r.label.split_whitespace().nth(1).unwrap_or(""),
+                "inputs": r.label.split_whitespace().skip(2).collect::<Vec<_>>(),
+                "vendor": words(&r.hardware),
+                "model": r.model.split(' ').collect::<Vec<_>>(),
+                "verdict": verdict(r),
+                "matches": matches,
+            })
+        };
+        let mut out = Vec::new();
+        for f in findings {
+            let Some(w) = &f.witness else { continue };
+            let Some(row) = label(w).and_then(|l| self.by_label.get(&l)).map(|&k| &self.rows[k]) else { continue };
+            let got: Vec<u128> = row.hardware.split_whitespace().filter_map(parse_hex).collect();
+            out.push(instance(row, format!("audit {}", f.id), matching(w, &got)));
+        }
+        out.extend(self.rows.iter().filter(|r| r.label.starts_with("inst ")).map(|r| instance(r, "run".into(), vec![])));
+        json!({ "instances": out })
+    }
+}
+
+/// The readings (columns) of a witness whose values are `got`.
+fn matching<'a>(w: &'a WitnessTable, got: &[u128]) -> Vec<&'a str> {
+    w.columns
+        .iter()
+        .enumerate()
+        .filter(|(c, _)| {
+            w.rows.len() == got.len()
+                && w.rows.iter().zip(got).all(|((_, values), g)| {
+                    values.get(*c).copied().flatten().is_some_and(|v| v.unsigned() & mask(v.width()) == *g)
+                })
+        })
+        .map(|(_, name)| name.as_str())
+        .collect()
 }
 
 /// The run's label of a witness that is one instruction on its inputs:

@@ -158,7 +158,7 @@ fn run_concrete(
 ) -> (Vec<String>, Vec<(String, Option<BitVec>)>) {
     let regs = program.execute(&Concrete, inputs, &vec![true; program.lanes]);
     let read = reader(&Concrete, program, inputs, &regs, lane);
-    let failing = conditions.iter().filter(|c| !c.eval(&Concrete, &read)).map(|c| c.text.clone()).collect();
+    let failing = conditions.iter().filter(|c| !c.eval(&Concrete, &read)).map(Condition::parenthesised).collect();
     let mut observed = Vec::new();
     // Inputs are shown with the inputs; here only what the program wrote.
     for c in conditions {
@@ -394,6 +394,7 @@ mod tests {
             kind: crate::audit::claims::Kind::Derived,
             statement: "a test claim".into(),
             fragment: None,
+            refuted: None,
             check,
         }
     }

@@ -131,6 +131,8 @@ pub struct Claim {
     pub statement: String,
     /// A short fragment of the spec text, where the claim quotes one.
     pub fragment: Option<String>,
+    /// What a refutation shows, stated positively (the finding's title).
+    pub refuted: Option<String>,
     pub check: Check,
 }
 
@@ -168,6 +170,7 @@ struct Entry {
     kind: Kind,
     statement: String,
     fragment: Option<String>,
+    refuted: Option<String>,
     #[serde(flatten)]
     check: Check,
 }
@@ -220,6 +223,7 @@ pub fn load(name: &str, text: &str) -> Result<Vec<Claim>, ClaimsError> {
             kind: e.kind,
             statement: e.statement,
             fragment: e.fragment,
+            refuted: e.refuted,
             check: e.check,
         })
         .collect())
@@ -307,6 +311,7 @@ fn syntax_claims() -> Vec<Claim> {
             kind: Kind::Syntax,
             statement,
             fragment: None,
+            refuted: None,
             check,
         };
         claims.push(claim(
@@ -364,6 +369,7 @@ holds = ["d == a + b"]
                 kind: Kind::Prose,
                 statement: "add.u32 adds".into(),
                 fragment: None,
+                refuted: None,
                 check: Check::Always {
                     program: "add.u32 d, a, b;".into(),
                     assume: vec![],

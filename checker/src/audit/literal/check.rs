@@ -441,11 +441,13 @@ fn findings_of(block: &Block, outcomes: &[VariantOutcome]) -> Vec<Finding> {
             section: block.section.to_string(),
             kind: FindingKind::LiteralReading,
             severity: Severity::Low,
+            root_cause: String::new(),
             fragment: not_c.fragment.to_string(),
             summary: format!("the Semantics block is not valid C: {}", not_c.reason),
             detail,
             model_choice: block.model_note(not_c.fragment).map(String::from),
             witness: None,
+            more_witnesses: Vec::new(),
         });
     }
 
@@ -505,9 +507,9 @@ fn hazard_finding(
         summary.push_str(", only on inputs where the model leaves the result unspecified too");
     }
     let mut detail = vec![format!(
-        "Read literally as C ({}), the fragment `{fragment}` of the Semantics block of {} meets {} for some inputs, \
-         so the C program's result there is {}.",
-        C_MODEL,
+        "Read literally as C ({}), the fragment `{fragment}` of the Semantics block of {} \
+         meets {} for some inputs, so the C program's result there is {}.",
+        C_MODEL_SHORT,
         block.opcode,
         rule.describe(),
         behaviour.label()
@@ -531,11 +533,13 @@ fn hazard_finding(
         section: block.section.to_string(),
         kind: FindingKind::Undefined,
         severity,
+        root_cause: String::new(),
         fragment: fragment.to_string(),
         summary,
         detail,
         model_choice: Some(block.model_note(fragment).unwrap_or(default_model_choice(rule)).to_string()),
         witness: first,
+        more_witnesses: Vec::new(),
     }
 }
 
@@ -562,11 +566,12 @@ fn wrong_result_finding(block: &Block, outcomes: &[VariantOutcome]) -> Finding {
         section: block.section.to_string(),
         kind: FindingKind::LiteralReading,
         severity: Severity::High,
+        root_cause: String::new(),
         fragment: fragment.to_string(),
         summary: format!("read as C, the block computes a defined result that differs from the model: {why}"),
         detail: vec![
             format!(
-                "Read literally as C ({C_MODEL}), the Semantics block of {} is defined on some input, with no \
+                "Read literally as C ({C_MODEL_SHORT}), the Semantics block of {} is defined on some input, with no \
                  undefined or implementation-defined operation on the way, and computes another result than the model.",
                 block.opcode
             ),
@@ -577,11 +582,16 @@ fn wrong_result_finding(block: &Block, outcomes: &[VariantOutcome]) -> Finding {
         ],
         model_choice: Some(model_choice),
         witness: hits.first().map(|(_, w)| (*w).clone()),
+        more_witnesses: Vec::new(),
     }
 }
 
-/// How the pseudocode is read as C, for the findings' text.
-const C_MODEL: &str = "an LP64 target; .s16/.u16 as short/unsigned short, promoted to int; .s32/.u32 as \
+/// How the pseudocode is read as C: stated once at the top of the report's
+/// findings, and named in short in each finding.
+pub const C_MODEL_SHORT: &str = "an LP64 target, the types as the head of the findings states";
+
+/// How the pseudocode is read as C, in full.
+pub const C_MODEL: &str = "an LP64 target; .s16/.u16 as short/unsigned short, promoted to int; .s32/.u32 as \
                        int/unsigned int; .s64/.u64 as long long/unsigned long long; .bN as unsigned; .pred as _Bool";
 
 fn default_model_choice(rule: Rule) -> &'static str {

@@ -257,6 +257,25 @@ pub fn finding(result: &PassageResult) -> Finding {
         let inputs = full_inputs(&variant, witness);
         self::witness(&variant, &p.readings.iter().collect::<Vec<_>>(), &inputs)
     });
+    // Up to two more inputs that tell the readings apart, each with every
+    // reading: the compact table's further columns.
+    let mut more_witnesses: Vec<WitnessTable> = Vec::new();
+    for q in &differ {
+        let PairVerdict::Differ { witness: w } = &q.verdict else { continue };
+        let Some(variant) = Variant::from_mnemonic(&q.variant) else { continue };
+        let inputs = full_inputs(&variant, w);
+        let Some(t) = self::witness(&variant, &p.readings.iter().collect::<Vec<_>>(), &inputs) else { continue };
+        let seen = witness.iter().chain(&more_witnesses).any(|o| o.variant == t.variant && o.inputs == t.inputs);
+        if !seen && more_witnesses.len() < 2 {
+            more_witnesses.push(t);
+        }
+    }
+    // The prose-against-pseudocode pass over the passages: where the
+    // passage has readings of both texts and no reading of the prose agrees
+    // with the pseudocode, the text contradicts itself; otherwise the
+    // passage is ambiguous.
+    let prose: Vec<&ReadingSummary> = result.readings.iter().filter(|r| r.text == Text::Prose).collect();
+    let contradicts = !prose.is_empty() && prose.iter().all(|r| r.pseudocode == Agreement::No);
     let distinct = distinct_results(result);
     let unknown = result.pairs.iter().filter(|q| matches!(q.verdict, PairVerdict::Unknown { .. })).count();
     let summary = format!(
@@ -284,29 +303,13 @@ pub fn finding(result: &PassageResult) -> Finding {
         ));
     }
     // One entry per pair of readings, over every variant.
-    let mut seen: Vec<(&str, &str)> = Vec::new();
+    // Which readings agree is in each reading's line, and where they differ
+    // is in the witness table (every reading on the inputs that tell them
+    // apart); only what the solver left open is listed pair by pair.
     for q in &result.pairs {
-        if seen.contains(&(q.first, q.second)) {
-            continue;
+        if let PairVerdict::Unknown { reason } = &q.verdict {
+            detail.push(format!("`{}` vs `{}` on {}: unknown ({reason})", q.first, q.second, q.variant));
         }
-        seen.push((q.first, q.second));
-        let on: Vec<&Pair> = result.pairs.iter().filter(|o| (o.first, o.second) == (q.first, q.second)).collect();
-        let agree: Vec<&str> =
-            on.iter().filter(|o| o.verdict == PairVerdict::Agree).map(|o| o.variant.as_str()).collect();
-        let mut parts = Vec::new();
-        if !agree.is_empty() {
-            parts.push(format!("proven equal on every input of {}", agree.join(", ")));
-        }
-        for o in &on {
-            match &o.verdict {
-                PairVerdict::Agree => {}
-                PairVerdict::Differ { witness } => {
-                    parts.push(format!("differ on {}: {}", o.variant, show_witness(witness)))
-                }
-                PairVerdict::Unknown { reason } => parts.push(format!("unknown on {} ({reason})", o.variant)),
-            }
-        }
-        detail.push(format!("`{}` vs `{}`: {}", q.first, q.second, parts.join("; ")));
     }
     for e in p.examples {
         detail.push(format!("Worked example: `{}`", e.instruction));
@@ -314,8 +317,9 @@ pub fn finding(result: &PassageResult) -> Finding {
     Finding {
         id: p.id.to_string(),
         section: p.section.to_string(),
-        kind: FindingKind::Ambiguity,
+        kind: if contradicts { FindingKind::ProseVsPseudocode } else { FindingKind::Ambiguity },
         severity: if distinct > 1 { Severity::Medium } else { Severity::Low },
+        root_cause: String::new(),
         fragment: p.fragment.to_string(),
         summary,
         detail,
@@ -324,6 +328,7 @@ pub fn finding(result: &PassageResult) -> Finding {
             None => format!("`{}`: {}", adopted.name, adopted.says),
         }),
         witness,
+        more_witnesses,
     }
 }
 

@@ -22,7 +22,7 @@ use ptx_spec::catalogue::{Inputs, Out, Outputs, Variant};
 use ptx_spec::family::bit_count::{fns_reading, FnsMagnitude};
 
 use crate::audit::readings::add_sub::{abs_saturating, neg_saturating};
-use crate::audit::readings::bit_count::{bfind_int_shift, clz_c_precedence, fns_base_unchecked};
+use crate::audit::readings::bit_count::{bfind_int_shift, bfind_negate, clz_c_precedence, fns_base_unchecked};
 use crate::audit::readings::bit_field::{bfe_sign_reading, bfe_zero_past_msb, szext_pseudocode, BfeSign, SzextRepair};
 use crate::audit::readings::div_rem::{div_saturating, rem_flooring, rem_truncating};
 use crate::audit::readings::mul_mad::mul24_full_operands;
@@ -58,6 +58,18 @@ impl Text {
     }
 }
 
+/// How a reading takes an operand restricted to a range: the readings every
+/// stated restriction gets, whatever the instruction (the restriction pass).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Restrict {
+    /// Only the low `bits` bits are used.
+    Mask { bits: u32 },
+    /// A value above `bound` counts as `bound`.
+    Clamp { bound: u128 },
+    /// A value above `bound` is out of contract: the result is undefined.
+    OutOfContract { bound: u128 },
+}
+
 /// A reading of a passage, as a computation over the variant's inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Formula {
@@ -88,6 +100,13 @@ pub enum Formula {
     ClzCPrecedence,
     /// bfind's `1<<i` as a 32-bit int, the amount mod 32.
     BfindIntShift,
+    /// bfind with a negative signed input negated (-a), as the block's
+    /// comment says, instead of complemented.
+    BfindNegate,
+    /// A stated restriction of operands `operands` (section 9.7.1.19-20:
+    /// "restricted to" a range) read as given: the model run on the
+    /// operands masked, clamped, or with the result undefined out of range.
+    Restricted { operands: &'static [&'static str], how: Restrict },
     /// fns with a base above 31: no bit found.
     FnsBaseUnchecked,
     /// fns with |offset| computed as given.
@@ -173,6 +192,34 @@ impl Formula {
             (Formula::ClzCPrecedence, Variant::BitCount(BitCount::Clz(_))) => one(clz_c_precedence(alg, get("a"))),
             (Formula::BfindIntShift, Variant::BitCount(BitCount::Bfind { ty, shiftamt })) => {
                 one(bfind_int_shift(alg, ty.is_signed(), shiftamt, get("a")))
+            }
+            (Formula::BfindNegate, Variant::BitCount(BitCount::Bfind { ty, shiftamt })) if ty.is_signed() => {
+                one(bfind_negate(alg, shiftamt, get("a")))
+            }
+            (Formula::Restricted { operands: restricted, how }, _) => {
+                let mut rewritten: Vec<A::Bv> = ins.to_vec();
+                let mut in_range = alg.bool_constant(true);
+                for (k, o) in operands.iter().enumerate().filter(|(_, o)| restricted.contains(&o.name)) {
+                    let w = o.ty.width();
+                    let x = ins[k];
+                    match how {
+                        Restrict::Mask { bits } => {
+                            rewritten[k] = alg.bvand(x, alg.constant(w, (1u128 << bits) - 1));
+                        }
+                        Restrict::Clamp { bound } => {
+                            let b = alg.constant(w, bound);
+                            rewritten[k] = alg.ite(alg.bvugt(x, b), b, x);
+                        }
+                        Restrict::OutOfContract { bound } => {
+                            in_range = alg.and(in_range, alg.bvule(x, alg.constant(w, bound)));
+                        }
+                    }
+                }
+                let mut outs = variant.semantics(alg, &rewritten);
+                for o in &mut outs {
+                    o.defined = alg.and(o.defined, in_range);
+                }
+                Some(outs)
             }
             (Formula::FnsBaseUnchecked, Variant::BitCount(BitCount::Fns)) => {
                 one(fns_base_unchecked(alg, get("mask"), get("base"), get("offset")))
@@ -269,6 +316,58 @@ impl Passage {
 
 const fn model(says: &'static str, text: Text) -> Reading {
     Reading { name: "model", says, text, formula: Formula::Model }
+}
+
+/// The restriction pass: an operand the text says is "restricted to" a
+/// range gets the same readings whatever the instruction, compared on every
+/// width the instruction has (32-bit and 64-bit forms separately): masked to
+/// the range's bits, as the pseudocode does where it writes `& 0xff`;
+/// clamped to its top; or out of contract (the result undefined).
+const fn restriction_readings(operands: &'static [&'static str], bound: u128) -> [Reading; 3] {
+    [
+        Reading {
+            name: "model",
+            says: "masked: only the low bits count, as the block's `& 0xff` and its comment say",
+            text: Text::Pseudocode,
+            formula: Formula::Model,
+        },
+        Reading {
+            name: "clamped",
+            says: "a value above the range counts as its top",
+            text: Text::Other,
+            formula: Formula::Restricted { operands, how: Restrict::Clamp { bound } },
+        },
+        Reading {
+            name: "out-of-contract",
+            says: "a value above the range is not allowed: the result is undefined",
+            text: Text::Other,
+            formula: Formula::Restricted { operands, how: Restrict::OutOfContract { bound } },
+        },
+    ]
+}
+
+const BFE_RANGE: [Reading; 3] = restriction_readings(&["b", "c"], 255);
+const BFI_RANGE: [Reading; 3] = restriction_readings(&["c", "d"], 255);
+
+const fn restriction(
+    id: &'static str,
+    section: &'static str,
+    fragment: &'static str,
+    _operands: &'static [&'static str],
+    variants: &'static [&'static str],
+    readings: &'static [Reading],
+) -> Passage {
+    Passage {
+        id,
+        section,
+        fragment,
+        question: "what an operand above its stated range does",
+        variants,
+        readings,
+        adopted: "model",
+        examples: &[],
+        assumption: None,
+    }
 }
 
 /// Every passage, in spec order.
@@ -482,6 +581,28 @@ pub const PASSAGES: &[Passage] = &[
         assumption: Some(&assumption::BFIND_SHIFT_WIDTH),
     },
     Passage {
+        id: "bfind-negate-comment",
+        section: "9.7.1.16",
+        fragment: "// negate negative signed inputs",
+        question: "what the block's comment \"negate\" does to a negative signed input before the search",
+        variants: &["bfind.s32", "bfind.s64"],
+        readings: &[
+            model(
+                "a = ~a, as the block's code writes and the Description's \"most significant 0\" says",
+                Text::Pseudocode,
+            ),
+            Reading {
+                name: "negate",
+                says: "the comment read as written: a = -a, two's complement negation",
+                text: Text::Prose,
+                formula: Formula::BfindNegate,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: None,
+    },
+    Passage {
         id: "fns-base-above-31-undefined",
         section: "9.7.1.17",
         fragment: "otherwise behavior is undefined",
@@ -584,6 +705,22 @@ pub const PASSAGES: &[Passage] = &[
         examples: &[],
         assumption: None,
     },
+    restriction(
+        "bfe-operand-range",
+        "9.7.1.19",
+        "restricted to the 8-bit value range 0..255",
+        &["b", "c"],
+        &["bfe.u32", "bfe.s32", "bfe.u64", "bfe.s64"],
+        &BFE_RANGE,
+    ),
+    restriction(
+        "bfi-operand-range",
+        "9.7.1.20",
+        "restricted to the 8-bit value range 0..255",
+        &["c", "d"],
+        &["bfi.b32", "bfi.b64"],
+        &BFI_RANGE,
+    ),
     Passage {
         id: "szext-mask-or-zero",
         section: "9.7.1.21",
@@ -755,6 +892,28 @@ mod tests {
             for e in p.examples {
                 assert!(Variant::from_mnemonic(e.variant).is_some(), "{}: {}", p.id, e.variant);
             }
+        }
+    }
+
+    /// The restriction pass's "model" reading says the model masks: so it
+    /// does, on inputs above the range at both widths (9.7.1.19-20).
+    #[test]
+    fn restricted_operands_are_masked_by_the_model() {
+        const BFE: &[&str] = &["b", "c"];
+        const BFI: &[&str] = &["c", "d"];
+        for (name, restricted) in [("bfe.s32", BFE), ("bfe.u64", BFE), ("bfi.b64", BFI)] {
+            let v = Variant::from_mnemonic(name).unwrap();
+            let ins: Vec<BitVec> = v
+                .inputs()
+                .iter()
+                .map(|o| BitVec::new(o.ty.width(), if restricted.contains(&o.name) { 0x1_05 } else { 0xf0f0 }))
+                .collect();
+            let masked = Formula::Restricted { operands: restricted, how: Restrict::Mask { bits: 8 } };
+            let m = masked.outputs(&Concrete, &v, &ins).unwrap();
+            let model = Formula::Model.outputs(&Concrete, &v, &ins).unwrap();
+            assert_eq!(m[0].value, model[0].value, "{name}");
+            let clamped = Formula::Restricted { operands: restricted, how: Restrict::Clamp { bound: 255 } };
+            assert_ne!(clamped.outputs(&Concrete, &v, &ins).unwrap()[0].value, model[0].value, "{name}");
         }
     }
 

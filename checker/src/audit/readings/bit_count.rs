@@ -32,3 +32,13 @@ pub fn bfind_int_shift<A: Algebra>(alg: &A, signed: bool, shiftamt: bool, a: A::
     let x = if signed { alg.ite(alg.is_set(alg.bit(a, 31)), alg.bvnot(low), low) } else { low };
     bfind(alg, false, shiftamt, alg.concat(x, x))
 }
+
+/// bfind's comment inside its Semantics block read as prose (passage
+/// bfind-negate-comment): "negate" taken as two's complement negation, so a
+/// negative signed input becomes -a before the search for its most
+/// significant 1, where the block writes `a = ~a`.
+pub fn bfind_negate<A: Algebra>(alg: &A, shiftamt: bool, a: A::Bv) -> A::Bv {
+    let w = alg.width(a);
+    let x = alg.ite(alg.is_set(alg.bit(a, w - 1)), alg.bvneg(a), a);
+    bfind(alg, false, shiftamt, x)
+}

@@ -1,0 +1,351 @@
+//! Root causes: the findings grouped by the one edit of the spec text that
+//! would fix them, each with its class, its impact, and the proposed fix.
+//!
+//! Many findings are one defect seen at several sites: every signed
+//! overflow of 9.7.1's blocks read as C comes down to the arithmetic of the
+//! pseudocode never being defined. The table of root causes is data
+//! (`checker/errata/root-causes.toml`, its format in the README there),
+//! built into the binary; every finding of the audit names exactly one of
+//! them, and takes its severity from it.
+//!
+//! Severity is not written in the table: it follows from the impact by
+//! [`severity`], one rule for every root cause, so the rule can be stated
+//! in the report and tested.
+
+use std::sync::LazyLock;
+
+use serde::{Deserialize, Serialize};
+
+use crate::audit::finding::{Finding, Severity};
+
+/// What kind of defect a root cause is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Class {
+    /// A worked example, table or example instruction that is wrong.
+    WrongExample,
+    /// Pseudocode that is not valid as written (a lost `:`, a precedence
+    /// slip, names that do not parse).
+    InvalidPseudocode,
+    /// The Description or Notes state one result, the Semantics block
+    /// computes another.
+    ProseContradictsPseudocode,
+    /// A case the text never settles: a type, a width, an overflow.
+    UnstatedCase,
+    /// Wording or a typo, the intent clear.
+    Wording,
+    /// A version, target or type restriction stated wrongly or not at all.
+    Requirements,
+    /// NVIDIA's own tools do other than the text says.
+    VendorContradictsSpec,
+}
+
+impl Class {
+    pub const ALL: [Class; 7] = [
+        Class::WrongExample,
+        Class::InvalidPseudocode,
+        Class::ProseContradictsPseudocode,
+        Class::UnstatedCase,
+        Class::Wording,
+        Class::Requirements,
+        Class::VendorContradictsSpec,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Class::WrongExample => "wrong example",
+            Class::InvalidPseudocode => "invalid pseudocode",
+            Class::ProseContradictsPseudocode => "prose contradicts pseudocode",
+            Class::UnstatedCase => "unstated case",
+            Class::Wording => "wording/typo",
+            Class::Requirements => "requirements",
+            Class::VendorContradictsSpec => "vendor contradicts the spec",
+        }
+    }
+}
+
+/// What the defect does to someone implementing the instruction from the
+/// text: the fact a severity is judged on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Impact {
+    /// Following the text as written (the pseudocode with its ordinary
+    /// meaning, its syntax included) gives a wrong result on inputs the
+    /// instruction accepts.
+    WrongResult,
+    /// Following the text gives no result at all on accepted inputs: the
+    /// defining text cannot be read as written.
+    UndefinedResult,
+    /// An example instruction that NVIDIA's assembler rejects.
+    ExampleDoesNotAssemble,
+    /// The text leaves a result open that an implementer must pick (a type,
+    /// a width, an overflow never stated).
+    ResultOpen,
+    /// Two parts of the text disagree, with no wrong result for a reader who
+    /// follows the defining part.
+    PartsDisagree,
+    /// Wording: the intent is clear to every reader.
+    Wording,
+}
+
+impl Impact {
+    pub const ALL: [Impact; 6] = [
+        Impact::WrongResult,
+        Impact::UndefinedResult,
+        Impact::ExampleDoesNotAssemble,
+        Impact::ResultOpen,
+        Impact::PartsDisagree,
+        Impact::Wording,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Impact::WrongResult => "wrong result",
+            Impact::UndefinedResult => "no result",
+            Impact::ExampleDoesNotAssemble => "example does not assemble",
+            Impact::ResultOpen => "result left open",
+            Impact::PartsDisagree => "parts disagree",
+            Impact::Wording => "wording",
+        }
+    }
+
+    /// The rule in words, for the reports.
+    pub fn rule(self) -> &'static str {
+        match self {
+            Impact::WrongResult => "following the text gives a wrong result on inputs the instruction accepts",
+            Impact::UndefinedResult => "following the text gives no defined result on inputs the instruction accepts",
+            Impact::ExampleDoesNotAssemble => "an example does not assemble",
+            Impact::ResultOpen => "the text leaves a result open",
+            Impact::PartsDisagree => "two parts of the text disagree, without a wrong result",
+            Impact::Wording => "wording: the intent is clear",
+        }
+    }
+}
+
+/// The severity rule: impact on someone implementing from the text.
+pub fn severity(impact: Impact) -> Severity {
+    match impact {
+        Impact::WrongResult | Impact::UndefinedResult | Impact::ExampleDoesNotAssemble => Severity::High,
+        Impact::ResultOpen | Impact::PartsDisagree => Severity::Medium,
+        Impact::Wording => Severity::Low,
+    }
+}
+
+/// One root cause: one defect, fixed by one edit of the text, and every
+/// finding that shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RootCause {
+    /// Stable, kebab-case.
+    pub id: String,
+    /// The sections the edit touches (`9.7.1.12`).
+    pub sections: Vec<String>,
+    pub class: Class,
+    pub impact: Impact,
+    /// The short fragment of the spec text the defect is in.
+    pub quote: String,
+    /// The problem, in one line.
+    pub problem: String,
+    /// The proposed fix: the replacement text or the sentence to add.
+    pub fix: String,
+    /// Where the fix is a choice between readings: the reading proposed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reading: Option<String>,
+    /// The ids of the findings it covers (its sites).
+    pub findings: Vec<String>,
+}
+
+impl RootCause {
+    pub fn severity(&self) -> Severity {
+        severity(self.impact)
+    }
+
+    pub fn sections_text(&self) -> String {
+        self.sections.join(", ")
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    #[serde(default)]
+    root_cause: Vec<RootCause>,
+}
+
+/// The table's file, as the repository names it, and its text.
+pub const FILE: (&str, &str) = ("checker/errata/root-causes.toml", include_str!("../../errata/root-causes.toml"));
+
+/// The root causes of a table, in the order written; a malformed table is a
+/// one-line error naming the file and line.
+pub fn load(name: &str, text: &str) -> Result<Vec<RootCause>, String> {
+    let file: File = toml::from_str(text).map_err(|e| {
+        let line = e.span().map_or(1, |s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+        format!("{name}:{line}: {}", e.message())
+    })?;
+    let mut seen: Vec<&str> = Vec::new();
+    for rc in &file.root_cause {
+        if seen.contains(&rc.id.as_str()) {
+            return Err(format!("{name}: root cause `{}` twice", rc.id));
+        }
+        seen.push(&rc.id);
+    }
+    let mut sites: Vec<&str> = Vec::new();
+    for f in file.root_cause.iter().flat_map(|rc| rc.findings.iter()) {
+        if sites.contains(&f.as_str()) {
+            return Err(format!("{name}: finding `{f}` under two root causes"));
+        }
+        sites.push(f);
+    }
+    Ok(file.root_cause)
+}
+
+static ROOT_CAUSES: LazyLock<Vec<RootCause>> =
+    LazyLock::new(|| load(FILE.0, FILE.1).unwrap_or_else(|e| panic!("the built-in root causes: {e}")));
+
+/// Every root cause, in the table's order.
+pub fn all() -> &'static [RootCause] {
+    &ROOT_CAUSES
+}
+
+/// The root cause a finding is a site of.
+pub fn of(finding_id: &str) -> Option<&'static RootCause> {
+    all().iter().find(|rc| rc.findings.iter().any(|f| f == finding_id))
+}
+
+/// The id a finding the table does not list is filed under: the reports
+/// list it as a row of its own, so a new finding is never hidden.
+pub const UNASSIGNED: &str = "unassigned";
+
+/// Name each finding's root cause and give it that root cause's severity.
+pub fn assign(findings: &mut [Finding]) {
+    for f in findings {
+        match of(&f.id) {
+            Some(rc) => {
+                f.root_cause = rc.id.clone();
+                f.severity = rc.severity();
+            }
+            None => f.root_cause = UNASSIGNED.to_string(),
+        }
+    }
+}
+
+/// The root causes that have at least one of `findings`, in the table's
+/// order, each with its findings; findings no root cause lists come last,
+/// under [`UNASSIGNED`].
+pub fn group(findings: &[Finding]) -> Vec<(Option<&'static RootCause>, Vec<&Finding>)> {
+    let mut out: Vec<(Option<&'static RootCause>, Vec<&Finding>)> = all()
+        .iter()
+        .map(|rc| (Some(rc), rc.findings.iter().filter_map(|id| findings.iter().find(|f| &f.id == id)).collect()))
+        .filter(|(_, fs): &(_, Vec<&Finding>)| !fs.is_empty())
+        .collect();
+    let loose: Vec<&Finding> = findings.iter().filter(|f| of(&f.id).is_none()).collect();
+    if !loose.is_empty() {
+        out.push((None, loose));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::finding::FindingKind;
+
+    fn finding(id: &str) -> Finding {
+        Finding {
+            id: id.into(),
+            section: "9.7.1.1".into(),
+            kind: FindingKind::Undefined,
+            severity: Severity::Low,
+            root_cause: String::new(),
+            fragment: String::new(),
+            summary: String::new(),
+            detail: vec![],
+            model_choice: None,
+            witness: None,
+            more_witnesses: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_severity_rule() {
+        assert_eq!(severity(Impact::WrongResult), Severity::High);
+        assert_eq!(severity(Impact::UndefinedResult), Severity::High);
+        assert_eq!(severity(Impact::ExampleDoesNotAssemble), Severity::High);
+        assert_eq!(severity(Impact::ResultOpen), Severity::Medium);
+        assert_eq!(severity(Impact::PartsDisagree), Severity::Medium);
+        assert_eq!(severity(Impact::Wording), Severity::Low);
+    }
+
+    /// The severities the issue tracker found inverted: C's `~` on a
+    /// `_Bool` (9.7.8.4) is not high; an example the assembler rejects
+    /// (9.7.1.19) and a block that is not C (9.7.1.21) are not low.
+    #[test]
+    fn severities_follow_the_impact_not_the_check() {
+        let sev = |id: &str| of(id).unwrap_or_else(|| panic!("{id} has no root cause")).severity();
+        assert_ne!(sev("literal-not-wrong-result"), Severity::High);
+        assert_eq!(sev("9.7.1.19/example-syntax-1"), Severity::High);
+        assert_ne!(sev("literal-szext-not-c"), Severity::Low);
+        assert_eq!(sev("szext-mask-or-zero"), sev("literal-szext-not-c"), "one defect, one severity");
+    }
+
+    #[test]
+    fn the_table_loads_and_every_root_cause_has_a_fix_and_sites() {
+        assert!(!all().is_empty() && all().len() <= 40, "at most 40 root causes, for a ten-minute read");
+        for rc in all() {
+            assert!(!rc.findings.is_empty(), "{}: no sites", rc.id);
+            assert!(!rc.fix.trim().is_empty() && !rc.problem.trim().is_empty(), "{}", rc.id);
+            assert!(!rc.problem.contains('\n'), "{}: the problem is one line", rc.id);
+            assert!(!rc.sections.is_empty(), "{}", rc.id);
+        }
+    }
+
+    #[test]
+    fn grouping_collects_every_site_and_keeps_strays_visible() {
+        let mut fs = vec![
+            finding("literal-add-signed-overflow"),
+            finding("int-wraparound"),
+            finding("no-such-finding"),
+            finding("literal-clz-wrong-result"),
+        ];
+        assign(&mut fs);
+        assert_eq!(fs[0].root_cause, fs[1].root_cause, "signed overflow in C is the undefined arithmetic");
+        assert_eq!(fs[2].root_cause, UNASSIGNED);
+        let groups = group(&fs);
+        let wrap = groups.iter().find(|(rc, _)| rc.is_some_and(|r| r.id == fs[0].root_cause)).unwrap();
+        let ids: Vec<&str> = wrap.1.iter().map(|f| f.id.as_str()).collect();
+        assert!(ids.contains(&"literal-add-signed-overflow") && ids.contains(&"int-wraparound"), "{ids:?}");
+        let (last, stray) = groups.last().unwrap();
+        assert!(last.is_none() && stray.len() == 1 && stray[0].id == "no-such-finding");
+    }
+
+    #[test]
+    fn a_malformed_table_is_one_line_naming_the_file_and_line() {
+        let e = load("t.toml", "[[root_cause]]\nid = \"x\"\nclass = \"wrong exampel\"\n").unwrap_err();
+        assert!(e.starts_with("t.toml:3: ") && !e.contains('\n'), "{e}");
+        let twice = "[[root_cause]]\nid = \"x\"\nsections = []\nclass = \"wording\"\nimpact = \"wording\"\n\
+                     quote = \"\"\nproblem = \"\"\nfix = \"\"\nfindings = [\"f\"]\n";
+        let e = load("t.toml", &format!("{twice}{}", twice.replace("\"x\"", "\"y\""))).unwrap_err();
+        assert_eq!(e, "t.toml: finding `f` under two root causes");
+    }
+
+    /// Every finding of the committed report names a root cause of the
+    /// table, and every site the table lists is a finding there: the table
+    /// and the audit cannot drift apart unnoticed.
+    #[test]
+    fn the_committed_report_and_the_table_agree() {
+        let text = include_str!("../../../reports/ptxcheck.json");
+        let report: serde_json::Value = serde_json::from_str(text).unwrap();
+        let findings = report["audit"]["findings"].as_array().unwrap();
+        let ids: Vec<&str> = findings.iter().map(|f| f["id"].as_str().unwrap()).collect();
+        for f in findings {
+            let id = f["id"].as_str().unwrap();
+            let rc = of(id).unwrap_or_else(|| panic!("finding {id} has no root cause"));
+            assert_eq!(f["root_cause"], rc.id.as_str(), "{id}");
+        }
+        for rc in all() {
+            for f in &rc.findings {
+                assert!(ids.contains(&f.as_str()), "{}: site {f} is not a finding of the report", rc.id);
+            }
+        }
+    }
+}
