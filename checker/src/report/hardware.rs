@@ -276,6 +276,8 @@ mod tests {
             summary: String::new(),
             detail: vec![],
             model_choice: None,
+            root_cause: String::new(),
+            more_witnesses: Vec::new(),
             witness: Some(WitnessTable {
                 variant: variant.into(),
                 inputs: inputs.iter().map(|(n, w, v)| (n.to_string(), BitVec::new(*w, *v))).collect(),
