@@ -438,6 +438,7 @@ pub fn code(doc: &Document) -> Vec<Finding> {
                 }
             }
         }
+        out.extend(bare_operands(s));
         for p in paragraphs(&s.all_lines().cloned().collect::<Vec<_>>()) {
             let ticks: usize = p.iter().map(|l| l.text.matches('`').count()).sum();
             if ticks % 2 == 1 {
@@ -451,10 +452,17 @@ pub fn code(doc: &Document) -> Vec<Finding> {
                     l,
                 ));
             }
-            for l in &p {
-                for span in spans(&l.text) {
+            // A code span may run onto the next line of its paragraph.
+            let joined = p.iter().map(|l| l.text.trim()).collect::<Vec<_>>().join(" ");
+            if ticks % 2 == 0 {
+                for span in spans(&joined) {
+                    let l = p.iter().copied().find(|l| l.text.contains(span.as_str())).unwrap_or(p[0]);
                     let bad_bracket = unbalanced(&span);
-                    let stray = span.starts_with([',', ';', ' ']) || span.ends_with([',', ' ']);
+                    // Code never ends in a full stop: one there is the
+                    // sentence's, inside the marks.
+                    let stray = span.starts_with([',', ';', ' '])
+                        || span.ends_with([',', ' '])
+                        || (span.len() > 1 && span.ends_with('.'));
                     if bad_bracket.is_some() || stray {
                         let slug: String = span.chars().filter(|c| c.is_alphanumeric()).take(20).collect();
                         out.push(finding(
@@ -470,6 +478,39 @@ pub fn code(doc: &Document) -> Vec<Finding> {
                         ));
                     }
                 }
+            }
+        }
+    }
+    out
+}
+
+/// The words after which the document names an operand, which it marks
+/// as code everywhere else (`operand \`b\``).
+const OPERAND_WORDS: [&str; 4] = ["operand", "operands", "input", "inputs"];
+
+/// An operand of the section's instruction named in prose without its code
+/// marks, after "operand" or "input".
+fn bare_operands(s: &Section) -> Vec<Finding> {
+    let names: BTreeSet<&str> = ptx_spec::Variant::all()
+        .iter()
+        .filter(|v| v.section() == s.number)
+        .flat_map(|v| v.operands().into_iter().map(|o| o.name))
+        .collect();
+    let mut out = Vec::new();
+    for l in s.all_lines().filter(|l| !l.code) {
+        let text = prose(&l.text);
+        let words: Vec<&str> = text.split_whitespace().collect();
+        for pair in words.windows(2) {
+            let name = pair[1].trim_end_matches(['.', ',', ';', ':']);
+            if OPERAND_WORDS.contains(&pair[0].to_lowercase().as_str()) && names.contains(name) {
+                out.push(finding(
+                    format!("text-code-{}-bare-operand-{}-{name}", s.number, pair[0].to_lowercase()),
+                    s,
+                    FindingKind::MalformedCode,
+                    format!("{} {name}", pair[0]),
+                    format!("the operand `{name}` is named as plain text (`{} {name}`), not as code", pair[0]),
+                    l,
+                ));
             }
         }
     }
