@@ -1122,6 +1122,43 @@ mod tests {
         assert_eq!(t, "| a | b |\n| --- | --- |\n| shfl.up.b32 d\\|p | x y |\n");
     }
 
+    /// The README's section on the seed text (`../shared/seeds/` from the
+    /// repository root) and its JSON.
+    #[test]
+    fn the_spec_text_section_counts_the_seeds() {
+        let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/seeds");
+        let t = crate::audit::text::run(&[seeds]).unwrap();
+        let mut s = String::new();
+        readme_text(&mut s, &t);
+        assert!(s.contains("| sections read (renderings) | 36 (38) |"), "{s}");
+        assert!(s.contains("| stale transcriptions | 0 |"), "{s}");
+        assert!(!s.contains("shared/seeds"), "no paths in the report: {s}");
+        assert_eq!(text_json(&t)["compared"], 124);
+    }
+
+    #[test]
+    fn ptxas_and_the_text_disagreeing_on_legality_are_requirement_findings() {
+        let vendor = Vendor {
+            syntax: json!({"cases": [
+                {"kind": "forbidden-type", "name": "9.7.1.14", "instruction": "popc.u32 %d, %a;", "ptx": "8.8",
+                 "target": "sm_90", "ptxas": "accepted"},
+                {"kind": "below-ptx", "name": "lop3.or.b32", "instruction": "lop3.or.b32 %d|%p, %a, %b, %c, 0x96, %q;",
+                 "ptx": "8.1", "target": "sm_70", "ptxas": "rejected", "error": "needs 8.2"},
+                {"kind": "variant", "name": "add.s32", "instruction": "add.s32 %d, %a, %b;", "ptx": "4.0",
+                 "target": "sm_50", "ptxas": "rejected", "error": "no"},
+                {"kind": "variant", "name": "add.u32", "instruction": "add.u32 %d, %a, %b;", "ptx": "4.0",
+                 "target": "sm_50", "ptxas": "accepted"},
+            ]}),
+            fold: json!({"instances": []}),
+            hardware: None,
+        };
+        let found = vendor.requirement_findings();
+        let ids: Vec<&str> = found.iter().map(|f| f.id.as_str()).collect();
+        assert_eq!(ids, ["vendor-accepts-forbidden-type-popc.u32-8.8-sm_90", "vendor-rejects-add.s32"]);
+        assert_eq!((found[0].section.as_str(), found[1].section.as_str()), ("9.7.1.14", "9.7.1.1"));
+        assert!(found.iter().all(|f| f.kind == FindingKind::VendorSyntax));
+    }
+
     #[test]
     fn the_vendor_column_reads_the_recorded_instances() {
         let vendor = Vendor {

@@ -185,3 +185,47 @@ fn recording_the_seeds_gives_the_committed_fingerprints() {
     let committed = include_str!("../text/fingerprints.toml");
     assert_eq!(std::fs::read_to_string(&out_file).unwrap(), committed);
 }
+
+/// The seed text cut, doubled and garbled line by line never makes the
+/// reader, the wording pass or the drift check panic: each gives sections
+/// and findings, or a one-line error.
+#[test]
+fn mangled_text_never_panics() {
+    use ptxcheck::audit::text::{document, drift, wording};
+    let text = std::fs::read_to_string(seed_with("### 9.7.8.")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let dict = std::collections::HashSet::from(["and".to_string()]);
+    let prints = drift::recorded().unwrap();
+    for i in (0..lines.len()).step_by(7) {
+        let variants = [
+            // line i dropped
+            lines.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, l)| *l).collect::<Vec<_>>().join("\n"),
+            // line i doubled
+            lines
+                .iter()
+                .enumerate()
+                .flat_map(|(j, l)| if j == i { vec![*l, *l] } else { vec![*l] })
+                .collect::<Vec<_>>()
+                .join("\n"),
+            // everything from line i on cut off
+            lines[..i].join("\n"),
+            // line i cut in the middle of a character where it has one
+            lines
+                .iter()
+                .enumerate()
+                .map(|(j, l)| if j == i { l.chars().take(l.chars().count() / 2).collect() } else { l.to_string() })
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ];
+        for v in variants {
+            match document::parse("mangled.txt", v.as_bytes()) {
+                Ok(sections) => {
+                    let doc = document::Document { sections };
+                    let _ = wording::check(&doc, Ok(&dict));
+                    let _ = drift::compare(&doc, &prints);
+                }
+                Err(e) => assert!(!e.to_string().contains('\n') && e.to_string().starts_with("mangled.txt:"), "{e}"),
+            }
+        }
+    }
+}
