@@ -19,6 +19,7 @@ use serde_json::{json, Value};
 use crate::audit::errata::{self, Class, Impact, RootCause};
 use crate::audit::finding::{Finding, FindingKind, Severity, WitnessTable};
 use crate::audit::passages::compare::{self as passage_compare, PassageResult};
+use crate::audit::text::TextAudit;
 use crate::audit::Audit;
 use crate::cmd::audit::audit_json;
 use crate::cmd::claims::ClaimSummary;
@@ -286,14 +287,20 @@ fn picks_among_samples(source: &Value, findings: &[&Finding], passages: &[Passag
 }
 
 /// Build every file of the report.
-pub fn build(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>) -> Report {
+pub fn build(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>, text: Option<&TextAudit>) -> Report {
+    let mut readme = readme(runs, audit, vendor);
+    let mut json = json_report(runs, audit, vendor);
+    if let Some(t) = text {
+        readme_text(&mut readme, t);
+        json["spec_text"] = text_json(t);
+    }
     Report {
         files: vec![
-            ("README.md", readme(runs, audit, vendor)),
+            ("README.md", readme),
             ("errata.md", errata_md(audit, vendor)),
             ("findings.md", findings(audit, vendor)),
             ("variants.md", variants(runs, vendor.and_then(|v| v.hardware.as_ref()), audit)),
-            ("ptxcheck.json", format!("{:#}\n", json_report(runs, audit, vendor))),
+            ("ptxcheck.json", format!("{json:#}\n")),
         ],
     }
 }
@@ -451,6 +458,13 @@ fn readme_vendor(s: &mut String, v: &Vendor, audit: &Audit) {
     t.push(vec!["examples accepted".into(), format!("{} of {}", n(&c["examples_accepted"]), n(&c["examples"]))]);
     t.push(vec!["ptxas and ptxcheck agree".into(), n(&c["agree"])]);
     t.push(vec!["ptxas and ptxcheck disagree".into(), n(&c["disagree"])]);
+    t.push(vec![
+        "forbidden neighbours (types and forms the text excludes, a version or target below its minimum)".into(),
+        n(&c["negative"]),
+    ]);
+    t.push(vec!["... rejected, as the text says".into(), n(&c["negative_rejected"])]);
+    t.push(vec!["... accepted, against the text".into(), n(&c["negative_accepted"])]);
+    t.push(vec!["forms the text allows, rejected against the text".into(), n(&c["positive_rejected"])]);
     s.push_str(&markdown_table(&t));
     let c = &v.fold["counts"];
     let mut t = vec![vec!["folded values".to_string(), "instances".into()]];
@@ -921,6 +935,104 @@ fn variants(runs: &[SolverRun], hw: Option<&Hardware>, audit: &Audit) -> String 
     s
 }
 
+impl Vendor {
+    /// Where the text and ptxas disagree on what is legal, as findings of
+    /// class requirements: a forbidden neighbour ptxas accepts, or a
+    /// variant the text allows that it rejects.
+    pub fn requirement_findings(&self) -> Vec<Finding> {
+        let rows = self.syntax["cases"].as_array().cloned().unwrap_or_default();
+        let mut out = Vec::new();
+        for r in &rows {
+            let kind = r["kind"].as_str().unwrap_or("");
+            let accepted = r["ptxas"] == "accepted";
+            let negative = crate::oracle::negative::KINDS.contains(&kind);
+            if !(negative && accepted || kind == "variant" && !accepted) {
+                continue;
+            }
+            let instruction = r["instruction"].as_str().unwrap_or("");
+            let mnemonic = instruction.split_whitespace().next().unwrap_or("");
+            let setting = format!("PTX {}, {}", r["ptx"].as_str().unwrap_or("?"), r["target"].as_str().unwrap_or("?"));
+            let (id, summary) = if negative {
+                (
+                    format!(
+                        "vendor-accepts-{kind}-{mnemonic}-{}-{}",
+                        r["ptx"].as_str().unwrap_or(""),
+                        r["target"].as_str().unwrap_or("")
+                    ),
+                    format!("ptxas accepts `{mnemonic}` under {setting}, which the text excludes ({kind})"),
+                )
+            } else {
+                (
+                    format!("vendor-rejects-{mnemonic}"),
+                    format!(
+                        "ptxas rejects `{mnemonic}` under {setting}, which the text allows: {}",
+                        r["error"].as_str().unwrap_or("")
+                    ),
+                )
+            };
+            let section = Variant::all()
+                .iter()
+                .find(|v| v.mnemonic() == mnemonic || v.to_string() == r["name"].as_str().unwrap_or(""))
+                .map_or_else(|| r["name"].as_str().unwrap_or("").to_string(), |v| v.section().to_string());
+            out.push(Finding {
+                id,
+                section,
+                kind: FindingKind::VendorSyntax,
+                severity: Severity::Medium,
+                root_cause: String::new(),
+                fragment: mnemonic.to_string(),
+                summary,
+                detail: vec![format!("Assembled by `ptxcheck vendor syntax`: `{instruction}` under {setting}.")],
+                model_choice: None,
+                witness: None,
+                more_witnesses: Vec::new(),
+            });
+        }
+        out
+    }
+}
+
+/// The README's section on the spec text the report was given.
+fn readme_text(s: &mut String, t: &TextAudit) {
+    s.push_str("\n## The spec text\n\n");
+    s.push_str(
+        "The PTX ISA sections read by `ptxcheck text` (the document is the user's: the report names no file): its \
+         wording, structure and code, and every block the project transcribed compared with it by fingerprint.\n\n",
+    );
+    let mut sections: Vec<&str> = t.document.sections.iter().map(|x| x.number.as_str()).collect();
+    let renderings = sections.len();
+    sections.sort_by_key(|x| section_key(x));
+    sections.dedup();
+    let mut rows = vec![vec!["spec text".to_string(), "count".into()]];
+    rows.push(vec!["sections read (renderings)".into(), format!("{} ({renderings})", sections.len())]);
+    for k in [FindingKind::Spelling, FindingKind::Structure, FindingKind::MalformedCode] {
+        rows.push(vec![
+            format!("{} findings", k.label()),
+            t.findings.iter().filter(|f| f.kind == k).count().to_string(),
+        ]);
+    }
+    rows.push(vec!["transcribed blocks and passages compared".into(), t.compared.to_string()]);
+    rows.push(vec!["stale transcriptions".into(), t.stale.len().to_string()]);
+    rows.push(vec!["not rendered by the text, not compared".into(), t.unchecked.to_string()]);
+    s.push_str(&markdown_table(&rows));
+    if let Some(why) = &t.spelling_skipped {
+        let _ = writeln!(s, "\nSpelling not checked: {why}.");
+    }
+    for x in &t.stale {
+        let _ = writeln!(s, "\n- transcription stale: re-check {} ({})", x.what, x.change.label());
+    }
+}
+
+/// The spec text's summary for tools (its findings are among the audit's).
+fn text_json(t: &TextAudit) -> Value {
+    json!({
+        "compared": t.compared,
+        "unchecked": t.unchecked,
+        "stale": t.stale.iter().map(|x| json!({ "what": x.what, "change": x.change })).collect::<Vec<_>>(),
+        "spelling_skipped": t.spelling_skipped,
+    })
+}
+
 fn json_report(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>) -> Value {
     let root_causes: Vec<Value> = errata_of(audit, vendor)
         .iter()
@@ -1008,6 +1120,43 @@ mod tests {
     fn markdown_tables_escape_bars_and_flatten_lines() {
         let t = markdown_table(&[vec!["a".into(), "b".into()], vec!["shfl.up.b32 d|p".into(), "x\ny".into()]]);
         assert_eq!(t, "| a | b |\n| --- | --- |\n| shfl.up.b32 d\\|p | x y |\n");
+    }
+
+    /// The README's section on the seed text (`../shared/seeds/` from the
+    /// repository root) and its JSON.
+    #[test]
+    fn the_spec_text_section_counts_the_seeds() {
+        let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/seeds");
+        let t = crate::audit::text::run(&[seeds]).unwrap();
+        let mut s = String::new();
+        readme_text(&mut s, &t);
+        assert!(s.contains("| sections read (renderings) | 36 (38) |"), "{s}");
+        assert!(s.contains("| stale transcriptions | 0 |"), "{s}");
+        assert!(!s.contains("shared/seeds"), "no paths in the report: {s}");
+        assert_eq!(text_json(&t)["compared"], 124);
+    }
+
+    #[test]
+    fn ptxas_and_the_text_disagreeing_on_legality_are_requirement_findings() {
+        let vendor = Vendor {
+            syntax: json!({"cases": [
+                {"kind": "forbidden-type", "name": "9.7.1.14", "instruction": "popc.u32 %d, %a;", "ptx": "8.8",
+                 "target": "sm_90", "ptxas": "accepted"},
+                {"kind": "below-ptx", "name": "lop3.or.b32", "instruction": "lop3.or.b32 %d|%p, %a, %b, %c, 0x96, %q;",
+                 "ptx": "8.1", "target": "sm_70", "ptxas": "rejected", "error": "needs 8.2"},
+                {"kind": "variant", "name": "add.s32", "instruction": "add.s32 %d, %a, %b;", "ptx": "4.0",
+                 "target": "sm_50", "ptxas": "rejected", "error": "no"},
+                {"kind": "variant", "name": "add.u32", "instruction": "add.u32 %d, %a, %b;", "ptx": "4.0",
+                 "target": "sm_50", "ptxas": "accepted"},
+            ]}),
+            fold: json!({"instances": []}),
+            hardware: None,
+        };
+        let found = vendor.requirement_findings();
+        let ids: Vec<&str> = found.iter().map(|f| f.id.as_str()).collect();
+        assert_eq!(ids, ["vendor-accepts-forbidden-type-popc.u32-8.8-sm_90", "vendor-rejects-add.s32"]);
+        assert_eq!((found[0].section.as_str(), found[1].section.as_str()), ("9.7.1.14", "9.7.1.1"));
+        assert!(found.iter().all(|f| f.kind == FindingKind::VendorSyntax));
     }
 
     #[test]

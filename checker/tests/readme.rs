@@ -31,6 +31,11 @@ const NOT_RUN: &[(&str, &str)] = &[
     ("ptxcheck claims", "5-15 s; checker/tests/cli.rs runs all claims"),
     ("ptxcheck audit", "minutes (unresolved comparisons wait for their time limit); audit --id runs here"),
     ("ptxcheck report", "minutes, and rewrites reports/; .ci/run checks it with report --check"),
+    ("ptxcheck report --text NEWER/", "minutes, rewrites reports/, and needs a newer document"),
+    (
+        "ptxcheck text NEWER/ --record-fingerprints checker/text/fingerprints.toml",
+        "needs a newer document, and rewrites the project's fingerprints; checker/tests/text.rs records the seeds'",
+    ),
     ("ptxcheck mutants all", "hours on all of 9.7.1; checker/tests/mutants.rs runs a sample"),
     ("ptxcheck prove all --model sm_90", "15-30 s; checker/tests/sm_90.rs proves every variant sm_90 changes"),
     // Needs NVIDIA's wheels (see the README's set-up); checker/tests/vendor.rs and .ci/run run them.

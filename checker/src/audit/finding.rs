@@ -28,16 +28,32 @@ pub enum FindingKind {
     ClaimRefuted,
     /// An example instruction that the section's own Syntax block rejects.
     ExampleSyntax,
+    /// A word of the document in neither the dictionary nor the PTX
+    /// glossary (`ptxcheck text`).
+    Spelling,
+    /// A label, heading or list that does not match what it heads or
+    /// summarises (`ptxcheck text`).
+    Structure,
+    /// A code span, Syntax line or example that is malformed: an unmatched
+    /// bracket, a missing `;` (`ptxcheck text`).
+    MalformedCode,
+    /// A type, qualifier, version or target the text excludes that NVIDIA's
+    /// assembler accepts, or one the text allows that it rejects.
+    VendorSyntax,
 }
 
 impl FindingKind {
-    pub const ALL: [FindingKind; 6] = [
+    pub const ALL: [FindingKind; 10] = [
         FindingKind::Ambiguity,
         FindingKind::LiteralReading,
         FindingKind::Undefined,
         FindingKind::ProseVsPseudocode,
         FindingKind::ClaimRefuted,
         FindingKind::ExampleSyntax,
+        FindingKind::Spelling,
+        FindingKind::Structure,
+        FindingKind::MalformedCode,
+        FindingKind::VendorSyntax,
     ];
 
     pub fn label(self) -> &'static str {
@@ -48,6 +64,10 @@ impl FindingKind {
             FindingKind::ProseVsPseudocode => "prose-vs-pseudocode",
             FindingKind::ClaimRefuted => "claim refuted",
             FindingKind::ExampleSyntax => "example syntax",
+            FindingKind::Spelling => "spelling",
+            FindingKind::Structure => "structure",
+            FindingKind::MalformedCode => "malformed code",
+            FindingKind::VendorSyntax => "vendor syntax",
         }
     }
 }

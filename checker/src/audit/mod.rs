@@ -12,6 +12,7 @@ pub mod literal;
 pub mod passages;
 pub mod readings;
 pub mod syntax;
+pub mod text;
 
 use std::time::Duration;
 

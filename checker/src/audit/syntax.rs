@@ -193,6 +193,42 @@ fn template_parts(mnemonic: &str) -> Vec<(String, bool)> {
     parts
 }
 
+/// Every mnemonic a Syntax line writes: each optional qualifier left out
+/// and put in, each set's every value (`add{.sat}.s32 d, a, b` gives
+/// `add.s32` and `add.sat.s32`).
+pub fn expand(line: &str, sets: &[(&str, &[&str])]) -> Vec<String> {
+    let template = line.split_once(' ').map_or(line, |(t, _)| t);
+    let opcode = line_opcode(template);
+    let mut out = vec![opcode.to_string()];
+    for (part, optional) in template_parts(&template[opcode.len()..]) {
+        let values: Vec<&str> = match sets.iter().find(|(name, _)| *name == part) {
+            Some((_, values)) => values.to_vec(),
+            None => vec![part.as_str()],
+        };
+        let mut next = Vec::new();
+        for m in &out {
+            if optional {
+                next.push(m.clone());
+            }
+            next.extend(values.iter().map(|v| format!("{m}{v}")));
+        }
+        out = next;
+    }
+    out
+}
+
+/// Whether a mnemonic (`add.sat.u32`) fits some line of a Syntax block.
+pub fn mnemonic_fits(block: &SyntaxBlock, mnemonic: &str) -> bool {
+    let opcode = mnemonic.split('.').next().unwrap_or("");
+    let qualifiers: Vec<String> = mnemonic.split('.').skip(1).map(|q| format!(".{q}")).collect();
+    let qualifiers: Vec<&str> = qualifiers.iter().map(String::as_str).collect();
+    block.lines.iter().any(|line| {
+        let template = line.split_once(' ').map_or(*line, |(t, _)| t);
+        let (t_opcode, rest) = template.split_at(line_opcode(template).len());
+        t_opcode == opcode && fits(&template_parts(rest), &qualifiers, block.sets)
+    })
+}
+
 /// Whether the written qualifiers fit the template's parts, in order.
 fn fits(parts: &[(String, bool)], written: &[&str], sets: &[(&str, &[&str])]) -> bool {
     let Some(((part, optional), rest)) = parts.split_first() else { return written.is_empty() };

@@ -15,6 +15,7 @@ pub mod render;
 pub mod report;
 pub mod run;
 pub mod smtlib;
+pub mod text;
 pub mod vendor;
 
 use std::io::{self, IsTerminal};
@@ -64,6 +65,10 @@ pub enum Command {
     /// Print the SMT encodings as SMT-LIB2: one define-fun per output of
     /// each variant, over its inputs, with the assumptions as comments.
     Smtlib(smtlib::Args),
+    /// Read the user's copy of the PTX ISA sections: wording, structure
+    /// and code as findings, and every block the project transcribed that
+    /// the text no longer matches. Exit 1 when a transcription is stale.
+    Text(text::Args),
     /// Ground truth from NVIDIA's assembler: syntax, and folded values.
     Vendor(vendor::Args),
     /// The hardware check: emit a GPU program, compare its results.

@@ -34,6 +34,11 @@ pub struct Args {
     /// prove).
     #[arg(long)]
     jobs: Option<usize>,
+    /// The PTX ISA text (files or folders, as `ptxcheck text` takes them):
+    /// its wording findings join the audit's, and the transcriptions are
+    /// compared with it. CI gives ../shared/seeds/.
+    #[arg(long, value_name = "PATH", num_args = 1..)]
+    text: Vec<PathBuf>,
 }
 
 /// Build the reports, then write them, or with --check compare them with
@@ -47,16 +52,24 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let setup = Setup::with("embedded", args.timeout, args.jobs)?;
     let output = if args.check { None } else { Some(Report::output(&args.dir)?) };
     let sm_90_output = if args.check { None } else { Some(Output::in_dir(&args.dir, &[sm_90_report::FILE])?) };
+    // The text is read before anything is proven: bad input stops at once.
+    let text = if args.text.is_empty() { None } else { Some(crate::audit::text::run(&args.text)?) };
     let mut runs = Vec::new();
     for setup in &setups {
         let results = setup.run_all(&variants, |v| prove::prove(v, &setup.backend, setup.timeout))?;
         runs.push(SolverRun { solver: setup.backend.to_string(), results });
     }
-    let audit =
+    let mut audit =
         setup.install(|| crate::audit::run(&setup.backend, setup.timeout, literal_timeout(setup.timeout)))??;
     let dir = &args.dir;
     let vendor = Vendor::load(dir);
-    let report = report::build(&runs, &audit, vendor.as_ref());
+    // Where ptxas and the text disagree on what is legal, and the text's
+    // wording: findings like the audit's, grouped by the same root causes.
+    audit.findings.extend(vendor.iter().flat_map(Vendor::requirement_findings));
+    audit.findings.extend(text.iter().flat_map(|t| t.findings.iter().cloned()));
+    crate::audit::errata::assign(&mut audit.findings);
+    crate::audit::sort(&mut audit.findings);
+    let report = report::build(&runs, &audit, vendor.as_ref(), text.as_ref());
     // The sm_90 model's deviations: a file of its own, from the rule table
     // and the committed H100 results.
     let results = std::fs::read_to_string(dir.join(sm_90_report::RESULTS)).ok();

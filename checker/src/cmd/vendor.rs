@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 use super::Format;
 use crate::error::Error;
 use crate::oracle::ptxas::{find_cuobjdump, find_ptxas, version, Tool};
-use crate::oracle::{fold, syntax};
+use crate::oracle::{fold, negative, syntax};
 use crate::output::Output;
 
 /// The arguments of `ptxcheck vendor`.
@@ -96,6 +96,12 @@ fn run_syntax(common: &Common, out: &mut dyn Write) -> Result<ExitCode, Error> {
         "removed_rejected": count(&|r| r.kind == "variant-removed" && r.ptxas == "rejected"),
         "examples": count(&|r| r.kind == "example"),
         "examples_accepted": count(&|r| r.kind == "example" && r.ptxas == "accepted"),
+        "negative": count(&|r| negative::KINDS.contains(&r.kind)),
+        "negative_rejected": count(&|r| negative::KINDS.contains(&r.kind) && r.ptxas == "rejected"),
+        "negative_accepted": count(&|r| negative::KINDS.contains(&r.kind) && r.ptxas == "accepted"),
+        "positive_rejected": count(&|r| {
+            (r.kind == "variant" || r.catalogue == Some(true) || r.syntax_block == Some(true)) && r.ptxas == "rejected"
+        }),
         "agree": count(&|r| r.verdict == "agree"),
         "disagree": count(&|r| r.verdict == "disagree"),
         "out_of_scope": count(&|r| r.verdict == "out of scope"),
@@ -229,6 +235,11 @@ fn syntax_table(out: &mut dyn Write, rows: &[syntax::Row], counts: &Value) -> io
         "variants: {} of {} accepted; removed shfl forms rejected: {}; examples: {} of {} accepted; agree {}, disagree {}, out of scope {}",
         counts["variants_accepted"], counts["variants"], counts["removed_rejected"], counts["examples_accepted"],
         counts["examples"], counts["agree"], counts["disagree"], counts["out_of_scope"]
+    )?;
+    writeln!(
+        out,
+        "forbidden neighbours (types and forms the text excludes, a version or target below its minimum): {}; rejected as the text says {}, accepted against the text {}; allowed forms rejected against the text {}",
+        counts["negative"], counts["negative_rejected"], counts["negative_accepted"], counts["positive_rejected"]
     )?;
     Ok(())
 }

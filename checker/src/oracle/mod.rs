@@ -7,6 +7,7 @@ pub mod fold;
 pub mod gpu;
 pub mod hw;
 pub mod kernel;
+pub mod negative;
 pub mod ptxas;
 pub mod sass;
 pub mod sweep;

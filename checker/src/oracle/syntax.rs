@@ -9,6 +9,10 @@
 //!   (PTX 6.0 for sm_60 in the shfl section), compared with the catalogue
 //!   parser and with the section's Syntax block.
 //!
+//! - every forbidden neighbour of a variant (`super::negative`): a type or
+//!   form the text excludes, a PTX ISA version or target just below the one
+//!   it requires (ptxcheck says: illegal).
+//!
 //! A case where ptxas and ptxcheck answer differently is a finding.
 
 use serde::Serialize;
@@ -77,6 +81,7 @@ pub fn cases() -> Vec<Case> {
     for (section, text) in EXAMPLE_INSTRUCTIONS {
         cases.push(example_case(section, text));
     }
+    cases.extend(super::negative::cases());
     cases
 }
 

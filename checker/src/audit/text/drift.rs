@@ -1,0 +1,306 @@
+//! Transcription drift: the project transcribes blocks of the spec by hand
+//! (every Syntax block, Semantics block and Examples block, and the
+//! passages the audit reads). Each is recorded here as the SHA-256 of its
+//! normalised text as it stood when it was transcribed
+//! (`checker/text/fingerprints.toml`: fingerprints, never the text). Given
+//! a newer document, every block whose text changed, that appeared, or that
+//! went is listed as "transcription stale: re-check".
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::document::{normalise, paragraphs, BlockKind, Document, Line, Section};
+use crate::audit::claims::section_key;
+
+/// The blocks of a section the project transcribes.
+pub const TRANSCRIBED: [BlockKind; 3] = [BlockKind::Syntax, BlockKind::Semantics, BlockKind::Examples];
+
+/// One recorded block.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlockPrint {
+    pub section: String,
+    pub block: BlockKind,
+    pub sha256: String,
+}
+
+/// One recorded passage: the paragraph (or code block) its fragment is in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PassagePrint {
+    pub id: String,
+    /// The section the fragment was found in.
+    pub section: String,
+    pub sha256: String,
+}
+
+/// The fingerprint table.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fingerprints {
+    #[serde(default)]
+    pub block: Vec<BlockPrint>,
+    #[serde(default)]
+    pub passage: Vec<PassagePrint>,
+}
+
+pub const FILE: (&str, &str) = ("checker/text/fingerprints.toml", include_str!("../../../text/fingerprints.toml"));
+
+/// The table built into the binary; a malformed one is a one-line error
+/// naming the file and line.
+pub fn recorded() -> Result<Fingerprints, String> {
+    toml::from_str(FILE.1).map_err(|e| {
+        let line = e.span().map_or(1, |s| FILE.1[..s.start.min(FILE.1.len())].matches('\n').count() + 1);
+        format!("{}:{line}: {}", FILE.0, e.message())
+    })
+}
+
+/// SHA-256 of a normalised text, in hex.
+pub fn sha256(text: &str) -> String {
+    Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The blocks the project transcribes, by section: its Syntax blocks
+/// (`audit::syntax`), its Semantics blocks read as C (`audit::literal`) and
+/// the sections whose example instructions the claims check.
+pub fn transcribed_blocks() -> Vec<(String, BlockKind)> {
+    let mut out: Vec<(String, BlockKind)> = Vec::new();
+    let mut push = |s: &str, k: BlockKind| {
+        if !out.iter().any(|(t, j)| t == s && *j == k) {
+            out.push((s.to_string(), k));
+        }
+    };
+    for b in crate::audit::syntax::BLOCKS {
+        push(b.section, BlockKind::Syntax);
+    }
+    for b in crate::audit::literal::blocks::BLOCKS {
+        push(b.section, BlockKind::Semantics);
+    }
+    for (s, _) in crate::audit::syntax::EXAMPLE_INSTRUCTIONS {
+        push(s, BlockKind::Examples);
+    }
+    out.sort_by(|a, b| (section_key(&a.0), a.1).cmp(&(section_key(&b.0), b.1)));
+    out
+}
+
+/// The sections a passage's section names: `9.7.1.1-2` is 9.7.1.1 and
+/// 9.7.1.2; a group (`9.7.1`) includes its subsections.
+fn passage_sections(section: &str) -> Vec<String> {
+    match section.split_once('-') {
+        Some((first, last)) => {
+            let (stem, from) = first.rsplit_once('.').unwrap_or(("", first));
+            match (from.parse::<u32>(), last.parse::<u32>()) {
+                (Ok(a), Ok(b)) => (a..=b).map(|n| format!("{stem}.{n}")).collect(),
+                _ => vec![first.to_string()],
+            }
+        }
+        None => vec![section.to_string()],
+    }
+}
+
+/// A text without Markdown's marks (code, emphasis, escapes), on one line:
+/// how a passage's fragment is quoted.
+fn plain(text: &str) -> String {
+    text.replace(['`', '\\'], "").replace(" *", " ").replace("* ", " ").replace("*.", ".").replace("*,", ",")
+}
+
+/// The units a passage can be in, in document order: each block's code as
+/// a whole, each prose paragraph.
+fn units(section: &Section) -> Vec<Vec<&Line>> {
+    let mut out: Vec<Vec<&Line>> = paragraphs(&section.intro);
+    for b in &section.blocks {
+        let code: Vec<&Line> = b.code().collect();
+        if !code.is_empty() {
+            out.push(code);
+        }
+        out.extend(b.paragraphs());
+    }
+    out
+}
+
+/// Where a passage's fragment is: its section and the unit's normalised
+/// text and first line.
+pub fn locate<'a>(doc: &'a Document, section: &str, fragment: &str) -> Option<(&'a Section, String, usize)> {
+    let want = fragment.split_whitespace().collect::<Vec<_>>().join(" ");
+    let scopes = passage_sections(section);
+    let in_scope = |s: &Section| scopes.iter().any(|p| s.number == *p || s.number.starts_with(&format!("{p}.")));
+    let mut seen: Vec<&str> = Vec::new();
+    for s in doc.sections.iter().filter(|s| in_scope(s)) {
+        if seen.contains(&s.number.as_str()) {
+            continue; // the first rendering of a section speaks for it
+        }
+        seen.push(&s.number);
+        for unit in units(s) {
+            let text = normalise(unit.iter().copied());
+            let flat = text.replace('\n', " ");
+            // A comment that runs over several lines reads as one.
+            let comments = text.lines().map(|l| l.trim_start_matches("// ")).collect::<Vec<_>>().join(" ");
+            if flat.contains(&want) || plain(&flat).contains(&want) || comments.contains(&want) {
+                return Some((s, text, unit[0].number));
+            }
+        }
+    }
+    None
+}
+
+/// The fingerprints of a document: what `--record-fingerprints` writes,
+/// and the passages whose fragment it does not contain.
+pub fn record(doc: &Document) -> (Fingerprints, Vec<String>) {
+    let mut prints = Fingerprints::default();
+    for (section, kind) in transcribed_blocks() {
+        if let Some(b) = doc.section(&section).and_then(|s| s.block(kind)) {
+            prints.block.push(BlockPrint { section, block: kind, sha256: sha256(&normalise(&b.lines)) });
+        }
+    }
+    let mut missing = Vec::new();
+    for p in crate::audit::passages::PASSAGES {
+        match locate(doc, p.section, p.fragment) {
+            Some((s, text, _)) => prints.passage.push(PassagePrint {
+                id: p.id.to_string(),
+                section: s.number.clone(),
+                sha256: sha256(&text),
+            }),
+            None => missing.push(format!("passage {} ({}): `{}` is not in the text", p.id, p.section, p.fragment)),
+        }
+    }
+    (prints, missing)
+}
+
+/// The table as its file is written.
+pub fn to_toml(prints: &Fingerprints) -> String {
+    let head = "# The SHA-256 of the normalised text (blank lines dropped, white space collapsed) of every\n\
+                # block of the PTX ISA sections the project transcribes, as it stood when transcribed:\n\
+                # fingerprints only, never the text. Written by `ptxcheck text --record-fingerprints`;\n\
+                # `ptxcheck text` lists every block of a newer document that no longer matches.\n\n";
+    format!("{head}{}", toml::to_string(prints).unwrap_or_default())
+}
+
+/// How a transcribed block differs from the document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Change {
+    /// The text changed.
+    Changed,
+    /// The document has a block of a transcribed kind the project never
+    /// transcribed.
+    Added,
+    /// The document's section no longer has the block (or the passage's
+    /// fragment).
+    Removed,
+}
+
+impl Change {
+    pub fn label(self) -> &'static str {
+        match self {
+            Change::Changed => "changed",
+            Change::Added => "added",
+            Change::Removed => "removed",
+        }
+    }
+}
+
+/// One stale transcription.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Stale {
+    /// `9.7.8.2 Semantics`, or `passage clz-mask-test (9.7.1.15)`.
+    pub what: String,
+    pub change: Change,
+    /// `FILE:LINE` in the document, where there is a place.
+    pub at: Option<String>,
+}
+
+/// The drift of a document against the recorded fingerprints: every
+/// rendering of every section compared. Sections the document does not
+/// render at all (and whose group it does not render either) are not
+/// checked: the user may supply a part of the document; they are counted
+/// in `unchecked`.
+pub fn compare(doc: &Document, prints: &Fingerprints) -> (Vec<Stale>, usize) {
+    let mut stale = Vec::new();
+    let mut unchecked = 0;
+    let recorded: BTreeMap<(String, BlockKind), &str> =
+        prints.block.iter().map(|b| ((b.section.clone(), b.block), b.sha256.as_str())).collect();
+    let rendered =
+        |s: &str| doc.section(s).is_some() || s.rsplit_once('.').is_some_and(|(group, _)| doc.section(group).is_some());
+    for ((section, kind), print) in &recorded {
+        if !rendered(section) {
+            unchecked += 1;
+            continue;
+        }
+        let mut renderings = doc.renderings(section).peekable();
+        if renderings.peek().is_none() {
+            stale.push(Stale { what: format!("{section} {}", kind.label()), change: Change::Removed, at: None });
+        }
+        for s in renderings {
+            match s.block(*kind) {
+                Some(b) if sha256(&normalise(&b.lines)) == *print => {}
+                Some(b) => stale.push(Stale {
+                    what: format!("{section} {}", kind.label()),
+                    change: Change::Changed,
+                    at: Some(format!("{}:{}", s.file, b.line)),
+                }),
+                None => stale.push(Stale {
+                    what: format!("{section} {}", kind.label()),
+                    change: Change::Removed,
+                    at: Some(format!("{}:{}", s.file, s.line)),
+                }),
+            }
+        }
+    }
+    for s in &doc.sections {
+        for b in &s.blocks {
+            if TRANSCRIBED.contains(&b.kind) && !recorded.contains_key(&(s.number.clone(), b.kind)) {
+                let what = format!("{} {}", s.number, b.kind.label());
+                if !stale.iter().any(|x| x.what == what) {
+                    stale.push(Stale { what, change: Change::Added, at: Some(format!("{}:{}", s.file, b.line)) });
+                }
+            }
+        }
+    }
+    for p in &prints.passage {
+        let Some(passage) = crate::audit::passages::PASSAGES.iter().find(|q| q.id == p.id) else {
+            continue; // a passage the project no longer reads
+        };
+        if !rendered(&p.section) {
+            unchecked += 1;
+            continue;
+        }
+        let what = format!("passage {} ({})", p.id, p.section);
+        match locate(doc, passage.section, passage.fragment) {
+            Some((_, text, _)) if sha256(&text) == p.sha256 => {}
+            Some((s, _, line)) => {
+                stale.push(Stale { what, change: Change::Changed, at: Some(format!("{}:{line}", s.file)) })
+            }
+            None => stale.push(Stale { what, change: Change::Removed, at: None }),
+        }
+    }
+    (stale, unchecked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passage_sections_expand_ranges() {
+        assert_eq!(passage_sections("9.7.1.1-2"), ["9.7.1.1", "9.7.1.2"]);
+        assert_eq!(passage_sections("9.7.8.8-9"), ["9.7.8.8", "9.7.8.9"]);
+        assert_eq!(passage_sections("9.7.1"), ["9.7.1"]);
+    }
+
+    #[test]
+    fn the_table_loads_and_covers_every_transcribed_block_and_passage() {
+        let prints = recorded().unwrap();
+        for (section, kind) in transcribed_blocks() {
+            assert!(
+                prints.block.iter().any(|b| b.section == section && b.block == kind),
+                "{section} {}: transcribed but not fingerprinted",
+                kind.label()
+            );
+        }
+        for p in crate::audit::passages::PASSAGES {
+            assert!(prints.passage.iter().any(|q| q.id == p.id), "passage {} not fingerprinted", p.id);
+        }
+    }
+}

@@ -1,0 +1,50 @@
+//! The spec document itself as input: `ptxcheck text` reads the user's
+//! copy of the PTX ISA sections (`document`), checks its wording and
+//! structure (`wording`), tells which of the project's transcriptions it
+//! no longer matches (`drift`), and derives the forbidden neighbours of
+//! every variant for NVIDIA's assembler (`negative`).
+
+pub mod document;
+pub mod drift;
+pub mod wording;
+
+use std::path::PathBuf;
+
+use crate::audit::finding::Finding;
+use document::{Document, TextError};
+use drift::Stale;
+
+/// What the text pass found in a document.
+pub struct TextAudit {
+    pub document: Document,
+    /// Every wording, structure and code finding, each with its root cause,
+    /// sorted by section then id.
+    pub findings: Vec<Finding>,
+    /// Why spelling was not checked, where it was not (no dictionary).
+    pub spelling_skipped: Option<String>,
+    /// The transcribed blocks the document no longer matches.
+    pub stale: Vec<Stale>,
+    /// Transcribed blocks and passages of sections the document does not
+    /// render, so not compared.
+    pub unchecked: usize,
+    /// Transcribed blocks and passages compared.
+    pub compared: usize,
+}
+
+/// Read the document and run the wording pass and the drift check.
+pub fn run(paths: &[PathBuf]) -> Result<TextAudit, TextError> {
+    let document = document::read(paths)?;
+    let dict = wording::load_dictionary(&wording::dictionary_path());
+    let (mut findings, spelling_skipped) = wording::check(&document, dict.as_ref().map_err(String::as_str));
+    crate::audit::errata::assign(&mut findings);
+    crate::audit::sort(&mut findings);
+    let prints = drift::recorded().map_err(|message| TextError {
+        file: drift::FILE.0.to_string(),
+        line: None,
+        message,
+        io: None,
+    })?;
+    let (stale, unchecked) = drift::compare(&document, &prints);
+    let compared = prints.block.len() + prints.passage.len() - unchecked;
+    Ok(TextAudit { document, findings, spelling_skipped, stale, unchecked, compared })
+}

@@ -1,0 +1,536 @@
+//! The wording pass over the document: spelling against a real dictionary
+//! (Debian's `wamerican`) and a glossary of PTX terms; structure (labels
+//! and headings against what they head, a group's list of instructions
+//! against its subsections); and code spans and examples that are
+//! malformed (unbalanced brackets, stray punctuation, a missing `;`).
+//!
+//! Each defect is a [`Finding`]; its id says where it is (`text-spelling-
+//! 9.7.8.2-biwise`), so the root-cause table can claim it like any other.
+
+use std::collections::{BTreeSet, HashSet};
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::document::{paragraphs, Block, BlockKind, Content, Document, Line, Section, STRUCTURE};
+use crate::audit::claims::section_key;
+use crate::audit::finding::{Finding, FindingKind, Severity};
+
+/// Where the dictionary is, unless `PTXCHECK_DICTIONARY` names another
+/// word list (one word a line).
+pub const DICTIONARY: &str = "/usr/share/dict/american-english";
+
+/// The word list in use: `PTXCHECK_DICTIONARY`, else [`DICTIONARY`].
+pub fn dictionary_path() -> PathBuf {
+    std::env::var_os("PTXCHECK_DICTIONARY").map_or_else(|| PathBuf::from(DICTIONARY), PathBuf::from)
+}
+
+/// The words of a word list, or why there is none.
+pub fn load_dictionary(path: &Path) -> Result<HashSet<String>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        format!("no dictionary at {} ({e}): spelling not checked (install Debian's `wamerican`)", path.display())
+    })?;
+    Ok(text.lines().map(|w| w.trim().to_string()).filter(|w| !w.is_empty()).collect())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GlossaryFile {
+    terms: Vec<String>,
+}
+
+pub const GLOSSARY_FILE: (&str, &str) = ("checker/text/glossary.toml", include_str!("../../../text/glossary.toml"));
+
+/// The PTX terms no dictionary has: the catalogue's opcodes, qualifiers
+/// and operand names, the glossary file's terms, and every identifier the
+/// document writes in code (its own code spans and blocks).
+pub fn glossary(doc: &Document) -> HashSet<String> {
+    let file: GlossaryFile =
+        toml::from_str(GLOSSARY_FILE.1).unwrap_or_else(|e| panic!("the built-in {}: {e}", GLOSSARY_FILE.0));
+    let mut out: HashSet<String> = file.terms.into_iter().collect();
+    for v in ptx_spec::Variant::all() {
+        for part in v.mnemonic().split('.') {
+            out.insert(part.to_string());
+        }
+        for o in v.operands() {
+            out.insert(o.name.to_string());
+        }
+    }
+    for s in &doc.sections {
+        for l in s.all_lines() {
+            let code: Vec<String> = if l.code { vec![l.text.clone()] } else { spans(&l.text) };
+            for c in code {
+                for w in c.split(|ch: char| !(ch.is_alphanumeric() || ch == '_')) {
+                    if !w.is_empty() {
+                        out.insert(w.to_string());
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The code spans of a line (text between backticks).
+fn spans(text: &str) -> Vec<String> {
+    text.split('`').skip(1).step_by(2).map(str::to_string).collect()
+}
+
+/// A line's prose: code spans and link targets removed.
+fn prose(text: &str) -> String {
+    let mut out = String::new();
+    for (i, part) in text.split('`').enumerate() {
+        if i % 2 == 0 {
+            out.push_str(part);
+            out.push(' ');
+        }
+    }
+    // `[text](target)`: the target is no prose.
+    let mut cleaned = String::new();
+    let mut rest = out.as_str();
+    while let Some(at) = rest.find("](") {
+        cleaned.push_str(&rest[..at]);
+        rest = rest[at..].find(')').map_or("", |end| &rest[at + end + 1..]);
+    }
+    cleaned.push_str(rest);
+    cleaned
+}
+
+fn finding(id: String, section: &Section, kind: FindingKind, fragment: String, summary: String, at: &Line) -> Finding {
+    Finding {
+        id,
+        section: section.number.clone(),
+        kind,
+        severity: Severity::Low,
+        root_cause: String::new(),
+        fragment,
+        summary,
+        detail: vec![format!("At {}:{}.", section.file, at.number)],
+        model_choice: None,
+        witness: None,
+        more_witnesses: Vec::new(),
+    }
+}
+
+/// A word of the text is spelled right if the dictionary has it as
+/// written, in lower case, or capitalised, or the glossary has it.
+fn known(word: &str, dict: &HashSet<String>, glossary: &HashSet<String>) -> bool {
+    let lower = word.to_lowercase();
+    let mut chars = lower.chars();
+    let capital: String = chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default();
+    let stem = lower.strip_suffix("'s").unwrap_or(&lower);
+    [word, &lower, &capital, stem].iter().any(|w| dict.contains(*w) || glossary.contains(*w))
+}
+
+/// Misspelled words: one finding per section and word.
+pub fn spelling(doc: &Document, dict: &HashSet<String>) -> Vec<Finding> {
+    let glossary = glossary(doc);
+    let mut out = Vec::new();
+    for s in &doc.sections {
+        let heading = Line { number: s.line, text: s.title.clone(), code: false };
+        let lines = std::iter::once(&heading).chain(s.all_lines().filter(|l| !l.code));
+        for l in lines {
+            let text = prose(&l.text).replace(['\u{2019}', '\u{2018}'], "'");
+            for raw in text.split(|c: char| !(c.is_alphanumeric() || c == '\'')) {
+                let word = raw.trim_matches('\'');
+                if word.len() < 2 || word.chars().any(|c| c.is_ascii_digit()) || known(word, dict, &glossary) {
+                    continue;
+                }
+                let id = format!("text-spelling-{}-{}", s.number, word.to_lowercase());
+                let context = l.text.split_whitespace().collect::<Vec<_>>();
+                let fragment = context
+                    .iter()
+                    .position(|w| w.contains(word))
+                    .map(|i| context[i..(i + 2).min(context.len())].join(" "))
+                    .unwrap_or_else(|| word.to_string());
+                out.push(finding(
+                    id,
+                    s,
+                    FindingKind::Spelling,
+                    fragment,
+                    format!("`{word}` is in neither the dictionary nor the PTX glossary"),
+                    l,
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Labels and headings against their content, and each group's list of
+/// instructions against its subsections.
+pub fn structure(doc: &Document) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for s in &doc.sections {
+        for b in &s.blocks {
+            out.extend(label_content(s, b));
+        }
+        out.extend(heading(doc, s));
+    }
+    for group in &STRUCTURE.introductions {
+        if let Some(s) = doc.section(group) {
+            out.extend(introduction(doc, s));
+        }
+    }
+    out
+}
+
+fn label_content(s: &Section, b: &Block) -> Vec<Finding> {
+    let Some(rule) = STRUCTURE.labels.iter().find(|r| r.block == b.kind) else { return Vec::new() };
+    let at = Line { number: b.line, text: b.label.clone(), code: false };
+    let key = b.kind.key();
+    let mut out = Vec::new();
+    let code: Vec<&Line> = b.code().filter(|l| !l.text.trim().is_empty()).collect();
+    if rule.content == Content::Code && code.is_empty() {
+        out.push(finding(
+            format!("text-label-{}-{key}", s.number),
+            s,
+            FindingKind::Structure,
+            b.label.clone(),
+            format!("the block labelled `{}` holds no code", b.label),
+            &at,
+        ));
+    }
+    if !rule.mentions.is_empty() {
+        for p in b.paragraphs() {
+            let text = p.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join(" ").to_lowercase();
+            if !rule.mentions.iter().any(|m| text.contains(&m.to_lowercase())) {
+                out.push(finding(
+                    format!("text-label-{}-{key}-{}", s.number, p[0].number),
+                    s,
+                    FindingKind::Structure,
+                    shorten(&p[0].text),
+                    format!("a paragraph under `{}` names none of: {}", b.label, rule.mentions.join(", ")),
+                    p[0],
+                ));
+            }
+        }
+    }
+    // A variant label (`Example`, singular) over a block of several
+    // instructions says less than it heads.
+    if b.label != rule.standard && b.kind == BlockKind::Examples {
+        let count = instructions(b).len();
+        if count > 1 {
+            out.push(finding(
+                format!("text-label-{}-{key}-count", s.number),
+                s,
+                FindingKind::Structure,
+                b.label.clone(),
+                format!(
+                    "labelled `{}` (one), heads {count} example instructions; the other sections say `{}`",
+                    b.label, rule.standard
+                ),
+                &at,
+            ));
+        }
+    }
+    out
+}
+
+/// The example instructions of a block: code lines without their comments
+/// and guards that are not empty.
+fn instructions(b: &Block) -> Vec<(&Line, String)> {
+    b.code()
+        .filter_map(|l| {
+            let text = l.text.split("//").next().unwrap_or("").trim();
+            (!text.is_empty()).then(|| (l, text.to_string()))
+        })
+        .collect()
+}
+
+/// The section's heading against its group's title and its Syntax block.
+fn heading(doc: &Document, s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let Some((group, _)) = s.title.rsplit_once(": ") else { return out };
+    let at = Line { number: s.line, text: s.title.clone(), code: false };
+    if let Some(parent) = s.number.rsplit_once('.').and_then(|(p, _)| doc.section(p)) {
+        if parent.title != group {
+            out.push(finding(
+                format!("text-heading-{}-group", s.number),
+                s,
+                FindingKind::Structure,
+                group.to_string(),
+                format!("the heading names the group `{group}`, section {} is `{}`", parent.number, parent.title),
+                &at,
+            ));
+        }
+    }
+    let Some(opcode) = s.opcode() else { return out };
+    if let Some(b) = s.block(BlockKind::Syntax) {
+        let written: BTreeSet<String> = b
+            .code()
+            .filter_map(|l| {
+                let t = l.text.trim();
+                (!t.starts_with('.') && !t.is_empty())
+                    .then(|| t.split(['.', ' ', '{']).next().unwrap_or("").to_string())
+            })
+            .collect();
+        if !written.is_empty() && !written.contains(opcode) {
+            out.push(finding(
+                format!("text-heading-{}-opcode", s.number),
+                s,
+                FindingKind::Structure,
+                opcode.to_string(),
+                format!(
+                    "the heading names `{opcode}`, the Syntax block writes {}",
+                    written.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ")
+                ),
+                &at,
+            ));
+        }
+    }
+    out
+}
+
+/// A group's introduction: the list of its instructions against its
+/// subsections, and the sentence before the list against the group's
+/// title.
+fn introduction(doc: &Document, s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let items: Vec<(&Line, String)> = s
+        .intro
+        .iter()
+        .filter(|l| !l.code)
+        .filter_map(|l| {
+            let t = l.text.trim();
+            let item = t.strip_prefix("* ").or_else(|| t.strip_prefix("- "))?;
+            Some((l, item.trim().trim_matches('`').to_string()))
+        })
+        .collect();
+    let Some(&(first, _)) = items.first() else { return out };
+    let prefix = format!("{}.", s.number);
+    let mut subsections: Vec<&Section> = Vec::new();
+    for sub in doc.sections.iter().filter(|t| t.number.starts_with(&prefix)) {
+        if !subsections.iter().any(|t| t.number == sub.number) && !sub.number[prefix.len()..].contains('.') {
+            subsections.push(sub);
+        }
+    }
+    subsections.sort_by_key(|t| section_key(&t.number));
+    let listed: Vec<&str> = items.iter().map(|(_, n)| n.as_str()).collect();
+    let defined: Vec<&str> = subsections.iter().filter_map(|t| t.opcode()).collect();
+    for name in &defined {
+        if !listed.contains(name) {
+            out.push(finding(
+                format!("text-list-{}-missing-{name}", s.number),
+                s,
+                FindingKind::Structure,
+                format!("`{name}`"),
+                format!("section {} defines `{name}`, its list of instructions does not name it", s.number),
+                first,
+            ));
+        }
+    }
+    for (l, name) in &items {
+        if !defined.contains(&name.as_str()) {
+            out.push(finding(
+                format!("text-list-{}-extra-{name}", s.number),
+                s,
+                FindingKind::Structure,
+                format!("`{name}`"),
+                format!("the list of section {} names `{name}`, no subsection defines it", s.number),
+                l,
+            ));
+        }
+    }
+    // The order: the listed names both sides have, against the sections'.
+    let common_listed: Vec<&str> = listed.iter().copied().filter(|n| defined.contains(n)).collect();
+    let common_defined: Vec<&str> = defined.iter().copied().filter(|n| listed.contains(n)).collect();
+    if let Some(i) = (0..common_listed.len()).find(|&i| common_listed[i] != common_defined[i]) {
+        let (said, is) = (common_listed[i], common_defined[i]);
+        let line = items.iter().find(|(_, n)| n == said).map_or(first, |(l, _)| *l);
+        let sub = subsections.iter().find(|t| t.opcode() == Some(is)).map_or("?", |t| t.number.as_str());
+        out.push(finding(
+            format!("text-list-{}-order", s.number),
+            s,
+            FindingKind::Structure,
+            format!("`{said}`, `{is}`"),
+            format!("the list puts `{said}` where the sections put `{is}` ({sub})"),
+            line,
+        ));
+    }
+    // The sentence that introduces the list names the group by its title.
+    let before: Vec<&Line> = s.intro.iter().take_while(|l| l.number < first.number).collect();
+    let lead = paragraphs(&before.into_iter().cloned().collect::<Vec<_>>())
+        .last()
+        .map(|p| p.iter().map(|l| l.text.trim()).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default();
+    let sentence = lead.rsplit(". ").next().unwrap_or(&lead).to_string();
+    if !sentence.to_lowercase().contains(&s.title.to_lowercase()) {
+        out.push(finding(
+            format!("text-list-{}-title", s.number),
+            s,
+            FindingKind::Structure,
+            shorten(&sentence),
+            format!("the list is introduced as `{}`, the section is `{}`", shorten(&sentence), s.title),
+            first,
+        ));
+    }
+    out
+}
+
+fn shorten(text: &str) -> String {
+    let t = text.trim();
+    if t.chars().count() <= 60 {
+        t.to_string()
+    } else {
+        format!("{}...", t.chars().take(57).collect::<String>())
+    }
+}
+
+/// Brackets of a text that do not pair up: the first one that is unmatched.
+fn unbalanced(text: &str) -> Option<char> {
+    let mut stack: Vec<char> = Vec::new();
+    for c in text.chars() {
+        match c {
+            '(' | '[' | '{' => stack.push(c),
+            ')' | ']' | '}' => {
+                let open = match c {
+                    ')' => '(',
+                    ']' => '[',
+                    _ => '{',
+                };
+                if stack.pop() != Some(open) {
+                    return Some(c);
+                }
+            }
+            _ => {}
+        }
+    }
+    stack.pop()
+}
+
+/// Malformed code: example and syntax lines without their `;`, brackets
+/// that do not pair in a code span or a code block, a code span left open,
+/// and code spans that begin or end with punctuation that is not code.
+pub fn code(doc: &Document) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for s in &doc.sections {
+        for b in &s.blocks {
+            if matches!(b.kind, BlockKind::Examples | BlockKind::Syntax) {
+                for (n, (l, text)) in instructions(b).into_iter().enumerate() {
+                    // A Syntax block's qualifier sets run over several lines,
+                    // each but the last ending in a comma.
+                    if !text.ends_with(';') && !(b.kind == BlockKind::Syntax && text.ends_with(',')) {
+                        out.push(finding(
+                            format!("text-code-{}-{}-terminator-{}", s.number, b.kind.key(), n + 1),
+                            s,
+                            FindingKind::MalformedCode,
+                            shorten(&text),
+                            format!("the {} line `{}` does not end with `;`", b.kind.label(), shorten(&text)),
+                            l,
+                        ));
+                    }
+                }
+            }
+            let code: Vec<&Line> = b.code().collect();
+            if !code.is_empty() {
+                let text: String =
+                    code.iter().map(|l| l.text.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
+                if let Some(c) = unbalanced(&text) {
+                    out.push(finding(
+                        format!("text-code-{}-{}-brackets", s.number, b.kind.key()),
+                        s,
+                        FindingKind::MalformedCode,
+                        c.to_string(),
+                        format!("the code of the {} block has an unmatched `{c}`", b.kind.label()),
+                        code[0],
+                    ));
+                }
+            }
+        }
+        out.extend(bare_operands(s));
+        for p in paragraphs(&s.all_lines().cloned().collect::<Vec<_>>()) {
+            let ticks: usize = p.iter().map(|l| l.text.matches('`').count()).sum();
+            if ticks % 2 == 1 {
+                let l = p.iter().find(|l| l.text.contains('`')).unwrap_or(&p[0]);
+                out.push(finding(
+                    format!("text-code-{}-span-open-{}", s.number, l.number),
+                    s,
+                    FindingKind::MalformedCode,
+                    shorten(&l.text),
+                    "a code span is opened and never closed".to_string(),
+                    l,
+                ));
+            }
+            // A code span may run onto the next line of its paragraph.
+            let joined = p.iter().map(|l| l.text.trim()).collect::<Vec<_>>().join(" ");
+            if ticks % 2 == 0 {
+                for span in spans(&joined) {
+                    let l = p.iter().copied().find(|l| l.text.contains(span.as_str())).unwrap_or(p[0]);
+                    let bad_bracket = unbalanced(&span);
+                    // Code never ends in a full stop: one there is the
+                    // sentence's, inside the marks.
+                    let stray = span.starts_with([',', ';', ' '])
+                        || span.ends_with([',', ' '])
+                        || (span.len() > 1 && span.ends_with('.'));
+                    if bad_bracket.is_some() || stray {
+                        let slug: String = span.chars().filter(|c| c.is_alphanumeric()).take(20).collect();
+                        out.push(finding(
+                            format!("text-code-{}-span-{}", s.number, slug.to_lowercase()),
+                            s,
+                            FindingKind::MalformedCode,
+                            format!("`{span}`"),
+                            match bad_bracket {
+                                Some(c) => format!("the code span `{span}` has an unmatched `{c}`"),
+                                None => format!("the code span `{span}` holds punctuation or space at its edge"),
+                            },
+                            l,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The words after which the document names an operand, which it marks
+/// as code everywhere else (`operand \`b\``).
+const OPERAND_WORDS: [&str; 4] = ["operand", "operands", "input", "inputs"];
+
+/// An operand of the section's instruction named in prose without its code
+/// marks, after "operand" or "input".
+fn bare_operands(s: &Section) -> Vec<Finding> {
+    let names: BTreeSet<&str> = ptx_spec::Variant::all()
+        .iter()
+        .filter(|v| v.section() == s.number)
+        .flat_map(|v| v.operands().into_iter().map(|o| o.name))
+        .collect();
+    let mut out = Vec::new();
+    for l in s.all_lines().filter(|l| !l.code) {
+        let text = prose(&l.text);
+        let words: Vec<&str> = text.split_whitespace().collect();
+        for pair in words.windows(2) {
+            let name = pair[1].trim_end_matches(['.', ',', ';', ':']);
+            if OPERAND_WORDS.contains(&pair[0].to_lowercase().as_str()) && names.contains(name) {
+                out.push(finding(
+                    format!("text-code-{}-bare-operand-{}-{name}", s.number, pair[0].to_lowercase()),
+                    s,
+                    FindingKind::MalformedCode,
+                    format!("{} {name}", pair[0]),
+                    format!("the operand `{name}` is named as plain text (`{} {name}`), not as code", pair[0]),
+                    l,
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Every wording finding of the document, each once (a section rendered
+/// twice gives its defects once), and a note where spelling was skipped.
+pub fn check(doc: &Document, dictionary: Result<&HashSet<String>, &str>) -> (Vec<Finding>, Option<String>) {
+    let mut all = Vec::new();
+    let note = match dictionary {
+        Ok(dict) => {
+            all.extend(spelling(doc, dict));
+            None
+        }
+        Err(why) => Some(why.to_string()),
+    };
+    all.extend(structure(doc));
+    all.extend(code(doc));
+    let mut seen: HashSet<String> = HashSet::new();
+    all.retain(|f| seen.insert(f.id.clone()));
+    (all, note)
+}

@@ -1,0 +1,126 @@
+//! `ptxcheck text PATH...`: the user's copy of the PTX ISA sections as
+//! input. Its wording, structure and code as findings, and every block the
+//! project transcribed that the document no longer matches.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use serde_json::json;
+
+use super::render::{note, Table, WidthArgs};
+use super::{status, Format};
+use crate::audit::finding::FindingKind;
+use crate::audit::text::{self, document::TextError, drift};
+use crate::error::Error;
+use crate::output::Output;
+
+/// The arguments of `ptxcheck text`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The document: files of plain text or Markdown, or folders (their
+    /// .txt and .md files, README.md aside), in the order given.
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<PathBuf>,
+    /// Write the fingerprints of the document's transcribed blocks to FILE
+    /// (the project's table is checker/text/fingerprints.toml): after the
+    /// transcriptions have been re-checked against a newer document.
+    #[arg(long, value_name = "FILE")]
+    record_fingerprints: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+    #[command(flatten)]
+    width: WidthArgs,
+}
+
+impl From<TextError> for Error {
+    fn from(e: TextError) -> Error {
+        match e.io {
+            Some(kind) if !matches!(kind, std::io::ErrorKind::NotFound | std::io::ErrorKind::InvalidInput) => {
+                Error::Io { what: format!("cannot read {}", e.file), source: std::io::Error::from(kind) }
+            }
+            _ => Error::Usage(e.to_string()),
+        }
+    }
+}
+
+/// Exit 1 while a transcribed block is stale; the findings are about the
+/// spec and leave the status 0, as the audit's do.
+pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
+    let output = match &args.record_fingerprints {
+        Some(path) => Some(Output::file(path)?),
+        None => None,
+    };
+    let audit = text::run(&args.paths)?;
+    if let Some(output) = output {
+        let (prints, missing) = drift::record(&audit.document);
+        if let Some(m) = missing.first() {
+            let more = if missing.len() > 1 { format!(" (and {} more)", missing.len() - 1) } else { String::new() };
+            return Err(Error::usage(format!("cannot record the fingerprints: {m}{more}")));
+        }
+        output.write(&[&drift::to_toml(&prints)])?;
+        writeln!(
+            out,
+            "wrote {} block and {} passage fingerprints to {}",
+            prints.block.len(),
+            prints.passage.len(),
+            args.record_fingerprints.as_ref().map_or(String::new(), |p| p.display().to_string())
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let width = args.width.resolve();
+    if args.format == Format::Json {
+        let value = json!({
+            "findings": audit.findings,
+            "spelling_skipped": audit.spelling_skipped,
+            "stale": audit.stale,
+            "compared": audit.compared,
+            "unchecked": audit.unchecked,
+        });
+        writeln!(out, "{value:#}")?;
+        return Ok(status(audit.stale.is_empty()));
+    }
+    let mut sections: Vec<&str> = audit.document.sections.iter().map(|s| s.number.as_str()).collect();
+    let renderings = sections.len();
+    sections.dedup();
+    sections.sort();
+    sections.dedup();
+    writeln!(out, "{} sections read ({} renderings)", sections.len(), renderings)?;
+    if let Some(why) = &audit.spelling_skipped {
+        writeln!(out, "note: {why}")?;
+    }
+    let rows = audit
+        .findings
+        .iter()
+        .map(|f| {
+            vec![f.id.clone(), f.section.clone(), f.kind.label().to_string(), f.root_cause.clone(), f.summary.clone()]
+        })
+        .collect();
+    let table =
+        Table::new(&["finding", "section", "kind", "root cause", "summary"], rows).wrap(0, None).wrap(4, Some(64));
+    writeln!(out, "{}", table.render(width))?;
+    let counts: Vec<String> = FindingKind::ALL
+        .iter()
+        .map(|k| (k, audit.findings.iter().filter(|f| f.kind == *k).count()))
+        .filter(|(_, n)| *n > 0)
+        .map(|(k, n)| format!("{n} {}", k.label()))
+        .collect();
+    note(out, width, "", "", &format!("{} findings (wording/typo): {}", audit.findings.len(), counts.join(", ")))?;
+    for s in &audit.stale {
+        let at = s.at.as_ref().map(|a| format!(", {a}")).unwrap_or_default();
+        writeln!(out, "transcription stale: re-check {} ({}{at})", s.what, s.change.label())?;
+    }
+    let unchecked = if audit.unchecked > 0 {
+        format!("; {} in sections the text does not render, not compared", audit.unchecked)
+    } else {
+        String::new()
+    };
+    writeln!(
+        out,
+        "transcriptions: {} blocks and passages compared, {} stale{unchecked}",
+        audit.compared,
+        audit.stale.len()
+    )?;
+    Ok(status(audit.stale.is_empty()))
+}

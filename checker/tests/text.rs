@@ -1,0 +1,231 @@
+//! `ptxcheck text`: the user's copy of the PTX ISA sections. The project
+//! holds none of the spec's text: these tests read the seed copy beside the
+//! repository, `../shared/seeds/` from its root, as CI does.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{ptxcheck, stderr, stdout};
+use ptxcheck::audit::errata::{self, TEXT_PREFIX};
+
+/// The seed copy of the spec sections, relative to the repository root.
+fn seeds() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/seeds");
+    assert!(dir.is_dir(), "the spec sections are read from ../shared/seeds/ beside the repository: {}", dir.display());
+    dir
+}
+
+/// The seed file that renders section `number` first (`### 9.7.8.`).
+fn seed_with(heading: &str) -> PathBuf {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(seeds()).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    files
+        .into_iter()
+        .find(|f| std::fs::read_to_string(f).is_ok_and(|t| t.lines().any(|l| l.starts_with(heading))))
+        .unwrap_or_else(|| panic!("no seed renders {heading}"))
+}
+
+fn run(args: &[&str]) -> (String, String, i32) {
+    let o = ptxcheck(args);
+    (stdout(&o), stderr(&o), o.status.code().unwrap_or(-1))
+}
+
+#[test]
+fn the_seeds_give_the_wording_findings_and_no_stale_transcription() {
+    let dir = seeds();
+    let start = std::time::Instant::now();
+    let (out, err, code) = run(&["text", dir.to_str().unwrap(), "--format", "json"]);
+    assert!(start.elapsed().as_secs() < 10, "ptxcheck text took {:?}", start.elapsed());
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["stale"].as_array().unwrap().len(), 0, "{out}");
+    assert_eq!(v["unchecked"], 0);
+    let findings = v["findings"].as_array().unwrap();
+    let ids: Vec<&str> = findings.iter().map(|f| f["id"].as_str().unwrap()).collect();
+    for want in [
+        "text-spelling-9.7.8.2-biwise",
+        "text-list-9.7.1-order",
+        "text-list-9.7.8-title",
+        "text-label-9.7.8.7-examples-count",
+        "text-code-9.7.8.2-examples-terminator-1",
+        "text-code-9.7.1.17-span-b32",
+    ] {
+        assert!(ids.contains(&want), "{want} missing from {ids:?}");
+    }
+    // Every finding has a root cause, and every text site of the table is
+    // found: the table and the pass cannot drift apart unnoticed.
+    for f in findings {
+        assert_ne!(f["root_cause"], errata::UNASSIGNED, "{}", f["id"]);
+        assert!(f["fragment"].as_str().unwrap().len() <= 80, "quote at most the fragment: {}", f["id"]);
+    }
+    for rc in errata::all() {
+        for site in rc.findings.iter().filter(|f| f.starts_with(TEXT_PREFIX)) {
+            assert!(ids.contains(&site.as_str()), "{}: site {site} is not found in the seeds", rc.id);
+        }
+    }
+}
+
+#[test]
+fn the_files_one_by_one_give_the_same_as_the_folder() {
+    let dir = seeds();
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .map(|p| p.to_str().unwrap().to_string())
+        .collect();
+    files.sort();
+    let mut args = vec!["text", "--format", "json"];
+    args.extend(files.iter().map(String::as_str));
+    let (by_file, _, code) = run(&args);
+    let (by_dir, _, _) = run(&["text", "--format", "json", dir.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert_eq!(by_file, by_dir);
+}
+
+#[test]
+fn one_edited_line_makes_its_block_stale() {
+    let original = seed_with("### 9.7.8.");
+    let text = std::fs::read_to_string(&original).unwrap();
+    // The Semantics block of 9.7.8.3 (xor): its one line of pseudocode.
+    let edited = text.replacen("d = a ^ b;", "d = a ^ ~b;", 1);
+    assert_ne!(edited, text, "the seed has xor's pseudocode");
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join("logic.txt");
+    std::fs::write(&copy, edited).unwrap();
+    let (out, err, code) = run(&["text", copy.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}{err}");
+    let stale: Vec<&str> = out.lines().filter(|l| l.starts_with("transcription stale: re-check")).collect();
+    assert_eq!(stale.len(), 1, "{out}");
+    assert!(stale[0].contains("9.7.8.3 Semantics (changed") && stale[0].contains("logic.txt:"), "{}", stale[0]);
+    // Sections the copy does not render are not compared, and say so.
+    assert!(out.contains("not compared"), "{out}");
+}
+
+#[test]
+fn a_section_that_is_gone_is_stale_as_removed() {
+    let original = seed_with("### 9.7.8.");
+    let text = std::fs::read_to_string(&original).unwrap();
+    // Cut the section of xor (9.7.8.3) out, up to the next section's heading.
+    let start = text.find("#### 9.7.8.3.").unwrap();
+    let end = text.find("#### 9.7.8.4.").unwrap();
+    let cut = format!("{}{}", &text[..start], &text[end..]);
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join("logic.txt");
+    std::fs::write(&copy, cut).unwrap();
+    let (out, _, code) = run(&["text", copy.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    for block in ["Syntax", "Semantics", "Examples"] {
+        assert!(out.contains(&format!("re-check 9.7.8.3 {block} (removed")), "{block}: {out}");
+    }
+}
+
+#[test]
+fn without_a_dictionary_spelling_is_skipped_in_one_line() {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_ptxcheck"))
+        .args(["text", seeds().to_str().unwrap()])
+        .env("PTXCHECK_DICTIONARY", "/nonexistent/words")
+        .output()
+        .unwrap();
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    let notes: Vec<&str> = out.lines().filter(|l| l.starts_with("note: no dictionary")).collect();
+    assert_eq!(notes.len(), 1, "{out}");
+    assert!(!out.contains("text-spelling-"), "{out}");
+    assert!(out.contains("text-list-9.7.1-order"), "the other checks still run: {out}");
+}
+
+/// Bad input: one line on standard error naming the file (and the line
+/// where there is one), exit 2, never a panic.
+#[test]
+fn bad_input_is_one_line_naming_the_file_and_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let write = |name: &str, bytes: &[u8]| {
+        let p = tmp.path().join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let logic = std::fs::read_to_string(seed_with("### 9.7.8.")).unwrap();
+    // xor's section without its Semantics label and block.
+    let start = logic.find("#### 9.7.8.3.").unwrap();
+    let semantics = start + logic[start..].find("\nSemantics\n").unwrap();
+    let notes = semantics + logic[semantics..].find("\nNotes\n").unwrap();
+    let without = format!("{}{}", &logic[..semantics], &logic[notes..]);
+    let heading_line = logic[..start].matches('\n').count() + 1;
+    let cases: Vec<(String, String)> = vec![
+        (tmp.path().join("missing.txt").to_str().unwrap().to_string(), "missing.txt: cannot read".into()),
+        (write("binary.txt", b"### 9.7.8. Logic\n\x00\x01\x02"), "binary.txt:2: a binary file".into()),
+        (write("latin1.txt", b"### 9.7.8. Logic\ncaf\xe9\n"), "latin1.txt:2: not UTF-8 text".into()),
+        (write("empty.txt", b""), "empty.txt:1: an empty file".into()),
+        (write("blank.txt", b"\n  \n"), "blank.txt:1: an empty file".into()),
+        (write("other.txt", b"# 5.1. Something else\n\nText.\n"), "other.txt:1: no section ptxcheck covers".into()),
+        (write("cut.txt", without.as_bytes()), format!("cut.txt:{heading_line}: section 9.7.8.3")),
+    ];
+    for (path, want) in cases {
+        let (out, err, code) = run(&["text", &path]);
+        assert_eq!(code, 2, "{path}: {out}{err}");
+        assert_eq!(err.lines().count(), 1, "{path}: {err}");
+        assert!(err.contains(&want), "{path}: {err} lacks {want}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let (_, err, code) = run(&["text", tmp.path().join("nothing").to_str().unwrap()]);
+    assert_eq!((code, err.lines().count()), (2, 1), "{err}");
+    let (_, err, _) = run(&["text", write("cut2.txt", without.as_bytes()).as_str()]);
+    assert!(err.contains("has no Semantics block"), "{err}");
+}
+
+#[test]
+fn recording_the_seeds_gives_the_committed_fingerprints() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out_file = tmp.path().join("fingerprints.toml");
+    let (out, err, code) =
+        run(&["text", seeds().to_str().unwrap(), "--record-fingerprints", out_file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    let committed = include_str!("../text/fingerprints.toml");
+    assert_eq!(std::fs::read_to_string(&out_file).unwrap(), committed);
+}
+
+/// The seed text cut, doubled and garbled line by line never makes the
+/// reader, the wording pass or the drift check panic: each gives sections
+/// and findings, or a one-line error.
+#[test]
+fn mangled_text_never_panics() {
+    use ptxcheck::audit::text::{document, drift, wording};
+    let text = std::fs::read_to_string(seed_with("### 9.7.8.")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let dict = std::collections::HashSet::from(["and".to_string()]);
+    let prints = drift::recorded().unwrap();
+    for i in (0..lines.len()).step_by(7) {
+        let variants = [
+            // line i dropped
+            lines.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, l)| *l).collect::<Vec<_>>().join("\n"),
+            // line i doubled
+            lines
+                .iter()
+                .enumerate()
+                .flat_map(|(j, l)| if j == i { vec![*l, *l] } else { vec![*l] })
+                .collect::<Vec<_>>()
+                .join("\n"),
+            // everything from line i on cut off
+            lines[..i].join("\n"),
+            // line i cut in the middle of a character where it has one
+            lines
+                .iter()
+                .enumerate()
+                .map(|(j, l)| if j == i { l.chars().take(l.chars().count() / 2).collect() } else { l.to_string() })
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ];
+        for v in variants {
+            match document::parse("mangled.txt", v.as_bytes()) {
+                Ok(sections) => {
+                    let doc = document::Document { sections };
+                    let _ = wording::check(&doc, Ok(&dict));
+                    let _ = drift::compare(&doc, &prints);
+                }
+                Err(e) => assert!(!e.to_string().contains('\n') && e.to_string().starts_with("mangled.txt:"), "{e}"),
+            }
+        }
+    }
+}
