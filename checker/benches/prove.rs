@@ -1,10 +1,15 @@
-//! The benchmark: `prove all`, cold (a fresh process each run, a fresh
-//! solver for every query), timed as a whole and per variant; and the
-//! exhaustive cross-check's throughput per variant.
+//! The benchmarks, each cold (a fresh process per run, a fresh solver for
+//! every query, no proof cache): `prove all`, timed as a whole and per
+//! variant; `claims`, `audit` and the mutation self-test on CI's targets,
+//! timed as a whole; and the exhaustive cross-check's throughput per
+//! variant.
 //!
-//! Run with `cargo bench -p ptxcheck`; `PTXCHECK_BENCH_RUNS` sets the number
-//! of cold runs (default 3; 0 skips `prove all`), `PTXCHECK_BENCH_SOLVER` the solver (default
-//! embedded). The figures in the README come from here.
+//! Run with `cargo bench -p ptxcheck`. `PTXCHECK_BENCH_RUNS` sets the number
+//! of cold runs of each command (default 3; 0 runs only the throughput),
+//! `PTXCHECK_BENCH_SOLVER` the solver (default embedded), and
+//! `PTXCHECK_BENCH_ONLY` a comma-separated subset of `prove`, `claims`,
+//! `audit`, `mutants` and `exhaustive`. The figures in the README come from
+//! here.
 
 use std::collections::BTreeMap;
 use std::process::Command;
@@ -18,12 +23,85 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+/// The mutation self-test's targets in CI: all of 9.7.8, a sample of 9.7.1
+/// and one shfl variant (the list in `.ci/run`).
+const MUTANT_TARGETS: &[&str] = &[
+    "and",
+    "or",
+    "xor",
+    "not",
+    "cnot",
+    "lop3",
+    "shf",
+    "shl",
+    "shr",
+    "add.sat.s32",
+    "sub.sat.s32",
+    "add.s16x2",
+    "sad.s16",
+    "min.relu.s16x2",
+    "max.u16x2",
+    "neg.s32",
+    "abs.s16",
+    "div.s16",
+    "rem.s16",
+    "popc.b32",
+    "bfind.shiftamt.s32",
+    "brev.b32",
+    "szext.wrap.s32",
+    "bmsk.clamp.b32",
+    "dp2a.hi.s32.u32",
+    "mul24.lo.u32",
+    "mad.lo.s16",
+    "mul.hi.s16",
+    "shfl.up.b32 d|p",
+];
+
 fn main() {
     let runs: usize = std::env::var("PTXCHECK_BENCH_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(3);
+    let only = std::env::var("PTXCHECK_BENCH_ONLY").ok();
+    let wanted = |name: &str| only.as_deref().is_none_or(|o| o.split(',').any(|w| w.trim() == name));
     if runs > 0 {
-        prove_all(runs);
+        if wanted("prove") {
+            prove_all(runs);
+        }
+        for (name, args) in [
+            ("claims", vec!["claims"]),
+            ("audit", vec!["audit"]),
+            ("mutants", [&["mutants"][..], MUTANT_TARGETS].concat()),
+        ] {
+            if wanted(name) {
+                command_wall(name, &args, runs);
+            }
+        }
     }
-    exhaustive_throughput();
+    if wanted("exhaustive") {
+        exhaustive_throughput();
+    }
+}
+
+/// One command, run cold `runs` times: its wall time and its exit status
+/// (1 from `audit` means some comparison was left unsettled).
+fn command_wall(name: &str, args: &[&str], runs: usize) {
+    let mut walls = Vec::new();
+    let mut statuses = Vec::new();
+    for _ in 0..runs {
+        let start = Instant::now();
+        let out = Command::new(env!("CARGO_BIN_EXE_ptxcheck"))
+            .args(args)
+            .env("PTXCHECK_NO_CACHE", "1")
+            .output()
+            .expect("ptxcheck runs");
+        walls.push(start.elapsed().as_secs_f64());
+        statuses.push(out.status.code().map_or("signal".to_string(), |c| c.to_string()));
+    }
+    println!(
+        "{name}: {runs} cold runs, wall median {:.1} s (min {:.1} s, max {:.1} s), exit status {}",
+        median(walls.clone()),
+        walls.iter().copied().fold(f64::INFINITY, f64::min),
+        walls.iter().copied().fold(0.0, f64::max),
+        statuses.join(", ")
+    );
 }
 
 fn prove_all(runs: usize) {
@@ -35,6 +113,7 @@ fn prove_all(runs: usize) {
         let start = Instant::now();
         let out = Command::new(env!("CARGO_BIN_EXE_ptxcheck"))
             .args(["prove", "all", "--format", "json", "--solver", &solver])
+            .env("PTXCHECK_NO_CACHE", "1")
             .output()
             .expect("ptxcheck runs");
         walls.push(start.elapsed().as_secs_f64());
