@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use ptx_spec::bv::mask;
-use serde_json::{json, Value};
 use ptx_spec::catalogue::Variant;
+use serde_json::{json, Value};
 
 use crate::audit::finding::{Finding, WitnessTable};
 use crate::audit::passages::compare::{PairVerdict, PassageResult};
@@ -213,7 +213,9 @@ impl Hardware {
             let got: Vec<u128> = row.hardware.split_whitespace().filter_map(parse_hex).collect();
             out.push(instance(row, format!("audit {}", f.id), matching(w, &got)));
         }
-        out.extend(self.rows.iter().filter(|r| r.label.starts_with("inst ")).map(|r| instance(r, "run".into(), vec![])));
+        out.extend(
+            self.rows.iter().filter(|r| r.label.starts_with("inst ")).map(|r| instance(r, "run".into(), vec![])),
+        );
         json!({ "instances": out })
     }
 }
