@@ -251,6 +251,10 @@ pub fn generate(variant: &Variant, witnesses: &[(Variant, Vec<u128>, Reason)], s
         let name = boundary_name(variant, &inputs);
         push(inputs, Reason::Boundary { name }, &mut out);
     }
+    for inputs in grid(variant) {
+        let name = boundary_name(variant, &inputs);
+        push(inputs, Reason::Boundary { name }, &mut out);
+    }
     if input_bits(variant) <= SMALL_BITS {
         let widths: Vec<u32> = variant.inputs().iter().map(|o| o.ty.width()).collect();
         for index in 0..1u64 << input_bits(variant) {
@@ -268,6 +272,44 @@ pub fn generate(variant: &Variant, witnesses: &[(Variant, Vec<u128>, Reason)], s
     }
     for i in boundary.len()..sample.len() {
         push(sample.input(i), Reason::Random { seed: size.seed }, &mut out);
+    }
+    out
+}
+
+/// The amounts grid: the last two operands (positions, lengths, shift
+/// amounts, bases and offsets, where the instruction has them) take every
+/// value from 0 to their width + 1 and the extremes, crossed, with the
+/// operands before them all ones or the top bit alone (all ones alone at 64
+/// bits): every field boundary and every shift amount, each bit of the
+/// word in and out of the field. Variants with an immediate operand, one
+/// operand, or predicates only get none.
+fn grid(variant: &Variant) -> Vec<Vec<u128>> {
+    let ops = variant.inputs();
+    if ops.len() < 2 || ops.iter().any(|o| o.role == Role::Imm) || input_bits(variant) <= SMALL_BITS {
+        return Vec::new();
+    }
+    let amounts = |w: u32| -> Vec<u128> {
+        let m = mask(w);
+        let mut v: Vec<u128> = (0..=u128::from(w) + 1).map(|x| x & m).collect();
+        v.extend([m, m - 1, 1 << (w - 1)]);
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let split = ops.len().saturating_sub(2).max(1);
+    let (data, tail) = ops.split_at(split);
+    let patterns = |w: u32| -> Vec<u128> {
+        if w >= 64 {
+            vec![mask(w)]
+        } else {
+            vec![mask(w), 1 << (w - 1)]
+        }
+    };
+    let mut columns: Vec<Vec<u128>> = data.iter().map(|o| patterns(o.ty.width())).collect();
+    columns.extend(tail.iter().map(|o| amounts(o.ty.width())));
+    let mut out = vec![Vec::new()];
+    for column in &columns {
+        out = out.iter().flat_map(|prefix| column.iter().map(move |&x| [prefix.clone(), vec![x]].concat())).collect();
     }
     out
 }
