@@ -279,8 +279,8 @@ pub fn generate(variant: &Variant, witnesses: &[(Variant, Vec<u128>, Reason)], s
 /// The amounts grid: the last two operands (positions, lengths, shift
 /// amounts, bases and offsets, where the instruction has them) take every
 /// value from 0 to their width + 1 and the extremes, crossed, with the
-/// operands before them all ones or the top bit alone (all ones alone at 64
-/// bits): every field boundary and every shift amount, each bit of the
+/// operands before them all ones or the top bit alone (all ones alone for
+/// three 64-bit operands): every field boundary and every shift amount, each bit of the
 /// word in and out of the field. Variants with an immediate operand, one
 /// operand, or predicates only get none.
 fn grid(variant: &Variant) -> Vec<Vec<u128>> {
@@ -299,7 +299,8 @@ fn grid(variant: &Variant) -> Vec<Vec<u128>> {
     let split = ops.len().saturating_sub(2).max(1);
     let (data, tail) = ops.split_at(split);
     let patterns = |w: u32| -> Vec<u128> {
-        if w >= 64 {
+        // Three 64-bit operands: 69 x 69 amounts, once.
+        if w >= 64 && ops.len() > 2 {
             vec![mask(w)]
         } else {
             vec![mask(w), 1 << (w - 1)]
