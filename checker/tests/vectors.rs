@@ -343,3 +343,19 @@ fn the_self_checking_modules_assemble() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A hand-made results file: a wrong sum, division by zero answered with
+/// all ones (the H100's pick) and with 0 (a pick the spec allows, failing
+/// sm_90 only), lop3 with its outputs by name, and fns's most negative
+/// offset answered as the H100 does (failing the spec, passing sm_90).
+#[test]
+fn conform_on_a_hand_made_results_file() {
+    let file = format!("{}/tests/data/conform-results.jsonl", env!("CARGO_MANIFEST_DIR"));
+    let o = ptxcheck(&["conform", &file, "--width", "120"]);
+    assert_eq!(o.status.code(), Some(1));
+    insta::assert_snapshot!("conform_hand_made", stdout(&o));
+    // Against sm_90 the fns result passes and div.u32's 0 fails.
+    let o = ptxcheck(&["conform", &file, "--model", "sm_90"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).ends_with("2 results fail against the sm_90 model: exit status 1.\n"), "{}", stdout(&o));
+}

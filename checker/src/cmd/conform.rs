@@ -123,8 +123,12 @@ fn show(out: &mut dyn Write, tallies: &[(Variant, Tally)], model: Model, width: 
                 continue;
             }
             let reasons = t.reasons(m);
-            let named: Vec<&String> =
-                reasons.iter().filter(|r| !r.starts_with("boundary") && !r.starts_with("random")).collect();
+            // The named things (findings, readings, claims) among the other
+            // failing vectors: what the failures have in common.
+            let named: Vec<&String> = reasons
+                .iter()
+                .filter(|r| ["finding ", "reading ", "claim "].iter().any(|k| r.starts_with(k)) && **r != f.reason)
+                .collect();
             let others = if !named.is_empty() {
                 let shown: Vec<&str> = named.iter().take(3).map(|s| s.as_str()).collect();
                 let more = named.len().saturating_sub(3);
@@ -153,9 +157,14 @@ fn show(out: &mut dyn Write, tallies: &[(Variant, Tally)], model: Model, width: 
             "actual",
             "expected",
             "its reason",
-            "named reasons failing",
+            "other findings, readings, claims failing",
         ];
-        let table = Table::new(&header, failures).wrap(3, Some(40)).wrap(6, Some(40)).wrap(7, Some(40));
+        let table = Table::new(&header, failures)
+            .wrap(3, Some(40))
+            .wrap(4, Some(40))
+            .wrap(5, Some(40))
+            .wrap(6, Some(40))
+            .wrap(7, Some(40));
         writeln!(out, "{}", table.render(width))?;
     }
     let total = |f: fn(&Tally) -> usize| tallies.iter().map(|(_, t)| f(t)).sum::<usize>();
