@@ -251,7 +251,7 @@ pub fn generate(variant: &Variant, witnesses: &[(Variant, Vec<u128>, Reason)], s
         let name = boundary_name(variant, &inputs);
         push(inputs, Reason::Boundary { name }, &mut out);
     }
-    for inputs in grid(variant) {
+    for inputs in grid(variant).into_iter().chain(bit_walk(variant)).chain(powers(variant)) {
         let name = boundary_name(variant, &inputs);
         push(inputs, Reason::Boundary { name }, &mut out);
     }
@@ -315,6 +315,68 @@ fn grid(variant: &Variant) -> Vec<Vec<u128>> {
     out
 }
 
+/// The bit walk: each operand in turn takes every single bit, every mask
+/// of the low bits, and their complements, the others 0 or all ones: the
+/// most significant bit at every position (clz, bfind), each carry chain.
+fn bit_walk(variant: &Variant) -> Vec<Vec<u128>> {
+    let ops = variant.inputs();
+    if ops.iter().any(|o| o.role == Role::Imm) || input_bits(variant) <= SMALL_BITS {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (i, o) in ops.iter().enumerate() {
+        let m = mask(o.ty.width());
+        let walk: Vec<u128> = (0..o.ty.width())
+            .flat_map(|k| {
+                let bit = 1u128 << k;
+                [bit, bit - 1, !bit & m, !(bit - 1) & m]
+            })
+            .collect();
+        for fill in [0, u128::MAX] {
+            for &v in &walk {
+                out.push(
+                    ops.iter().enumerate().map(|(j, p)| if j == i { v } else { fill & mask(p.ty.width()) }).collect(),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// Powers of two crossed for the first two operands of width 32 or less,
+/// any third at the signed extremes: every product's high half from 1 to
+/// 2^30, and sums that reach a saturation limit exactly (mad.hi.sat).
+fn powers(variant: &Variant) -> Vec<Vec<u128>> {
+    let ops = variant.inputs();
+    if ops.len() < 2
+        || ops.len() > 3
+        || ops.iter().any(|o| o.role == Role::Imm || o.ty.width() > 32)
+        || input_bits(variant) <= SMALL_BITS
+    {
+        return Vec::new();
+    }
+    let pows = |w: u32| -> Vec<u128> { (0..w).map(|k| 1u128 << k).collect() };
+    let thirds: Vec<u128> = match ops.get(2) {
+        Some(o) => {
+            let w = o.ty.width();
+            vec![(1 << (w - 1)) - 1, 1 << (w - 1)]
+        }
+        None => vec![],
+    };
+    let mut out = Vec::new();
+    for &a in &pows(ops[0].ty.width()) {
+        for &b in &pows(ops[1].ty.width()) {
+            if thirds.is_empty() {
+                out.push(vec![a, b]);
+            }
+            for &c in &thirds {
+                out.push(vec![a, b, c]);
+            }
+        }
+    }
+    out
+}
+
 /// The shfl vectors: one thread's view of whole-warp cases (lane `i` of a
 /// warp whose lane `l` holds `base + l` in `a`), lane offsets and clamps
 /// from `hw run`'s cases (every active lane) and `hw sweep`'s grid under
@@ -347,13 +409,6 @@ fn shfl(variant: &Variant, _witnesses: &[(Variant, Vec<u128>, Reason)], size: Si
         }
     }
     out
-}
-
-/// Whether an operand is given in a vector's inputs by a test harness (every
-/// input of a non-warp variant; shfl's per-thread view also has the warp's
-/// state).
-pub fn is_operand(role: Role) -> bool {
-    matches!(role, Role::Src | Role::Imm)
 }
 
 /// A value as hex, with as many digits as its width needs.
