@@ -22,3 +22,4 @@ pub mod run;
 pub mod select;
 pub mod sm_90_report;
 pub mod smtlib;
+pub mod vectors;

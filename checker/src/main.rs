@@ -101,5 +101,7 @@ fn run(command: Command, out: &mut dyn Write) -> Result<ExitCode, Error> {
         Command::Vendor(args) => cmd::vendor::run(args, out),
         Command::Hw(args) => cmd::hw::run(args, out),
         Command::List(args) => cmd::list::run(args, out),
+        Command::Vectors(args) => cmd::vectors::run(args, out),
+        Command::Conform(args) => cmd::conform::run(args, out),
     }
 }

@@ -278,3 +278,16 @@ pub fn run(variant: &Variant, backend: &Backend, timeout: Duration) -> Result<Ve
     }
     Ok(results)
 }
+
+/// Every mutant of both encodings of `variant`, built in `ctx`: which side
+/// it was made from, its fault, and its outputs; with the encodings.
+pub(crate) fn all(variant: &Variant, ctx: &Context) -> (Encodings, Vec<(Side, String, SymOutputs)>) {
+    let e = Encodings::build(variant, ctx, |sym, ins| encode::encode(variant, sym, ins));
+    let mut out = Vec::new();
+    for (side, original) in [(Side::Smt, &e.smt), (Side::Concrete, &e.concrete)] {
+        for fault in faults(ctx, &roots(original)) {
+            out.push((side, fault.description.clone(), mutate(ctx, original, &fault)));
+        }
+    }
+    (e, out)
+}

@@ -93,3 +93,17 @@ fn every_long_command_stops() {
         assert!(took < PROMPT, "{args:?} took {took:?}");
     }
 }
+
+#[test]
+fn the_suite_stopped_leaves_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite");
+    let audit = format!("{}/../reports/ptxcheck.json", env!("CARGO_MANIFEST_DIR"));
+    let args = ["vectors", "all", "--output", suite.to_str().unwrap(), "--audit", &audit];
+    let (status, err, took) = interrupt(start(&args), Duration::from_millis(1500));
+    assert_eq!(status, Some(130), "{err}");
+    assert!(took < PROMPT, "took {took:?}");
+    let left: Vec<_> =
+        std::fs::read_dir(&suite).map(|d| d.flatten().map(|e| e.file_name()).collect()).unwrap_or_default();
+    assert!(left.is_empty(), "{left:?}");
+}

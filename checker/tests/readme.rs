@@ -51,11 +51,23 @@ const NOT_RUN: &[(&str, &str)] = &[
     ),
     ("ptxcheck hw sweep --output sweep.json", "needs an NVIDIA GPU and its driver; minutes"),
     ("ptxcheck hw sweep add.u16 bfe.u32 --samples 100000", "needs an NVIDIA GPU and its driver"),
+    ("ptxcheck conform --gpu suite", "needs an NVIDIA GPU and its driver"),
+    // The suite: checker/tests/vectors.rs writes and checks one.
+    ("ptxcheck vectors all --output suite", "about 20 s and 290 MB; the test writes the suite of seven variants"),
+    (
+        "ptxcheck conform results.jsonl",
+        "reads an implementation's results; checker/tests/vectors.rs makes and checks them",
+    ),
+    ("ptxcheck conform results.csv --model sm_90", "reads an implementation's results, as above, in CSV"),
+    (
+        "ptxcheck vectors and or xor not cnot lop3 shf shl shr --kill-rate",
+        "minutes: every mutant of 9.7.8 on the suite, survivors through the solver",
+    ),
 ];
 
 /// Paths the README's commands write to, redirected into a scratch folder
 /// so that the test leaves the repository as it found it.
-const WRITTEN: &[&str] = &["DIR", "ptx.smt2"];
+const WRITTEN: &[&str] = &["DIR", "ptx.smt2", "suite"];
 
 fn repository_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("checker/ lies in the repository root").to_path_buf()

@@ -84,7 +84,7 @@ fn hw_run_without_a_driver_is_one_line() {
         if o.status.code() == Some(2) {
             assert_eq!(
                 err,
-                "error: no CUDA driver found (libcuda.so.1): `hw run` and `hw sweep` need an NVIDIA GPU and its driver\n"
+                "error: no CUDA driver found (libcuda.so.1): `hw run`, `hw sweep` and `conform --gpu` need an NVIDIA GPU and its driver\n"
             );
         } else {
             assert!(out.contains("NVIDIA"), "a run names its device: {out}{err}");

@@ -5,6 +5,7 @@
 
 pub mod audit;
 pub mod claims;
+pub mod conform;
 pub mod eval;
 pub mod exhaustive;
 pub mod hw;
@@ -16,6 +17,7 @@ pub mod report;
 pub mod run;
 pub mod smtlib;
 pub mod text;
+pub mod vectors;
 pub mod vendor;
 
 use std::io::{self, IsTerminal};
@@ -76,6 +78,12 @@ pub enum Command {
     /// List the catalogue: every legal variant with its operands,
     /// requirements and assumptions.
     List(list::Args),
+    /// Write the conformance suite: test vectors with the spec's and sm_90's
+    /// expected values (JSON Lines, CSV, self-checking PTX).
+    Vectors(vectors::Args),
+    /// Check an implementation's results on the conformance suite against
+    /// the spec and sm_90 models; exit 1 when one fails.
+    Conform(conform::Args),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -63,7 +63,7 @@ impl Gpu {
         // SAFETY: only tries to open the library by its usual names.
         if !unsafe { cudarc::driver::sys::is_culib_present() } {
             return Err(Error::Tool(
-                "no CUDA driver found (libcuda.so.1): `hw run` and `hw sweep` need an NVIDIA GPU and its driver".into(),
+                "no CUDA driver found (libcuda.so.1): `hw run`, `hw sweep` and `conform --gpu` need an NVIDIA GPU and its driver".into(),
             ));
         }
         let ctx = CudaContext::new(0).map_err(driver_error("to open GPU 0"))?;

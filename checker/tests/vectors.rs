@@ -1,0 +1,361 @@
+//! The conformance suite: a correct implementation, written here apart from
+//! the model, passes it; the same implementation with bugs planted as real
+//! simulators have had them fails it on every bug; bad results files are one
+//! line; the PTX modules assemble where ptxas is installed.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{ptxcheck, stderr, stdout};
+use ptxcheck::vectors::{conform, files};
+use serde_json::Value;
+
+fn repo(path: &str) -> String {
+    format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A scratch folder of this test's own.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ptxcheck-vectors-{name}-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The variants the implementation below covers, one per planted bug.
+const VARIANTS: [&str; 7] =
+    ["mad.hi.s32", "bfe.u32", "shf.l.wrap.b32", "mul24.hi.u32", "shr.s32", "bfind.shiftamt.u32", "add.sat.s32"];
+
+/// The bugs, each modelled on one a simulator has shipped with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bug {
+    /// mad.hi.s32 takes the high half of the unsigned product.
+    MadHiUnsigned,
+    /// bfe.u32 shifts by the position modulo 32 (C's `>>` on x86), so a
+    /// position of 32 or more reads from the bottom again.
+    BfePositionWraps,
+    /// shf.l.wrap computes `a >> (32 - n)` with the amount modulo 32, so
+    /// n = 0 ors in all of `a`.
+    ShfByZero,
+    /// mul24.hi.u32 returns bits 63..32 of the product instead of 47..16.
+    Mul24HiBits,
+    /// shr.s32 by 32 or more shifts by the amount modulo 32.
+    ShrSignedWraps,
+    /// bfind.shiftamt returns the bit position, not the shift amount.
+    BfindShiftAmount,
+    /// add.sat.s32 clamps positive overflow only.
+    AddSatNegative,
+}
+
+const BUGS: [Bug; 7] = [
+    Bug::MadHiUnsigned,
+    Bug::BfePositionWraps,
+    Bug::ShfByZero,
+    Bug::Mul24HiBits,
+    Bug::ShrSignedWraps,
+    Bug::BfindShiftAmount,
+    Bug::AddSatNegative,
+];
+
+impl Bug {
+    fn variant(self) -> &'static str {
+        VARIANTS[BUGS.iter().position(|b| *b == self).unwrap()]
+    }
+}
+
+/// An emulator's 32-bit integer instructions, written from the spec with
+/// native Rust arithmetic; `bugs` plants faults.
+fn implementation(variant: &str, x: &[u128], bugs: &[Bug]) -> u32 {
+    let bug = |b: Bug| bugs.contains(&b);
+    let (a, b, c) = (x[0] as u32, x.get(1).map_or(0, |&v| v as u32), x.get(2).map_or(0, |&v| v as u32));
+    match variant {
+        "mad.hi.s32" => {
+            let hi = if bug(Bug::MadHiUnsigned) {
+                ((u64::from(a) * u64::from(b)) >> 32) as u32
+            } else {
+                ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32
+            };
+            hi.wrapping_add(c)
+        }
+        "bfe.u32" => {
+            let (pos, len) = (b & 0xff, c & 0xff);
+            let pos = if bug(Bug::BfePositionWraps) { pos & 31 } else { pos };
+            if len == 0 || pos >= 32 {
+                0
+            } else {
+                let field = a >> pos;
+                if len >= 32 {
+                    field
+                } else {
+                    field & ((1u32 << len) - 1)
+                }
+            }
+        }
+        "shf.l.wrap.b32" => {
+            let n = c & 31;
+            if bug(Bug::ShfByZero) {
+                (b << n) | (a >> ((32 - n) & 31))
+            } else if n == 0 {
+                b
+            } else {
+                (b << n) | (a >> (32 - n))
+            }
+        }
+        "mul24.hi.u32" => {
+            let product = u64::from(a & 0xff_ffff) * u64::from(b & 0xff_ffff);
+            if bug(Bug::Mul24HiBits) {
+                (product >> 32) as u32
+            } else {
+                (product >> 16) as u32
+            }
+        }
+        "shr.s32" => {
+            let n = if bug(Bug::ShrSignedWraps) { b & 31 } else { b.min(31) };
+            ((a as i32) >> n) as u32
+        }
+        "bfind.shiftamt.u32" => match a {
+            0 => u32::MAX,
+            _ if bug(Bug::BfindShiftAmount) => 31 - a.leading_zeros(),
+            _ => a.leading_zeros(),
+        },
+        "add.sat.s32" => {
+            let sum = i64::from(a as i32) + i64::from(b as i32);
+            let high = sum.min(i64::from(i32::MAX));
+            (if bug(Bug::AddSatNegative) { high as i32 } else { high.max(i64::from(i32::MIN)) as i32 }) as u32
+        }
+        _ => panic!("not implemented: {variant}"),
+    }
+}
+
+/// The suite for [`VARIANTS`], written by `ptxcheck vectors`.
+fn suite(dir: &Path) -> String {
+    let mut args = vec!["vectors"];
+    args.extend(VARIANTS);
+    let audit = repo("reports/ptxcheck.json");
+    args.extend(["--output", dir.to_str().unwrap(), "--audit", &audit]);
+    let o = ptxcheck(&args);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    std::fs::read_to_string(dir.join("vectors.jsonl")).unwrap()
+}
+
+/// The suite's lines with the implementation's `actual` added.
+fn results(suite: &str, bugs: &[Bug]) -> String {
+    let mut out = String::new();
+    for line in suite.lines() {
+        let mut json: Value = serde_json::from_str(line).unwrap();
+        let variant = json["variant"].as_str().unwrap().to_string();
+        let inputs: Vec<u128> = json["inputs"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|v| u128::from_str_radix(v.as_str().unwrap().trim_start_matches("0x"), 16).unwrap())
+            .collect();
+        json["actual"] = Value::String(format!("{:#010x}", implementation(&variant, &inputs, bugs)));
+        out.push_str(&json.to_string());
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn the_suite_passes_a_correct_implementation_and_catches_every_planted_bug() {
+    let dir = scratch("bugs");
+    let suite = suite(&dir);
+    let correct = dir.join("correct.jsonl");
+    std::fs::write(&correct, results(&suite, &[])).unwrap();
+    let o = ptxcheck(&["conform", correct.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains(" 0 failed against the spec, 0 failed against sm_90 only"), "{}", stdout(&o));
+
+    // Each bug alone fails its variant, and only its variant.
+    for bug in BUGS {
+        let text = results(&suite, &[bug]);
+        let tallies = conform::compare(&files::read_jsonl(Path::new("r.jsonl"), &text).unwrap());
+        let failing: Vec<String> =
+            tallies.iter().filter(|(_, t)| t.failed_spec > 0).map(|(v, _)| v.to_string()).collect();
+        assert_eq!(failing, [bug.variant()], "{bug:?}");
+    }
+
+    // All together, through the command: exit 1, each variant in the
+    // failures table with its least failing input.
+    let broken = dir.join("broken.jsonl");
+    std::fs::write(&broken, results(&suite, &BUGS)).unwrap();
+    let o = ptxcheck(&["conform", broken.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    for v in VARIANTS {
+        assert!(out.lines().any(|l| l.contains(&format!("│ {v} ")) && l.contains("│ spec ")), "{v}:\n{out}");
+    }
+    // The least inputs that show three of the bugs: bfe from position 32,
+    // shf by 0 (the audit's witness), shr by 32.
+    assert!(out.contains("a=0x00000001 b=0x00000020 c=0x0000007f"), "bfe.u32 at position 32:\n{out}");
+    assert!(out.contains("a=0x00000001 b=0x00000000 c=0x00000000"), "shf.l.wrap.b32 by 0:\n{out}");
+    assert!(out.contains("a=0x00000001 b=0x00000020 "), "shr.s32 by 32:\n{out}");
+    assert!(out.contains("finding shf-shift-by-32"), "{out}");
+    assert!(out.contains("results fail against the spec model: exit status 1."), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_csv_form_is_read_like_the_json_lines() {
+    let dir = scratch("csv");
+    let suite = suite(&dir);
+    let csv_text = std::fs::read_to_string(dir.join("vectors.csv")).unwrap();
+    // Fill in the actual column from the JSON Lines, line for line, with
+    // the shr bug planted.
+    let mut out = String::new();
+    let mut lines = csv_text.lines();
+    out.push_str(lines.next().unwrap());
+    out.push('\n');
+    for (row, json) in lines.zip(results(&suite, &[Bug::ShrSignedWraps]).lines()) {
+        let json: Value = serde_json::from_str(json).unwrap();
+        out.push_str(&format!("{row}{}\n", json["actual"].as_str().unwrap()));
+    }
+    let file = dir.join("results.csv");
+    std::fs::write(&file, out).unwrap();
+    let o = ptxcheck(&["conform", file.to_str().unwrap(), "--model", "sm_90"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("results fail against the sm_90 model"), "{}", stdout(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_results_files_are_one_line_with_file_and_line() {
+    let dir = scratch("bad");
+    let good = r#"{"variant":"add.u16","inputs":{"a":"0x1","b":"0x2"},"actual":"0x3"}"#;
+    let cases: [(&str, String, &str); 6] = [
+        ("json", format!("{good}\n{{\"variant\""), "r.jsonl:2: not JSON"),
+        ("variant", r#"{"variant":"add.u7","inputs":{},"actual":"0"}"#.into(), "r.jsonl:1: unknown variant `add.u7`"),
+        (
+            "width",
+            r#"{"variant":"add.u16","inputs":{"a":"0x1","b":"0x2"},"actual":"0x10000"}"#.into(),
+            "r.jsonl:1: actual `0x10000` is wider than 16 bits",
+        ),
+        (
+            "hex",
+            r#"{"variant":"add.u16","inputs":{"a":"12z","b":"0x2"},"actual":"0x3"}"#.into(),
+            "r.jsonl:1: inputs.a `12z` is not a hex value",
+        ),
+        ("missing", r#"{"variant":"add.u16","inputs":{"a":"0x1","b":"0x2"}}"#.into(), "r.jsonl:1: no `actual`"),
+        (
+            "operand",
+            r#"{"variant":"add.u16","inputs":{"a":"0x1","b":"0x2","z":"0x0"},"actual":"0x3"}"#.into(),
+            "r.jsonl:1: inputs has no operand `z`",
+        ),
+    ];
+    for (name, text, expected) in cases {
+        let file = dir.join("r.jsonl");
+        std::fs::write(&file, text).unwrap();
+        let o = ptxcheck(&["conform", file.to_str().unwrap()]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        assert_eq!(err.lines().count(), 1, "{name}: {err}");
+        let expected = format!("error: {}{expected}", dir.display().to_string() + "/");
+        assert!(err.starts_with(&expected), "{name}: {err} (expected {expected})");
+        assert!(stdout(&o).is_empty(), "{name}: nothing printed before the error");
+    }
+    let csv = dir.join("r.csv");
+    std::fs::write(&csv, "variant,inputs,actual\nadd.u16,a=0x1 b=0x2,\n").unwrap();
+    let o = ptxcheck(&["conform", csv.to_str().unwrap()]);
+    assert_eq!(stderr(&o), format!("error: {}:2: no `actual`\n", csv.display()));
+    let o = ptxcheck(&["conform", dir.join("absent.jsonl").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn conform_on_the_gpu_without_a_driver_is_one_line() {
+    let dir = scratch("gpu");
+    let o =
+        ptxcheck(&["vectors", "add.u32", "--output", dir.to_str().unwrap(), "--audit", &repo("reports/ptxcheck.json")]);
+    assert_eq!(o.status.code(), Some(0));
+    let o = ptxcheck(&["conform", "--gpu", dir.to_str().unwrap()]);
+    if o.status.code() == Some(2) {
+        assert!(stderr(&o).starts_with("error: no CUDA driver found (libcuda.so.1)"), "{}", stderr(&o));
+        assert_eq!(stderr(&o).lines().count(), 1);
+    } else {
+        assert!(stdout(&o).contains("the device counted 0 mismatches"), "{}", stdout(&o));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Every family's modules through ptxas, where it is installed (lop3's with
+/// a kernel per truth table); a skip message otherwise.
+#[test]
+fn the_self_checking_modules_assemble() {
+    let dir = scratch("ptx");
+    let audit = repo("reports/ptxcheck.json");
+    let mut args = vec!["vectors", "--output", dir.to_str().unwrap(), "--audit", &audit, "--samples", "16"];
+    let families = [
+        "add.s16x2",
+        "add.cc.u32",
+        "mul.wide.s32",
+        "mad.hi.sat.s32",
+        "mul24.hi.s32",
+        "sad.u64",
+        "div.s64",
+        "rem.u16",
+        "min.relu.s32",
+        "popc.b64",
+        "clz.b32",
+        "bfind.shiftamt.s64",
+        "fns.b32",
+        "brev.b64",
+        "bfe.s64",
+        "bfi.b64",
+        "szext.clamp.s32",
+        "bmsk.wrap.b32",
+        "dp4a.s32.u32",
+        "dp2a.lo.u32.s32",
+        "lop3.b32",
+        "shf.r.clamp.b32",
+        "shl.b16",
+        "shr.s64",
+        "not.pred",
+        "cnot.b16",
+        "and.pred",
+        "xor.b64",
+    ];
+    let known: Vec<&str> =
+        families.iter().copied().filter(|v| ptx_spec::catalogue::Variant::from_mnemonic(v).is_some()).collect();
+    assert!(known.len() >= 20, "{known:?}");
+    args.extend(known.iter().copied());
+    let o = ptxcheck(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let Ok(ptxas) = ptxcheck::oracle::ptxas::find_ptxas(None) else {
+        eprintln!("skipping the assembly of the suite's modules: ptxas not found");
+        return;
+    };
+    for v in known {
+        let path = dir.join(format!("{v}.ptx"));
+        let module = std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{v}.ptx written"));
+        let target = module.lines().find_map(|l| l.strip_prefix(".target ")).expect("a .target line");
+        let b = Command::new(&ptxas.path)
+            .arg(format!("-arch={target}"))
+            .arg(&path)
+            .arg("-o")
+            .arg(dir.join("out.cubin"))
+            .output()
+            .expect("ptxas runs");
+        assert!(b.status.success(), "{v}: {}", String::from_utf8_lossy(&b.stderr));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A hand-made results file: a wrong sum, division by zero answered with
+/// all ones (the H100's pick) and with 0 (a pick the spec allows, failing
+/// sm_90 only), lop3 with its outputs by name, and fns's most negative
+/// offset answered as the H100 does (failing the spec, passing sm_90).
+#[test]
+fn conform_on_a_hand_made_results_file() {
+    let file = format!("{}/tests/data/conform-results.jsonl", env!("CARGO_MANIFEST_DIR"));
+    let o = ptxcheck(&["conform", &file, "--width", "120"]);
+    assert_eq!(o.status.code(), Some(1));
+    insta::assert_snapshot!("conform_hand_made", stdout(&o));
+    // Against sm_90 the fns result passes and div.u32's 0 fails.
+    let o = ptxcheck(&["conform", &file, "--model", "sm_90"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).ends_with("2 results fail against the sm_90 model: exit status 1.\n"), "{}", stdout(&o));
+}
