@@ -12,6 +12,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use easy_smt::{Context, SExpr, SExprData};
+use ptx_smt::eval::Evaluator;
 use ptx_smt::{encode, Backend, SolverError, SymBv, SymOutputs};
 use ptx_spec::bv::BitVec;
 use ptx_spec::catalogue::{Out, Variant};
@@ -20,7 +21,7 @@ use serde::Serialize;
 use crate::prove::{compare, Comparison, Encodings, Sides};
 
 /// Which encoding a mutant was made from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
     Smt,
@@ -239,13 +240,34 @@ pub fn skipped(variant: &Variant) -> Option<String> {
 }
 
 /// Run every mutant of both encodings of `variant`.
+///
+/// Concrete evaluation first: every mutant runs on the conformance suite's
+/// vectors ([`crate::vectors::generate`], its default size, without the
+/// audit's witnesses), each output compared with the other encoding's as
+/// `prove` compares them. A mutant that differs on some vector is killed by
+/// that concrete counterexample, without the solver; only the mutants no
+/// vector tells apart (the equivalent ones, and any the suite misses) go to
+/// the solver. Most mutants die on the first few vectors, and a killed
+/// mutant costs the solver a query and the minimisation of its witness.
 pub fn run(variant: &Variant, backend: &Backend, timeout: Duration) -> Result<Vec<Mutant>, SolverError> {
+    let killed = killed_concretely(variant)?;
+    let mut originals_agree: Option<bool> = None;
     let mut results = Vec::new();
     for side in [Side::Smt, Side::Concrete] {
         // Each mutant is built and checked in a fresh context, so that the
         // terms of thousands of mutants never pile up in one.
         let mut index = 0;
         loop {
+            if let Some(description) = killed.get(&(side, index)) {
+                results.push(Mutant {
+                    variant: variant.to_string(),
+                    side,
+                    fault: description.clone(),
+                    fate: Fate::Killed,
+                });
+                index += 1;
+                continue;
+            }
             let mut ctx = backend.context(timeout)?;
             let Encodings { vars, output_names: names, smt, concrete, .. } =
                 Encodings::build(variant, &ctx, |sym, ins| encode::encode(variant, sym, ins));
@@ -261,11 +283,36 @@ pub fn run(variant: &Variant, backend: &Backend, timeout: Duration) -> Result<Ve
             let fate = match compare(backend, &mut ctx, &against_other, timeout)? {
                 Comparison::Differ(_) => Fate::Killed,
                 Comparison::Equivalent => {
-                    let against_original =
-                        Sides { vars: &vars, constraint: None, output_names: &names, smt: &mutant, concrete: original };
-                    match compare(backend, &mut ctx, &against_original, timeout)? {
-                        Comparison::Equivalent => Fate::Equivalent,
-                        _ => Fate::Survived { reason: "not proven equal to the original".into() },
+                    // Equal to the other encoding, and the other encoding
+                    // proven equal to the original (once per variant, the
+                    // variant's own proof): equal to the original. Where
+                    // that proof does not hold, each mutant is compared
+                    // with its original directly.
+                    if originals_agree.is_none() {
+                        let proof = Sides {
+                            vars: &vars,
+                            constraint: None,
+                            output_names: &names,
+                            smt: &smt,
+                            concrete: &concrete,
+                        };
+                        originals_agree =
+                            Some(matches!(compare(backend, &mut ctx, &proof, timeout)?, Comparison::Equivalent));
+                    }
+                    let equal = originals_agree == Some(true) || {
+                        let against_original = Sides {
+                            vars: &vars,
+                            constraint: None,
+                            output_names: &names,
+                            smt: &mutant,
+                            concrete: original,
+                        };
+                        matches!(compare(backend, &mut ctx, &against_original, timeout)?, Comparison::Equivalent)
+                    };
+                    if equal {
+                        Fate::Equivalent
+                    } else {
+                        Fate::Survived { reason: "not proven equal to the original".into() }
                     }
                 }
                 Comparison::Unconfirmed(_) => {
@@ -277,6 +324,70 @@ pub fn run(variant: &Variant, backend: &Backend, timeout: Duration) -> Result<Ve
         }
     }
     Ok(results)
+}
+
+/// The mutants of `variant` that some vector of the suite kills, by side
+/// and index among that side's faults, with their faults' descriptions.
+fn killed_concretely(variant: &Variant) -> Result<HashMap<(Side, usize), String>, SolverError> {
+    let ctx = easy_smt::ContextBuilder::new()
+        .build()
+        .map_err(|e| SolverError::Rejected { solver: "evaluator".into(), message: format!("no term context: {e}") })?;
+    let (encodings, all) = all(variant, &ctx);
+    let vectors = crate::vectors::generate(variant, &[], crate::vectors::Size::default());
+    let mut alive: Vec<usize> = (0..all.len()).collect();
+    let mut killed = HashSet::new();
+    for vector in &vectors {
+        if alive.is_empty() {
+            break;
+        }
+        crate::interrupt::check().map_err(|_| SolverError::Interrupted)?;
+        let env: HashMap<String, BitVec> = encodings
+            .vars
+            .iter()
+            .zip(&vector.inputs)
+            .map(|(var, &x)| (var.name.clone(), BitVec::new(var.width, x)))
+            .collect();
+        // One evaluator for every mutant on this vector: the subterms they
+        // share with the originals are computed once.
+        let mut ev = Evaluator::new(&ctx, env);
+        let (smt, concrete) = (outputs(&mut ev, &encodings.smt), outputs(&mut ev, &encodings.concrete));
+        alive.retain(|&k| {
+            let (side, _, mutant) = &all[k];
+            let other = match side {
+                Side::Smt => &concrete,
+                Side::Concrete => &smt,
+            };
+            // A mutant the evaluator cannot compute (ill-sorted) is left to
+            // the solver.
+            let differs = matches!((outputs(&mut ev, mutant), other), (Some(m), Some(o)) if m != *o);
+            if differs {
+                killed.insert(k);
+            }
+            !differs
+        });
+    }
+    // Indices within each side, as `run` counts them.
+    let mut by_side = HashMap::new();
+    let mut counters = [0usize; 2];
+    for (k, (side, description, _)) in all.iter().enumerate() {
+        let slot = &mut counters[usize::from(*side == Side::Concrete)];
+        if killed.contains(&k) {
+            by_side.insert((*side, *slot), description.clone());
+        }
+        *slot += 1;
+    }
+    Ok(by_side)
+}
+
+/// Each output's value where it is defined, `None` inside where it is not;
+/// `None` for all if a term cannot be evaluated.
+fn outputs(ev: &mut Evaluator, outs: &SymOutputs) -> Option<Vec<Option<BitVec>>> {
+    outs.iter()
+        .map(|o| match ev.eval_bool(o.defined).ok()? {
+            true => ev.eval_bv(o.value.term).ok().map(Some),
+            false => Some(None),
+        })
+        .collect()
 }
 
 /// Every mutant of both encodings of `variant`, built in `ctx`: which side
