@@ -16,6 +16,7 @@ use ptx_smt::eval::Evaluator;
 use ptx_smt::{encode, Backend, SolverError, SymBv, SymOutputs};
 use ptx_spec::bv::BitVec;
 use ptx_spec::catalogue::{Out, Variant};
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::prove::{compare, Comparison, Encodings, Sides};
@@ -247,88 +248,88 @@ pub fn skipped(variant: &Variant) -> Option<String> {
 /// `prove` compares them. A mutant that differs on some vector is killed by
 /// that concrete counterexample, without the solver; only the mutants no
 /// vector tells apart (the equivalent ones, and any the suite misses) go to
-/// the solver. Most mutants die on the first few vectors, and a killed
-/// mutant costs the solver a query and the minimisation of its witness.
+/// the solver, in parallel. Most mutants die on the first few vectors, and a
+/// killed mutant costs the solver a query and the minimisation of its
+/// witness.
 pub fn run(variant: &Variant, backend: &Backend, timeout: Duration) -> Result<Vec<Mutant>, SolverError> {
-    let killed = killed_concretely(variant)?;
-    let mut originals_agree: Option<bool> = None;
-    let mut results = Vec::new();
-    for side in [Side::Smt, Side::Concrete] {
-        // Each mutant is built and checked in a fresh context, so that the
-        // terms of thousands of mutants never pile up in one.
-        let mut index = 0;
-        loop {
-            if let Some(description) = killed.get(&(side, index)) {
-                results.push(Mutant {
-                    variant: variant.to_string(),
-                    side,
-                    fault: description.clone(),
-                    fate: Fate::Killed,
-                });
-                index += 1;
-                continue;
-            }
-            let mut ctx = backend.context(timeout)?;
-            let Encodings { vars, output_names: names, smt, concrete, .. } =
-                Encodings::build(variant, &ctx, |sym, ins| encode::encode(variant, sym, ins));
-            let (original, other) = match side {
-                Side::Smt => (&smt, &concrete),
-                Side::Concrete => (&concrete, &smt),
-            };
-            let Some(fault) = faults(&ctx, &roots(original)).into_iter().nth(index) else { break };
-            index += 1;
-            let mutant = mutate(&ctx, original, &fault);
-            let against_other =
-                Sides { vars: &vars, constraint: None, output_names: &names, smt: &mutant, concrete: other };
-            let fate = match compare(backend, &mut ctx, &against_other, timeout)? {
-                Comparison::Differ(_) => Fate::Killed,
-                Comparison::Equivalent => {
-                    // Equal to the other encoding, and the other encoding
-                    // proven equal to the original (once per variant, the
-                    // variant's own proof): equal to the original. Where
-                    // that proof does not hold, each mutant is compared
-                    // with its original directly.
-                    if originals_agree.is_none() {
-                        let proof = Sides {
-                            vars: &vars,
-                            constraint: None,
-                            output_names: &names,
-                            smt: &smt,
-                            concrete: &concrete,
-                        };
-                        originals_agree =
-                            Some(matches!(compare(backend, &mut ctx, &proof, timeout)?, Comparison::Equivalent));
-                    }
-                    let equal = originals_agree == Some(true) || {
-                        let against_original = Sides {
-                            vars: &vars,
-                            constraint: None,
-                            output_names: &names,
-                            smt: &mutant,
-                            concrete: original,
-                        };
-                        matches!(compare(backend, &mut ctx, &against_original, timeout)?, Comparison::Equivalent)
-                    };
-                    if equal {
-                        Fate::Equivalent
-                    } else {
-                        Fate::Survived { reason: "not proven equal to the original".into() }
-                    }
-                }
-                Comparison::Unconfirmed(_) => {
-                    Fate::Survived { reason: "counterexample not confirmed concretely".into() }
-                }
-                Comparison::Unknown(reason) => Fate::Survived { reason: format!("solver unknown: {reason}") },
-            };
-            results.push(Mutant { variant: variant.to_string(), side, fault: fault.description, fate });
-        }
-    }
-    Ok(results)
+    let screened = screen(variant)?;
+    // A mutant proven equal to the other encoding is equal to its own
+    // original when the two originals are equal: the variant's own proof,
+    // made once here instead of once per equivalent mutant.
+    let originals_agree = !screened.iter().all(|m| m.killed) && originals_agree(variant, backend, timeout)?;
+    screened
+        .into_par_iter()
+        .map(|m| {
+            let fate = if m.killed { Fate::Killed } else { solve(variant, backend, timeout, &m, originals_agree)? };
+            Ok(Mutant { variant: variant.to_string(), side: m.side, fault: m.fault, fate })
+        })
+        .collect()
 }
 
-/// The mutants of `variant` that some vector of the suite kills, by side
-/// and index among that side's faults, with their faults' descriptions.
-fn killed_concretely(variant: &Variant) -> Result<HashMap<(Side, usize), String>, SolverError> {
+/// One mutant after the concrete pass: which encoding, its index among that
+/// encoding's faults, its fault, and whether a vector killed it.
+struct Screened {
+    side: Side,
+    index: usize,
+    fault: String,
+    killed: bool,
+}
+
+/// Whether the unmutated encodings of `variant` are proven equal on every
+/// input (no constraint).
+fn originals_agree(variant: &Variant, backend: &Backend, timeout: Duration) -> Result<bool, SolverError> {
+    let mut ctx = backend.context(timeout)?;
+    let Encodings { vars, output_names, smt, concrete, .. } =
+        Encodings::build(variant, &ctx, |sym, ins| encode::encode(variant, sym, ins));
+    let proof = Sides { vars: &vars, constraint: None, output_names: &output_names, smt: &smt, concrete: &concrete };
+    Ok(matches!(compare(backend, &mut ctx, &proof, timeout)?, Comparison::Equivalent))
+}
+
+/// The solver's verdict on a mutant no vector killed. The mutant is built
+/// again in a fresh context, so that the terms of thousands of mutants
+/// never pile up in one.
+fn solve(
+    variant: &Variant,
+    backend: &Backend,
+    timeout: Duration,
+    m: &Screened,
+    originals_agree: bool,
+) -> Result<Fate, SolverError> {
+    let mut ctx = backend.context(timeout)?;
+    let Encodings { vars, output_names: names, smt, concrete, .. } =
+        Encodings::build(variant, &ctx, |sym, ins| encode::encode(variant, sym, ins));
+    let (original, other) = match m.side {
+        Side::Smt => (&smt, &concrete),
+        Side::Concrete => (&concrete, &smt),
+    };
+    let fault = faults(&ctx, &roots(original)).into_iter().nth(m.index).expect("the fault the concrete pass numbered");
+    debug_assert_eq!(fault.description, m.fault, "faults are listed in the same order in every context");
+    let mutant = mutate(&ctx, original, &fault);
+    let against_other = Sides { vars: &vars, constraint: None, output_names: &names, smt: &mutant, concrete: other };
+    Ok(match compare(backend, &mut ctx, &against_other, timeout)? {
+        Comparison::Differ(_) => Fate::Killed,
+        Comparison::Equivalent => {
+            // Equal to the other encoding; equal to the original through
+            // the variant's proof, or else compared with it directly.
+            let equal = originals_agree || {
+                let against_original =
+                    Sides { vars: &vars, constraint: None, output_names: &names, smt: &mutant, concrete: original };
+                matches!(compare(backend, &mut ctx, &against_original, timeout)?, Comparison::Equivalent)
+            };
+            if equal {
+                Fate::Equivalent
+            } else {
+                Fate::Survived { reason: "not proven equal to the original".into() }
+            }
+        }
+        Comparison::Unconfirmed(_) => Fate::Survived { reason: "counterexample not confirmed concretely".into() },
+        Comparison::Unknown(reason) => Fate::Survived { reason: format!("solver unknown: {reason}") },
+    })
+}
+
+/// Every mutant of `variant`, in the order `all` lists them, each marked
+/// killed where some vector of the suite tells it from the other encoding.
+fn screen(variant: &Variant) -> Result<Vec<Screened>, SolverError> {
     let ctx = easy_smt::ContextBuilder::new()
         .build()
         .map_err(|e| SolverError::Rejected { solver: "evaluator".into(), message: format!("no term context: {e}") })?;
@@ -366,17 +367,18 @@ fn killed_concretely(variant: &Variant) -> Result<HashMap<(Side, usize), String>
             !differs
         });
     }
-    // Indices within each side, as `run` counts them.
-    let mut by_side = HashMap::new();
+    // Indices within each side, as `solve` finds the fault again.
     let mut counters = [0usize; 2];
-    for (k, (side, description, _)) in all.iter().enumerate() {
-        let slot = &mut counters[usize::from(*side == Side::Concrete)];
-        if killed.contains(&k) {
-            by_side.insert((*side, *slot), description.clone());
-        }
-        *slot += 1;
-    }
-    Ok(by_side)
+    Ok(all
+        .into_iter()
+        .enumerate()
+        .map(|(k, (side, fault, _))| {
+            let slot = &mut counters[usize::from(side == Side::Concrete)];
+            let index = *slot;
+            *slot += 1;
+            Screened { side, index, fault, killed: killed.contains(&k) }
+        })
+        .collect())
 }
 
 /// Each output's value where it is defined, `None` inside where it is not;
