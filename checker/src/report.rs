@@ -1005,7 +1005,7 @@ fn readme_text(s: &mut String, t: &TextAudit) {
     sections.dedup();
     let mut rows = vec![vec!["spec text".to_string(), "count".into()]];
     rows.push(vec!["sections read (renderings)".into(), format!("{} ({renderings})", sections.len())]);
-    for k in [FindingKind::Spelling, FindingKind::Structure, FindingKind::MalformedCode] {
+    for k in [FindingKind::Spelling, FindingKind::Structure, FindingKind::MalformedCode, FindingKind::UndefinedHelper] {
         rows.push(vec![
             format!("{} findings", k.label()),
             t.findings.iter().filter(|f| f.kind == k).count().to_string(),
@@ -1021,6 +1021,9 @@ fn readme_text(s: &mut String, t: &TextAudit) {
     for x in &t.stale {
         let _ = writeln!(s, "\n- transcription stale: re-check {} ({})", x.what, x.change.label());
     }
+    for h in &t.helpers_unlisted {
+        let _ = writeln!(s, "\n- {h}");
+    }
 }
 
 /// The spec text's summary for tools (its findings are among the audit's).
@@ -1030,6 +1033,7 @@ fn text_json(t: &TextAudit) -> Value {
         "unchecked": t.unchecked,
         "stale": t.stale.iter().map(|x| json!({ "what": x.what, "change": x.change })).collect::<Vec<_>>(),
         "spelling_skipped": t.spelling_skipped,
+        "helpers_unlisted": t.helpers_unlisted,
     })
 }
 
@@ -1133,7 +1137,9 @@ mod tests {
         assert!(s.contains("| sections read (renderings) | 36 (38) |"), "{s}");
         assert!(s.contains("| stale transcriptions | 0 |"), "{s}");
         assert!(!s.contains("shared/seeds"), "no paths in the report: {s}");
-        assert_eq!(text_json(&t)["compared"], 124);
+        assert!(s.contains("| undefined helper findings | 8 |"), "{s}");
+        assert_eq!(text_json(&t)["compared"], 125, "the transcribed blocks and passages, the new passage included");
+        assert_eq!(text_json(&t)["helpers_unlisted"].as_array().unwrap().len(), 0);
     }
 
     #[test]

@@ -194,6 +194,17 @@ pub const SHFL_UNPREDICTABLE_SOURCE: Assumption = Assumption {
               note on divergent control flow say",
 };
 
+/// dp4a's and dp2a's extract helpers, which the text never defines.
+pub const DOT_ELEMENT_ORDER: Assumption = Assumption {
+    id: "dot-element-order",
+    section: "9.7.1.23-24",
+    fragment: "extractAndSignOrZeroExt_4(b, .btype)",
+    reading: "element i of a packed operand is its i-th lowest byte (bits 8i..8i+7) or half-word \
+              (bits 16i..16i+15), extended by the operand's type as the blocks' comments say; \
+              the helpers are never defined, and this is the order add's .u16x2 block packs its \
+              halves in. Reversed, dp4a's sum is the same; dp2a pairs other halves and bytes",
+};
+
 /// Every assumption the model makes, in a stable order.
 pub const ALL: &[&Assumption] = &[
     &WRAPAROUND,
@@ -210,6 +221,7 @@ pub const ALL: &[&Assumption] = &[
     &FNS_MIN_OFFSET,
     &BFE_PAST_MSB,
     &SZEXT_MASK_OR_ZERO,
+    &DOT_ELEMENT_ORDER,
     &SHF_SHIFT_BY_32,
     &SHIFT_CLAMPED_TO_WIDTH,
     &SHFL_SOURCE_LANE,

@@ -37,13 +37,16 @@ pub enum FindingKind {
     /// A code span, Syntax line or example that is malformed: an unmatched
     /// bracket, a missing `;` (`ptxcheck text`).
     MalformedCode,
+    /// A function a Semantics block calls that the text never defines: an
+    /// unstated case (`ptxcheck text`).
+    UndefinedHelper,
     /// A type, qualifier, version or target the text excludes that NVIDIA's
     /// assembler accepts, or one the text allows that it rejects.
     VendorSyntax,
 }
 
 impl FindingKind {
-    pub const ALL: [FindingKind; 10] = [
+    pub const ALL: [FindingKind; 11] = [
         FindingKind::Ambiguity,
         FindingKind::LiteralReading,
         FindingKind::Undefined,
@@ -53,6 +56,7 @@ impl FindingKind {
         FindingKind::Spelling,
         FindingKind::Structure,
         FindingKind::MalformedCode,
+        FindingKind::UndefinedHelper,
         FindingKind::VendorSyntax,
     ];
 
@@ -67,6 +71,7 @@ impl FindingKind {
             FindingKind::Spelling => "spelling",
             FindingKind::Structure => "structure",
             FindingKind::MalformedCode => "malformed code",
+            FindingKind::UndefinedHelper => "undefined helper",
             FindingKind::VendorSyntax => "vendor syntax",
         }
     }

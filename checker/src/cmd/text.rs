@@ -45,8 +45,9 @@ impl From<TextError> for Error {
     }
 }
 
-/// Exit 1 while a transcribed block is stale; the findings are about the
-/// spec and leave the status 0, as the audit's do.
+/// Exit 1 while a transcribed block is stale or a helper the blocks call is
+/// not in the helper table (it must be looked at); the findings are about
+/// the spec and leave the status 0, as the audit's do.
 pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let output = match &args.record_fingerprints {
         Some(path) => Some(Output::file(path)?),
@@ -77,9 +78,10 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
             "stale": audit.stale,
             "compared": audit.compared,
             "unchecked": audit.unchecked,
+            "helpers_unlisted": audit.helpers_unlisted,
         });
         writeln!(out, "{value:#}")?;
-        return Ok(status(audit.stale.is_empty()));
+        return Ok(status(audit.stale.is_empty() && audit.helpers_unlisted.is_empty()));
     }
     let mut sections: Vec<&str> = audit.document.sections.iter().map(|s| s.number.as_str()).collect();
     let renderings = sections.len();
@@ -106,7 +108,10 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         .filter(|(_, n)| *n > 0)
         .map(|(k, n)| format!("{n} {}", k.label()))
         .collect();
-    note(out, width, "", "", &format!("{} findings (wording/typo): {}", audit.findings.len(), counts.join(", ")))?;
+    note(out, width, "", "", &format!("{} findings: {}", audit.findings.len(), counts.join(", ")))?;
+    for h in &audit.helpers_unlisted {
+        writeln!(out, "{h}")?;
+    }
     for s in &audit.stale {
         let at = s.at.as_ref().map(|a| format!(", {a}")).unwrap_or_default();
         writeln!(out, "transcription stale: re-check {} ({}{at})", s.what, s.change.label())?;
@@ -122,5 +127,5 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         audit.compared,
         audit.stale.len()
     )?;
-    Ok(status(audit.stale.is_empty()))
+    Ok(status(audit.stale.is_empty() && audit.helpers_unlisted.is_empty()))
 }

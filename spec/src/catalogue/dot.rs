@@ -3,7 +3,7 @@
 //! model adopts. Their semantics are in `crate::family::dot`.
 
 use super::{Family, Operand, OperandType, PtxVersion, Requirement, Target, Type};
-use crate::assumption::{Assumption, WRAPAROUND};
+use crate::assumption::{Assumption, DOT_ELEMENT_ORDER, WRAPAROUND};
 use std::fmt;
 
 /// Which half of b dp2a uses.
@@ -64,7 +64,7 @@ impl Family for Dot {
     }
 
     fn assumptions(&self) -> Vec<&'static Assumption> {
-        vec![&WRAPAROUND]
+        vec![&WRAPAROUND, &DOT_ELEMENT_ORDER]
     }
 }
 

@@ -25,6 +25,7 @@ use crate::audit::readings::add_sub::{abs_saturating, neg_saturating};
 use crate::audit::readings::bit_count::{bfind_int_shift, bfind_negate, clz_c_precedence, fns_base_unchecked};
 use crate::audit::readings::bit_field::{bfe_sign_reading, bfe_zero_past_msb, szext_pseudocode, BfeSign, SzextRepair};
 use crate::audit::readings::div_rem::{div_saturating, rem_flooring, rem_truncating};
+use crate::audit::readings::dot::{dot_reading, ElementOrder, ExtractOrder};
 use crate::audit::readings::mul_mad::mul24_full_operands;
 use crate::audit::readings::shfl::{shfl_reading, InactiveSource, SourceReading};
 use crate::audit::readings::shift::{shf_mod32, shift_reading, ShiftAmount};
@@ -117,6 +118,9 @@ pub enum Formula {
     BfeZeroPastMsb,
     /// szext's Semantics block with its last line repaired as given.
     Szext(SzextRepair),
+    /// dp4a's or dp2a's Semantics block with its extract helpers' element
+    /// order read as given.
+    DotOrder(ExtractOrder),
     /// shf's two 32-bit shifts with amounts taken mod 32.
     ShfMod32,
     /// shl/shr with the amount read as given.
@@ -235,6 +239,9 @@ impl Formula {
             }
             (Formula::Szext(repair), Variant::BitField(BitField::Szext(mode, t))) => {
                 one(szext_pseudocode(alg, mode, t.is_signed(), repair, get("a"), get("b")))
+            }
+            (Formula::DotOrder(order), Variant::Dot(dot)) => {
+                one(dot_reading(alg, dot, order, get("a"), get("b"), get("c")))
             }
             (Formula::ShfMod32, Variant::Shift(Shift::Shf(dir, mode))) => {
                 one(shf_mod32(alg, dir, mode, get("a"), get("b"), get("c")))
@@ -772,6 +779,63 @@ pub const PASSAGES: &[Passage] = &[
             outputs: &[0],
         }],
         assumption: Some(&assumption::SZEXT_MASK_OR_ZERO),
+    },
+    Passage {
+        id: "dot-element-order",
+        section: "9.7.1.23-24",
+        fragment: "extractAndSignOrZeroExt_4(b, .btype)",
+        question: "which element of a packed operand the never-defined extract helpers return as element 0",
+        variants: &[
+            "dp4a.u32.u32",
+            "dp4a.u32.s32",
+            "dp4a.s32.u32",
+            "dp4a.s32.s32",
+            "dp2a.lo.u32.u32",
+            "dp2a.lo.u32.s32",
+            "dp2a.lo.s32.u32",
+            "dp2a.lo.s32.s32",
+            "dp2a.hi.u32.u32",
+            "dp2a.hi.u32.s32",
+            "dp2a.hi.s32.u32",
+            "dp2a.hi.s32.s32",
+        ],
+        readings: &[
+            model(
+                "the lowest first: element i is bits 8i..8i+7 (16i..16i+15 for dp2a's a), as add's .u16x2 block \
+                 packs its halves",
+                Text::Other,
+            ),
+            Reading {
+                name: "reversed-elements",
+                says: "the most significant first, in both helpers: byte 3 and a's bits 16..31 are element 0",
+                text: Text::Other,
+                formula: Formula::DotOrder(ExtractOrder {
+                    halves: ElementOrder::MostSignificantFirst,
+                    bytes: ElementOrder::MostSignificantFirst,
+                }),
+            },
+            Reading {
+                name: "reversed-halves",
+                says: "extractAndSignOrZeroExt_2 the most significant first, extractAndSignOrZeroExt_4 the lowest",
+                text: Text::Other,
+                formula: Formula::DotOrder(ExtractOrder {
+                    halves: ElementOrder::MostSignificantFirst,
+                    bytes: ElementOrder::LeastSignificantFirst,
+                }),
+            },
+            Reading {
+                name: "reversed-bytes",
+                says: "extractAndSignOrZeroExt_4 the most significant first, extractAndSignOrZeroExt_2 the lowest",
+                text: Text::Other,
+                formula: Formula::DotOrder(ExtractOrder {
+                    halves: ElementOrder::LeastSignificantFirst,
+                    bytes: ElementOrder::MostSignificantFirst,
+                }),
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::DOT_ELEMENT_ORDER),
     },
     Passage {
         id: "shf-shift-by-32",

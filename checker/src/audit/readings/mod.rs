@@ -8,6 +8,7 @@ pub mod add_sub;
 pub mod bit_count;
 pub mod bit_field;
 pub mod div_rem;
+pub mod dot;
 pub mod mul_mad;
 pub mod shfl;
 pub mod shift;

@@ -107,3 +107,82 @@ proptest! {
                     }
     }
 }
+
+// 9.7.1.24, worked by hand: a's halves are 2 (high) and 3 (low), b's bytes
+// 4, 3, 2, 1 from the top. The model pairs a's low half with byte 0.
+#[test]
+fn dp2a_element_orders_by_hand() {
+    use super::dot::{dot_reading, ElementOrder, ExtractOrder};
+    let dot = |name: &str, halves: ElementOrder, bytes: ElementOrder, a: u128, b: u128| {
+        let Variant::Dot(d) = Variant::from_mnemonic(name).unwrap() else { panic!("{name}") };
+        let order = ExtractOrder { halves, bytes };
+        dot_reading(&Concrete, d, order, BitVec::new(32, a), BitVec::new(32, b), BitVec::new(32, 0)).unsigned()
+    };
+    use ElementOrder::{LeastSignificantFirst as Low, MostSignificantFirst as High};
+    let (a, b) = (0x0002_0003, 0x0403_0201);
+    assert_eq!(dot("dp2a.lo.u32.u32", Low, Low, a, b), 3 * 1 + 2 * 2);
+    assert_eq!(dot("dp2a.lo.u32.u32", High, High, a, b), 2 * 4 + 3 * 3);
+    assert_eq!(dot("dp2a.lo.u32.u32", High, Low, a, b), 2 * 1 + 3 * 2);
+    assert_eq!(dot("dp2a.lo.u32.u32", Low, High, a, b), 3 * 4 + 2 * 3);
+    assert_eq!(dot("dp2a.hi.u32.u32", Low, Low, a, b), 3 * 3 + 2 * 4);
+    assert_eq!(run("dp2a.lo.u32.u32", &[a, b, 0]), 7);
+    // dp4a pairs byte i of a with byte i of b whichever end is element 0.
+    assert_eq!(
+        dot("dp4a.u32.s32", High, High, 0x0102_0304, 0xff01_0101),
+        run("dp4a.u32.s32", &[0x0102_0304, 0xff01_0101, 0])
+    );
+}
+
+proptest! {
+    /// The model's order, read through the helpers, is the model.
+    #[test]
+    fn the_lowest_first_reading_of_the_extract_helpers_is_the_model(a: u32, b: u32, c: u32, k in 0usize..12) {
+        use super::dot::{dot_reading, ExtractOrder};
+        let v = Variant::all().into_iter().filter(|v| matches!(v, Variant::Dot(_))).nth(k).unwrap();
+        let Variant::Dot(d) = v else { unreachable!() };
+        let (x, y, z) = (BitVec::new(32, a.into()), BitVec::new(32, b.into()), BitVec::new(32, c.into()));
+        prop_assert_eq!(
+            dot_reading(&Concrete, d, ExtractOrder::MODEL, x, y, z).unsigned(),
+            run(&v.mnemonic(), &[a.into(), b.into(), c.into()])
+        );
+    }
+}
+
+/// The committed H100 run (`reports/vendor/h100-run.txt`) against the
+/// readings of passage dot-element-order (9.7.1.23-24): the GPU gives the
+/// model's order on every dp4a and dp2a input it ran; each reversed reading
+/// misses some dp2a input, and none misses a dp4a one (the solver proves
+/// them equal there).
+#[test]
+fn the_h100_run_takes_the_lowest_first_element_order() {
+    use crate::audit::passages::PASSAGES;
+    let run = include_str!("../../../../reports/vendor/h100-run.txt");
+    let passage = PASSAGES.iter().find(|p| p.id == "dot-element-order").unwrap();
+    let mut lines = 0;
+    let mut missed: Vec<(&str, &str)> = Vec::new();
+    for line in run.lines() {
+        let Some((call, result)) = line.strip_prefix("inst ").and_then(|l| l.split_once(" -> ")) else { continue };
+        let mut words = call.split_whitespace();
+        let name = words.next().unwrap();
+        if !passage.variants.contains(&name) {
+            continue;
+        }
+        lines += 1;
+        let v = Variant::from_mnemonic(name).unwrap();
+        let hex = |w: &str| u128::from_str_radix(w.trim_start_matches("0x"), 16).unwrap();
+        let ins: Vec<BitVec> = words.map(|w| BitVec::new(32, hex(w))).collect();
+        for r in passage.readings {
+            let d = r.formula.outputs(&Concrete, &v, &ins).unwrap()[0].value.unsigned();
+            if d != hex(result.trim()) && !missed.contains(&(r.name, &name[..4])) {
+                missed.push((r.name, &name[..4]));
+            }
+        }
+    }
+    assert!(lines > 100, "the run holds dp4a and dp2a results: {lines}");
+    missed.sort();
+    assert_eq!(
+        missed,
+        [("reversed-bytes", "dp2a"), ("reversed-elements", "dp2a"), ("reversed-halves", "dp2a")],
+        "readings that miss a GPU result, by instruction"
+    );
+}

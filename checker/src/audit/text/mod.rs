@@ -1,11 +1,13 @@
 //! The spec document itself as input: `ptxcheck text` reads the user's
 //! copy of the PTX ISA sections (`document`), checks its wording and
 //! structure (`wording`), tells which of the project's transcriptions it
-//! no longer matches (`drift`), and derives the forbidden neighbours of
+//! no longer matches (`drift`), names every helper its Semantics blocks call
+//! and never define (`helpers`), and derives the forbidden neighbours of
 //! every variant for NVIDIA's assembler (`negative`).
 
 pub mod document;
 pub mod drift;
+pub mod helpers;
 pub mod wording;
 
 use std::path::PathBuf;
@@ -17,8 +19,8 @@ use drift::Stale;
 /// What the text pass found in a document.
 pub struct TextAudit {
     pub document: Document,
-    /// Every wording, structure and code finding, each with its root cause,
-    /// sorted by section then id.
+    /// Every wording, structure, code and undefined-helper finding, each
+    /// with its root cause, sorted by section then id.
     pub findings: Vec<Finding>,
     /// Why spelling was not checked, where it was not (no dictionary).
     pub spelling_skipped: Option<String>,
@@ -29,6 +31,9 @@ pub struct TextAudit {
     pub unchecked: usize,
     /// Transcribed blocks and passages compared.
     pub compared: usize,
+    /// Helpers the document calls that the helper table does not list for
+    /// that section, and uses it lists that the document no longer has.
+    pub helpers_unlisted: Vec<String>,
 }
 
 /// Read the document and run the wording pass and the drift check.
@@ -36,6 +41,8 @@ pub fn run(paths: &[PathBuf]) -> Result<TextAudit, TextError> {
     let document = document::read(paths)?;
     let dict = wording::load_dictionary(&wording::dictionary_path());
     let (mut findings, spelling_skipped) = wording::check(&document, dict.as_ref().map_err(String::as_str));
+    let helpers = helpers::check(&document, &helpers::TABLE);
+    findings.extend(helpers.findings);
     crate::audit::errata::assign(&mut findings);
     crate::audit::sort(&mut findings);
     let prints = drift::recorded().map_err(|message| TextError {
@@ -46,5 +53,13 @@ pub fn run(paths: &[PathBuf]) -> Result<TextAudit, TextError> {
     })?;
     let (stale, unchecked) = drift::compare(&document, &prints);
     let compared = prints.block.len() + prints.passage.len() - unchecked;
-    Ok(TextAudit { document, findings, spelling_skipped, stale, unchecked, compared })
+    Ok(TextAudit {
+        document,
+        findings,
+        spelling_skipped,
+        stale,
+        unchecked,
+        compared,
+        helpers_unlisted: helpers.unlisted,
+    })
 }

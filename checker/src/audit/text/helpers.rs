@@ -1,0 +1,349 @@
+//! The unstated-case pass over the Semantics blocks: every function a block
+//! calls that the document never defines is a helper whose meaning the
+//! reader must guess. Each is a finding (class unstated case, under a root
+//! cause); the helper table (`checker/text/helpers.toml`) says how the
+//! model reads it and which passages of the audit compare the readings that
+//! matter, or why none differ. A helper the table does not know, or a use
+//! the table lists that the document no longer has, is reported so that a
+//! newer document's helpers are looked at.
+
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+use serde::Deserialize;
+
+use super::document::{BlockKind, Document, Line, Section};
+use crate::audit::finding::{Finding, FindingKind, Severity};
+
+/// One section's use of a helper, as the table records it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Use {
+    pub section: String,
+    /// The audit's passages that compare the readings that matter here.
+    #[serde(default)]
+    pub passages: Vec<String>,
+    /// Why no reading of the helper differs here.
+    #[serde(default)]
+    pub agree: Option<String>,
+}
+
+/// A helper the blocks call, as the table records it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Helper {
+    pub name: String,
+    /// How the model reads it.
+    pub model: String,
+    #[serde(rename = "use")]
+    pub uses: Vec<Use>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HelperTable {
+    /// Words followed by `(` that are not calls: C's keywords and operators
+    /// spelled as words.
+    pub not_calls: Vec<String>,
+    pub helper: Vec<Helper>,
+}
+
+pub const FILE: (&str, &str) = ("checker/text/helpers.toml", include_str!("../../../text/helpers.toml"));
+
+pub static TABLE: LazyLock<HelperTable> =
+    LazyLock::new(|| toml::from_str(FILE.1).unwrap_or_else(|e| panic!("the built-in {}: {e}", FILE.0)));
+
+impl HelperTable {
+    pub fn helper(&self, name: &str) -> Option<&Helper> {
+        self.helper.iter().find(|h| h.name == name)
+    }
+}
+
+/// A call of a function the document does not define, in a Semantics block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Call {
+    pub name: String,
+    pub section: String,
+    pub file: String,
+    pub line: usize,
+    /// The call as written, up to its closing parenthesis.
+    pub fragment: String,
+}
+
+/// A line of code without its comment.
+fn code_of(text: &str) -> &str {
+    let end = [text.find("//"), text.find("/*")].into_iter().flatten().min().unwrap_or(text.len());
+    &text[..end]
+}
+
+fn is_ident_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// Every `name(` of a line of code: the name, where it starts, and the call
+/// up to its matching `)` (or the end of the line).
+fn calls_in(code: &str) -> Vec<(String, usize, String)> {
+    let chars: Vec<(usize, char)> = code.char_indices().collect();
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < chars.len() {
+        let (start, c) = chars[k];
+        let after_ident = start > 0 && code[..start].chars().next_back().is_some_and(|p| is_ident_char(p) || p == '.');
+        if !(c.is_ascii_alphabetic() || c == '_') || after_ident {
+            k += 1;
+            continue;
+        }
+        let mut j = k;
+        while j < chars.len() && is_ident_char(chars[j].1) {
+            j += 1;
+        }
+        let name = &code[start..chars.get(j).map_or(code.len(), |x| x.0)];
+        let mut m = j;
+        while m < chars.len() && chars[m].1 == ' ' {
+            m += 1;
+        }
+        if m < chars.len() && chars[m].1 == '(' {
+            let mut depth = 0;
+            let mut end = code.len();
+            for &(at, ch) in &chars[m..] {
+                match ch {
+                    '(' => depth += 1,
+                    ')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            end = at + 1;
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            out.push((name.to_string(), start, code[start..end].trim_end().to_string()));
+        }
+        k = j;
+    }
+    out
+}
+
+/// The names a block assigns (`F = ...`): locals, defined where they are.
+fn assigned(lines: &[&Line]) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for l in lines {
+        for statement in code_of(&l.text).split(';') {
+            let s = statement.trim();
+            let name: String = s.chars().take_while(|c| is_ident_char(*c)).collect();
+            let rest = s[name.len()..].trim_start();
+            if !name.is_empty() && rest.starts_with('=') && !rest.starts_with("==") {
+                out.insert(name);
+            }
+        }
+    }
+    out
+}
+
+/// The functions the document's code defines: a line `[type] name(...) {`
+/// or `[type] name(...)` that is no statement (no `;`).
+fn defined(doc: &Document, not_calls: &[String]) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for s in &doc.sections {
+        for l in s.all_lines().filter(|l| l.code) {
+            let code = code_of(&l.text).trim();
+            if code.ends_with(';') {
+                continue;
+            }
+            for (name, start, call) in calls_in(code) {
+                let before = code[..start].trim();
+                let rest = code[start + call.len()..].trim();
+                let head_is_type = before.is_empty() || before.chars().all(|c| is_ident_char(c) || c == ' ');
+                if head_is_type && (rest.is_empty() || rest == "{") && !not_calls.contains(&name) {
+                    out.insert(name);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every helper call of the Semantics blocks, one per section and name (the
+/// first; a section rendered twice speaks once).
+pub fn calls(doc: &Document, table: &HelperTable) -> Vec<Call> {
+    let defined = defined(doc, &table.not_calls);
+    let mut out: Vec<Call> = Vec::new();
+    for s in &doc.sections {
+        let Some(b) = s.block(BlockKind::Semantics) else { continue };
+        let lines: Vec<&Line> = b.code().collect();
+        let locals = assigned(&lines);
+        for l in &lines {
+            for (name, _, fragment) in calls_in(code_of(&l.text)) {
+                if table.not_calls.contains(&name) || locals.contains(&name) || defined.contains(&name) {
+                    continue;
+                }
+                if out.iter().any(|c| c.section == s.number && c.name == name) {
+                    continue;
+                }
+                out.push(Call { name, section: s.number.clone(), file: s.file.clone(), line: l.number, fragment });
+            }
+        }
+    }
+    out
+}
+
+/// The finding for a call: an unstated case, with the model's reading and
+/// where its readings are compared.
+fn finding(call: &Call, section: &Section, table: &HelperTable) -> Finding {
+    let mut detail = vec![format!("At {}:{}.", call.file, call.line)];
+    let entry = table.helper(&call.name);
+    let used = entry.and_then(|h| h.uses.iter().find(|u| u.section == call.section));
+    match (entry, used) {
+        (Some(h), Some(u)) => {
+            detail.push(format!("The model reads it as {}.", h.model));
+            if !u.passages.is_empty() {
+                let ids: Vec<String> = u.passages.iter().map(|p| format!("`{p}`")).collect();
+                detail.push(format!("Its readings are compared in {} (`ptxcheck audit --id`).", ids.join(", ")));
+            }
+            if let Some(why) = &u.agree {
+                detail.push(format!("No reading differs here: {why}."));
+            }
+        }
+        _ => detail.push(format!(
+            "Not in {} for section {}: look at what it may mean, and record it there.",
+            FILE.0, call.section
+        )),
+    }
+    Finding {
+        id: format!("text-helper-{}-{}", call.section, call.name.to_lowercase()),
+        section: section.number.clone(),
+        kind: FindingKind::UndefinedHelper,
+        severity: Severity::Low,
+        root_cause: String::new(),
+        fragment: call.fragment.clone(),
+        summary: format!("the Semantics block calls `{}`, which the text never defines", call.name),
+        detail,
+        model_choice: used.and(entry).map(|h| h.model.clone()),
+        witness: None,
+        more_witnesses: Vec::new(),
+    }
+}
+
+/// What the pass found: a finding per helper call, and every disagreement
+/// between the document and the table, one line each.
+pub struct HelperCheck {
+    pub findings: Vec<Finding>,
+    pub unlisted: Vec<String>,
+}
+
+/// Check the document's helpers against `table`. A use the table lists for
+/// a section the document renders without calling the helper there is
+/// reported as well; sections the document does not render are not.
+pub fn check(doc: &Document, table: &HelperTable) -> HelperCheck {
+    let calls = calls(doc, table);
+    let mut findings = Vec::new();
+    let mut unlisted = Vec::new();
+    for c in &calls {
+        let Some(section) = doc.section(&c.section) else { continue };
+        let known = table.helper(&c.name).is_some_and(|h| h.uses.iter().any(|u| u.section == c.section));
+        if !known {
+            unlisted.push(format!("helper not in {}: `{}` in {} ({}:{})", FILE.0, c.name, c.section, c.file, c.line));
+        }
+        findings.push(finding(c, section, table));
+    }
+    for h in &table.helper {
+        for u in &h.uses {
+            let rendered = doc.section(&u.section).is_some();
+            if rendered && !calls.iter().any(|c| c.name == h.name && c.section == u.section) {
+                unlisted.push(format!(
+                    "helper gone: {} lists `{}` in {}, the text no longer calls it",
+                    FILE.0, h.name, u.section
+                ));
+            }
+        }
+    }
+    HelperCheck { findings, unlisted }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::passages::PASSAGES;
+    use ptx_spec::catalogue::Variant;
+
+    #[test]
+    fn calls_are_found_with_their_fragment() {
+        let found = calls_in("if (isActive(Thread) && isGuardPredicateTrue(Thread)) {");
+        let names: Vec<&str> = found.iter().map(|(n, _, _)| n.as_str()).collect();
+        assert_eq!(names, ["if", "isActive", "isGuardPredicateTrue"]);
+        assert_eq!(found[1].2, "isActive(Thread)");
+        assert_eq!(calls_in("sbit = a[min(pos+len-1,msb)];")[0].2, "min(pos+len-1,msb)");
+        // A member or a qualifier followed by `(` is no call.
+        assert!(calls_in("x = s.f(1); y = .op (2);").is_empty());
+        assert_eq!(code_of("d = c; // sign (or zero)"), "d = c; ");
+    }
+
+    #[test]
+    fn assignments_and_definitions_are_not_helpers() {
+        let line = |t: &str| Line { number: 1, text: t.into(), code: true };
+        let (a, b) = (line("F = Get(x); // F (a function)"), line("d = F(a, b, c);"));
+        assert_eq!(assigned(&[&a, &b]), HashSet::from(["F".to_string(), "d".to_string()]));
+        let doc = Document {
+            sections: vec![Section {
+                number: "9.7.1.1".into(),
+                title: String::new(),
+                file: "f".into(),
+                line: 1,
+                intro: vec![line("int clamp(int x) {"), line("if (x) {"), line("y = g(x);")],
+                blocks: Vec::new(),
+            }],
+        };
+        let not_calls = TABLE.not_calls.clone();
+        assert_eq!(defined(&doc, &not_calls), HashSet::from(["clamp".to_string()]));
+    }
+
+    #[test]
+    fn the_table_is_well_formed() {
+        let mut names = HashSet::new();
+        for h in &TABLE.helper {
+            assert!(names.insert(h.name.as_str()), "{} twice", h.name);
+            assert!(!h.uses.is_empty(), "{}", h.name);
+            for u in &h.uses {
+                assert!(
+                    u.passages.is_empty() != u.agree.is_none(),
+                    "{} in {}: either passages or why no reading differs",
+                    h.name,
+                    u.section
+                );
+                for p in &u.passages {
+                    let passage = PASSAGES.iter().find(|q| q.id == p);
+                    assert!(passage.is_some(), "{} in {}: no passage {p}", h.name, u.section);
+                }
+            }
+        }
+    }
+
+    /// The table's claim for bfe's `min(pos+len-1, msb)` (9.7.1.19): on the
+    /// branch that calls it (len not 0), signed and unsigned min agree for
+    /// every masked pos and len, at 32 bits, and both operands fit 0..509.
+    #[test]
+    fn bfe_min_operands_agree_signed_and_unsigned() {
+        for msb in [31u32, 63] {
+            for pos in 0u32..=255 {
+                for len in 1u32..=255 {
+                    let x = pos + len - 1;
+                    assert!(x <= 509);
+                    assert_eq!((x as i32).min(msb as i32) as u32, x.min(msb));
+                }
+            }
+        }
+    }
+
+    /// The table's claim for lop3's `GetFunctionFromTable` (9.7.8.6): the
+    /// model applied to ta, tb, tc gives immLut for every immLut, so the
+    /// Description's construction is the model's reading.
+    #[test]
+    fn lop3_function_from_table_is_the_description_construction() {
+        let v = Variant::from_mnemonic("lop3.b32").unwrap();
+        for imm in 0u128..=255 {
+            let d = v.run(&[0xf0, 0xcc, 0xaa, imm])[0].unwrap().unsigned();
+            assert_eq!(d & 0xff, imm, "immLut {imm:#x}");
+        }
+    }
+}
