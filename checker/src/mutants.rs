@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use easy_smt::{Context, SExpr, SExprData};
 use ptx_smt::eval::Evaluator;
-use ptx_smt::{encode, Backend, SolverError, SymBv, SymOutputs};
+use ptx_smt::{encode, Backend, SolverError, SymBv, SymOutputs, Var};
 use ptx_spec::bv::BitVec;
 use ptx_spec::catalogue::{Out, Variant};
 use rayon::prelude::*;
@@ -44,6 +44,8 @@ pub enum Fate {
 #[derive(Clone, Debug, Serialize)]
 pub struct Mutant {
     pub variant: String,
+    /// The variant's family (`Variant::family`).
+    pub family: &'static str,
     pub side: Side,
     pub fault: String,
     #[serde(flatten)]
@@ -98,8 +100,12 @@ fn describe(ctx: &Context, e: SExpr) -> String {
     ptx_smt::term::display_bounded(ctx, e, 160)
 }
 
-/// Every fault of the term graph under `roots`.
-fn faults(ctx: &Context, roots: &[SExpr]) -> Vec<Fault> {
+/// Every fault of the term graph under `roots`, a term over `vars`.
+fn faults(ctx: &Context, vars: &[Var], roots: &[SExpr]) -> Vec<Fault> {
+    // Sorts are not stored with the terms: an operand's width is that of its
+    // value with every input 0.
+    let zeros = vars.iter().map(|v| (v.name.clone(), BitVec::new(v.width, 0))).collect();
+    let mut widths = Evaluator::new(ctx, zeros);
     let mut seen = HashSet::new();
     let mut stack: Vec<SExpr> = roots.to_vec();
     let mut order = Vec::new();
@@ -116,6 +122,10 @@ fn faults(ctx: &Context, roots: &[SExpr]) -> Vec<Fault> {
     for e in order {
         let Some(items) = ctx.get_list(e) else { continue };
         let items = items.to_vec();
+        if let Some(fault) = indexed_fault(ctx, e, &items, &mut widths) {
+            out.push(fault);
+            continue;
+        }
         let Some(head) = ctx.get_atom(items[0]).map(str::to_string) else { continue };
         let args = &items[1..];
         let rebuild = |new_head: Option<&str>, new_args: Vec<SExpr>| {
@@ -182,6 +192,48 @@ fn faults(ctx: &Context, roots: &[SExpr]) -> Vec<Fault> {
     out
 }
 
+/// The fault of an indexed operator's application `e` (`items`): an
+/// extract's window moved one bit down, which keeps its width and stays
+/// inside its operand (at bit 0 it moves one bit up, inside the operand
+/// only if the operand is wider; a window that fills its operand is left
+/// alone), and zero extension swapped for sign extension and back.
+fn indexed_fault(ctx: &Context, e: SExpr, items: &[SExpr], widths: &mut Evaluator) -> Option<Fault> {
+    let op = ctx.get_list(items[0])?;
+    let atoms: Vec<&str> = op.iter().map(|&a| ctx.get_atom(a)).collect::<Option<_>>()?;
+    let rebuild_op = |new_op: Vec<String>| {
+        let mut v = vec![ctx.list(new_op.iter().map(|a| ctx.atom(a)).collect())];
+        v.extend(&items[1..]);
+        ctx.list(v)
+    };
+    match atoms[..] {
+        ["_", "extract", hi, lo] => {
+            let (hi, lo): (u32, u32) = (hi.parse().ok()?, lo.parse().ok()?);
+            let operand = widths.eval_bv(*items.get(1)?).ok()?.width();
+            let (new_hi, new_lo, direction) = if lo > 0 {
+                (hi - 1, lo - 1, "down")
+            } else if hi + 1 < operand {
+                (hi + 1, lo + 1, "up")
+            } else {
+                return None;
+            };
+            Some(Fault {
+                site: e,
+                replacement: rebuild_op(vec!["_".into(), "extract".into(), new_hi.to_string(), new_lo.to_string()]),
+                description: format!("extract window one bit {direction} in {}", describe(ctx, e)),
+            })
+        }
+        ["_", extend @ ("zero_extend" | "sign_extend"), k] => {
+            let other = if extend == "zero_extend" { "sign_extend" } else { "zero_extend" };
+            Some(Fault {
+                site: e,
+                replacement: rebuild_op(vec!["_".into(), other.into(), k.into()]),
+                description: format!("{extend} -> {other} in {}", describe(ctx, e)),
+            })
+        }
+        _ => None,
+    }
+}
+
 /// `root` with `site` replaced by `replacement`.
 fn substitute(ctx: &Context, root: SExpr, site: SExpr, replacement: SExpr, memo: &mut HashMap<SExpr, SExpr>) -> SExpr {
     if root == site {
@@ -224,7 +276,7 @@ fn mutate(ctx: &Context, outputs: &SymOutputs, fault: &Fault) -> SymOutputs {
 pub fn count(variant: &Variant) -> usize {
     let ctx = easy_smt::ContextBuilder::new().build().expect("a context without a solver");
     let e = Encodings::build(variant, &ctx, |sym, ins| encode::encode(variant, sym, ins));
-    faults(&ctx, &roots(&e.smt)).len() + faults(&ctx, &roots(&e.concrete)).len()
+    faults(&ctx, &e.vars, &roots(&e.smt)).len() + faults(&ctx, &e.vars, &roots(&e.concrete)).len()
 }
 
 /// The terms of all outputs, values and definedness.
@@ -261,7 +313,7 @@ pub fn run(variant: &Variant, backend: &Backend, timeout: Duration) -> Result<Ve
         .into_par_iter()
         .map(|m| {
             let fate = if m.killed { Fate::Killed } else { solve(variant, backend, timeout, &m, originals_agree)? };
-            Ok(Mutant { variant: variant.to_string(), side: m.side, fault: m.fault, fate })
+            Ok(Mutant { variant: variant.to_string(), family: variant.family(), side: m.side, fault: m.fault, fate })
         })
         .collect()
 }
@@ -302,7 +354,8 @@ fn solve(
         Side::Smt => (&smt, &concrete),
         Side::Concrete => (&concrete, &smt),
     };
-    let fault = faults(&ctx, &roots(original)).into_iter().nth(m.index).expect("the fault the concrete pass numbered");
+    let fault =
+        faults(&ctx, &vars, &roots(original)).into_iter().nth(m.index).expect("the fault the concrete pass numbered");
     debug_assert_eq!(fault.description, m.fault, "faults are listed in the same order in every context");
     let mutant = mutate(&ctx, original, &fault);
     let against_other = Sides { vars: &vars, constraint: None, output_names: &names, smt: &mutant, concrete: other };
@@ -398,7 +451,7 @@ pub(crate) fn all(variant: &Variant, ctx: &Context) -> (Encodings, Vec<(Side, St
     let e = Encodings::build(variant, ctx, |sym, ins| encode::encode(variant, sym, ins));
     let mut out = Vec::new();
     for (side, original) in [(Side::Smt, &e.smt), (Side::Concrete, &e.concrete)] {
-        for fault in faults(ctx, &roots(original)) {
+        for fault in faults(ctx, &e.vars, &roots(original)) {
             out.push((side, fault.description.clone(), mutate(ctx, original, &fault)));
         }
     }

@@ -23,3 +23,20 @@ fn every_non_equivalent_mutant_is_killed() {
         }
     }
 }
+
+/// The indexed operators are faulted too: an extract's window moved by one
+/// bit, zero and sign extension swapped. On mul24 (bits 0..23 extended from
+/// bit 23) every such fault that changes the function is killed.
+#[test]
+fn indexed_operator_faults_are_made_and_killed() {
+    let v = Variant::from_mnemonic("mul24.lo.s32").unwrap();
+    let results = mutants::run(&v, &Backend::Embedded, Duration::from_secs(60)).unwrap();
+    for kind in ["extract window one bit", "sign_extend -> zero_extend"] {
+        let made: Vec<_> = results.iter().filter(|m| m.fault.starts_with(kind)).collect();
+        assert!(!made.is_empty(), "no `{kind}` fault in mul24.lo.s32");
+        assert!(made.iter().any(|m| m.fate == Fate::Killed), "no `{kind}` fault killed");
+        for m in made {
+            assert!(matches!(m.fate, Fate::Killed | Fate::Equivalent), "{} survived: {:?}", m.fault, m.fate);
+        }
+    }
+}

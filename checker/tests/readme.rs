@@ -36,7 +36,7 @@ const NOT_RUN: &[(&str, &str)] = &[
         "ptxcheck text NEWER/ --record-fingerprints checker/text/fingerprints.toml",
         "needs a newer document, and rewrites the project's fingerprints; checker/tests/text.rs records the seeds'",
     ),
-    ("ptxcheck mutants all", "hours on all of 9.7.1; checker/tests/mutants.rs runs a sample"),
+    ("ptxcheck mutants all", "about 11 minutes on 2 cores; .ci/run runs it, checker/tests/mutants.rs a sample"),
     ("ptxcheck prove all --model sm_90", "15-30 s; checker/tests/sm_90.rs proves every variant sm_90 changes"),
     // Needs NVIDIA's wheels (see the README's set-up); checker/tests/vendor.rs and .ci/run run them.
     ("ptxcheck vendor syntax", "needs ptxas from the nvidia-cuda-nvcc-cu12 wheel"),

@@ -450,3 +450,16 @@ fn ptxas_accepted_every_variant_with_the_tables_operands() {
     }
     fail_on(problems, "differences between the catalogue and what ptxas accepted");
 }
+
+/// Each family's name is the name of its two files, the concrete semantics
+/// and the SMT encoding, so that a reader finds them side by side.
+#[test]
+fn every_family_names_its_files() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for v in Variant::all() {
+        for dir in ["src/family", "src/catalogue", "../smt/src/encode"] {
+            let file = root.join(dir).join(format!("{}.rs", v.family()));
+            assert!(file.is_file(), "{v}: no {dir}/{}.rs", v.family());
+        }
+    }
+}

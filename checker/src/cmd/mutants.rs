@@ -74,31 +74,41 @@ impl MutantSummary<'_> {
         }
     }
 
-    pub fn text(&self, out: &mut dyn Write, width: Width) -> io::Result<()> {
-        let mut variants: Vec<&str> = Vec::new();
+    /// The mutants grouped by `key` (variant or family), in first-seen
+    /// order.
+    fn groups(&self, key: impl Fn(&Mutant) -> &str) -> Vec<(String, Vec<Mutant>)> {
+        let mut groups: Vec<(String, Vec<Mutant>)> = Vec::new();
         for m in self.mutants {
-            if !variants.contains(&m.variant.as_str()) {
-                variants.push(&m.variant);
+            match groups.iter_mut().find(|(k, _)| k == key(m)) {
+                Some((_, group)) => group.push(m.clone()),
+                None => groups.push((key(m).to_string(), vec![m.clone()])),
             }
         }
-        let rows = variants
-            .iter()
-            .map(|v| {
-                let of = |f: fn(&Fate) -> bool| self.mutants.iter().filter(|m| m.variant == *v && f(&m.fate)).count();
-                vec![
-                    v.to_string(),
-                    of(|_| true).to_string(),
-                    of(|f| matches!(f, Fate::Killed)).to_string(),
-                    of(|f| matches!(f, Fate::Equivalent)).to_string(),
-                    of(|f| matches!(f, Fate::Survived { .. })).to_string(),
-                ]
-            })
-            .collect();
-        writeln!(
-            out,
-            "{}",
-            Table::new(&["variant", "mutants", "killed", "equivalent", "survived"], rows).render(width)
-        )?;
+        groups
+    }
+
+    fn row(&self, name: String) -> Vec<String> {
+        vec![
+            name,
+            self.mutants.len().to_string(),
+            self.killed().to_string(),
+            self.equivalent().to_string(),
+            self.survived().to_string(),
+            format!("{:.1}%", self.rate()),
+        ]
+    }
+
+    pub fn text(&self, out: &mut dyn Write, width: Width) -> io::Result<()> {
+        let header = ["mutants", "killed", "equivalent", "survived", "kill rate"];
+        for (what, key) in
+            [("variant", (|m: &Mutant| m.variant.as_str()) as fn(&Mutant) -> &str), ("family", |m| m.family)]
+        {
+            let rows =
+                self.groups(key).into_iter().map(|(name, group)| MutantSummary { mutants: &group }.row(name)).collect();
+            let columns: Vec<&str> = [what].into_iter().chain(header).collect();
+            let gap = if what == "family" { "\n" } else { "" };
+            writeln!(out, "{gap}{}", Table::new(&columns, rows).render(width))?;
+        }
         let survivors: Vec<&Mutant> = self.mutants.iter().filter(|m| !matches!(m.fate, Fate::Killed)).collect();
         if !survivors.is_empty() {
             writeln!(out, "\nMutants not killed, and why:")?;
@@ -125,16 +135,23 @@ impl MutantSummary<'_> {
         note(out, width, "", "", &summary)
     }
 
-    pub fn json(&self) -> Value {
+    /// The counts and the kill rate.
+    fn counts(&self) -> Value {
         json!({
-            "mutants": self.mutants,
-            "summary": {
-                "mutants": self.mutants.len(),
-                "killed": self.killed(),
-                "equivalent": self.equivalent(),
-                "survived": self.survived(),
-                "kill_rate_percent": self.rate(),
-            }
+            "mutants": self.mutants.len(),
+            "killed": self.killed(),
+            "equivalent": self.equivalent(),
+            "survived": self.survived(),
+            "kill_rate_percent": self.rate(),
         })
+    }
+
+    pub fn json(&self) -> Value {
+        let by_family: serde_json::Map<String, Value> = self
+            .groups(|m| m.family)
+            .into_iter()
+            .map(|(family, group)| (family, MutantSummary { mutants: &group }.counts()))
+            .collect();
+        json!({ "mutants": self.mutants, "summary": self.counts(), "by_family": by_family })
     }
 }

@@ -422,6 +422,23 @@ impl Variant {
         each_family!(self, v => v.opcode())
     }
 
+    /// Its family, named as the family's files are
+    /// (`spec/src/family/bit_field.rs`, `smt/src/encode/bit_field.rs`).
+    pub fn family(&self) -> &'static str {
+        match self {
+            Variant::AddSub(_) => "add_sub",
+            Variant::MulMad(_) => "mul_mad",
+            Variant::DivRem(_) => "div_rem",
+            Variant::MinMax(_) => "min_max",
+            Variant::BitCount(_) => "bit_count",
+            Variant::BitField(_) => "bit_field",
+            Variant::Dot(_) => "dot",
+            Variant::Logic(_) => "logic",
+            Variant::Shift(_) => "shift",
+            Variant::Shfl(_) => "shfl",
+        }
+    }
+
     /// The spec section that defines it.
     pub fn section(&self) -> &'static str {
         each_family!(self, v => v.section())
