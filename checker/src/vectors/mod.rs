@@ -279,8 +279,8 @@ pub fn generate(variant: &Variant, witnesses: &[(Variant, Vec<u128>, Reason)], s
 /// The amounts grid: the last two operands (positions, lengths, shift
 /// amounts, bases and offsets, where the instruction has them) take every
 /// value from 0 to the widest operand's width + 1 and their extremes, crossed, with the
-/// operands before them all ones or the top bit alone (all ones alone for
-/// three 64-bit operands): every field boundary and every shift amount, each bit of the
+/// operands before them all ones or the top bit alone (alternating bits
+/// with 64-bit words): every field boundary and every shift amount, each bit of the
 /// word in and out of the field. Variants with an immediate operand, one
 /// operand, or predicates only get none.
 fn grid(variant: &Variant) -> Vec<Vec<u128>> {
@@ -301,19 +301,31 @@ fn grid(variant: &Variant) -> Vec<Vec<u128>> {
     };
     let split = ops.len().saturating_sub(2).max(1);
     let (data, tail) = ops.split_at(split);
-    let patterns = |w: u32| -> Vec<u128> {
-        // Three 64-bit operands: 69 x 69 amounts, once.
-        if w >= 64 && ops.len() > 2 {
-            vec![mask(w)]
-        } else {
-            vec![mask(w), 1 << (w - 1)]
+    let wide = ops.len() > 2 && data.iter().any(|o| o.ty.width() >= 64);
+    let mut out = Vec::new();
+    // The words before the amounts, as rows: all ones or the top bit alone
+    // (crossed); with 64-bit words and two amounts, 69 x 69 inputs a row,
+    // two rows only: alternating bits, the neighbouring operands out of
+    // phase, so that every bit of a field differs from its neighbour, its
+    // sign bit and the word it is inserted into (bfe.s64, bfi.b64).
+    let rows: Vec<Vec<u128>> = if wide {
+        let alternating = |w: u32, phase: usize| (0x5555_5555_5555_5555_5555_5555_5555_5555u128 << phase) & mask(w);
+        (0..2).map(|k| data.iter().enumerate().map(|(j, o)| alternating(o.ty.width(), (k + j) % 2)).collect()).collect()
+    } else {
+        let mut rows = vec![Vec::new()];
+        for o in data {
+            let w = o.ty.width();
+            rows = rows.iter().flat_map(|r| [mask(w), 1 << (w - 1)].map(|x| [r.clone(), vec![x]].concat())).collect();
         }
+        rows
     };
-    let mut columns: Vec<Vec<u128>> = data.iter().map(|o| patterns(o.ty.width())).collect();
-    columns.extend(tail.iter().map(|o| amounts(o.ty.width())));
-    let mut out = vec![Vec::new()];
-    for column in &columns {
-        out = out.iter().flat_map(|prefix| column.iter().map(move |&x| [prefix.clone(), vec![x]].concat())).collect();
+    for row in rows {
+        let mut partial = vec![row];
+        for o in tail {
+            let column = amounts(o.ty.width());
+            partial = partial.iter().flat_map(|p| column.iter().map(move |&x| [p.clone(), vec![x]].concat())).collect();
+        }
+        out.extend(partial);
     }
     out
 }
