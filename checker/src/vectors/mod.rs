@@ -305,12 +305,16 @@ fn grid(variant: &Variant) -> Vec<Vec<u128>> {
     let mut out = Vec::new();
     // The words before the amounts, as rows: all ones or the top bit alone
     // (crossed); with 64-bit words and two amounts, 69 x 69 inputs a row,
-    // two rows only: alternating bits, the neighbouring operands out of
-    // phase, so that every bit of a field differs from its neighbour, its
-    // sign bit and the word it is inserted into (bfe.s64, bfi.b64).
+    // alternating bits in each phase, the operands' phases crossed, so that
+    // every bit of a field differs from its neighbour and its sign bit, and,
+    // at even and odd positions alike, from the bit of the word it is
+    // inserted into (bfe.s64: 2 rows; bfi.b64: 4, as a field of length 1
+    // at an odd start needs a and b in phase).
     let rows: Vec<Vec<u128>> = if wide {
         let alternating = |w: u32, phase: usize| (0x5555_5555_5555_5555_5555_5555_5555_5555u128 << phase) & mask(w);
-        (0..2).map(|k| data.iter().enumerate().map(|(j, o)| alternating(o.ty.width(), (k + j) % 2)).collect()).collect()
+        (0..1usize << data.len())
+            .map(|k| data.iter().enumerate().map(|(j, o)| alternating(o.ty.width(), (k >> j) & 1)).collect())
+            .collect()
     } else {
         let mut rows = vec![Vec::new()];
         for o in data {
