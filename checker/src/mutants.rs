@@ -388,38 +388,15 @@ fn screen(variant: &Variant) -> Result<Vec<Screened>, SolverError> {
         .map_err(|e| SolverError::Rejected { solver: "evaluator".into(), message: format!("no term context: {e}") })?;
     let (encodings, all) = all(variant, &ctx);
     let vectors = crate::vectors::generate(variant, &[], crate::vectors::Size::default());
-    let mut alive: Vec<usize> = (0..all.len()).collect();
-    let mut killed = HashSet::new();
-    for vector in &vectors {
-        if alive.is_empty() {
-            break;
-        }
-        crate::interrupt::check().map_err(|_| SolverError::Interrupted)?;
-        let env: HashMap<String, BitVec> = encodings
-            .vars
-            .iter()
-            .zip(&vector.inputs)
-            .map(|(var, &x)| (var.name.clone(), BitVec::new(var.width, x)))
-            .collect();
-        // One evaluator for every mutant on this vector: the subterms they
-        // share with the originals are computed once.
-        let mut ev = Evaluator::new(&ctx, env);
-        let (smt, concrete) = (outputs(&mut ev, &encodings.smt), outputs(&mut ev, &encodings.concrete));
-        alive.retain(|&k| {
-            let (side, _, mutant) = &all[k];
-            let other = match side {
-                Side::Smt => &concrete,
-                Side::Concrete => &smt,
-            };
-            // A mutant the evaluator cannot compute (ill-sorted) is left to
-            // the solver.
-            let differs = matches!((outputs(&mut ev, mutant), other), (Some(m), Some(o)) if m != *o);
-            if differs {
-                killed.insert(k);
-            }
-            !differs
-        });
-    }
+    let killed = killed_on(&ctx, &encodings.vars, &all, &vectors, |ev, _, (side, _, mutant)| {
+        let other = match side {
+            Side::Smt => &encodings.concrete,
+            Side::Concrete => &encodings.smt,
+        };
+        // A mutant the evaluator cannot compute (ill-sorted) is left to the
+        // solver.
+        matches!((outputs(ev, mutant), outputs(ev, other)), (Some(m), Some(o)) if m != o)
+    })?;
     // Indices within each side, as `solve` finds the fault again.
     let mut counters = [0usize; 2];
     Ok(all
@@ -429,9 +406,39 @@ fn screen(variant: &Variant) -> Result<Vec<Screened>, SolverError> {
             let slot = &mut counters[usize::from(side == Side::Concrete)];
             let index = *slot;
             *slot += 1;
-            Screened { side, index, fault, killed: killed.contains(&k) }
+            Screened { side, index, fault, killed: killed[k] }
         })
         .collect())
+}
+
+/// Which mutants of `all` (terms over `vars`) fail on some vector: each
+/// runs on the vectors in turn until `fails` says it fails on one. One
+/// evaluator per vector serves every mutant, so that the subterms they share
+/// with the originals are computed once.
+pub(crate) fn killed_on(
+    ctx: &Context,
+    vars: &[Var],
+    all: &[(Side, String, SymOutputs)],
+    vectors: &[impl std::borrow::Borrow<crate::vectors::Vector>],
+    mut fails: impl FnMut(&mut Evaluator, &crate::vectors::Vector, &(Side, String, SymOutputs)) -> bool,
+) -> Result<Vec<bool>, SolverError> {
+    let mut killed = vec![false; all.len()];
+    for vector in vectors {
+        if killed.iter().all(|&k| k) {
+            break;
+        }
+        crate::interrupt::check().map_err(|_| SolverError::Interrupted)?;
+        let vector = vector.borrow();
+        let env =
+            vars.iter().zip(&vector.inputs).map(|(var, &x)| (var.name.clone(), BitVec::new(var.width, x))).collect();
+        let mut ev = Evaluator::new(ctx, env);
+        for (k, mutant) in all.iter().enumerate() {
+            if !killed[k] && fails(&mut ev, vector, mutant) {
+                killed[k] = true;
+            }
+        }
+    }
+    Ok(killed)
 }
 
 /// Each output's value where it is defined, `None` inside where it is not;

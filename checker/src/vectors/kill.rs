@@ -10,13 +10,11 @@
 //! a conformance suite: it can pick values only where any value passes), or
 //! the solver gives an input that tells them apart, which the suite missed.
 
-use std::collections::HashMap;
 use std::time::Duration;
 
 use easy_smt::Context;
 use ptx_smt::eval::Evaluator;
 use ptx_smt::{Backend, SolverError, SymBv, SymOutputs};
-use ptx_spec::bv::BitVec;
 use ptx_spec::catalogue::{Out, Variant};
 
 use super::Vector;
@@ -100,30 +98,12 @@ pub fn kill(
 ) -> Result<Kills, SolverError> {
     let mut ctx = backend.context(timeout)?;
     let (encodings, all) = mutants::all(variant, &ctx);
-    let mut alive: Vec<bool> = vec![true; all.len()];
-    for vector in vectors {
-        if !alive.contains(&true) {
-            break;
-        }
-        crate::interrupt::check().map_err(|_| SolverError::Interrupted)?;
-        let env: HashMap<String, BitVec> = encodings
-            .vars
-            .iter()
-            .zip(&vector.inputs)
-            .map(|(var, &x)| (var.name.clone(), BitVec::new(var.width, x)))
-            .collect();
-        // One evaluator for every mutant on this vector: the subterms they
-        // share with the originals are computed once.
-        let mut ev = Evaluator::new(&ctx, env);
-        for (k, (_, _, mutant)) in all.iter().enumerate() {
-            if alive[k] && fails(&mut ev, mutant, vector) {
-                alive[k] = false;
-            }
-        }
-    }
+    let killed = mutants::killed_on(&ctx, &encodings.vars, &all, vectors, |ev, vector, (_, _, mutant)| {
+        fails(ev, mutant, vector)
+    })?;
     let mut kills = Kills { mutants: all.len(), ..Kills::default() };
     for (k, (side, fault, mutant)) in all.iter().enumerate() {
-        if !alive[k] {
+        if killed[k] {
             kills.killed += 1;
             continue;
         }
