@@ -251,6 +251,33 @@ fn core_edges(w: u32, role: Role) -> Vec<u128> {
     all.into_iter().filter(|v| core.contains(v) || role == Role::Imm).collect()
 }
 
+/// The opening of a kernel with one thread per input: the parameters
+/// `in`, `out`, `extra` and `count` loaded into `%pin`, `%pout`, `%<extra>`
+/// and `%count` (the pointers made global), the thread's index in `%i`
+/// (using `%t`, `%tx`, `%cx`, `%nx`), and threads at or past `count` sent to
+/// `DONE` (using `%over`).
+pub(crate) fn thread_prologue(extra: &[&str]) -> Vec<String> {
+    let mut body = vec!["ld.param.u64 %pin, [in];".to_string(), "ld.param.u64 %pout, [out];".into()];
+    body.extend(extra.iter().map(|p| format!("ld.param.u64 %{p}, [{p}];")));
+    body.extend(
+        [
+            "ld.param.u64 %count, [count];",
+            "cvta.to.global.u64 %pin, %pin;",
+            "cvta.to.global.u64 %pout, %pout;",
+            "mov.u32 %tx, %tid.x;",
+            "mov.u32 %cx, %ctaid.x;",
+            "mov.u32 %nx, %ntid.x;",
+            "mul.wide.u32 %i, %cx, %nx;",
+            "cvt.u64.u32 %t, %tx;",
+            "add.u64 %i, %i, %t;",
+            "setp.ge.u64 %over, %i, %count;",
+            "@%over bra DONE;",
+        ]
+        .map(String::from),
+    );
+    body
+}
+
 /// The sweep kernel of `variant`: thread `i` takes input `base + i`, from
 /// its index (exhaustive) or from `in[i*k..]` (sampled, k register inputs),
 /// and writes its outputs to `out[i*m..]`. `imm` gives the immediate
@@ -277,25 +304,12 @@ pub fn kernel(variant: &Variant, name: &str, mode: Mode, imm: &[u128]) -> String
     .iter()
     .map(|(r, t)| (r.to_string(), *t))
     .collect();
-    let mut body = vec![
-        "ld.param.u64 %pin, [in];".to_string(),
-        "ld.param.u64 %pout, [out];".into(),
-        "ld.param.u64 %base, [base];".into(),
-        "ld.param.u64 %count, [count];".into(),
-        "cvta.to.global.u64 %pin, %pin;".into(),
-        "cvta.to.global.u64 %pout, %pout;".into(),
-        "mov.u32 %tx, %tid.x;".into(),
-        "mov.u32 %cx, %ctaid.x;".into(),
-        "mov.u32 %nx, %ntid.x;".into(),
-        "mul.wide.u32 %i, %cx, %nx;".into(),
-        "cvt.u64.u32 %t, %tx;".into(),
-        "add.u64 %i, %i, %t;".into(),
-        "setp.ge.u64 %over, %i, %count;".into(),
-        "@%over bra DONE;".into(),
+    let mut body = thread_prologue(&["base"]);
+    body.extend([
         "add.u64 %x, %base, %i;".into(),
         format!("mul.lo.u64 %at, %i, {};", reg_inputs * 8),
         "add.u64 %at, %pin, %at;".into(),
-    ];
+    ]);
     let mut tokens: Vec<(String, bool)> = Vec::new();
     let mut dests = Vec::new();
     let (mut shift, mut word, mut imms) = (0u32, 0usize, imm.iter());

@@ -70,23 +70,8 @@ pub fn kernel(variant: &Variant, name: &str, imm: &[u128]) -> String {
     .iter()
     .map(|(r, t)| (r.to_string(), *t))
     .collect();
-    let mut body = vec![
-        "ld.param.u64 %pin, [in];".to_string(),
-        "ld.param.u64 %pout, [out];".into(),
-        "ld.param.u64 %count, [count];".into(),
-        "cvta.to.global.u64 %pin, %pin;".into(),
-        "cvta.to.global.u64 %pout, %pout;".into(),
-        "mov.u32 %tx, %tid.x;".into(),
-        "mov.u32 %cx, %ctaid.x;".into(),
-        "mov.u32 %nx, %ntid.x;".into(),
-        "mul.wide.u32 %i, %cx, %nx;".into(),
-        "cvt.u64.u32 %t, %tx;".into(),
-        "add.u64 %i, %i, %t;".into(),
-        "setp.ge.u64 %over, %i, %count;".into(),
-        "@%over bra DONE;".into(),
-        format!("mul.lo.u64 %at, %i, {};", stride * 8),
-        "add.u64 %at, %pin, %at;".into(),
-    ];
+    let mut body = crate::oracle::sweep::thread_prologue(&[]);
+    body.extend([format!("mul.lo.u64 %at, %i, {};", stride * 8), "add.u64 %at, %pin, %at;".into()]);
     let mut tokens = Vec::new();
     let mut dests = Vec::new();
     let (mut word, mut imms) = (0usize, imm.iter());
