@@ -3,10 +3,11 @@
 //! Each encoding (the SMT encoding and the concrete semantics, as terms) is
 //! faulted in turn at every site of its term graph: an operator swapped for
 //! a related one, a constant changed by one, a mask dropped, two operands
-//! swapped, a negation dropped. Each mutant is proven against the other,
+//! or branches swapped, a negation dropped, an extract's window moved, an
+//! extension's kind swapped. Each mutant is proven against the other,
 //! unmutated encoding. A mutant is killed by a confirmed counterexample; one
-//! that survives must be an equivalent mutant, which the solver checks by
-//! proving it equal to the original it was made from.
+//! that survives must be an equivalent mutant: equal to the other encoding,
+//! which the variant's proof makes equal to the original it was made from.
 
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;

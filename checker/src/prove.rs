@@ -80,6 +80,7 @@ pub struct ProofResult {
 }
 
 /// An equivalence query between two sets of outputs over the same inputs.
+#[derive(Clone, Copy)]
 pub(crate) struct Sides<'a> {
     pub vars: &'a [Var],
     /// Only inputs satisfying this are considered (a case of a split proof).
@@ -399,6 +400,34 @@ pub(crate) fn compare(
     compare_with(backend, ctx, sides, timeout, false)
 }
 
+/// [`compare`] over a split proof: `sides` compared under each of `cases`
+/// in turn (and its own constraint, if any), the first case that is not
+/// equivalent deciding; with no cases, one comparison. The cases are a
+/// variant's proof cases, which its proof shows cover every input, so that
+/// equivalent in every case is equivalent.
+pub(crate) fn compare_cases(
+    backend: &Backend,
+    ctx: &mut Context,
+    sides: &Sides,
+    cases: &[(String, SExpr)],
+    timeout: Duration,
+) -> Result<Comparison, SolverError> {
+    if cases.is_empty() {
+        return compare(backend, ctx, sides, timeout);
+    }
+    for (_, case) in cases {
+        let constraint = match sides.constraint {
+            Some(c) => ctx.and(c, *case),
+            None => *case,
+        };
+        match compare(backend, ctx, &Sides { constraint: Some(constraint), ..*sides }, timeout)? {
+            Comparison::Equivalent => {}
+            other => return Ok(other),
+        }
+    }
+    Ok(Comparison::Equivalent)
+}
+
 /// As [`compare`], with the least witness (see [`minimise`]).
 pub(crate) fn compare_least(
     backend: &Backend,
@@ -490,4 +519,39 @@ pub(crate) fn minimise(
         model.insert(v.name.clone(), chosen);
     }
     Ok(model)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ptx_spec::catalogue::Out;
+
+    /// A split comparison is equivalent only when every case is: a fault
+    /// confined to one case is found there, with a confirmed input.
+    #[test]
+    fn a_split_comparison_finds_a_difference_in_one_case() {
+        let v = Variant::from_mnemonic("not.b16").unwrap();
+        let backend = Backend::Embedded;
+        let timeout = Duration::from_secs(30);
+        let mut ctx = backend.context(timeout).unwrap();
+        let e = Encodings::build(&v, &ctx, |sym, ins| encode::encode(&v, sym, ins));
+        let half = |op: &str| ctx.list(vec![ctx.atom(op), ctx.atom("a"), ctx.atom("#x8000")]);
+        let cases = vec![("a < 0x8000".to_string(), half("bvult")), ("a >= 0x8000".to_string(), half("bvuge"))];
+        // Wrong (0) for a >= 0x8000 only, where not(a) is 0 only at 0xffff.
+        let faulty: SymOutputs = e
+            .smt
+            .iter()
+            .map(|o| Out {
+                value: SymBv { term: ctx.ite(cases[1].1, ctx.atom("#x0000"), o.value.term), width: o.value.width },
+                defined: o.defined,
+            })
+            .collect();
+        let same = Sides { smt: &e.smt, ..e.sides() };
+        assert!(matches!(compare_cases(&backend, &mut ctx, &same, &cases, timeout).unwrap(), Comparison::Equivalent));
+        let wrong = Sides { smt: &faulty, ..e.sides() };
+        match compare_cases(&backend, &mut ctx, &wrong, &cases, timeout).unwrap() {
+            Comparison::Differ(cex) => assert!(cex.inputs[0].1.unsigned() >= 0x8000, "{:?}", cex.inputs),
+            _ => panic!("the fault in the second case is not found"),
+        }
+    }
 }

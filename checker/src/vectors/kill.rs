@@ -19,7 +19,8 @@ use ptx_spec::catalogue::{Out, Variant};
 
 use super::Vector;
 use crate::mutants::{self, Side};
-use crate::prove::{compare, Comparison, Sides};
+use crate::prove::{compare_cases, Comparison, Sides};
+use rayon::prelude::*;
 
 /// A mutant the suite does not kill and the solver does not prove
 /// equivalent.
@@ -42,8 +43,8 @@ pub struct Kills {
     /// Told apart from the original by the solver on an input the suite
     /// lacks.
     pub missed: Vec<Missed>,
-    /// Neither killed nor settled by the solver (fns, whose proof is split
-    /// into cases; a timeout): counted neither way.
+    /// Neither killed nor settled by the solver (a timeout, a solver's input
+    /// that does not check out): counted neither way.
     pub unsettled: Vec<Missed>,
 }
 
@@ -96,58 +97,67 @@ pub fn kill(
     backend: &Backend,
     timeout: Duration,
 ) -> Result<Kills, SolverError> {
-    let mut ctx = backend.context(timeout)?;
+    let ctx = backend.context(timeout)?;
     let (encodings, all) = mutants::all(variant, &ctx);
     let killed = mutants::killed_on(&ctx, &encodings.vars, &all, vectors, |ev, vector, (_, _, mutant)| {
         fails(ev, mutant, vector)
     })?;
-    let mut kills = Kills { mutants: all.len(), ..Kills::default() };
-    for (k, (side, fault, mutant)) in all.iter().enumerate() {
-        if killed[k] {
-            kills.killed += 1;
-            continue;
-        }
-        if !encodings.cases.is_empty() {
-            kills.unsettled.push(Missed {
-                side: *side,
-                fault: fault.clone(),
-                reason: format!("not settled: the proof is split into {} cases", encodings.cases.len()),
-            });
-            continue;
-        }
-        let original = match side {
-            Side::Smt => &encodings.smt,
-            Side::Concrete => &encodings.concrete,
-        };
-        let seen = on_defined(&ctx, original, mutant);
-        let sides = Sides {
-            vars: &encodings.vars,
-            constraint: None,
-            output_names: &encodings.output_names,
-            smt: &seen,
-            concrete: original,
-        };
-        match compare(backend, &mut ctx, &sides, timeout)? {
-            Comparison::Equivalent => kills.equivalent += 1,
-            Comparison::Differ(cex) => {
-                let inputs: Vec<String> = cex.inputs.iter().map(|(n, v)| format!("{n}={:#x}", v.unsigned())).collect();
-                kills.missed.push(Missed {
-                    side: *side,
-                    fault: fault.clone(),
-                    reason: format!("no vector has an input like {}", inputs.join(" ")),
-                });
-            }
-            Comparison::Unconfirmed(_) => kills.unsettled.push(Missed {
-                side: *side,
-                fault: fault.clone(),
-                reason: "not settled: the solver's input did not check out".into(),
-            }),
-            Comparison::Unknown(why) => kills.unsettled.push(Missed {
-                side: *side,
-                fault: fault.clone(),
-                reason: format!("not settled: solver {why}"),
-            }),
+    let survivors: Vec<usize> = (0..all.len()).filter(|&k| !killed[k]).collect();
+    // The survivors go to the solver in parallel, each rebuilt in a context
+    // of its own.
+    let settled: Vec<Result<Settled, SolverError>> =
+        survivors.par_iter().map(|&k| settle(variant, backend, timeout, k)).collect();
+    let mut kills = Kills { mutants: all.len(), killed: all.len() - survivors.len(), ..Kills::default() };
+    for s in settled {
+        match s? {
+            Settled::Equivalent => kills.equivalent += 1,
+            Settled::Missed(m) => kills.missed.push(m),
+            Settled::Unsettled(m) => kills.unsettled.push(m),
         }
     }
     Ok(kills)
+}
+
+/// What the solver makes of a mutant no vector killed.
+enum Settled {
+    Equivalent,
+    Missed(Missed),
+    Unsettled(Missed),
+}
+
+/// The solver's verdict on mutant `k` of `variant` (in [`mutants::all`]'s
+/// order): equal to its original wherever the spec defines the output, or
+/// told apart on an input the suite lacks.
+fn settle(variant: &Variant, backend: &Backend, timeout: Duration, k: usize) -> Result<Settled, SolverError> {
+    let mut ctx = backend.context(timeout)?;
+    let (encodings, mut all) = mutants::all(variant, &ctx);
+    let (side, fault, mutant) = all.swap_remove(k);
+    let original = match side {
+        Side::Smt => &encodings.smt,
+        Side::Concrete => &encodings.concrete,
+    };
+    let seen = on_defined(&ctx, original, &mutant);
+    let sides = Sides {
+        vars: &encodings.vars,
+        constraint: None,
+        output_names: &encodings.output_names,
+        smt: &seen,
+        concrete: original,
+    };
+    // Where the variant's proof is split (fns), so is this comparison.
+    Ok(match compare_cases(backend, &mut ctx, &sides, &encodings.cases, timeout)? {
+        Comparison::Equivalent => Settled::Equivalent,
+        Comparison::Differ(cex) => {
+            let inputs: Vec<String> = cex.inputs.iter().map(|(n, v)| format!("{n}={:#x}", v.unsigned())).collect();
+            Settled::Missed(Missed { side, fault, reason: format!("no vector has an input like {}", inputs.join(" ")) })
+        }
+        Comparison::Unconfirmed(_) => Settled::Unsettled(Missed {
+            side,
+            fault,
+            reason: "not settled: the solver's input did not check out".into(),
+        }),
+        Comparison::Unknown(why) => {
+            Settled::Unsettled(Missed { side, fault, reason: format!("not settled: solver {why}") })
+        }
+    })
 }
