@@ -104,12 +104,7 @@ pub fn audit_text(out: &mut dyn Write, width: Width, audit: &Audit) -> io::Resul
     let table =
         Table::new(&["finding", "section", "kind", "severity", "summary"], rows).wrap(0, None).wrap(4, Some(64));
     writeln!(out, "{}", table.render(width))?;
-    let counts: Vec<String> = FindingKind::ALL
-        .iter()
-        .map(|k| (k, audit.findings.iter().filter(|f| f.kind == *k).count()))
-        .filter(|(_, n)| *n > 0)
-        .map(|(k, n)| format!("{n} {}", k.label()))
-        .collect();
+    let counts: Vec<String> = kind_counts(&audit.findings);
     writeln!(out)?;
     note(out, width, "", "", &format!("{} findings: {}", audit.findings.len(), counts.join(", ")))?;
     writeln!(out, "`ptxcheck audit --id ID` shows one in full, with its witness.")?;
@@ -210,4 +205,14 @@ mod tests {
             narrow.ends_with("\n1 comparison unresolved (listed above): the audit is\nincomplete, exit status 1.\n")
         );
     }
+}
+
+/// "N kind" for each kind of finding present, in the kinds' order.
+pub(super) fn kind_counts(findings: &[Finding]) -> Vec<String> {
+    FindingKind::ALL
+        .iter()
+        .map(|k| (k, findings.iter().filter(|f| f.kind == *k).count()))
+        .filter(|(_, n)| *n > 0)
+        .map(|(k, n)| format!("{n} {}", k.label()))
+        .collect()
 }

@@ -10,7 +10,6 @@ use serde_json::json;
 
 use super::render::{note, Table, WidthArgs};
 use super::{status, Format};
-use crate::audit::finding::FindingKind;
 use crate::audit::text::{self, document::TextError, drift};
 use crate::error::Error;
 use crate::output::Output;
@@ -102,12 +101,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let table =
         Table::new(&["finding", "section", "kind", "root cause", "summary"], rows).wrap(0, None).wrap(4, Some(64));
     writeln!(out, "{}", table.render(width))?;
-    let counts: Vec<String> = FindingKind::ALL
-        .iter()
-        .map(|k| (k, audit.findings.iter().filter(|f| f.kind == *k).count()))
-        .filter(|(_, n)| *n > 0)
-        .map(|(k, n)| format!("{n} {}", k.label()))
-        .collect();
+    let counts: Vec<String> = super::audit::kind_counts(&audit.findings);
     note(out, width, "", "", &format!("{} findings: {}", audit.findings.len(), counts.join(", ")))?;
     for h in &audit.helpers_unlisted {
         writeln!(out, "{h}")?;

@@ -106,15 +106,7 @@ pub fn kernel(variant: &Variant, name: &str, imm: &[u128]) -> String {
     }
     body.push("DONE:".into());
     body.push("ret;".into());
-    let mut text = format!(".visible .entry {name}{PARAMS}\n{{\n");
-    for (reg, ty) in &regs {
-        text.push_str(&format!("  .reg {ty} {reg};\n"));
-    }
-    for line in body {
-        text.push_str(&format!("  {line}\n"));
-    }
-    text.push_str("}\n");
-    text
+    crate::oracle::sweep::entry(name, PARAMS, &regs, &body)
 }
 
 /// The module of one variant's vectors: a kernel per group.
