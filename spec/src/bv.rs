@@ -182,13 +182,10 @@ impl BitVec {
     }
     /// The value read as two's complement.
     pub fn signed(self) -> i128 {
-        if self.width == 128 {
-            self.bits as i128
-        } else if self.msb() {
-            self.bits as i128 - (1i128 << self.width)
-        } else {
-            self.bits as i128
-        }
+        // The sign bit moved to bit 127 and shifted back arithmetically:
+        // 2^width itself does not fit an i128 at width 127.
+        let up = 128 - self.width;
+        ((self.bits << up) as i128) >> up
     }
     /// The most significant bit.
     pub fn msb(self) -> bool {
