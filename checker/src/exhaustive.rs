@@ -1,14 +1,21 @@
 //! The exhaustive cross-check: for a variant whose inputs together have at
 //! most 32 bits, evaluate the concrete semantics and the SMT encoding
-//! (concretely, with the same algebra the emulator uses, no solver) on
-//! every input and compare. Independent evidence next to the proof.
+//! (concretely, no solver) on every input and compare. Independent evidence
+//! next to the proof.
+//!
+//! Both models are compiled into one straight-line program over machine
+//! words (`ptx_spec::program`) whose result is 1 where they differ, run on
+//! blocks of inputs; a difference it finds is evaluated again one input at a
+//! time with [`Concrete`], the reference, before it is reported. Tests hold
+//! each model's compiled program to `Concrete` on every variant.
 
 use std::time::{Duration, Instant};
 
 use ptx_smt::encode;
-use ptx_spec::bv::{mask, BitVec, Concrete};
+use ptx_spec::bv::{mask, Algebra, BitVec, Concrete};
 use ptx_spec::catalogue::{Outputs, Variant};
-use ptx_spec::lanes::{LaneBv, Lanes, LANES};
+use ptx_spec::lanes::LaneBv;
+use ptx_spec::program::{Program, Tracer, Word, BLOCK};
 use rayon::prelude::*;
 
 /// The most input bits a variant may have to be checked exhaustively.
@@ -34,6 +41,11 @@ pub struct Report {
     pub inputs: u64,
     pub mismatch: Option<Mismatch>,
     pub time: Duration,
+    /// The steps of the compiled program run per block of inputs (`None`
+    /// where there were too few inputs to compile: one at a time). 0: the
+    /// two models compiled to the same steps, so the difference is the
+    /// constant 0.
+    pub steps: Option<usize>,
 }
 
 /// The inputs numbered `index`: the operands' bits taken from `index`, the
@@ -59,13 +71,46 @@ pub fn decode_lanes(widths: &[u32], first: u64) -> Vec<LaneBv> {
         .collect()
 }
 
-/// The lanes where the two models' outputs differ: in definedness, or in
-/// value where both define it.
-fn differing(smt: &Outputs<Lanes>, concrete: &Outputs<Lanes>) -> u64 {
-    smt.iter().zip(concrete).fold(0, |acc, (s, c)| {
-        let defined = s.defined.0 & c.defined.0;
-        acc | (s.defined.0 ^ c.defined.0) | (s.value.differ(&c.value) & defined)
+/// Where two sets of outputs differ, as a traced Boolean: in definedness,
+/// or in value where both define it.
+fn differing(t: &Tracer, a: &Outputs<Tracer>, b: &Outputs<Tracer>) -> Word {
+    a.iter().zip(b).fold(t.bool_constant(false), |acc, (x, y)| {
+        let both = t.and(x.defined, y.defined);
+        let value = t.and(both, t.not(t.eq(x.value, y.value)));
+        t.or(acc, t.or(t.bool_xor(x.defined, y.defined), value))
     })
+}
+
+/// The operands of `variant` as traced inputs.
+fn traced_inputs(t: &Tracer, widths: &[u32]) -> Vec<Word> {
+    widths.iter().enumerate().map(|(k, &w)| t.input(k, w)).collect()
+}
+
+/// Where operand `k`'s bits start in an input's number.
+fn shifts(widths: &[u32]) -> Vec<u32> {
+    widths.iter().scan(0, |at, &w| Some(std::mem::replace(at, *at + w))).collect()
+}
+
+/// Both models of `variant` compiled into one program whose only root is 1
+/// on the inputs where they differ.
+pub fn compile(variant: &Variant) -> Program {
+    let widths: Vec<u32> = variant.inputs().iter().map(|o| o.ty.width()).collect();
+    let t = Tracer::new();
+    let ins = traced_inputs(&t, &widths);
+    let smt = encode::encode(variant, &t, &ins);
+    let concrete = variant.semantics(&t, &ins);
+    t.program(&[differing(&t, &smt, &concrete)])
+}
+
+/// The first of the [`BLOCK`] inputs from `first` on which the program
+/// finds the models differ.
+fn first_difference(program: &Program, shifts: &[u32], first: u64, scratch: &mut ptx_spec::program::Scratch) -> Option<u64> {
+    program.run(first, shifts, scratch);
+    let differ = program.root(scratch, 0);
+    if differ.iter().fold(0, |acc, &d| acc | d) == 0 {
+        return None;
+    }
+    differ.iter().position(|&d| d != 0).map(|i| first + i as u64)
 }
 
 fn outputs(outs: &[ptx_spec::catalogue::Out<BitVec, bool>]) -> Vec<Option<BitVec>> {
@@ -84,22 +129,6 @@ fn confirm(variant: &Variant, widths: &[u32], index: u64) -> Option<Mismatch> {
     (!same).then(|| Mismatch { inputs: ins[..n].to_vec(), smt: outputs(&smt), concrete: outputs(&concrete) })
 }
 
-/// Compare both models on the [`LANES`] inputs from `first`; the first
-/// mismatch, confirmed with the one-input algebra.
-fn check_lanes(variant: &Variant, widths: &[u32], first: u64) -> Option<Mismatch> {
-    let ins = decode_lanes(widths, first);
-    let concrete = variant.semantics(&Lanes, &ins);
-    let smt = encode::encode(variant, &Lanes, &ins);
-    let differ = differing(&smt, &concrete);
-    if differ == 0 {
-        return None;
-    }
-    let index = first + u64::from(differ.trailing_zeros());
-    let mismatch = confirm(variant, widths, index);
-    assert!(mismatch.is_some(), "{variant}: the lane algebra and the concrete algebra disagree on input {index:#x}");
-    mismatch
-}
-
 /// Compare both models on every input of `variant` (which must have at most
 /// [`MAX_BITS`] input bits), in parallel on the current thread pool.
 pub fn check(variant: &Variant) -> Report {
@@ -108,23 +137,38 @@ pub fn check(variant: &Variant) -> Report {
     assert!(bits <= MAX_BITS && widths.len() <= 8, "{variant}: {bits} input bits");
     let total = 1u64 << bits;
     let start = Instant::now();
-    let mismatch = if total < LANES as u64 {
-        // Too few inputs to fill the lanes: one at a time.
+    let mut steps = None;
+    let mismatch = if total < BLOCK as u64 {
+        // Too few inputs to fill a block: one at a time.
         (0..total).find_map(|index| confirm(variant, &widths, index))
     } else {
+        let program = compile(variant);
+        steps = Some(program.len());
+        let shifts = shifts(&widths);
         // Chunks of 2^16 inputs: small enough to share among threads, large
         // enough that the bookkeeping costs nothing.
         let chunk = 1u64 << bits.min(16);
         // After an interrupt the remaining chunks are skipped; the report
         // is then not used (the caller checks).
-        (0..total / chunk).into_par_iter().find_map_any(|c| {
-            if crate::interrupt::requested() {
-                return None;
-            }
-            (c * chunk..(c + 1) * chunk).step_by(LANES).find_map(|first| check_lanes(variant, &widths, first))
-        })
+        (0..total / chunk)
+            .into_par_iter()
+            .map_init(
+                || program.scratch(),
+                |scratch, c| {
+                    if crate::interrupt::requested() {
+                        return None;
+                    }
+                    let index = (c * chunk..(c + 1) * chunk)
+                        .step_by(BLOCK)
+                        .find_map(|first| first_difference(&program, &shifts, first, scratch))?;
+                    let mismatch = confirm(variant, &widths, index);
+                    assert!(mismatch.is_some(), "{variant}: the compiled program and the concrete algebra disagree on input {index:#x}");
+                    mismatch
+                },
+            )
+            .find_map_any(|m| m)
     };
-    Report { variant: *variant, inputs: if mismatch.is_some() { 0 } else { total }, mismatch, time: start.elapsed() }
+    Report { variant: *variant, inputs: if mismatch.is_some() { 0 } else { total }, mismatch, time: start.elapsed(), steps }
 }
 
 /// Inputs per second compared on one thread, measured on at least `samples`
@@ -132,15 +176,17 @@ pub fn check(variant: &Variant) -> Report {
 pub fn throughput(variant: &Variant, samples: u64) -> f64 {
     let widths: Vec<u32> = variant.inputs().iter().map(|o| o.ty.width()).collect();
     let total = 1u64 << input_bits(variant);
-    let batches = samples.div_ceil(LANES as u64);
     let start = Instant::now();
+    let program = compile(variant);
+    let (shifts, mut scratch) = (shifts(&widths), program.scratch());
+    let blocks = samples.div_ceil(BLOCK as u64);
     let mut found = 0;
-    for b in 0..batches {
-        let first = b.wrapping_mul(0x9e37_79b9_7f4a_7c15) % total.max(1) / LANES as u64 * LANES as u64;
-        found += u32::from(check_lanes(variant, &widths, first).is_some());
+    for b in 0..blocks {
+        let first = b.wrapping_mul(0x9e37_79b9_7f4a_7c15) % total.max(1) / BLOCK as u64 * BLOCK as u64;
+        found += u32::from(first_difference(&program, &shifts, first, &mut scratch).is_some());
     }
     std::hint::black_box(found);
-    (batches * LANES as u64) as f64 / start.elapsed().as_secs_f64()
+    (blocks * BLOCK as u64) as f64 / start.elapsed().as_secs_f64()
 }
 
 #[cfg(test)]
@@ -160,19 +206,55 @@ mod tests {
         }
     }
 
+    /// Each model compiled on its own, run on blocks spread over the input
+    /// space, against the same model evaluated one input at a time with
+    /// `Concrete`: the program computes each model, not only their
+    /// difference (a fault shared by both compiled models would hide in it).
     #[test]
-    fn every_small_variant_evaluates_in_lanes() {
-        // Each variant within MAX_BITS, on a batch of inputs spread over its
-        // input space: no intermediate is wider than a lane.
+    fn every_small_variant_compiles_to_what_concrete_computes() {
         let small: Vec<_> = Variant::all().into_iter().filter(|v| input_bits(v) <= MAX_BITS).collect();
         assert!(small.len() >= 40, "{} variants", small.len());
         for v in small {
             let widths: Vec<u32> = v.inputs().iter().map(|o| o.ty.width()).collect();
+            let t = Tracer::new();
+            let ins = traced_inputs(&t, &widths);
+            let (smt, concrete) = (encode::encode(&v, &t, &ins), v.semantics(&t, &ins));
+            let roots: Vec<Word> = smt.iter().chain(&concrete).flat_map(|o| [o.value, o.defined]).collect();
+            let program = t.program(&roots);
+            let (shifts, mut scratch) = (shifts(&widths), program.scratch());
             let total = 1u64 << input_bits(&v);
-            for first in [0, total / 2, total.saturating_sub(LANES as u64)] {
-                assert_eq!(check_lanes(&v, &widths, first / LANES as u64 * LANES as u64), None, "{v}");
+            for first in [0, total / 3, total.saturating_sub(BLOCK as u64)] {
+                let first = first / BLOCK as u64 * BLOCK as u64;
+                program.run(first, &shifts, &mut scratch);
+                for lane in 0..BLOCK.min(total as usize) {
+                    let mut one = [BitVec::new(1, 0); 8];
+                    decode(&widths, first + lane as u64, &mut one);
+                    let n = widths.len();
+                    let expect = encode::encode(&v, &Concrete, &one[..n]).into_iter().chain(v.semantics(&Concrete, &one[..n]));
+                    for (k, out) in expect.enumerate() {
+                        let got = (program.root(&scratch, 2 * k)[lane], program.root(&scratch, 2 * k + 1)[lane]);
+                        assert_eq!(got.1, u64::from(out.defined), "{v} input {:#x} output {k} definedness", first + lane as u64);
+                        if out.defined {
+                            assert_eq!(got.0, out.value.unsigned() as u64, "{v} input {:#x} output {k}", first + lane as u64);
+                        }
+                    }
+                }
             }
         }
+    }
+
+    #[test]
+    fn a_difference_between_two_models_is_found_at_its_first_input() {
+        // add.u16 against sub.u16's semantics on the same operands: they
+        // first differ at a = 0, b = 1, input number 0x10000.
+        let (add, sub) = (Variant::from_mnemonic("add.u16").unwrap(), Variant::from_mnemonic("sub.u16").unwrap());
+        let t = Tracer::new();
+        let ins = traced_inputs(&t, &[16, 16]);
+        let program = t.program(&[differing(&t, &add.semantics(&t, &ins), &sub.semantics(&t, &ins))]);
+        let mut scratch = program.scratch();
+        let found = (0..1u64 << 32).step_by(BLOCK).find_map(|f| first_difference(&program, &[0, 16], f, &mut scratch));
+        assert_eq!(found, Some(0x10000));
+        assert!(compile(&add).len() < 4, "both models of add fold into one step: {} steps", compile(&add).len());
     }
 
     #[test]
@@ -180,7 +262,7 @@ mod tests {
         let widths = [16, 16];
         let cols = decode_lanes(&widths, 0x1234_5640);
         let mut ins = [BitVec::new(1, 0); 8];
-        for i in 0..LANES {
+        for i in 0..ptx_spec::lanes::LANES {
             decode(&widths, 0x1234_5640 + i as u64, &mut ins);
             assert_eq!((cols[0].lane(i), cols[1].lane(i)), (ins[0].unsigned() as u64, ins[1].unsigned() as u64));
         }

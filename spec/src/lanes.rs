@@ -12,12 +12,13 @@
 //! lane and `ite` selects lane by lane, exactly as the generic models expect.
 
 use crate::bv::Algebra;
+use crate::word::{mask, signed, Op2};
 
 /// Inputs evaluated together.
 pub const LANES: usize = 64;
 
 /// The widest bit-vector a lane holds.
-pub const MAX_LANE_WIDTH: u32 = 64;
+pub const MAX_LANE_WIDTH: u32 = crate::word::MAX_WORD_WIDTH;
 
 /// [`LANES`] values of one width; bits above the width are always zero.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -35,20 +36,6 @@ impl std::fmt::Debug for LaneBv {
         write!(f, "LaneBv<{}>{:x?}", self.width, &self.values[..4])?;
         f.write_str("..")
     }
-}
-
-fn mask(width: u32) -> u64 {
-    if width >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << width) - 1
-    }
-}
-
-/// `x` of `width` bits read as two's complement.
-fn signed(width: u32, x: u64) -> i64 {
-    let up = 64 - width;
-    ((x << up) as i64) >> up
 }
 
 impl LaneBv {
@@ -87,29 +74,23 @@ impl Lanes {
         assert_eq!(a.width, b.width, "operands of different widths");
         a.width
     }
-    /// Lane by lane `f`, cut back to the operands' width.
-    fn map2(a: LaneBv, b: LaneBv, f: impl Fn(u64, u64) -> u64) -> LaneBv {
+    /// Lane by lane `op`, on operands of one width (`word::Op2::apply`).
+    fn bin(op: Op2, a: LaneBv, b: LaneBv) -> LaneBv {
         let w = Self::same(&a, &b);
-        let m = mask(w);
-        LaneBv { width: w, values: std::array::from_fn(|i| f(a.values[i], b.values[i]) & m) }
+        LaneBv { width: w, values: std::array::from_fn(|i| op.apply(w, a.values[i], b.values[i])) }
     }
     fn map1(width: u32, a: LaneBv, f: impl Fn(u64) -> u64) -> LaneBv {
         let m = mask(width);
         LaneBv { width, values: std::array::from_fn(|i| f(a.values[i]) & m) }
     }
     /// Lane by lane comparison, as a mask.
-    fn compare(a: LaneBv, b: LaneBv, f: impl Fn(u64, u64) -> bool) -> LaneBool {
-        Self::same(&a, &b);
+    fn compare(op: Op2, a: LaneBv, b: LaneBv) -> LaneBool {
+        let w = Self::same(&a, &b);
         let mut out = 0u64;
         for i in 0..LANES {
-            out |= u64::from(f(a.values[i], b.values[i])) << i;
+            out |= op.apply(w, a.values[i], b.values[i]) << i;
         }
         LaneBool(out)
-    }
-    /// Shift amount as a number, saturated: any amount at or above the width
-    /// behaves the same in every shift.
-    fn amount(b: u64) -> u32 {
-        b.min(64) as u32
     }
 }
 
@@ -127,51 +108,25 @@ impl Algebra for Lanes {
         x.width
     }
     fn bvadd(&self, a: LaneBv, b: LaneBv) -> LaneBv {
-        Self::map2(a, b, u64::wrapping_add)
+        Self::bin(Op2::Add, a, b)
     }
     fn bvsub(&self, a: LaneBv, b: LaneBv) -> LaneBv {
-        Self::map2(a, b, u64::wrapping_sub)
+        Self::bin(Op2::Sub, a, b)
     }
     fn bvmul(&self, a: LaneBv, b: LaneBv) -> LaneBv {
-        Self::map2(a, b, u64::wrapping_mul)
+        Self::bin(Op2::Mul, a, b)
     }
-    // QF_BV: division by zero gives all ones.
     fn bvudiv(&self, a: LaneBv, b: LaneBv) -> LaneBv {
-        Self::map2(a, b, |x, y| x.checked_div(y).unwrap_or(u64::MAX))
+        Self::bin(Op2::Udiv, a, b)
     }
-    // QF_BV: remainder by zero gives the dividend.
     fn bvurem(&self, a: LaneBv, b: LaneBv) -> LaneBv {
-        Self::map2(a, b, |x, y| x.checked_rem(y).unwrap_or(x))
+        Self::bin(Op2::Urem, a, b)
     }
-    // QF_BV defines bvsdiv through bvudiv of the magnitudes.
     fn bvsdiv(&self, a: LaneBv, b: LaneBv) -> LaneBv {
-        let w = a.width;
-        Self::map2(a, b, |x, y| {
-            let (nx, ny) = (signed(w, x) < 0, signed(w, y) < 0);
-            let ux = if nx { x.wrapping_neg() & mask(w) } else { x };
-            let uy = if ny { y.wrapping_neg() & mask(w) } else { y };
-            let q = ux.checked_div(uy).unwrap_or(u64::MAX);
-            if nx != ny {
-                q.wrapping_neg()
-            } else {
-                q
-            }
-        })
+        Self::bin(Op2::Sdiv, a, b)
     }
-    // QF_BV: the remainder takes the sign of the dividend.
     fn bvsrem(&self, a: LaneBv, b: LaneBv) -> LaneBv {
-        let w = a.width;
-        Self::map2(a, b, |x, y| {
-            let (nx, ny) = (signed(w, x) < 0, signed(w, y) < 0);
-            let ux = if nx { x.wrapping_neg() & mask(w) } else { x };
-            let uy = if ny { y.wrapping_neg() & mask(w) } else { y };
-            let r = ux.checked_rem(uy).unwrap_or(ux);
-            if nx {
-                r.wrapping_neg()
-            } else {
-                r
-            }
-        })
+        Self::bin(Op2::Srem, a, b)
     }
     fn bvneg(&self, a: LaneBv) -> LaneBv {
         Self::map1(a.width, a, u64::wrapping_neg)
@@ -180,25 +135,22 @@ impl Algebra for Lanes {
         Self::map1(a.width, a, |x| !x)
     }
     fn bvand(&self, a: LaneBv, b: LaneBv) -> LaneBv {
-        Self::map2(a, b, |x, y| x & y)
+        Self::bin(Op2::And, a, b)
     }
     fn bvor(&self, a: LaneBv, b: LaneBv) -> LaneBv {
-        Self::map2(a, b, |x, y| x | y)
+        Self::bin(Op2::Or, a, b)
     }
     fn bvxor(&self, a: LaneBv, b: LaneBv) -> LaneBv {
-        Self::map2(a, b, |x, y| x ^ y)
+        Self::bin(Op2::Xor, a, b)
     }
     fn bvshl(&self, a: LaneBv, b: LaneBv) -> LaneBv {
-        let w = a.width;
-        Self::map2(a, b, |x, y| if Self::amount(y) >= w { 0 } else { x << y })
+        Self::bin(Op2::Shl, a, b)
     }
     fn bvlshr(&self, a: LaneBv, b: LaneBv) -> LaneBv {
-        let w = a.width;
-        Self::map2(a, b, |x, y| if Self::amount(y) >= w { 0 } else { x >> y })
+        Self::bin(Op2::Lshr, a, b)
     }
     fn bvashr(&self, a: LaneBv, b: LaneBv) -> LaneBv {
-        let w = a.width;
-        Self::map2(a, b, |x, y| (signed(w, x) >> Self::amount(y).min(w - 1)) as u64)
+        Self::bin(Op2::Ashr, a, b)
     }
     fn extract(&self, hi: u32, lo: u32, x: LaneBv) -> LaneBv {
         assert!(hi >= lo && hi < x.width, "extract {hi}..{lo} of {} bits", x.width);
@@ -220,21 +172,19 @@ impl Algebra for Lanes {
         Self::map1(w, x, |v| signed(x.width, v) as u64)
     }
     fn eq(&self, a: LaneBv, b: LaneBv) -> LaneBool {
-        Self::compare(a, b, |x, y| x == y)
+        Self::compare(Op2::Eq, a, b)
     }
     fn bvult(&self, a: LaneBv, b: LaneBv) -> LaneBool {
-        Self::compare(a, b, |x, y| x < y)
+        Self::compare(Op2::Ult, a, b)
     }
     fn bvule(&self, a: LaneBv, b: LaneBv) -> LaneBool {
-        Self::compare(a, b, |x, y| x <= y)
+        Self::compare(Op2::Ule, a, b)
     }
     fn bvslt(&self, a: LaneBv, b: LaneBv) -> LaneBool {
-        let w = a.width;
-        Self::compare(a, b, |x, y| signed(w, x) < signed(w, y))
+        Self::compare(Op2::Slt, a, b)
     }
     fn bvsle(&self, a: LaneBv, b: LaneBv) -> LaneBool {
-        let w = a.width;
-        Self::compare(a, b, |x, y| signed(w, x) <= signed(w, y))
+        Self::compare(Op2::Sle, a, b)
     }
     fn ite(&self, c: LaneBool, t: LaneBv, e: LaneBv) -> LaneBv {
         let w = Self::same(&t, &e);

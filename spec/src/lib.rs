@@ -3,7 +3,9 @@
 //!
 //! - [`bv`]: the bit-vector algebra both models are written in, and its
 //!   concrete implementation (the trusted core, with [`catalogue`]);
-//! - [`lanes`]: the same algebra on 64 inputs at once, for exhaustive checks;
+//! - [`lanes`]: the same algebra on 64 inputs at once, and [`program`]: the
+//!   models compiled to straight-line programs over machine words ([`word`]),
+//!   for exhaustive checks;
 //! - [`catalogue`]: every legal variant with its operands, requirements and
 //!   assumptions;
 //! - [`family`]: the concrete semantics, one file per instruction family;
@@ -20,7 +22,9 @@ pub mod bv;
 pub mod catalogue;
 pub mod family;
 pub mod lanes;
+pub mod program;
 pub mod vendor;
+pub mod word;
 
 pub use bv::{Algebra, BitVec, Concrete};
 pub use catalogue::{Operand, OperandType, Role, Type, Variant};

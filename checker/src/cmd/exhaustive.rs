@@ -74,13 +74,14 @@ impl ExhaustiveSummary<'_> {
                     verdict.to_string(),
                     seconds(r.time),
                     if r.mismatch.is_some() { "-".into() } else { format!("{:.1} M/s", Self::throughput(r)) },
+                    r.steps.map_or("-".into(), |n| n.to_string()),
                 ]
             })
             .collect();
         writeln!(
             out,
             "{}",
-            Table::new(&["variant", "input bits", "inputs", "result", "time", "throughput"], rows).render(width)
+            Table::new(&["variant", "input bits", "inputs", "result", "time", "throughput", "steps"], rows).render(width)
         )?;
         for r in self.reports {
             if let Some(m) = &r.mismatch {
@@ -111,7 +112,16 @@ impl ExhaustiveSummary<'_> {
             seconds(self.wall),
             total as f64 / self.wall.as_secs_f64().max(1e-9) / 1e6,
         );
-        note(out, width, "", "", &summary)
+        note(out, width, "", "", &summary)?;
+        if self.reports.iter().any(|r| r.steps.is_some()) {
+            writeln!(out)?;
+            let steps = "steps: the compiled program's steps per block of inputs, both models together; 0 \
+                         where the two models compile to the same steps, so that their difference is the \
+                         constant 0 (every input is still run); - where a variant has too few inputs to \
+                         compile, each evaluated one at a time";
+            note(out, width, "", "", steps)?;
+        }
+        Ok(())
     }
 
     pub fn json(&self) -> Value {
@@ -130,6 +140,7 @@ impl ExhaustiveSummary<'_> {
                         "concrete": m.concrete,
                     })),
                     "time_s": r.time.as_secs_f64(),
+                    "program_steps": r.steps,
                 })
             })
             .collect();

@@ -1,0 +1,586 @@
+//! Straight-line programs over machine words, compiled from the algebra.
+//!
+//! The generic models (the concrete semantics and the SMT encoding) run once
+//! on [`Tracer`], an algebra whose values are places in a program: each
+//! operation appends one step. Identical steps are shared (both models read
+//! the same operands, and an unrolled loop repeats its tests), steps on
+//! constants are folded, and steps whose result is known from a constant
+//! operand (`ite` on a constant, `and` with 0, an extract of the whole word)
+//! are not emitted at all. What is left is a short program over `u64` words
+//! that [`Program::run`] executes on [`BLOCK`] inputs at once, one tight loop
+//! per step, with no per-value width or definedness bookkeeping: the widths
+//! are fixed when the program is built. Every operation is
+//! [`word::Op2::apply`](crate::word::Op2::apply) or a shift and mask, the
+//! same functions as the lane algebra's, and a test holds programs to
+//! [`Concrete`](crate::bv::Concrete) on every variant.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use crate::bv::Algebra;
+use crate::word::{mask, signed, Op2, MAX_WORD_WIDTH};
+
+/// Inputs executed together by [`Program::run`].
+pub const BLOCK: usize = 256;
+
+/// A step's index in the program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Reg(u32);
+
+/// A value of the traced models: a step's result read at `width` bits (a
+/// zero extension is the same step read wider). Booleans are 1-bit words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Word {
+    reg: Reg,
+    width: u32,
+}
+
+/// One step. `width` in [`Node`] is the operands' width for [`Step::Bin`]
+/// and the result's for the others.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Step {
+    /// Operand `k` of the variant.
+    Input(u8),
+    Const(u64),
+    Bin(Op2, Reg, Reg),
+    Not(Reg),
+    Neg(Reg),
+    /// Bits from `lo` up, cut to the width: an extract.
+    Shr(u32, Reg),
+    /// `hi` above `lo`, `lo` being this many bits wide.
+    Concat(Reg, Reg, u32),
+    /// Sign extension from this many bits.
+    Sext(u32, Reg),
+    /// Condition (0 or 1), then, else.
+    Ite(Reg, Reg, Reg),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Node {
+    step: Step,
+    width: u32,
+}
+
+impl Node {
+    fn operands(&self) -> Vec<Reg> {
+        match self.step {
+            Step::Input(_) | Step::Const(_) => vec![],
+            Step::Not(a) | Step::Neg(a) | Step::Shr(_, a) | Step::Sext(_, a) => vec![a],
+            Step::Bin(_, a, b) | Step::Concat(a, b, _) => vec![a, b],
+            Step::Ite(c, t, e) => vec![c, t, e],
+        }
+    }
+}
+
+/// The algebra that records a program instead of computing.
+#[derive(Debug, Default)]
+pub struct Tracer {
+    nodes: RefCell<Vec<Node>>,
+    shared: RefCell<HashMap<Node, Reg>>,
+}
+
+impl Tracer {
+    pub fn new() -> Tracer {
+        Tracer::default()
+    }
+
+    /// Operand `k` of `width` bits.
+    pub fn input(&self, k: usize, width: u32) -> Word {
+        assert!((1..=MAX_WORD_WIDTH).contains(&width), "input of {width} bits");
+        let k = u8::try_from(k).expect("at most 255 operands");
+        Word { reg: self.push(Node { step: Step::Input(k), width }), width }
+    }
+
+    fn constant_of(&self, w: Word) -> Option<u64> {
+        match self.nodes.borrow()[w.reg.0 as usize].step {
+            Step::Const(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The step, folded to a constant when its operands are all constants,
+    /// or the existing step that computes the same.
+    fn push(&self, node: Node) -> Reg {
+        let operands = node.operands();
+        let node = {
+            let nodes = self.nodes.borrow();
+            let value = |r: Reg| match nodes[r.0 as usize].step {
+                Step::Const(v) => Some(v),
+                _ => None,
+            };
+            let values: Option<Vec<u64>> = operands.iter().map(|&r| value(r)).collect();
+            match values {
+                Some(values) if !values.is_empty() => Node { step: Step::Const(fold(&node, &values)), width: node.width },
+                _ => node,
+            }
+        };
+        // A constant's width only says how it was made: share it by value.
+        let key = match node.step {
+            Step::Const(_) => Node { width: 0, ..node },
+            _ => node,
+        };
+        if let Some(&r) = self.shared.borrow().get(&key) {
+            return r;
+        }
+        let mut nodes = self.nodes.borrow_mut();
+        let r = Reg(u32::try_from(nodes.len()).expect("fewer than 2^32 steps"));
+        nodes.push(node);
+        self.shared.borrow_mut().insert(key, r);
+        r
+    }
+
+    fn word(&self, step: Step, width: u32) -> Word {
+        Word { reg: self.push(Node { step, width }), width }
+    }
+
+    fn bin(&self, op: Op2, a: Word, b: Word) -> Word {
+        assert_eq!(a.width, b.width, "{op:?} of operands of different widths");
+        let (ca, cb) = (self.constant_of(a), self.constant_of(b));
+        let ones = mask(a.width);
+        // Steps whose result is one operand as it stands.
+        let same = match (op, ca, cb) {
+            (Op2::And, Some(x), _) if x == ones => Some(b),
+            (Op2::And, _, Some(y)) if y == ones => Some(a),
+            (Op2::Or | Op2::Xor | Op2::Add, Some(0), _) => Some(b),
+            (Op2::Or | Op2::Xor | Op2::Add | Op2::Sub | Op2::Shl | Op2::Lshr | Op2::Ashr, _, Some(0)) => Some(a),
+            (Op2::And | Op2::Or, _, _) if a == b => Some(a),
+            _ => None,
+        };
+        if let Some(x) = same {
+            return x;
+        }
+        let zero = match (op, ca, cb) {
+            (Op2::And | Op2::Mul, Some(0), _) | (Op2::And | Op2::Mul, _, Some(0)) => true,
+            (Op2::Xor | Op2::Sub, _, _) => a == b,
+            _ => false,
+        };
+        let width = if op.is_comparison() { 1 } else { a.width };
+        if zero {
+            return self.constant(width, 0);
+        }
+        Word { reg: self.push(Node { step: Step::Bin(op, a.reg, b.reg), width: a.width }), width }
+    }
+
+    /// The program computing `roots` from the inputs.
+    pub fn program(&self, roots: &[Word]) -> Program {
+        Program::new(&self.nodes.borrow(), roots)
+    }
+}
+
+impl Algebra for Tracer {
+    type Bv = Word;
+    type Bool = Word;
+
+    fn constant(&self, width: u32, value: u128) -> Word {
+        assert!((1..=MAX_WORD_WIDTH).contains(&width), "constant of {width} bits");
+        self.word(Step::Const(value as u64 & mask(width)), width)
+    }
+    fn bool_constant(&self, b: bool) -> Word {
+        self.constant(1, u128::from(b))
+    }
+    fn width(&self, x: Word) -> u32 {
+        x.width
+    }
+    fn bvadd(&self, a: Word, b: Word) -> Word {
+        self.bin(Op2::Add, a, b)
+    }
+    fn bvsub(&self, a: Word, b: Word) -> Word {
+        self.bin(Op2::Sub, a, b)
+    }
+    fn bvmul(&self, a: Word, b: Word) -> Word {
+        self.bin(Op2::Mul, a, b)
+    }
+    fn bvudiv(&self, a: Word, b: Word) -> Word {
+        self.bin(Op2::Udiv, a, b)
+    }
+    fn bvurem(&self, a: Word, b: Word) -> Word {
+        self.bin(Op2::Urem, a, b)
+    }
+    fn bvsdiv(&self, a: Word, b: Word) -> Word {
+        self.bin(Op2::Sdiv, a, b)
+    }
+    fn bvsrem(&self, a: Word, b: Word) -> Word {
+        self.bin(Op2::Srem, a, b)
+    }
+    fn bvneg(&self, a: Word) -> Word {
+        self.word(Step::Neg(a.reg), a.width)
+    }
+    fn bvnot(&self, a: Word) -> Word {
+        let node = self.nodes.borrow()[a.reg.0 as usize];
+        if let (Step::Not(inner), true) = (node.step, node.width == a.width) {
+            return Word { reg: inner, width: a.width };
+        }
+        self.word(Step::Not(a.reg), a.width)
+    }
+    fn bvand(&self, a: Word, b: Word) -> Word {
+        self.bin(Op2::And, a, b)
+    }
+    fn bvor(&self, a: Word, b: Word) -> Word {
+        self.bin(Op2::Or, a, b)
+    }
+    fn bvxor(&self, a: Word, b: Word) -> Word {
+        self.bin(Op2::Xor, a, b)
+    }
+    fn bvshl(&self, a: Word, b: Word) -> Word {
+        self.bin(Op2::Shl, a, b)
+    }
+    fn bvlshr(&self, a: Word, b: Word) -> Word {
+        self.bin(Op2::Lshr, a, b)
+    }
+    fn bvashr(&self, a: Word, b: Word) -> Word {
+        self.bin(Op2::Ashr, a, b)
+    }
+    fn extract(&self, hi: u32, lo: u32, x: Word) -> Word {
+        assert!(hi >= lo && hi < x.width, "extract {hi}..{lo} of {} bits", x.width);
+        if lo == 0 && hi + 1 == x.width {
+            return x;
+        }
+        self.word(Step::Shr(lo, x.reg), hi - lo + 1)
+    }
+    fn concat(&self, hi: Word, lo: Word) -> Word {
+        let width = hi.width + lo.width;
+        assert!(width <= MAX_WORD_WIDTH, "concat wider than {MAX_WORD_WIDTH} bits");
+        if self.constant_of(hi) == Some(0) {
+            return Word { reg: lo.reg, width };
+        }
+        self.word(Step::Concat(hi.reg, lo.reg, lo.width), width)
+    }
+    // Bits above a word's width are zero: a zero extension reads it wider.
+    fn zero_extend(&self, extra: u32, x: Word) -> Word {
+        let width = x.width + extra;
+        assert!(width <= MAX_WORD_WIDTH, "zero_extend to more than {MAX_WORD_WIDTH} bits");
+        Word { reg: x.reg, width }
+    }
+    fn sign_extend(&self, extra: u32, x: Word) -> Word {
+        let width = x.width + extra;
+        assert!(width <= MAX_WORD_WIDTH, "sign_extend to more than {MAX_WORD_WIDTH} bits");
+        if extra == 0 {
+            return x;
+        }
+        self.word(Step::Sext(x.width, x.reg), width)
+    }
+    fn eq(&self, a: Word, b: Word) -> Word {
+        if a == b {
+            return self.bool_constant(true);
+        }
+        self.bin(Op2::Eq, a, b)
+    }
+    fn bvult(&self, a: Word, b: Word) -> Word {
+        self.bin(Op2::Ult, a, b)
+    }
+    fn bvule(&self, a: Word, b: Word) -> Word {
+        self.bin(Op2::Ule, a, b)
+    }
+    fn bvslt(&self, a: Word, b: Word) -> Word {
+        self.bin(Op2::Slt, a, b)
+    }
+    fn bvsle(&self, a: Word, b: Word) -> Word {
+        self.bin(Op2::Sle, a, b)
+    }
+    fn ite(&self, c: Word, t: Word, e: Word) -> Word {
+        assert_eq!(t.width, e.width, "ite of branches of different widths");
+        match self.constant_of(c) {
+            Some(1) => return t,
+            Some(_) => return e,
+            None if t.reg == e.reg => return t,
+            None => {}
+        }
+        // `ite(c, 1, 0)` on a Boolean is `c` itself.
+        if t.width == 1 && self.constant_of(t) == Some(1) && self.constant_of(e) == Some(0) {
+            return c;
+        }
+        self.word(Step::Ite(c.reg, t.reg, e.reg), t.width)
+    }
+    fn and(&self, a: Word, b: Word) -> Word {
+        self.bin(Op2::And, a, b)
+    }
+    fn or(&self, a: Word, b: Word) -> Word {
+        self.bin(Op2::Or, a, b)
+    }
+    fn not(&self, a: Word) -> Word {
+        self.bvnot(a)
+    }
+}
+
+/// A compiled program: the steps its roots need, in order, each with the
+/// slot its result is kept in (slots are reused once a result is dead).
+#[derive(Clone, Debug)]
+pub struct Program {
+    steps: Vec<(Node, u32)>,
+    /// Input steps: operand, width, slot.
+    inputs: Vec<(u8, u32, u32)>,
+    /// Constants: value, slot (filled once per [`Scratch`]).
+    constants: Vec<(u64, u32)>,
+    roots: Vec<u32>,
+    slots: usize,
+}
+
+/// The slots a program runs in; make one per thread with [`Program::scratch`].
+pub struct Scratch {
+    slots: Vec<Vec<u64>>,
+}
+
+impl Program {
+    fn new(nodes: &[Node], roots: &[Word]) -> Program {
+        // The steps the roots need, and each one's last reader.
+        let mut needed = vec![false; nodes.len()];
+        for r in roots {
+            needed[r.reg.0 as usize] = true;
+        }
+        let mut last_use = vec![0usize; nodes.len()];
+        for i in (0..nodes.len()).rev() {
+            if needed[i] {
+                for o in nodes[i].operands() {
+                    needed[o.0 as usize] = true;
+                    last_use[o.0 as usize] = last_use[o.0 as usize].max(i);
+                }
+            }
+        }
+        for r in roots {
+            last_use[r.reg.0 as usize] = usize::MAX;
+        }
+        let mut slot_of = vec![u32::MAX; nodes.len()];
+        let (mut free, mut slots) = (Vec::new(), 0u32);
+        let mut fresh = |free: &mut Vec<u32>| {
+            free.pop().unwrap_or_else(|| {
+                slots += 1;
+                slots - 1
+            })
+        };
+        let (mut steps, mut inputs, mut constants) = (Vec::new(), Vec::new(), Vec::new());
+        // Inputs and constants first, kept for the whole run.
+        for (i, n) in nodes.iter().enumerate().filter(|(i, _)| needed[*i]) {
+            match n.step {
+                Step::Input(k) => {
+                    slot_of[i] = fresh(&mut free);
+                    inputs.push((k, n.width, slot_of[i]));
+                }
+                Step::Const(v) => {
+                    slot_of[i] = fresh(&mut free);
+                    constants.push((v, slot_of[i]));
+                }
+                _ => {}
+            }
+        }
+        for (i, n) in nodes.iter().enumerate().filter(|(i, _)| needed[*i]) {
+            if matches!(n.step, Step::Input(_) | Step::Const(_)) {
+                continue;
+            }
+            // The result's slot is taken before the operands' are given
+            // back: a step never writes the slot it reads.
+            slot_of[i] = fresh(&mut free);
+            let step = rename(n, |r| Reg(slot_of[r.0 as usize]));
+            steps.push((step, slot_of[i]));
+            for o in n.operands() {
+                let o = o.0 as usize;
+                if last_use[o] == i && !matches!(nodes[o].step, Step::Input(_) | Step::Const(_)) {
+                    free.push(slot_of[o]);
+                    last_use[o] = usize::MAX - 1; // given back once
+                }
+            }
+        }
+        let roots = roots.iter().map(|r| slot_of[r.reg.0 as usize]).collect();
+        Program { steps, inputs, constants, roots, slots: slots as usize }
+    }
+
+    /// How many steps run per block (inputs and constants aside).
+    pub fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    /// Slots for this program, its constants filled in.
+    pub fn scratch(&self) -> Scratch {
+        let mut slots = vec![vec![0u64; BLOCK]; self.slots.max(1)];
+        for &(v, s) in &self.constants {
+            slots[s as usize] = vec![v; BLOCK];
+        }
+        Scratch { slots }
+    }
+
+    /// Run on the [`BLOCK`] inputs numbered `first..first + BLOCK`: operand
+    /// `k` of input `n` is the bits of `n` from `shifts[k]` up, cut to its
+    /// width. Root `i`'s values are then `scratch.root(self, i)`.
+    pub fn run(&self, first: u64, shifts: &[u32], scratch: &mut Scratch) {
+        let slots = &mut scratch.slots;
+        for &(k, width, s) in &self.inputs {
+            let (shift, m) = (shifts[k as usize], mask(width));
+            let out = &mut slots[s as usize];
+            for (i, v) in out.iter_mut().enumerate() {
+                *v = ((first + i as u64) >> shift) & m;
+            }
+        }
+        run_steps(&self.steps, slots);
+    }
+
+    /// The values of root `i` after [`Program::run`].
+    pub fn root<'a>(&self, scratch: &'a Scratch, i: usize) -> &'a [u64] {
+        &scratch.slots[self.roots[i] as usize]
+    }
+}
+
+/// A step on constant operands (`values`, in the order of
+/// [`Node::operands`]), executed on a block like any other step: constant
+/// folding shares the executor's definition of every step.
+fn fold(node: &Node, values: &[u64]) -> u64 {
+    let mut slots: Vec<Vec<u64>> = values.iter().map(|&v| vec![v; BLOCK]).collect();
+    slots.push(vec![0; BLOCK]);
+    let mut next = 0;
+    let step = rename(node, |_| {
+        next += 1;
+        Reg(next - 1)
+    });
+    execute(&step, values.len(), &mut slots);
+    slots[values.len()][0]
+}
+
+/// The node with each operand `r` renamed to `s(r)`, in the order of
+/// [`Node::operands`].
+fn rename(n: &Node, mut s: impl FnMut(Reg) -> Reg) -> Node {
+    let step = match n.step {
+        Step::Bin(op, a, b) => Step::Bin(op, s(a), s(b)),
+        Step::Not(a) => Step::Not(s(a)),
+        Step::Neg(a) => Step::Neg(s(a)),
+        Step::Shr(lo, a) => Step::Shr(lo, s(a)),
+        Step::Concat(h, l, w) => Step::Concat(s(h), s(l), w),
+        Step::Sext(f, a) => Step::Sext(f, s(a)),
+        Step::Ite(c, t, e) => Step::Ite(s(c), s(t), s(e)),
+        other => other,
+    };
+    Node { step, width: n.width }
+}
+
+/// The steps on a block, with the widest vector instructions the processor
+/// has: the same code compiled twice, for x86-64's baseline (two words per
+/// instruction) and for AVX2 (four, and 64-bit comparisons in one
+/// instruction), picked once the processor is known.
+fn run_steps(steps: &[(Node, u32)], slots: &mut [Vec<u64>]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has just been found to support AVX2, the
+        // only requirement of `run_steps_avx2`.
+        unsafe { run_steps_avx2(steps, slots) };
+        return;
+    }
+    for (node, dest) in steps {
+        execute(node, *dest as usize, slots);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn run_steps_avx2(steps: &[(Node, u32)], slots: &mut [Vec<u64>]) {
+    for (node, dest) in steps {
+        execute(node, *dest as usize, slots);
+    }
+}
+
+/// One step on a block. The destination is taken out of the slots while
+/// the step runs (a step never reads the slot it writes), so the loop over
+/// the lanes reads and writes plain arrays of [`BLOCK`] words; each kind of
+/// step gets its own loop (the `match` is outside it), which the compiler
+/// vectorises.
+#[inline(always)]
+fn execute(node: &Node, dest: usize, slots: &mut [Vec<u64>]) {
+    let w = node.width;
+    let m = mask(w);
+    let mut taken = std::mem::take(&mut slots[dest]);
+    let out: &mut [u64; BLOCK] = (&mut taken[..]).try_into().expect("a slot holds a block");
+    let get = |r: Reg| -> &[u64; BLOCK] { slots[r.0 as usize][..].try_into().expect("a slot holds a block") };
+    macro_rules! lanes1 {
+        ($a:expr, |$x:ident| $body:expr) => {{
+            let a = get($a);
+            for i in 0..BLOCK {
+                let $x = a[i];
+                out[i] = $body;
+            }
+        }};
+    }
+    macro_rules! bin {
+        ($op:expr, $a:expr, $b:expr; $($name:ident),*) => {{
+            let (a, b) = (get($a), get($b));
+            match $op {
+                $(Op2::$name => {
+                    for i in 0..BLOCK {
+                        out[i] = Op2::$name.apply(w, a[i], b[i]);
+                    }
+                })*
+            }
+        }};
+    }
+    match node.step {
+        Step::Input(_) | Step::Const(_) => unreachable!("loaded before the steps"),
+        Step::Bin(op, a, b) => bin!(op, a, b; Add, Sub, Mul, Udiv, Urem, Sdiv, Srem, And, Or, Xor, Shl, Lshr, Ashr,
+            Eq, Ult, Ule, Slt, Sle),
+        Step::Not(a) => lanes1!(a, |x| !x & m),
+        Step::Neg(a) => lanes1!(a, |x| x.wrapping_neg() & m),
+        Step::Shr(lo, a) => lanes1!(a, |x| (x >> lo) & m),
+        Step::Sext(from, a) => lanes1!(a, |x| signed(from, x) as u64 & m),
+        Step::Concat(h, l, lw) => {
+            let (h, l) = (get(h), get(l));
+            for i in 0..BLOCK {
+                out[i] = (h[i] << lw) | l[i];
+            }
+        }
+        Step::Ite(c, t, e) => {
+            let (c, t, e) = (get(c), get(t), get(e));
+            for i in 0..BLOCK {
+                let pick = c[i].wrapping_neg();
+                out[i] = (t[i] & pick) | (e[i] & !pick);
+            }
+        }
+    }
+    slots[dest] = taken;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bv::{BitVec, Concrete};
+
+    /// A small function written against the algebra, run both ways.
+    fn f<A: Algebra>(alg: &A, a: A::Bv, b: A::Bv) -> (A::Bv, A::Bool) {
+        let zero = alg.constant(16, 0);
+        let q = alg.bvsdiv(a, b);
+        let hi = alg.extract(15, 8, alg.bvmul(alg.zero_extend(16, a), alg.sign_extend(16, b)));
+        let pick = alg.ite(alg.bvslt(a, zero), alg.bvneg(q), alg.bvnot(q));
+        let cat = alg.concat(hi, alg.extract(7, 0, pick));
+        (alg.bvxor(cat, alg.bvashr(b, alg.constant(16, 3))), alg.not(alg.eq(b, zero)))
+    }
+
+    #[test]
+    fn a_program_computes_what_the_algebra_does() {
+        let t = Tracer::new();
+        let (v, d) = f(&t, t.input(0, 16), t.input(1, 16));
+        let p = t.program(&[v, d]);
+        let mut s = p.scratch();
+        for first in [0u64, 0x1234_5600, 0xffff_ff00, 0x8000_7f00] {
+            p.run(first, &[0, 16], &mut s);
+            for i in 0..BLOCK {
+                let n = first + i as u64;
+                let (a, b) = (BitVec::new(16, u128::from(n & 0xffff)), BitVec::new(16, u128::from(n >> 16 & 0xffff)));
+                let (cv, cd) = f(&Concrete, a, b);
+                assert_eq!(p.root(&s, 0)[i], cv.unsigned() as u64, "value at {n:#x}");
+                assert_eq!(p.root(&s, 1)[i], u64::from(cd), "defined at {n:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn constants_fold_and_steps_are_shared() {
+        let t = Tracer::new();
+        let a = t.input(0, 8);
+        let c = t.bvadd(t.constant(8, 200), t.constant(8, 100));
+        assert_eq!(t.constant_of(c), Some(44));
+        let x = t.bvadd(a, c);
+        let y = t.bvadd(a, t.constant(8, 44));
+        assert_eq!(x, y, "the same step is shared");
+        assert_eq!(t.ite(t.bool_constant(true), x, a), x);
+        assert_eq!(t.bvand(a, t.constant(8, 0xff)), a);
+        let p = t.program(&[t.bvxor(x, y), x]);
+        assert_eq!(p.len(), 1, "x ^ x folds to 0; only the add is left");
+    }
+}
