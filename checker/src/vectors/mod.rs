@@ -251,7 +251,7 @@ pub fn generate(variant: &Variant, witnesses: &[(Variant, Vec<u128>, Reason)], s
         let name = boundary_name(variant, &inputs);
         push(inputs, Reason::Boundary { name }, &mut out);
     }
-    for inputs in grid(variant).into_iter().chain(bit_walk(variant)).chain(powers(variant)) {
+    for inputs in grid(variant).into_iter().chain(bit_walk(variant)).chain(powers(variant)).chain(fns_search(variant)) {
         let name = boundary_name(variant, &inputs);
         push(inputs, Reason::Boundary { name }, &mut out);
     }
@@ -396,6 +396,51 @@ fn powers(variant: &Variant) -> Vec<Vec<u128>> {
     out
 }
 
+/// fns's searches (9.7.1.17), in both directions from every base: the
+/// amounts grid gives the offset only 0 to width + 1 and three extremes, and
+/// the mask only all ones or its top bit, so a search downwards never passes
+/// a clear bit. Each mask here is searched from every base 0..=32 with every
+/// offset that finds a bit, and two that overshoot by one and two:
+/// - all ones, bit 0 alone, the top bit alone: the n-th bit is n positions
+///   away, or only one bit is there at either end;
+/// - alternating bits in both phases: every bit's neighbours differ from it,
+///   so reading a neighbour's bit instead, or counting one bit too many or
+///   too few, changes the result;
+/// - the low masks `2^k - 1` searched from their top bit `k - 1` and the
+///   high masks `!(2^k - 1)` from their bottom bit `k`, so the bits on the
+///   far side of the base are all clear, or all set.
+/// About 6,000 inputs; other variants get none.
+fn fns_search(variant: &Variant) -> Vec<Vec<u128>> {
+    use ptx_spec::catalogue::bit_count::BitCount;
+    if *variant != Variant::BitCount(BitCount::Fns) {
+        return Vec::new();
+    }
+    const W: u32 = 32;
+    let m = mask(W);
+    // Every offset that finds a bit searching from `base`, and two more.
+    let offsets = |bits: u128, base: u32| -> Vec<u128> {
+        let below = (bits & mask(base.min(W - 1) + 1)).count_ones() as i64;
+        let above = if base >= W { 0 } else { (bits >> base).count_ones() as i64 };
+        (-below - 2..=above + 2).map(|o| (o as i128 as u128) & m).collect()
+    };
+    let mut out = Vec::new();
+    let mut search = |bits: u128, bases: &mut dyn Iterator<Item = u32>| {
+        for base in bases {
+            for offset in offsets(bits, base) {
+                out.push(vec![bits, u128::from(base), offset]);
+            }
+        }
+    };
+    for bits in [m, 1, 1 << (W - 1), 0x5555_5555, 0xaaaa_aaaa] {
+        search(bits, &mut (0..=W));
+    }
+    for k in 1..W {
+        search(mask(k), &mut std::iter::once(k - 1));
+        search(!mask(k) & m, &mut std::iter::once(k));
+    }
+    out
+}
+
 /// The shfl vectors: one thread's view of whole-warp cases (lane `i` of a
 /// warp whose lane `l` holds `base + l` in `a`), lane offsets and clamps
 /// from `hw run`'s cases (every active lane) and `hw sweep`'s grid under
@@ -447,6 +492,21 @@ mod tests {
         assert_eq!(edge_name(0xffff_ffff, 32), "max");
         assert_eq!(edge_name(256, 32), "2^8");
         assert_eq!(edge_name(0x1234, 32), "0x1234");
+    }
+
+    #[test]
+    fn fns_is_searched_downwards_past_clear_bits() {
+        let v = Variant::from_mnemonic("fns.b32").unwrap();
+        let inputs: HashSet<Vec<u128>> = generate(&v, &[], Size::default()).into_iter().map(|x| x.inputs).collect();
+        let minus = |n: i32| u128::from(n.wrapping_neg() as u32);
+        // The inputs the solver gave for mutants an earlier suite missed.
+        for base in 0..32 {
+            assert!(inputs.contains(&vec![1, base, minus(1)]), "mask 1, base {base}, offset -1");
+        }
+        assert!(inputs.contains(&vec![0xf, 3, minus(4)]));
+        assert!(inputs.contains(&vec![0x5555_5555, 10, minus(3)]));
+        assert!(inputs.contains(&vec![0xaaaa_aaaa, 31, minus(18)]), "two past the 16 bits below");
+        assert!(inputs.len() < 15_000, "{} vectors", inputs.len());
     }
 
     #[test]
