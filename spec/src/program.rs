@@ -76,6 +76,8 @@ impl Node {
 #[derive(Debug, Default)]
 pub struct Tracer {
     nodes: RefCell<Vec<Node>>,
+    /// Per step, a bound on its value: no input gives more.
+    bounds: RefCell<Vec<u64>>,
     shared: RefCell<HashMap<Node, Reg>>,
 }
 
@@ -122,11 +124,53 @@ impl Tracer {
         if let Some(&r) = self.shared.borrow().get(&key) {
             return r;
         }
+        let bound = self.bound_of(&node);
         let mut nodes = self.nodes.borrow_mut();
         let r = Reg(u32::try_from(nodes.len()).expect("fewer than 2^32 steps"));
         nodes.push(node);
+        self.bounds.borrow_mut().push(bound);
         self.shared.borrow_mut().insert(key, r);
         r
+    }
+
+    /// The largest value `node` can take, from its operands' bounds: a
+    /// counter that a loop raises by one at most once a step stays below
+    /// the loop's limit, so the test against the limit folds away.
+    fn bound_of(&self, node: &Node) -> u64 {
+        let bounds = self.bounds.borrow();
+        let b = |r: Reg| bounds[r.0 as usize];
+        let m = mask(node.width);
+        match node.step {
+            Step::Const(v) => v,
+            Step::Bin(Op2::Add, x, y) => b(x).checked_add(b(y)).filter(|&s| s <= m).unwrap_or(m),
+            Step::Bin(Op2::And, x, y) => b(x).min(b(y)),
+            Step::Bin(op, _, _) if op.is_comparison() => 1,
+            // A quotient is not bounded so: division by zero gives all ones.
+            Step::Bin(Op2::Lshr | Op2::Urem, x, _) => b(x),
+            Step::Shr(lo, x) => (b(x) >> lo).min(m),
+            Step::Ite(_, t, e) => b(t).max(b(e)),
+            _ => m,
+        }
+    }
+
+    /// The bit `i` of `x` alone, as a Boolean.
+    fn bit_of(&self, x: Reg, i: u32) -> Word {
+        self.word(Step::Shr(i, x), 1)
+    }
+
+    /// `x` is `y & 2^i` computed at `x`'s own width: the bit it tests.
+    fn single_bit_test(&self, x: Word) -> Option<(Reg, u32)> {
+        let node = self.nodes.borrow()[x.reg.0 as usize];
+        let Step::Bin(Op2::And, p, q) = node.step else { return None };
+        if node.width != x.width {
+            return None;
+        }
+        let constant = |r: Reg| self.constant_of(Word { reg: r, width: x.width }).filter(|k| k.is_power_of_two());
+        match (constant(p), constant(q)) {
+            (_, Some(k)) => Some((p, k.trailing_zeros())),
+            (Some(k), _) => Some((q, k.trailing_zeros())),
+            _ => None,
+        }
     }
 
     fn word(&self, step: Step, width: u32) -> Word {
@@ -157,6 +201,13 @@ impl Tracer {
         let width = if op.is_comparison() { 1 } else { a.width };
         if zero {
             return self.constant(width, 0);
+        }
+        // A comparison with a constant that every value of `a` is below.
+        let bound = self.bounds.borrow()[a.reg.0 as usize];
+        match (op, cb) {
+            (Op2::Ult, Some(y)) if bound < y => return self.bool_constant(true),
+            (Op2::Ule, Some(y)) if bound <= y => return self.bool_constant(true),
+            _ => {}
         }
         Word { reg: self.push(Node { step: Step::Bin(op, a.reg, b.reg), width: a.width }), width }
     }
@@ -263,6 +314,13 @@ impl Algebra for Tracer {
         if a == b {
             return self.bool_constant(true);
         }
+        // A test of one bit: `(y & 2^i) == 0`, and a Boolean against 0 or 1.
+        match (self.single_bit_test(a), self.constant_of(b)) {
+            (Some((y, i)), Some(0)) => return self.bvnot(self.bit_of(y, i)),
+            (_, Some(1)) if a.width == 1 => return a,
+            (_, Some(0)) if a.width == 1 => return self.bvnot(a),
+            _ => {}
+        }
         self.bin(Op2::Eq, a, b)
     }
     fn bvult(&self, a: Word, b: Word) -> Word {
@@ -284,6 +342,11 @@ impl Algebra for Tracer {
             Some(_) => return e,
             None if t.reg == e.reg => return t,
             None => {}
+        }
+        // `ite(!c, t, e)` is `ite(c, e, t)`.
+        let cond = self.nodes.borrow()[c.reg.0 as usize];
+        if let Step::Not(inner) = cond.step {
+            return self.ite(Word { reg: inner, width: 1 }, e, t);
         }
         // `ite(c, 1, 0)` on a Boolean is `c` itself.
         if t.width == 1 && self.constant_of(t) == Some(1) && self.constant_of(e) == Some(0) {
