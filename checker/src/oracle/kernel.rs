@@ -95,10 +95,10 @@ pub fn to_word(reg: &str, ty: OperandType) -> String {
     }
 }
 
-/// One `.entry` kernel without parameters: register declarations, then the
-/// body's lines.
-pub fn entry(name: &str, registers: &[(String, String)], body: &[String]) -> String {
-    let mut text = format!(".visible .entry {name}()\n{{\n");
+/// One `.entry` kernel: its parameters (`()` for none), the registers
+/// declared, then the body's lines, one each.
+pub fn entry<T: std::fmt::Display>(name: &str, params: &str, registers: &[(String, T)], body: &[String]) -> String {
+    let mut text = format!(".visible .entry {name}{params}\n{{\n");
     for (reg, ty) in registers {
         text.push_str(&format!("  .reg {ty} {reg};\n"));
     }
@@ -124,7 +124,7 @@ mod tests {
 
     #[test]
     fn an_entry_declares_then_runs() {
-        let k = entry("k0", &[("%d".into(), ".b32".into())], &["add.u32 %d, %d, 1;".into()]);
+        let k = entry("k0", "()", &[("%d".to_string(), ".b32")], &["add.u32 %d, %d, 1;".into()]);
         assert_eq!(k, ".visible .entry k0()\n{\n  .reg .b32 %d;\n  add.u32 %d, %d, 1;\n}\n");
     }
 }

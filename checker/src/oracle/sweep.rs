@@ -251,20 +251,6 @@ fn core_edges(w: u32, role: Role) -> Vec<u128> {
     all.into_iter().filter(|v| core.contains(v) || role == Role::Imm).collect()
 }
 
-/// A kernel's text: its entry with `params`, the registers declared, then
-/// `body`, a line each.
-pub(crate) fn entry<T: std::fmt::Display>(name: &str, params: &str, regs: &[(String, T)], body: &[String]) -> String {
-    let mut text = format!(".visible .entry {name}{params}\n{{\n");
-    for (reg, ty) in regs {
-        text.push_str(&format!("  .reg {ty} {reg};\n"));
-    }
-    for line in body {
-        text.push_str(&format!("  {line}\n"));
-    }
-    text.push_str("}\n");
-    text
-}
-
 /// The opening of a kernel with one thread per input: the parameters
 /// `in`, `out`, `extra` and `count` loaded into `%pin`, `%pout`, `%<extra>`
 /// and `%count` (the pointers made global), the thread's index in `%i`
@@ -362,7 +348,7 @@ pub fn kernel(variant: &Variant, name: &str, mode: Mode, imm: &[u128]) -> String
     }
     body.push("DONE:".into());
     body.push("ret;".into());
-    entry(name, PARAMS, &regs, &body)
+    super::kernel::entry(name, PARAMS, &regs, &body)
 }
 
 /// Every non-warp variant's sweep kernel in one module (lop3's for one

@@ -188,7 +188,7 @@ pub fn example_case(section: &'static str, text: &str) -> Case {
 
 /// The kernel of case `index`.
 pub fn kernel(index: usize, case: &Case) -> String {
-    entry(&format!("case{index}"), &case.registers, std::slice::from_ref(&case.instruction))
+    entry(&format!("case{index}"), "()", &case.registers, std::slice::from_ref(&case.instruction))
 }
 
 /// Assemble every case (grouped by setting, many kernels a run) and compare.

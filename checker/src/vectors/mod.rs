@@ -34,6 +34,7 @@ use ptx_spec::vendor::Model;
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::xxh3_64;
 
+use crate::exhaustive::input_bits;
 use crate::oracle::fold::Instance;
 use crate::oracle::sweep::Sample;
 
@@ -162,11 +163,6 @@ pub fn witnesses(findings: &[Instance], probes: &[Instance], claims: &[Instance]
         out.push((i.variant, i.inputs.clone(), Reason::Claim { id }));
     }
     out
-}
-
-/// The total width of a variant's inputs.
-fn input_bits(v: &Variant) -> u32 {
-    v.inputs().iter().map(|o| o.ty.width()).sum()
 }
 
 /// The edges an operand's value hits, as a name: `0`, `width+1`, `min-1`,

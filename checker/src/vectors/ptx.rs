@@ -106,7 +106,7 @@ pub fn kernel(variant: &Variant, name: &str, imm: &[u128]) -> String {
     }
     body.push("DONE:".into());
     body.push("ret;".into());
-    crate::oracle::sweep::entry(name, PARAMS, &regs, &body)
+    crate::oracle::kernel::entry(name, PARAMS, &regs, &body)
 }
 
 /// The module of one variant's vectors: a kernel per group.
