@@ -104,7 +104,12 @@ pub fn compile(variant: &Variant) -> Program {
 
 /// The first of the [`BLOCK`] inputs from `first` on which the program
 /// finds the models differ.
-fn first_difference(program: &Program, shifts: &[u32], first: u64, scratch: &mut ptx_spec::program::Scratch) -> Option<u64> {
+fn first_difference(
+    program: &Program,
+    shifts: &[u32],
+    first: u64,
+    scratch: &mut ptx_spec::program::Scratch,
+) -> Option<u64> {
     program.run(first, shifts, scratch);
     let differ = program.root(scratch, 0);
     if differ.iter().fold(0, |acc, &d| acc | d) == 0 {
@@ -162,13 +167,22 @@ pub fn check(variant: &Variant) -> Report {
                         .step_by(BLOCK)
                         .find_map(|first| first_difference(&program, &shifts, first, scratch))?;
                     let mismatch = confirm(variant, &widths, index);
-                    assert!(mismatch.is_some(), "{variant}: the compiled program and the concrete algebra disagree on input {index:#x}");
+                    assert!(
+                        mismatch.is_some(),
+                        "{variant}: the compiled program and the concrete algebra disagree on input {index:#x}"
+                    );
                     mismatch
                 },
             )
             .find_map_any(|m| m)
     };
-    Report { variant: *variant, inputs: if mismatch.is_some() { 0 } else { total }, mismatch, time: start.elapsed(), steps }
+    Report {
+        variant: *variant,
+        inputs: if mismatch.is_some() { 0 } else { total },
+        mismatch,
+        time: start.elapsed(),
+        steps,
+    }
 }
 
 /// Inputs per second compared on one thread, measured on at least `samples`
@@ -230,12 +244,23 @@ mod tests {
                     let mut one = [BitVec::new(1, 0); 8];
                     decode(&widths, first + lane as u64, &mut one);
                     let n = widths.len();
-                    let expect = encode::encode(&v, &Concrete, &one[..n]).into_iter().chain(v.semantics(&Concrete, &one[..n]));
+                    let expect =
+                        encode::encode(&v, &Concrete, &one[..n]).into_iter().chain(v.semantics(&Concrete, &one[..n]));
                     for (k, out) in expect.enumerate() {
                         let got = (program.root(&scratch, 2 * k)[lane], program.root(&scratch, 2 * k + 1)[lane]);
-                        assert_eq!(got.1, u64::from(out.defined), "{v} input {:#x} output {k} definedness", first + lane as u64);
+                        assert_eq!(
+                            got.1,
+                            u64::from(out.defined),
+                            "{v} input {:#x} output {k} definedness",
+                            first + lane as u64
+                        );
                         if out.defined {
-                            assert_eq!(got.0, out.value.unsigned() as u64, "{v} input {:#x} output {k}", first + lane as u64);
+                            assert_eq!(
+                                got.0,
+                                out.value.unsigned() as u64,
+                                "{v} input {:#x} output {k}",
+                                first + lane as u64
+                            );
                         }
                     }
                 }

@@ -112,7 +112,9 @@ impl Tracer {
             };
             let values: Option<Vec<u64>> = operands.iter().map(|&r| value(r)).collect();
             match values {
-                Some(values) if !values.is_empty() => Node { step: Step::Const(fold(&node, &values)), width: node.width },
+                Some(values) if !values.is_empty() => {
+                    Node { step: Step::Const(fold(&node, &values)), width: node.width }
+                }
                 _ => node,
             }
         };
