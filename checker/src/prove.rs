@@ -461,6 +461,9 @@ fn compare_with(
     })
 }
 
+/// The small values `minimise` pins one by one before it descends bit by bit.
+const LEAST_SCAN: u128 = 16;
+
 /// Prefer 0, then 1, for each input in turn, so a person can check the
 /// witness by hand. Each step keeps the earlier choices.
 ///
@@ -481,7 +484,14 @@ pub(crate) fn minimise(
     for v in vars {
         let current = model.get(&v.name).copied().unwrap_or(BitVec::new(v.width, 0));
         let mut chosen = current;
-        for small in [0u128, 1] {
+        // Tried in increasing order, so the first that holds is the least.
+        // With `least`, the small values up to LEAST_SCAN are pinned one at
+        // a time before the bit-by-bit descent: a query with an input
+        // pinned to a constant is cheap even where that input multiplies
+        // (a 64-bit overflow witness starts at 2), while each step of the
+        // descent leaves the input's low bits free.
+        let smalls = if least { LEAST_SCAN } else { 1 };
+        for small in 0..=smalls.min(ptx_spec::bv::mask(v.width)) {
             if current.unsigned() == small {
                 break;
             }
@@ -495,7 +505,7 @@ pub(crate) fn minimise(
                 break;
             }
         }
-        if least && chosen.unsigned() > 1 {
+        if least && chosen.unsigned() > smalls {
             let mut value = chosen.unsigned();
             for i in (0..v.width).rev() {
                 if value >> i & 1 == 0 {
@@ -525,6 +535,40 @@ pub(crate) fn minimise(
 mod tests {
     use super::*;
     use ptx_spec::catalogue::Out;
+
+    /// The least witness, input by input in operand order, whether the
+    /// least first input lies among the small values pinned one by one or
+    /// above them, where the bit-by-bit descent finds it: held against a
+    /// search of every 8-bit pair.
+    #[test]
+    fn minimise_finds_the_least_witness_in_operand_order() {
+        let backend = Backend::Embedded;
+        let timeout = Duration::from_secs(30);
+        let vars = [Var { name: "a".into(), width: 8 }, Var { name: "b".into(), width: 8 }];
+        for floor in [0u8, 5, 40] {
+            let mut ctx = backend.context(timeout).unwrap();
+            let sym = Sym::new(&ctx);
+            let (a, b) = (sym.var("a", 8), sym.var("b", 8));
+            // a * b = 144 (mod 256) with a > floor.
+            let product = sym.eq(sym.bvmul(a, b), sym.constant(8, 144));
+            let goal = sym.and(product, sym.bvugt(a, sym.constant(8, floor.into())));
+            let holds = |x: u8, y: u8| x.wrapping_mul(y) == 144 && x > floor;
+            let least_a = (0..=255).find(|&x| (0..=255).any(|y| holds(x, y))).unwrap();
+            let least_b = (0..=255).find(|&y| holds(least_a, y)).unwrap();
+            // Start from the largest witness, so that every step has to move.
+            let (ta, tb) = (0..=255u8)
+                .rev()
+                .flat_map(|x| (0..=255u8).rev().map(move |y| (x, y)))
+                .find(|&(x, y)| holds(x, y))
+                .unwrap();
+            let start = HashMap::from([
+                ("a".to_string(), BitVec::new(8, ta.into())),
+                ("b".to_string(), BitVec::new(8, tb.into())),
+            ]);
+            let found = minimise(&backend, &mut ctx, &vars, goal, start, timeout, true).unwrap();
+            assert_eq!((found["a"].unsigned(), found["b"].unsigned()), (least_a.into(), least_b.into()), "a > {floor}");
+        }
+    }
 
     /// A split comparison is equivalent only when every case is: a fault
     /// confined to one case is found there, with a confirmed input.
