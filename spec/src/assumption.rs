@@ -96,6 +96,16 @@ pub const DIV_SIGNED_OVERFLOW: Assumption = Assumption {
               unspecified, or saturation to the most positive value",
 };
 
+/// The rounding of a signed quotient.
+pub const DIV_ROUNDING: Assumption = Assumption {
+    id: "div-rounding-direction",
+    section: "9.7.1.8",
+    fragment: "d = a / b",
+    reading: "a signed quotient is truncated toward zero (C99's /), so 7 / -2 is -3; div's section \
+              never says which way it rounds, and rem's Notes call the rounding machine-dependent \
+              (toward zero or toward negative infinity)",
+};
+
 /// Signed remainder with a negative operand.
 pub const REM_NEGATIVE: Assumption = Assumption {
     id: "rem-negative-machine-dependent",
@@ -213,6 +223,7 @@ pub const ALL: &[&Assumption] = &[
     &DIV_BY_ZERO,
     &REM_BY_ZERO,
     &DIV_SIGNED_OVERFLOW,
+    &DIV_ROUNDING,
     &REM_NEGATIVE,
     &MUL24_LOW_BITS,
     &CLZ_MASK_TEST,

@@ -4,7 +4,7 @@
 
 use super::add_sub::INT_TYPES;
 use super::{Family, Operand, PtxVersion, Requirement, Target, Type};
-use crate::assumption::{Assumption, DIV_BY_ZERO, DIV_SIGNED_OVERFLOW, REM_BY_ZERO, REM_NEGATIVE};
+use crate::assumption::{Assumption, DIV_BY_ZERO, DIV_ROUNDING, DIV_SIGNED_OVERFLOW, REM_BY_ZERO, REM_NEGATIVE};
 use std::fmt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -44,7 +44,7 @@ impl Family for DivRem {
 
     fn assumptions(&self) -> Vec<&'static Assumption> {
         match self {
-            DivRem::Div(t) if t.is_signed() => vec![&DIV_BY_ZERO, &DIV_SIGNED_OVERFLOW],
+            DivRem::Div(t) if t.is_signed() => vec![&DIV_BY_ZERO, &DIV_SIGNED_OVERFLOW, &DIV_ROUNDING],
             DivRem::Div(_) => vec![&DIV_BY_ZERO],
             DivRem::Rem(t) if t.is_signed() => vec![&REM_BY_ZERO, &REM_NEGATIVE],
             DivRem::Rem(_) => vec![&REM_BY_ZERO],

@@ -24,7 +24,7 @@ use ptx_spec::family::bit_count::{fns_reading, FnsMagnitude};
 use crate::audit::readings::add_sub::{abs_saturating, neg_saturating};
 use crate::audit::readings::bit_count::{bfind_int_shift, bfind_negate, clz_c_precedence, fns_base_unchecked};
 use crate::audit::readings::bit_field::{bfe_sign_reading, bfe_zero_past_msb, szext_pseudocode, BfeSign, SzextRepair};
-use crate::audit::readings::div_rem::{div_saturating, rem_flooring, rem_truncating};
+use crate::audit::readings::div_rem::{div_flooring, div_saturating, rem_flooring, rem_truncating};
 use crate::audit::readings::dot::{dot_reading, ElementOrder, ExtractOrder};
 use crate::audit::readings::mul_mad::mul24_full_operands;
 use crate::audit::readings::shfl::{shfl_reading, InactiveSource, SourceReading};
@@ -91,6 +91,8 @@ pub enum Formula {
     SmtLibTotal,
     /// MIN / -1 saturates to MAX.
     DivSaturating,
+    /// A signed quotient rounded toward negative infinity.
+    DivFlooring,
     /// The remainder takes a's sign (C99's truncating division).
     RemTruncating,
     /// The remainder takes b's sign (flooring division).
@@ -183,6 +185,9 @@ impl Formula {
             }
             (Formula::DivSaturating, Variant::DivRem(DivRem::Div(t))) if t.is_signed() => {
                 with_value::<A>(model(), div_saturating(alg, get("a"), get("b")))
+            }
+            (Formula::DivFlooring, Variant::DivRem(DivRem::Div(t))) if t.is_signed() => {
+                defined_where_nonzero(alg, div_flooring(alg, get("a"), get("b")), get("b"))
             }
             (Formula::RemTruncating, Variant::DivRem(DivRem::Rem(t))) if t.is_signed() => {
                 defined_where_nonzero(alg, rem_truncating(alg, get("a"), get("b")), get("b"))
@@ -504,6 +509,25 @@ pub const PASSAGES: &[Passage] = &[
         adopted: "model",
         examples: &[],
         assumption: Some(&assumption::DIV_SIGNED_OVERFLOW),
+    },
+    Passage {
+        id: "div-rounding-direction",
+        section: "9.7.1.8",
+        fragment: "d = a / b",
+        question: "which way a signed quotient rounds when it is inexact and a and b differ in sign",
+        variants: &["div.s16", "div.s32", "div.s64"],
+        readings: &[
+            model("toward zero (C99's /): 7 / -2 = -3", Text::C),
+            Reading {
+                name: "flooring",
+                says: "toward negative infinity: 7 / -2 = -4, the other rounding rem's Notes name",
+                text: Text::Other,
+                formula: Formula::DivFlooring,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::DIV_ROUNDING),
     },
     Passage {
         id: "rem-negative-machine-dependent",

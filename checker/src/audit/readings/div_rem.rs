@@ -11,6 +11,18 @@ pub fn div_saturating<A: Algebra>(alg: &A, a: A::Bv, b: A::Bv) -> A::Bv {
     alg.ite(overflow, alg.bvsub(min, alg.constant_like(a, 1)), alg.bvsdiv(a, b))
 }
 
+/// A reading of signed division the model does not adopt (see assumption
+/// div-rounding-direction): the quotient rounded toward negative infinity,
+/// the other rounding rem's Notes name. It is one less than the truncated
+/// quotient where the division is inexact and the signs differ.
+pub fn div_flooring<A: Algebra>(alg: &A, a: A::Bv, b: A::Bv) -> A::Bv {
+    let (q, r) = (alg.bvsdiv(a, b), alg.bvsrem(a, b));
+    let zero = alg.constant_like(a, 0);
+    let signs_differ = alg.bool_xor(alg.bvslt(r, zero), alg.bvslt(b, zero));
+    let adjust = alg.and(alg.not(alg.is_zero(r)), signs_differ);
+    alg.ite(adjust, alg.bvsub(q, alg.constant_like(a, 1)), q)
+}
+
 /// The two readings of a signed remainder with negative operands, kept for
 /// the audit: C's, where the quotient truncates toward zero and the
 /// remainder takes a's sign, and the flooring one, where it takes b's.

@@ -8,7 +8,7 @@ use ptx_spec::catalogue::Variant;
 use ptx_spec::family::shfl::source_lane;
 
 use super::add_sub;
-use super::div_rem::{div_saturating, rem_flooring, rem_truncating};
+use super::div_rem::{div_flooring, div_saturating, rem_flooring, rem_truncating};
 use super::shfl::{source_lane_reading, SourceReading};
 
 /// The model's first output of variant `name` on `inputs`, `None` where it
@@ -94,6 +94,15 @@ fn the_readings_of_negative_remainders_and_min_over_minus_one() {
     let (min, minus1) = (BitVec::new(16, 0x8000), BitVec::new(16, 0xffff));
     assert_eq!(div_saturating(&Concrete, min, minus1), BitVec::new(16, 0x7fff));
     assert_eq!(div_saturating(&Concrete, BitVec::new(16, 7), minus1), BitVec::new(16, 0xfff9));
+    // The two roundings of div-rounding-direction: 7 / -2 is -3 toward zero
+    // (the model), -4 flooring; exact or same-sign quotients agree.
+    let s32 = |x: i32| BitVec::new(32, u128::from(x as u32));
+    assert_eq!(run("div.s32", &[7, s32(-2).unsigned()]), s32(-3).unsigned());
+    assert_eq!(div_flooring(&Concrete, s32(7), s32(-2)), s32(-4));
+    assert_eq!(div_flooring(&Concrete, s32(-7), s32(2)), s32(-4));
+    assert_eq!(div_flooring(&Concrete, s32(-7), s32(-2)), s32(3));
+    assert_eq!(div_flooring(&Concrete, s32(-8), s32(2)), s32(-4));
+    assert_eq!(div_flooring(&Concrete, min, minus1), min);
 }
 
 proptest! {
@@ -104,6 +113,8 @@ proptest! {
                         let (ca, cb) = (BitVec::new(32, u(a)), BitVec::new(32, u(b)));
                         prop_assert_eq!(rem_truncating(&Concrete, ca, cb).signed() as i32, a.wrapping_rem(b));
                         prop_assert_eq!(rem_flooring(&Concrete, ca, cb).signed() as i32, a.wrapping_rem_euclid(b) + if b < 0 && a.wrapping_rem_euclid(b) != 0 { b } else { 0 });
+                        let floor = i64::from(a).div_euclid(i64::from(b)) - i64::from(b < 0 && i64::from(a).rem_euclid(i64::from(b)) != 0);
+                        prop_assert_eq!(i64::from(div_flooring(&Concrete, ca, cb).signed() as i32), if a == i32::MIN && b == -1 { i64::from(i32::MIN) } else { floor });
                     }
     }
 }
