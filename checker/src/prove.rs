@@ -467,7 +467,8 @@ const LEAST_SCAN: u128 = 16;
 /// Prefer 0, then 1, for each input in turn, so a person can check the
 /// witness by hand. Each step keeps the earlier choices.
 ///
-/// With `least`, an input that can be neither is brought down to its least
+/// With `least`, the values 2..=LEAST_SCAN are tried next, and an input
+/// that can be none of them is brought down to its least
 /// value, bit by bit from the top: the witness is then the least input in
 /// operand order, whatever model the solver gave, so a report that shows it
 /// is the same on every run and with every solver.

@@ -16,11 +16,16 @@ pub fn div_saturating<A: Algebra>(alg: &A, a: A::Bv, b: A::Bv) -> A::Bv {
 /// the other rounding rem's Notes name. It is one less than the truncated
 /// quotient where the division is inexact and the signs differ.
 pub fn div_flooring<A: Algebra>(alg: &A, a: A::Bv, b: A::Bv) -> A::Bv {
-    let (q, r) = (alg.bvsdiv(a, b), alg.bvsrem(a, b));
-    let zero = alg.constant_like(a, 0);
+    let q = alg.bvsdiv(a, b);
+    alg.ite(floor_differs(alg, alg.bvsrem(a, b), b), alg.bvsub(q, alg.constant_like(a, 1)), q)
+}
+
+/// Where flooring division departs from truncating division: the truncated
+/// remainder `r` is not 0 and its sign differs from the divisor `b`'s.
+fn floor_differs<A: Algebra>(alg: &A, r: A::Bv, b: A::Bv) -> A::Bool {
+    let zero = alg.constant_like(r, 0);
     let signs_differ = alg.bool_xor(alg.bvslt(r, zero), alg.bvslt(b, zero));
-    let adjust = alg.and(alg.not(alg.is_zero(r)), signs_differ);
-    alg.ite(adjust, alg.bvsub(q, alg.constant_like(a, 1)), q)
+    alg.and(alg.not(alg.is_zero(r)), signs_differ)
 }
 
 /// The two readings of a signed remainder with negative operands, kept for
@@ -33,8 +38,5 @@ pub fn rem_truncating<A: Algebra>(alg: &A, a: A::Bv, b: A::Bv) -> A::Bv {
 /// See [`rem_truncating`].
 pub fn rem_flooring<A: Algebra>(alg: &A, a: A::Bv, b: A::Bv) -> A::Bv {
     let r = alg.bvsrem(a, b);
-    let zero = alg.constant_like(a, 0);
-    let signs_differ = alg.bool_xor(alg.bvslt(r, zero), alg.bvslt(b, zero));
-    let adjust = alg.and(alg.not(alg.is_zero(r)), signs_differ);
-    alg.ite(adjust, alg.bvadd(r, b), r)
+    alg.ite(floor_differs(alg, r, b), alg.bvadd(r, b), r)
 }
