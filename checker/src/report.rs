@@ -416,14 +416,17 @@ fn readme_claims(s: &mut String, audit: &Audit) {
     s.push_str(
         "Every Semantics block, transcribed as a C compiler reads it (precedence, the types of literals and \
          operands, promotions), with each operation checked for undefined and implementation-defined behaviour \
-         and the defined result compared with the model's, on every variant the block covers. A question the \
-         solver did not settle is listed as unresolved: it is neither a finding nor clean.\n\n",
+         and the defined result compared with the model's, on every variant the block covers. A block that is \
+         not C is read with its smallest repair. Every loop whose iterations depend on the inputs is proven to \
+         stop within the iterations the transcription unrolls. A question the solver did not settle is listed \
+         as unresolved: it is neither a finding nor clean.\n\n",
     );
     let mut t = vec![vec![
         "section".to_string(),
         "block".into(),
         "variants".into(),
         "hazard sites".into(),
+        "loops proven to stop".into(),
         "findings".into(),
         "unresolved".into(),
     ]];
@@ -433,6 +436,7 @@ fn readme_claims(s: &mut String, audit: &Audit) {
             b.opcode.clone(),
             b.variants.to_string(),
             b.hazards_examined.to_string(),
+            b.loops_bounded.to_string(),
             b.findings.len().to_string(),
             if b.unresolved.is_empty() { String::new() } else { b.unresolved.join("; ") },
         ]);

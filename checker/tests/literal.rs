@@ -91,25 +91,38 @@ fn signed_add_overflows_and_short_results_convert() {
     assert!(convert.summary.contains("implementation-defined"));
 }
 
+/// szext's block is not C, and its smallest repair is still read: the
+/// repaired text shifts (~0), a negative int, on every input that does not
+/// clamp, and shifts a negative .s32 value right.
 #[test]
-fn szext_is_reported_as_not_c_without_a_witness() {
+fn szext_is_not_c_and_its_repair_is_read_literally() {
     let audit = audit_blocks(&Backend::Embedded, TIMEOUT, &[the_block("szext")]).expect("runs");
     let ids: Vec<&str> = audit.findings.iter().map(|f| f.id.as_str()).collect();
-    assert_eq!(ids, ["literal-szext-not-c"]);
-    assert!(audit.findings[0].witness.is_none());
-    assert_eq!(audit.blocks[0].hazards_examined, 0);
+    assert_eq!(
+        ids,
+        ["literal-szext-left-shift-of-negative", "literal-szext-not-c", "literal-szext-right-shift-of-negative"]
+    );
+    let not_c = &audit.findings[1];
+    assert!(not_c.witness.is_none());
+    assert!(not_c.detail.iter().any(|d| d.contains("sign_bit ? mask : 0")), "{:?}", not_c.detail);
+    // The least witness of the left shift: b = 0 shifts (~0) by 0, which is
+    // undefined all the same.
+    let w = audit.findings[0].witness.as_ref().expect("a witness");
+    assert!(w.inputs.iter().all(|(_, v)| v.unsigned() == 0), "{w:?}");
+    let b = &audit.blocks[0];
+    assert!(b.hazards_examined > 0 && b.unresolved.is_empty(), "{b:?}");
 }
 
 /// and.b32 transcribed as `a | b`: the audit must catch it.
 struct WrongAnd;
 
 impl Transcription for WrongAnd {
-    fn literal<A: Algebra>(&self, c: &mut C<A>, _variant: &Variant, inputs: &[A::Bv]) -> Option<Outputs<A>> {
+    fn literal<A: Algebra>(&self, c: &mut C<A>, _variant: &Variant, inputs: &[A::Bv]) -> Outputs<A> {
         let t = CType::of_width(c.alg().width(inputs[0]), false);
         let (a, b) = (c.operand(inputs[0], t), c.operand(inputs[1], t));
         let r = c.or(a, b);
         let d = c.assign("d = a & b", r, t);
-        Some(vec![defined(c.alg(), d.bits)])
+        vec![defined(c.alg(), d.bits)]
     }
 }
 
@@ -123,4 +136,59 @@ fn a_wrong_transcription_is_caught_with_a_witness() {
     assert_eq!(w.variant, "and.pred");
     assert_eq!(w.inputs, [("a".to_string(), bv(1, 0)), ("b".to_string(), bv(1, 1))]);
     assert_eq!(w.rows, [("d".to_string(), vec![Some(bv(1, 1)), Some(bv(1, 0))])]);
+}
+
+/// Every loop whose iterations depend on the inputs is proven to stop
+/// within the iterations its transcription unrolls, one per variant.
+#[test]
+fn every_input_dependent_loop_is_proven_to_stop() {
+    let audit = audit_blocks(&Backend::Embedded, TIMEOUT, &[the_block("popc"), the_block("clz"), the_block("bfi")])
+        .expect("runs");
+    for b in &audit.blocks {
+        assert_eq!(b.loops_bounded, b.variants, "{b:?}");
+        assert!(b.unresolved.is_empty(), "{b:?}");
+    }
+}
+
+/// popc's `while (a != 0)` unrolled 31 times, too few for .b32 and .b64.
+struct ShortPopc;
+
+impl Transcription for ShortPopc {
+    fn literal<A: Algebra>(&self, c: &mut C<A>, _variant: &Variant, inputs: &[A::Bv]) -> Outputs<A> {
+        let alg = c.alg();
+        let mut a = c.operand(inputs[0], CType::of_width(alg.width(inputs[0]), false));
+        let mut d = c.value(CType::UInt, 0);
+        let mut running = alg.bool_constant(true);
+        for _ in 0..31 {
+            let zero = c.lit("0");
+            let test = c.ne(a, zero);
+            running = alg.and(running, c.truth(test));
+            let low = c.lit("0x1");
+            let bit = c.and(a, low);
+            let step = c.from_bool(alg.and(running, c.truth(bit)));
+            let sum = c.add("d++", d, step);
+            d = c.assign("d++", sum, CType::UInt);
+            let one = c.lit("1");
+            let shifted = c.shr("a >> 1", a, one);
+            a = c.select(running, shifted, a);
+        }
+        let zero = c.lit("0");
+        let test = c.ne(a, zero);
+        c.loop_ends("while (a != 0)", 31, alg.and(running, c.truth(test)));
+        vec![defined(alg, d.bits)]
+    }
+}
+
+/// A loop cut short is named, with the least input on which it would run
+/// on; the audit is then incomplete, never clean.
+#[test]
+fn a_loop_unrolled_too_few_times_is_caught() {
+    let popc = Variant::from_mnemonic("popc.b32").expect("a variant");
+    let block = Block { opcode: "popc", ..the_block("popc") };
+    let (check, _) = audit_block_with(&Backend::Embedded, TIMEOUT, &block, &ShortPopc).expect("the audit runs");
+    assert_eq!(check.loops_bounded, 0, "{check:?}");
+    let expected = format!(
+        "{popc}: `while (a != 0)` after 31 iterations: still runs at a = 0x80000000, which the transcription does not follow"
+    );
+    assert!(check.unresolved.contains(&expected), "{:?}", check.unresolved);
 }

@@ -34,10 +34,12 @@ pub struct NotC {
     pub fragment: &'static str,
     /// Why, in one sentence.
     pub reason: &'static str,
-    /// Whether the block is still transcribed, with the failing notation read
-    /// by its obvious meaning; `false` where the obvious meaning is itself in
-    /// doubt (that is left to the ambiguity audit).
-    pub transcribed: bool,
+    /// The smallest edit that makes it C, which the transcription reads
+    /// literally: a block that is not C is still audited, so that the
+    /// undefined operations of its repaired text are found too. Where the
+    /// repair is a choice between readings, the ambiguity audit compares
+    /// them.
+    pub repair: &'static str,
 }
 
 /// One Semantics block of the spec.
@@ -71,16 +73,12 @@ impl Block {
 /// inputs, and again on concrete ones to confirm what the solver found.
 pub trait Transcription {
     /// The outputs of `variant` (in the order of [`Variant::outputs`]) as
-    /// the block computes them read as C, recording hazards in `c`; `None`
-    /// where the block has no C reading.
-    fn literal<A: Algebra>(&self, c: &mut C<A>, variant: &Variant, inputs: &[A::Bv]) -> Option<Outputs<A>>;
+    /// the block computes them read as C, recording hazards in `c`.
+    fn literal<A: Algebra>(&self, c: &mut C<A>, variant: &Variant, inputs: &[A::Bv]) -> Outputs<A>;
 }
 
 impl Transcription for Block {
-    fn literal<A: Algebra>(&self, c: &mut C<A>, variant: &Variant, inputs: &[A::Bv]) -> Option<Outputs<A>> {
-        if matches!(self.not_c, Some(NotC { transcribed: false, .. })) {
-            return None;
-        }
+    fn literal<A: Algebra>(&self, c: &mut C<A>, variant: &Variant, inputs: &[A::Bv]) -> Outputs<A> {
         transcribe(c, variant, inputs)
     }
 }
@@ -245,7 +243,8 @@ pub const BLOCKS: &[Block] = &[
         not_c: Some(NotC {
             fragment: "sign_bit ? mask | 0",
             reason: "the conditional operator has no `:`, so the last statement is not a C expression",
-            transcribed: false,
+            repair:
+                "`sign_bit ? mask : 0`, the model's reading (the other readings are compared in szext-mask-or-zero)",
         }),
         model_notes: &[("sign_bit ? mask | 0", "reads it as sign_bit ? mask : 0 (assumption szext-mask-or-zero)")],
     },
@@ -255,9 +254,8 @@ pub const BLOCKS: &[Block] = &[
         wrong_result: None,
         not_c: Some(NotC {
             fragment: "sum-overflow = ...",
-            reason: "the hyphenated names parse as subtractions (`sum - overflow`), which cannot be assigned to; \
-                     they are read as identifiers",
-            transcribed: true,
+            reason: "the hyphenated names parse as subtractions (`sum - overflow`), which cannot be assigned to",
+            repair: "each hyphenated name read as one identifier (`sum_overflow`)",
         }),
         model_notes: &[
             ("(~0) << a1", "shifts an all-ones 32-bit mask left by a1 (bits shifted out are lost)"),
@@ -335,22 +333,21 @@ pub fn block(opcode: &str) -> Option<&'static Block> {
 }
 
 /// The literal reading of `variant`'s block, dispatched on its family.
-fn transcribe<A: Algebra>(c: &mut C<A>, variant: &Variant, ins: &[A::Bv]) -> Option<Outputs<A>> {
+fn transcribe<A: Algebra>(c: &mut C<A>, variant: &Variant, ins: &[A::Bv]) -> Outputs<A> {
     let operands = variant.inputs();
     let ins = &Inputs::new(&operands, ins);
-    let outs = match *variant {
+    match *variant {
         Variant::AddSub(v) => add_sub(c, v, ins),
         Variant::MulMad(v) => mul_mad(c, v, ins),
         Variant::DivRem(v) => div_rem(c, v, ins),
         Variant::MinMax(v) => min_max(c, v, ins),
         Variant::BitCount(v) => bit_count(c, v, ins),
-        Variant::BitField(v) => bit_field(c, v, ins)?,
+        Variant::BitField(v) => bit_field(c, v, ins),
         Variant::Dot(v) => dot(c, v, ins),
         Variant::Logic(v) => logic(c, v, ins),
         Variant::Shift(v) => shift(c, v, ins),
         Variant::Shfl(v) => shfl(c, v, ins),
-    };
-    Some(outs)
+    }
 }
 
 /// Cases the comparison of `variant`'s literal result with the model is
@@ -577,6 +574,9 @@ fn bit_count<A: Algebra>(c: &mut C<A>, v: BitCount, ins: &Inputs<A::Bv>) -> Outp
                 });
                 a = c.select(running, next_a, a);
             }
+            let zero = c.lit("0");
+            let test = c.ne(a, zero);
+            c.loop_ends("while (a != 0)", ty.width(), alg.and(running, c.truth(test)));
             d
         }
         BitCount::Clz(ty) => {
@@ -611,6 +611,16 @@ fn bit_count<A: Algebra>(c: &mut C<A>, v: BitCount, ins: &Inputs<A::Bv>) -> Outp
                 a = c.select(running, next_a, a);
                 d = c.select(running, next_d, d);
             }
+            let again = c.guarded(running, |c| {
+                let below = c.lt(d, max);
+                let test = c.land(below, |c| {
+                    let zero = c.lit("0");
+                    let mask_is_zero = c.eq(mask, zero);
+                    c.and(a, mask_is_zero)
+                });
+                c.truth(test)
+            });
+            c.loop_ends("while (d < max && (a&mask == 0))", ty.width() + 1, alg.and(running, again));
             d
         }
         BitCount::Bfind { ty, shiftamt } => bfind(c, ty, shiftamt, ins),
@@ -759,14 +769,21 @@ fn fns<A: Algebra>(c: &mut C<A>, ins: &Inputs<A::Bv>) -> Out<A::Bv, A::Bool> {
             pos = c.select(alg.and(running, alg.not(hit)), next_pos, pos);
             running = alg.and(running, alg.not(hit));
         }
+        let zero = c.lit("0");
+        let at_least_zero = c.ge(pos, zero);
+        let test = c.land(at_least_zero, |c| {
+            let limit = c.lit("32");
+            c.lt(pos, limit)
+        });
+        c.loop_ends("while ((pos >= 0) && (pos < 32))", 32, alg.and(running, c.truth(test)));
         d
     });
     let d = c.select(offset_zero, d_at_base, d_searched);
     out(c, d)
 }
 
-/// 9.7.1.19-22; `None` for szext, which is not C.
-fn bit_field<A: Algebra>(c: &mut C<A>, v: BitField, ins: &Inputs<A::Bv>) -> Option<Outputs<A>> {
+/// 9.7.1.19-22.
+fn bit_field<A: Algebra>(c: &mut C<A>, v: BitField, ins: &Inputs<A::Bv>) -> Outputs<A> {
     let alg = c.alg();
     let d = match v {
         BitField::Bfe(ty) => {
@@ -843,12 +860,72 @@ fn bit_field<A: Algebra>(c: &mut C<A>, v: BitField, ins: &Inputs<A::Bv>) -> Opti
                 });
                 f = c.select(running, next, f);
             }
+            let again = c.guarded(running, |c| {
+                let index = c.int(i128::from(ty.width()));
+                let inside = c.lt(index, len);
+                let test = c.land(inside, |c| {
+                    let at = c.add("pos+i", pos, index);
+                    c.le(at, msb)
+                });
+                c.truth(test)
+            });
+            c.loop_ends("for (i=0; i<len && pos+i<=msb; i++)", ty.width(), alg.and(running, again));
             f
         }
-        BitField::Szext(..) => return None,
+        BitField::Szext(mode, ty) => szext(c, mode, ty, ins),
         BitField::Bmsk(mode) => bmsk(c, mode, ins),
     };
-    Some(vec![out(c, d)])
+    vec![out(c, d)]
+}
+
+/// 9.7.1.21, with its last line repaired to `sign_bit ? mask : 0` (the
+/// block's `NotC`). a and d have the instruction's type (`int` for .s32,
+/// `unsigned int` for .u32), b is .u32. b1 and sign_pos take the type of
+/// their initialisers, unsigned int; mask that of `0` and `(~0) << b1`,
+/// int; too_large and sign_bit that of `true` and `false`, int (as in
+/// bmsk). `.mode == .clamp` and `.type != .s32` are constants of the
+/// variant.
+fn szext<A: Algebra>(c: &mut C<A>, mode: BitFieldMode, ty: Type, ins: &Inputs<A::Bv>) -> CInt<A> {
+    let t = CType::of_ptx(ty);
+    let (a, b) = (c.operand(ins.get("a"), t), c.operand(ins.get("b"), CType::UInt));
+    let low5 = c.lit("0x1f");
+    let b1 = c.and(b, low5);
+    let limit = c.lit("32");
+    let b_big = c.ge(b, limit);
+    let clamping = c.int(i128::from(mode == BitFieldMode::Clamp));
+    let too_large_test = c.land(b_big, |_| clamping);
+    let too_large = c.cond(too_large_test, |c| c.lit("1"), |c| c.lit("0"));
+    let mask = c.cond(
+        too_large,
+        |c| c.lit("0"),
+        |c| {
+            let zero = c.lit("0");
+            let all = c.not(zero);
+            c.shl("(~0) << b1", all, b1)
+        },
+    );
+    let one = c.lit("1");
+    let below = c.sub("b1 - 1", b1, one);
+    let sign_pos = c.and(below, low5);
+    let zero = c.lit("0");
+    let b1_zero = c.eq(b1, zero);
+    let not_s32 = c.int(i128::from(ty != Type::S32));
+    let plain = c.lor(b1_zero, |c| c.lor(too_large, |_| not_s32));
+    let sign_bit = c.cond(
+        plain,
+        |c| c.lit("0"),
+        |c| {
+            let shifted = c.shr("a >> sign_pos", a, sign_pos);
+            let one = c.lit("1");
+            let bit = c.and(shifted, one);
+            c.assign("sign_bit = (a >> sign_pos) & 1", bit, CType::Int)
+        },
+    );
+    let kept = c.and(a, c.not(mask));
+    let zero = c.lit("0");
+    let fill = c.cond(sign_bit, |_| mask, |_| zero);
+    let d = c.or(kept, fill);
+    c.assign("d = (a & ~mask) | (sign_bit ? mask : 0)", d, t)
 }
 
 /// 9.7.1.22. a and b are .u32. mask0 and mask1 take the type of `(~0)`,

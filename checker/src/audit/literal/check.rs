@@ -35,6 +35,9 @@ pub struct BlockCheck {
     pub variants: usize,
     /// Hazard sites checked: distinct (fragment, rule) pairs, per variant.
     pub hazards_examined: usize,
+    /// Loops whose iterations depend on the inputs, per variant, proven to
+    /// stop within the iterations the transcription unrolls.
+    pub loops_bounded: usize,
     /// The ids of the findings about this block.
     pub findings: Vec<String>,
     /// Questions the solver did not settle, or witnesses that did not
@@ -82,23 +85,24 @@ pub fn audit_block_with<T: Transcription + Sync>(
     reading: &T,
 ) -> Result<(BlockCheck, Vec<Finding>), SolverError> {
     let variants = block.variants();
-    let outcomes: Vec<Result<Option<VariantOutcome>, SolverError>> =
+    let outcomes: Vec<Result<VariantOutcome, SolverError>> =
         variants.par_iter().map(|v| check_variant(backend, timeout, reading, v)).collect();
     let mut check = BlockCheck {
         section: block.section.to_string(),
         opcode: block.opcode.to_string(),
         variants: variants.len(),
         hazards_examined: 0,
+        loops_bounded: 0,
         findings: Vec::new(),
         unresolved: Vec::new(),
     };
     let mut found: Vec<VariantOutcome> = Vec::new();
     for o in outcomes {
-        if let Some(o) = o? {
-            check.hazards_examined += o.examined;
-            check.unresolved.extend(o.unresolved.iter().cloned());
-            found.push(o);
-        }
+        let o = o?;
+        check.hazards_examined += o.examined;
+        check.loops_bounded += o.loops_bounded;
+        check.unresolved.extend(o.unresolved.iter().cloned());
+        found.push(o);
     }
     let findings = findings_of(block, &found);
     check.findings = findings.iter().map(|f| f.id.clone()).collect();
@@ -118,6 +122,7 @@ struct HazardHit {
 struct VariantOutcome {
     variant: Variant,
     examined: usize,
+    loops_bounded: usize,
     hazards: Vec<HazardHit>,
     /// A confirmed input where the literal C result is defined and differs.
     wrong_result: Option<WitnessTable>,
@@ -126,18 +131,19 @@ struct VariantOutcome {
 
 /// The literal transcription and the model on concrete inputs.
 struct ConcreteRun {
-    literal: Option<Vec<Option<BitVec>>>,
+    literal: Vec<Option<BitVec>>,
     hazards: Vec<Hazard<Concrete>>,
+    /// The loops that would still run after their unrolled iterations.
+    loops_running: Vec<&'static str>,
     model: Vec<Option<BitVec>>,
 }
 
 fn run_concrete<T: Transcription>(reading: &T, variant: &Variant, inputs: &[BitVec]) -> ConcreteRun {
     let mut c = C::new(&Concrete);
-    let literal = reading
-        .literal(&mut c, variant, inputs)
-        .map(|outs| outs.into_iter().map(|o| o.defined.then_some(o.value)).collect());
+    let literal = reading.literal(&mut c, variant, inputs).into_iter().map(|o| o.defined.then_some(o.value)).collect();
     let model = variant.semantics(&Concrete, inputs).into_iter().map(|o| o.defined.then_some(o.value)).collect();
-    ConcreteRun { literal, hazards: c.into_hazards(), model }
+    let loops_running = c.loops().iter().filter(|l| l.still_running).map(|l| l.fragment).collect();
+    ConcreteRun { literal, hazards: c.into_hazards(), loops_running, model }
 }
 
 /// One question per (fragment, rule): any of its sites reached.
@@ -159,16 +165,16 @@ fn check_variant<T: Transcription>(
     timeout: Duration,
     reading: &T,
     variant: &Variant,
-) -> Result<Option<VariantOutcome>, SolverError> {
+) -> Result<VariantOutcome, SolverError> {
     let mut ctx = backend.context(timeout)?;
     let vars: Vec<Var> =
         variant.inputs().iter().map(|o| Var { name: o.name.to_string(), width: o.ty.width() }).collect();
     let sym = Sym::new(&ctx);
     let ins: Vec<SymBv> = vars.iter().map(|v| sym.var(&v.name, v.width)).collect();
     let mut c = C::new(&sym);
-    let Some(literal) = reading.literal(&mut c, variant, &ins) else {
-        return Ok(None);
-    };
+    let literal = reading.literal(&mut c, variant, &ins);
+    let loops: Vec<(&'static str, u32, SExpr)> =
+        c.loops().iter().map(|l| (l.fragment, l.iterations, l.still_running)).collect();
     let hazards = c.into_hazards();
     let model = variant.semantics(&sym, &ins);
 
@@ -187,10 +193,33 @@ fn check_variant<T: Transcription>(
     let mut outcome = VariantOutcome {
         variant: *variant,
         examined: groups.len(),
+        loops_bounded: 0,
         hazards: Vec::new(),
         wrong_result: None,
         unresolved: Vec::new(),
     };
+    // Every loop stops within the iterations unrolled: else the
+    // transcription does not follow the block there, and nothing it says on
+    // such inputs could be trusted.
+    for &(fragment, iterations, still_running) in &loops {
+        let label = format!("{variant}: `{fragment}` after {iterations} iterations");
+        match backend.check(&mut ctx, &vars, &[still_running], timeout)? {
+            SatResult::Unsat => outcome.loops_bounded += 1,
+            SatResult::Sat(m) => {
+                let witness = minimise(backend, &mut ctx, &vars, still_running, m, timeout, true)?;
+                let inputs = values(&vars, &witness);
+                let shown: Vec<String> =
+                    vars.iter().zip(&inputs).map(|(v, x)| format!("{} = {}", v.name, x.hex())).collect();
+                let run = run_concrete(reading, variant, &inputs);
+                outcome.unresolved.push(if run.loops_running.contains(&fragment) {
+                    format!("{label}: still runs at {}, which the transcription does not follow", shown.join(", "))
+                } else {
+                    format!("{label}: the solver's witness does not run on concrete evaluation")
+                });
+            }
+            SatResult::Unknown(reason) => outcome.unresolved.push(format!("{label}: solver unknown ({reason})")),
+        }
+    }
     // Inputs tried concretely first: a witness found there spares the solver
     // a satisfiability query (multiplications are its weak spot); the
     // solver still minimises it and answers every question they leave open.
@@ -271,13 +300,13 @@ fn check_variant<T: Transcription>(
             }
         }
     }
-    Ok(Some(outcome))
+    Ok(outcome)
 }
 
 /// Where no hazard applies and the literal C result is defined and differs
 /// from the model's: each output's pair of values.
 fn wrong_result(run: &ConcreteRun) -> Option<Vec<Vec<Option<BitVec>>>> {
-    let literal = run.literal.as_ref()?;
+    let literal = &run.literal;
     let quiet = run.hazards.iter().all(|h| !h.when);
     let differ = literal.iter().zip(&run.model).any(|(l, m)| matches!((l, m), (Some(x), Some(y)) if x != y));
     (quiet && differ).then(|| literal.iter().zip(&run.model).map(|(l, m)| vec![*l, *m]).collect())
@@ -424,18 +453,11 @@ fn findings_of(block: &Block, outcomes: &[VariantOutcome]) -> Vec<Finding> {
     if let Some(not_c) = block.not_c {
         let mut detail =
             vec![format!("Read as C, the Semantics block of {} does not parse: {}.", block.opcode, not_c.reason)];
-        if not_c.transcribed {
-            detail.push(
-                "The rest of the block is read with the obvious meaning of that notation, and audited like the others."
-                    .to_string(),
-            );
-        } else {
-            detail.push(
-                "The block has no literal C reading; its possible readings are left to the ambiguity audit. \
-                 No witness: there is nothing to evaluate."
-                    .to_string(),
-            );
-        }
+        detail.push(format!(
+            "The block is read with its smallest repair, {}, and audited like the others, so that the \
+             undefined operations of the repaired text are found too.",
+            not_c.repair
+        ));
         findings.push(Finding {
             id: format!("literal-{}-not-c", block.opcode),
             section: block.section.to_string(),

@@ -269,6 +269,27 @@ impl<A: Algebra> fmt::Debug for Hazard<A> {
     }
 }
 
+/// A loop the transcription unrolls a fixed number of times, and the
+/// inputs on which the loop would still run after them. The transcription
+/// follows the block only where that never happens, so the audit proves it
+/// for every loop whose iterations depend on the inputs: a loop that could
+/// run longer (or forever, as `while (a != 0)` with an arithmetic shift of a
+/// negative `a` would) is reported, never silently cut short.
+pub struct LoopExit<A: Algebra> {
+    /// The loop's head (`"while (a != 0)"`).
+    pub fragment: &'static str,
+    /// The iterations unrolled.
+    pub iterations: u32,
+    /// Where its condition still holds after them.
+    pub still_running: A::Bool,
+}
+
+impl<A: Algebra> Clone for LoopExit<A> {
+    fn clone(&self) -> Self {
+        LoopExit { fragment: self.fragment, iterations: self.iterations, still_running: self.still_running }
+    }
+}
+
 /// Parse a C integer literal (decimal, `0x` hexadecimal or `0` octal, with
 /// an optional `u`/`l`/`ll` suffix) into its value and its C type, by
 /// C11 6.4.4.1's table: an unsuffixed decimal literal is the first of
@@ -313,11 +334,12 @@ pub struct C<'a, A: Algebra> {
     alg: &'a A,
     path: A::Bool,
     hazards: Vec<Hazard<A>>,
+    loops: Vec<LoopExit<A>>,
 }
 
 impl<'a, A: Algebra> C<'a, A> {
     pub fn new(alg: &'a A) -> C<'a, A> {
-        C { alg, path: alg.bool_constant(true), hazards: Vec::new() }
+        C { alg, path: alg.bool_constant(true), hazards: Vec::new(), loops: Vec::new() }
     }
     pub fn alg(&self) -> &'a A {
         self.alg
@@ -328,6 +350,17 @@ impl<'a, A: Algebra> C<'a, A> {
     }
     pub fn into_hazards(self) -> Vec<Hazard<A>> {
         self.hazards
+    }
+    /// The loops unrolled so far, with where each would run on.
+    pub fn loops(&self) -> &[LoopExit<A>] {
+        &self.loops
+    }
+    /// After unrolling `fragment` `iterations` times: `again` is its
+    /// condition evaluated once more (false where an earlier iteration left
+    /// the loop), to be proven never to hold.
+    pub fn loop_ends(&mut self, fragment: &'static str, iterations: u32, again: A::Bool) {
+        let still_running = self.alg.and(self.path, again);
+        self.loops.push(LoopExit { fragment, iterations, still_running });
     }
 
     fn record(&mut self, fragment: &'static str, rule: Rule, condition: A::Bool) {
