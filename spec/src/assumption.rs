@@ -126,6 +126,16 @@ pub const MUL24_LOW_BITS: Assumption = Assumption {
               Notes say. Other reading: the full 32-bit operands are multiplied",
 };
 
+/// The sign of a .s32 operand's 24-bit part (9.7.1.5-6).
+pub const MUL24_OPERAND_SIGN: Assumption = Assumption {
+    id: "mul24-operand-sign",
+    section: "9.7.1.5-6",
+    fragment: "two 24-bit integer values",
+    reading: "for .s32, bits 0..23 of a and b are a signed 24-bit value, extended from bit 23; the \
+              text says which bits take part but not whether the part of a signed register is itself \
+              signed. Other reading: the 24 bits are read unsigned, as the .u32 form reads them",
+};
+
 /// clz's loop test.
 pub const CLZ_MASK_TEST: Assumption = Assumption {
     id: "clz-mask-test",
@@ -226,6 +236,7 @@ pub const ALL: &[&Assumption] = &[
     &DIV_ROUNDING,
     &REM_NEGATIVE,
     &MUL24_LOW_BITS,
+    &MUL24_OPERAND_SIGN,
     &CLZ_MASK_TEST,
     &BFIND_SHIFT_WIDTH,
     &FNS_BASE,

@@ -4,7 +4,7 @@
 
 use super::add_sub::INT_TYPES;
 use super::{Family, Operand, OperandType, PtxVersion, Requirement, Target, Type};
-use crate::assumption::{Assumption, MUL24_LOW_BITS, SAT_OF_EXACT_RESULT, WRAPAROUND};
+use crate::assumption::{Assumption, MUL24_LOW_BITS, MUL24_OPERAND_SIGN, SAT_OF_EXACT_RESULT, WRAPAROUND};
 use std::fmt;
 
 /// Which part of the product is kept.
@@ -114,8 +114,11 @@ impl Family for MulMad {
         match self {
             MulMad::Mul(..) | MulMad::Mad { sat: false, .. } => vec![&WRAPAROUND],
             MulMad::Mad { sat: true, .. } => vec![&SAT_OF_EXACT_RESULT],
+            MulMad::Mul24(_, ty) | MulMad::Mad24 { ty, sat: false, .. } if ty.is_signed() => {
+                vec![&MUL24_LOW_BITS, &MUL24_OPERAND_SIGN, &WRAPAROUND]
+            }
             MulMad::Mul24(..) | MulMad::Mad24 { sat: false, .. } => vec![&MUL24_LOW_BITS, &WRAPAROUND],
-            MulMad::Mad24 { sat: true, .. } => vec![&MUL24_LOW_BITS, &SAT_OF_EXACT_RESULT],
+            MulMad::Mad24 { sat: true, .. } => vec![&MUL24_LOW_BITS, &MUL24_OPERAND_SIGN, &SAT_OF_EXACT_RESULT],
         }
     }
 }

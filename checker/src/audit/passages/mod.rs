@@ -18,7 +18,7 @@ use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::{
     add_sub::AddSub, bit_count::BitCount, bit_field::BitField, div_rem::DivRem, mul_mad::MulMad, shift::Shift,
 };
-use ptx_spec::catalogue::{Inputs, Out, Outputs, Variant};
+use ptx_spec::catalogue::{Inputs, Out, Outputs, Type, Variant};
 use ptx_spec::family::bit_count::{fns_reading, FnsMagnitude};
 
 use crate::audit::readings::add_sub::{abs_saturating, neg_saturating};
@@ -99,6 +99,9 @@ pub enum Formula {
     RemFlooring,
     /// mul24 multiplies the full 32-bit operands.
     Mul24FullOperands,
+    /// mul24.s32 and mad24.s32 (not .sat) read each operand's 24 bits
+    /// unsigned: the .u32 form's computation.
+    Mul24UnsignedParts,
     /// clz with C's precedence: `a & (mask == 0)`.
     ClzCPrecedence,
     /// bfind's `1<<i` as a 32-bit int, the amount mod 32.
@@ -197,6 +200,14 @@ impl Formula {
             }
             (Formula::Mul24FullOperands, Variant::MulMad(MulMad::Mul24(mode, t))) => {
                 one(mul24_full_operands(alg, mode, t.is_signed(), get("a"), get("b")))
+            }
+            (Formula::Mul24UnsignedParts, Variant::MulMad(MulMad::Mul24(mode, t))) if t.is_signed() => {
+                Some(Variant::MulMad(MulMad::Mul24(mode, Type::U32)).semantics(alg, ins))
+            }
+            (Formula::Mul24UnsignedParts, Variant::MulMad(MulMad::Mad24 { mode, ty, sat: false }))
+                if ty.is_signed() =>
+            {
+                Some(Variant::MulMad(MulMad::Mad24 { mode, ty: Type::U32, sat: false }).semantics(alg, ins))
             }
             (Formula::ClzCPrecedence, Variant::BitCount(BitCount::Clz(_))) => one(clz_c_precedence(alg, get("a"))),
             (Formula::BfindIntShift, Variant::BitCount(BitCount::Bfind { ty, shiftamt })) => {
@@ -572,6 +583,28 @@ pub const PASSAGES: &[Passage] = &[
         adopted: "model",
         examples: &[],
         assumption: Some(&assumption::MUL24_LOW_BITS),
+    },
+    Passage {
+        id: "mul24-operand-sign",
+        section: "9.7.1.5",
+        fragment: "two 24-bit integer values",
+        question: "whether the 24-bit part of a .s32 operand is signed",
+        variants: &["mul24.lo.s32", "mul24.hi.s32", "mad24.lo.s32", "mad24.hi.s32"],
+        readings: &[
+            model(
+                "bits 0..23 extended from bit 23, as the example's comment \"24x24-bit signed multiply\" suggests",
+                Text::Prose,
+            ),
+            Reading {
+                name: "unsigned-parts",
+                says: "bits 0..23 read unsigned, as the .u32 form reads them: the text never says the part is signed",
+                text: Text::Other,
+                formula: Formula::Mul24UnsignedParts,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::MUL24_OPERAND_SIGN),
     },
     Passage {
         id: "clz-mask-test",
