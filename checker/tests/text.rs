@@ -266,6 +266,38 @@ fn the_helper_table_is_complete_for_the_seeds() {
     assert!(dot["detail"].to_string().contains("dot-element-order"), "{}", dot["detail"]);
 }
 
+/// The statement-form pass on the seeds: the variables each block uses
+/// after the if, else or switch that first sets them, and clz's mask, whose
+/// two literals have different C types.
+#[test]
+fn variables_used_outside_the_body_that_sets_them_are_found() {
+    let (out, err, code) = run(&["text", seeds().to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let scope: Vec<(&str, &str)> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["id"].as_str().unwrap().starts_with("text-scope-"))
+        .map(|f| (f["id"].as_str().unwrap(), f["summary"].as_str().unwrap()))
+        .collect();
+    let expected = [
+        ("text-scope-9.7.1.15", "`max`, `mask`"),
+        ("text-scope-9.7.1.19", "`sbit`"),
+        ("text-scope-9.7.1.21", "`sign_bit`"),
+        ("text-scope-9.7.9.5", "`SourceA`, `j`, `pval`"),
+    ];
+    assert_eq!(scope.len(), expected.len(), "{scope:?}");
+    for ((id, summary), (want_id, names)) in scope.iter().zip(expected) {
+        assert_eq!(*id, want_id);
+        assert!(summary.contains(&format!("uses {names} outside")), "{summary}");
+    }
+    let clz = v["findings"].as_array().unwrap().iter().find(|f| f["id"] == "text-scope-9.7.1.15").unwrap();
+    let detail = clz["detail"].to_string();
+    assert!(detail.contains("0x80000000 (unsigned int) and 0x8000000000000000 (unsigned long long)"), "{detail}");
+    assert_eq!(errata::of("text-scope-9.7.1.15").unwrap().id, "variables-never-declared");
+}
+
 /// A helper a newer document calls that the table does not know is named,
 /// with its file and line, and the status is 1 until it is looked at; the
 /// table's use it replaced is named as gone.

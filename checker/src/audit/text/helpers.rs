@@ -71,12 +71,12 @@ pub struct Call {
 }
 
 /// A line of code without its comment.
-fn code_of(text: &str) -> &str {
+pub(super) fn code_of(text: &str) -> &str {
     let end = [text.find("//"), text.find("/*")].into_iter().flatten().min().unwrap_or(text.len());
     &text[..end]
 }
 
-fn is_ident_char(c: char) -> bool {
+pub(super) fn is_ident_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
 }
 

@@ -5,6 +5,7 @@
 //! and never define (`helpers`), and derives the forbidden neighbours of
 //! every variant for NVIDIA's assembler (`negative`).
 
+pub mod declarations;
 pub mod document;
 pub mod drift;
 pub mod helpers;
@@ -43,6 +44,7 @@ pub fn run(paths: &[PathBuf]) -> Result<TextAudit, TextError> {
     let (mut findings, spelling_skipped) = wording::check(&document, dict.as_ref().map_err(String::as_str));
     let helpers = helpers::check(&document, &helpers::TABLE);
     findings.extend(helpers.findings);
+    findings.extend(declarations::check(&document));
     crate::audit::errata::assign(&mut findings);
     crate::audit::sort(&mut findings);
     let prints = drift::recorded().map_err(|message| TextError {
