@@ -192,3 +192,22 @@ fn a_loop_unrolled_too_few_times_is_caught() {
     );
     assert!(check.unresolved.contains(&expected), "{:?}", check.unresolved);
 }
+
+/// The other reading of an unstated case: with .b32 and .b64 read as signed
+/// C types, popc's `a = a >> 1` keeps a negative a negative and the loop
+/// never ends; the least input where it runs past its bound is the sign bit
+/// alone. The audit's own reading (unsigned) stays clean.
+#[test]
+fn signed_bit_types_make_popcs_loop_run_forever() {
+    let audit = audit_blocks(&Backend::Embedded, TIMEOUT, &[the_block("popc")]).expect("runs");
+    let ids: Vec<&str> = audit.findings.iter().map(|f| f.id.as_str()).collect();
+    assert_eq!(ids, ["literal-popc-bit-types-signed"]);
+    let f = &audit.findings[0];
+    assert_eq!(f.kind, FindingKind::LiteralReading);
+    assert!(f.summary.contains("`while (a != 0)` never ends"), "{}", f.summary);
+    assert!(f.detail.iter().any(|d| d.starts_with("`a >> 1` is implementation-defined")), "{:?}", f.detail);
+    let w = f.witness.as_ref().expect("a witness");
+    assert_eq!(w.variant, "popc.b32");
+    assert_eq!(w.inputs, [("a".to_string(), bv(32, 0x8000_0000))]);
+    assert!(audit.blocks[0].unresolved.is_empty(), "{:?}", audit.blocks[0].unresolved);
+}

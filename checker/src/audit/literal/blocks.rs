@@ -409,7 +409,7 @@ fn add_sub<A: Algebra>(c: &mut C<A>, v: AddSub, ins: &Inputs<A::Bv>) -> Outputs<
         AddSub::Add { ty, .. } if ty.lanes() == 2 => {
             // 9.7.1.1, packed: iA and iB take the lane type; d[i] is a lane
             // of d, of the lane type.
-            let lt = CType::of_ptx(ty);
+            let lt = c.of_ptx(ty);
             let mut d = [c.int(0); 2];
             for (i, di) in d.iter_mut().enumerate() {
                 let (ia, ib) = (lane(c, ins.get("a"), i as u32, lt), lane(c, ins.get("b"), i as u32, lt));
@@ -419,7 +419,7 @@ fn add_sub<A: Algebra>(c: &mut C<A>, v: AddSub, ins: &Inputs<A::Bv>) -> Outputs<
             packed(c, d)
         }
         AddSub::Add { ty, .. } | AddSub::Sub { ty, .. } => {
-            let t = CType::of_ptx(ty);
+            let t = c.of_ptx(ty);
             let (a, b) = (c.operand(ins.get("a"), t), c.operand(ins.get("b"), t));
             if matches!(v, AddSub::Add { .. }) {
                 let sum = c.add("a + b", a, b);
@@ -431,7 +431,7 @@ fn add_sub<A: Algebra>(c: &mut C<A>, v: AddSub, ins: &Inputs<A::Bv>) -> Outputs<
         }
         AddSub::Sad(ty) => {
             // 9.7.1.7: d = c + ((a<b) ? b-a : a-b)
-            let t = CType::of_ptx(ty);
+            let t = c.of_ptx(ty);
             let (a, b, cc) = (c.operand(ins.get("a"), t), c.operand(ins.get("b"), t), c.operand(ins.get("c"), t));
             let less = c.lt(a, b);
             let diff = c.cond(less, |c| c.sub("b-a", b, a), |c| c.sub("a-b", a, b));
@@ -439,13 +439,13 @@ fn add_sub<A: Algebra>(c: &mut C<A>, v: AddSub, ins: &Inputs<A::Bv>) -> Outputs<
             c.assign("d = c + ...", sum, t)
         }
         AddSub::Abs(ty) => {
-            let t = CType::of_ptx(ty);
+            let t = c.of_ptx(ty);
             let a = c.operand(ins.get("a"), t);
             let m = c.abs("|a|", a);
             c.assign("d = |a|", m, t)
         }
         AddSub::Neg(ty) => {
-            let t = CType::of_ptx(ty);
+            let t = c.of_ptx(ty);
             let a = c.operand(ins.get("a"), t);
             let m = c.neg("-a", a);
             c.assign("d = -a", m, t)
@@ -463,7 +463,7 @@ fn mul_mad<A: Algebra>(c: &mut C<A>, v: MulMad, ins: &Inputs<A::Bv>) -> Outputs<
         MulMad::Mul24(mode, ty) => (mode, ty, false, true),
         MulMad::Mad24 { mode, ty, .. } => (mode, ty, true, true),
     };
-    let t_in = CType::of_ptx(ty);
+    let t_in = c.of_ptx(ty);
     let n = ty.width();
     let dest = if mode == MulMode::Wide { CType::of_width(2 * n, ty.is_signed()) } else { t_in };
     let (a, b) = (c.operand(ins.get("a"), t_in), c.operand(ins.get("b"), t_in));
@@ -496,7 +496,7 @@ fn mul_mad<A: Algebra>(c: &mut C<A>, v: MulMad, ins: &Inputs<A::Bv>) -> Outputs<
 /// 9.7.1.8-9.
 fn div_rem<A: Algebra>(c: &mut C<A>, v: DivRem, ins: &Inputs<A::Bv>) -> Outputs<A> {
     let (DivRem::Div(ty) | DivRem::Rem(ty)) = v;
-    let t = CType::of_ptx(ty);
+    let t = c.of_ptx(ty);
     let (a, b) = (c.operand(ins.get("a"), t), c.operand(ins.get("b"), t));
     let d = match v {
         DivRem::Div(_) => {
@@ -517,7 +517,7 @@ fn min_max<A: Algebra>(c: &mut C<A>, v: MinMax, ins: &Inputs<A::Bv>) -> Outputs<
         MinMax::Min { ty, .. } => (true, ty),
         MinMax::Max { ty, .. } => (false, ty),
     };
-    let t = CType::of_ptx(ty);
+    let t = c.of_ptx(ty);
     let pick = |c: &mut C<A>, x: CInt<A>, y: CInt<A>| {
         let test = if is_min { c.lt(x, y) } else { c.gt(x, y) };
         c.cond(test, |_| x, |_| y)
@@ -546,7 +546,7 @@ fn bit_count<A: Algebra>(c: &mut C<A>, v: BitCount, ins: &Inputs<A::Bv>) -> Outp
             // .u32 d = 0; while (a != 0) { if (a & 0x1) d++; a = a >> 1; }
             // Each iteration shifts a right by one, so at most width
             // iterations run.
-            let mut a = c.operand(ins.get("a"), CType::of_ptx(ty));
+            let mut a = c.operand(ins.get("a"), c.of_ptx(ty));
             let mut d = c.value(CType::UInt, 0);
             let mut running = alg.bool_constant(true);
             for _ in 0..ty.width() {
@@ -584,7 +584,7 @@ fn bit_count<A: Algebra>(c: &mut C<A>, v: BitCount, ins: &Inputs<A::Bv>) -> Outp
             // the branch the type selects; then
             // while (d < max && (a&mask == 0)) { d++; a = a << 1; }
             // where `==` binds tighter than `&`.
-            let mut a = c.operand(ins.get("a"), CType::of_ptx(ty));
+            let mut a = c.operand(ins.get("a"), c.of_ptx(ty));
             let mut d = c.value(CType::UInt, 0);
             let (max, mask) = if ty == Type::B32 {
                 (c.lit("32"), c.lit("0x80000000"))
@@ -628,7 +628,7 @@ fn bit_count<A: Algebra>(c: &mut C<A>, v: BitCount, ins: &Inputs<A::Bv>) -> Outp
         BitCount::Brev(ty) => {
             // for (i=0; i<=msb; i++) d[i] = a[msb-i]; d is the .b32/.b64
             // destination, every bit of which the loop writes.
-            let t = CType::of_ptx(ty);
+            let t = c.of_ptx(ty);
             let a = c.operand(ins.get("a"), t);
             let msb = i128::from(ty.width() - 1);
             let mut d = c.value(t, 0);
@@ -645,7 +645,7 @@ fn bit_count<A: Algebra>(c: &mut C<A>, v: BitCount, ins: &Inputs<A::Bv>) -> Outp
 /// 9.7.1.15: bfind's block.
 fn bfind<A: Algebra>(c: &mut C<A>, ty: Type, shiftamt: bool, ins: &Inputs<A::Bv>) -> CInt<A> {
     let alg = c.alg();
-    let mut a = c.operand(ins.get("a"), CType::of_ptx(ty));
+    let mut a = c.operand(ins.get("a"), c.of_ptx(ty));
     // msb = (...) ? 31 : 63; an int.
     let msb = if ty.width() == 32 { c.lit("31") } else { c.lit("63") };
     let msb_value = i128::from(ty.width() - 1);
@@ -698,7 +698,7 @@ fn bfind<A: Algebra>(c: &mut C<A>, ty: Type, shiftamt: bool, ins: &Inputs<A::Bv>
 /// unsigned int, unsigned int (base), int (`|offset| - 1`), int.
 fn fns<A: Algebra>(c: &mut C<A>, ins: &Inputs<A::Bv>) -> Out<A::Bv, A::Bool> {
     let alg = c.alg();
-    let mask = c.operand(ins.get("mask"), CType::UInt);
+    let mask = c.operand(ins.get("mask"), c.of_ptx(Type::B32));
     let base = c.operand(ins.get("base"), CType::UInt);
     let offset = c.operand(ins.get("offset"), CType::Int);
     let all_ones = c.lit("0xffffffff");
@@ -789,7 +789,7 @@ fn bit_field<A: Algebra>(c: &mut C<A>, v: BitField, ins: &Inputs<A::Bv>) -> Outp
         BitField::Bfe(ty) => {
             // pos and len are `b & 0xff` and `c & 0xff` with b, c .u32:
             // unsigned int. sbit takes the type of `0` and of `a[...]`: int.
-            let t = CType::of_ptx(ty);
+            let t = c.of_ptx(ty);
             let a = c.operand(ins.get("a"), t);
             let (b, cc) = (c.operand(ins.get("b"), CType::UInt), c.operand(ins.get("c"), CType::UInt));
             let msb = if ty.width() == 32 { c.lit("31") } else { c.lit("63") };
@@ -836,7 +836,7 @@ fn bit_field<A: Algebra>(c: &mut C<A>, v: BitField, ins: &Inputs<A::Bv>) -> Outp
         BitField::Bfi(ty) => {
             // f = b; for (i=0; i<len && pos+i<=msb; i++) f[pos+i] = a[i];
             // pos, len: unsigned int, from the .u32 operands c and d.
-            let t = CType::of_ptx(ty);
+            let t = c.of_ptx(ty);
             let (a, b) = (c.operand(ins.get("a"), t), c.operand(ins.get("b"), t));
             let (cc, dd) = (c.operand(ins.get("c"), CType::UInt), c.operand(ins.get("d"), CType::UInt));
             let msb = if ty.width() == 32 { c.lit("31") } else { c.lit("63") };
@@ -886,7 +886,7 @@ fn bit_field<A: Algebra>(c: &mut C<A>, v: BitField, ins: &Inputs<A::Bv>) -> Outp
 /// bmsk). `.mode == .clamp` and `.type != .s32` are constants of the
 /// variant.
 fn szext<A: Algebra>(c: &mut C<A>, mode: BitFieldMode, ty: Type, ins: &Inputs<A::Bv>) -> CInt<A> {
-    let t = CType::of_ptx(ty);
+    let t = c.of_ptx(ty);
     let (a, b) = (c.operand(ins.get("a"), t), c.operand(ins.get("b"), CType::UInt));
     let low5 = c.lit("0x1f");
     let b1 = c.and(b, low5);
@@ -1007,7 +1007,7 @@ fn dot<A: Algebra>(c: &mut C<A>, v: Dot, ins: &Inputs<A::Bv>) -> Outputs<A> {
 fn logic<A: Algebra>(c: &mut C<A>, v: Logic, ins: &Inputs<A::Bv>) -> Outputs<A> {
     match v {
         Logic::And(ty) | Logic::Or(ty) | Logic::Xor(ty) => {
-            let t = CType::of_ptx(ty);
+            let t = c.of_ptx(ty);
             let (a, b) = (c.operand(ins.get("a"), t), c.operand(ins.get("b"), t));
             let r = match v {
                 Logic::And(_) => c.and(a, b),
@@ -1018,14 +1018,14 @@ fn logic<A: Algebra>(c: &mut C<A>, v: Logic, ins: &Inputs<A::Bv>) -> Outputs<A> 
             vec![out(c, d)]
         }
         Logic::Not(ty) => {
-            let t = CType::of_ptx(ty);
+            let t = c.of_ptx(ty);
             let a = c.operand(ins.get("a"), t);
             let r = c.not(a);
             let d = c.assign("d = ~a", r, t);
             vec![out(c, d)]
         }
         Logic::Cnot(ty) => {
-            let t = CType::of_ptx(ty);
+            let t = c.of_ptx(ty);
             let a = c.operand(ins.get("a"), t);
             let zero = c.lit("0");
             let test = c.eq(a, zero);
@@ -1038,11 +1038,9 @@ fn logic<A: Algebra>(c: &mut C<A>, v: Logic, ins: &Inputs<A::Bv>) -> Outputs<A> 
             // table lookup per bit, bit i of d being bit (a[i]<<2 | b[i]<<1 |
             // c[i]) of immLut (an integer constant: int).
             let alg = c.alg();
-            let (a, b, cc) = (
-                c.operand(ins.get("a"), CType::UInt),
-                c.operand(ins.get("b"), CType::UInt),
-                c.operand(ins.get("c"), CType::UInt),
-            );
+            let bits = c.of_ptx(Type::B32);
+            let (a, b, cc) =
+                (c.operand(ins.get("a"), bits), c.operand(ins.get("b"), bits), c.operand(ins.get("c"), bits));
             let lut = CInt { bits: alg.zero_extend(24, ins.get("immLut")), ty: CType::Int };
             let mut d = c.value(CType::UInt, 0);
             for i in 0..32 {
@@ -1077,7 +1075,8 @@ fn shift<A: Algebra>(c: &mut C<A>, v: Shift, ins: &Inputs<A::Bv>) -> Outputs<A> 
     let d = match v {
         Shift::Shf(dir, mode) => {
             // u32 n = (.mode == .clamp) ? min(c, 32) : c & 0x1f; a, b .b32.
-            let (a, b) = (c.operand(ins.get("a"), CType::UInt), c.operand(ins.get("b"), CType::UInt));
+            let bits = c.of_ptx(Type::B32);
+            let (a, b) = (c.operand(ins.get("a"), bits), c.operand(ins.get("b"), bits));
             let cc = c.operand(ins.get("c"), CType::UInt);
             let n = match mode {
                 ShfMode::Clamp => {
@@ -1100,7 +1099,7 @@ fn shift<A: Algebra>(c: &mut C<A>, v: Shift, ins: &Inputs<A::Bv>) -> Outputs<A> 
             c.assign("u32 d", r, CType::UInt)
         }
         Shift::Shl(ty) | Shift::Shr(ty) => {
-            let t = CType::of_ptx(ty);
+            let t = c.of_ptx(ty);
             let (a, b) = (c.operand(ins.get("a"), t), c.operand(ins.get("b"), CType::UInt));
             if matches!(v, Shift::Shl(_)) {
                 let r = c.shl("a << b", a, b);

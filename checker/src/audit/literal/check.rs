@@ -11,7 +11,7 @@
 //! solver, before it becomes a finding. Identical hazards of one block are
 //! one finding, listing the variants where they occur.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use crate::audit::literal::blocks::{literal_cases, Block, Transcription, BLOCKS};
@@ -85,8 +85,16 @@ pub fn audit_block_with<T: Transcription + Sync>(
     reading: &T,
 ) -> Result<(BlockCheck, Vec<Finding>), SolverError> {
     let variants = block.variants();
-    let outcomes: Vec<Result<VariantOutcome, SolverError>> =
-        variants.par_iter().map(|v| check_variant(backend, timeout, reading, v)).collect();
+    // The audit's reading of every variant, and, where a variant has bit
+    // type (.bN) operands, the reading with those signed.
+    let jobs: Vec<(Variant, Reading)> = variants
+        .iter()
+        .map(|v| (*v, Reading::Audit))
+        .chain(variants.iter().filter(|v| has_bit_types(v)).map(|v| (*v, Reading::SignedBitTypes)))
+        .collect();
+    let mut outcomes: Vec<Result<VariantOutcome, SolverError>> =
+        jobs.par_iter().map(|(v, r)| check_variant(backend, timeout, reading, v, *r)).collect();
+    let signed: Vec<Result<VariantOutcome, SolverError>> = outcomes.split_off(variants.len());
     let mut check = BlockCheck {
         section: block.section.to_string(),
         opcode: block.opcode.to_string(),
@@ -104,7 +112,15 @@ pub fn audit_block_with<T: Transcription + Sync>(
         check.unresolved.extend(o.unresolved.iter().cloned());
         found.push(o);
     }
-    let findings = findings_of(block, &found);
+    let mut signed_found: Vec<VariantOutcome> = Vec::new();
+    for o in signed {
+        let o = o?;
+        check.unresolved.extend(o.unresolved.iter().cloned());
+        signed_found.push(o);
+    }
+    let mut findings = findings_of(block, &found);
+    findings.extend(signed_bit_types_finding(block, &signed_found));
+    findings.sort_by(|x, y| x.id.cmp(&y.id));
     check.findings = findings.iter().map(|f| f.id.clone()).collect();
     Ok((check, findings))
 }
@@ -118,11 +134,33 @@ struct HazardHit {
     witness: WitnessTable,
 }
 
+/// How the transcription is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reading {
+    /// As the audit reads every block: `.bN` operands unsigned.
+    Audit,
+    /// With `.bN` operands as signed C types, the other reading of an
+    /// unstated case: only what it adds is asked (hazard sites the audit's
+    /// reading does not have, and loops that no longer stop); its results
+    /// are not compared with the model.
+    SignedBitTypes,
+}
+
+/// Whether `variant` has a bit type among its type qualifiers
+/// (`shf.l.wrap.b32`).
+fn has_bit_types(variant: &Variant) -> bool {
+    variant.mnemonic().split('.').skip(1).any(|q| matches!(q, "b16" | "b32" | "b64"))
+}
+
 /// What one variant showed.
 struct VariantOutcome {
     variant: Variant,
     examined: usize,
     loops_bounded: usize,
+    /// Loops that still run after their unrolled iterations (only under
+    /// [`Reading::SignedBitTypes`]; under the audit's reading they are
+    /// unresolved), with the least input where they do.
+    runaway: Vec<(&'static str, WitnessTable)>,
     hazards: Vec<HazardHit>,
     /// A confirmed input where the literal C result is defined and differs.
     wrong_result: Option<WitnessTable>,
@@ -138,8 +176,8 @@ struct ConcreteRun {
     model: Vec<Option<BitVec>>,
 }
 
-fn run_concrete<T: Transcription>(reading: &T, variant: &Variant, inputs: &[BitVec]) -> ConcreteRun {
-    let mut c = C::new(&Concrete);
+fn run_concrete<T: Transcription>(reading: &T, variant: &Variant, inputs: &[BitVec], how: Reading) -> ConcreteRun {
+    let mut c = context(&Concrete, how);
     let literal = reading.literal(&mut c, variant, inputs).into_iter().map(|o| o.defined.then_some(o.value)).collect();
     let model = variant.semantics(&Concrete, inputs).into_iter().map(|o| o.defined.then_some(o.value)).collect();
     let loops_running = c.loops().iter().filter(|l| l.still_running).map(|l| l.fragment).collect();
@@ -160,25 +198,45 @@ fn group_hazards<A: ptx_spec::bv::Algebra<Bool = SExpr>>(
     groups
 }
 
+/// The C semantics `how` reads the block with.
+fn context<A: ptx_spec::bv::Algebra>(alg: &A, how: Reading) -> C<'_, A> {
+    match how {
+        Reading::Audit => C::new(alg),
+        Reading::SignedBitTypes => C::with_signed_bit_types(alg),
+    }
+}
+
+/// The hazard sites (fragment, rule) a reading of `variant` records,
+/// reachable or not.
+fn hazard_sites<T: Transcription>(reading: &T, variant: &Variant, how: Reading) -> HashSet<(&'static str, Rule)> {
+    let ins: Vec<BitVec> = variant.inputs().iter().map(|o| BitVec::new(o.ty.width(), 0)).collect();
+    run_concrete(reading, variant, &ins, how).hazards.iter().map(|h| (h.fragment, h.rule)).collect()
+}
+
 fn check_variant<T: Transcription>(
     backend: &Backend,
     timeout: Duration,
     reading: &T,
     variant: &Variant,
+    how: Reading,
 ) -> Result<VariantOutcome, SolverError> {
     let mut ctx = backend.context(timeout)?;
     let vars: Vec<Var> =
         variant.inputs().iter().map(|o| Var { name: o.name.to_string(), width: o.ty.width() }).collect();
     let sym = Sym::new(&ctx);
     let ins: Vec<SymBv> = vars.iter().map(|v| sym.var(&v.name, v.width)).collect();
-    let mut c = C::new(&sym);
+    let mut c = context(&sym, how);
     let literal = reading.literal(&mut c, variant, &ins);
     let loops: Vec<(&'static str, u32, SExpr)> =
         c.loops().iter().map(|l| (l.fragment, l.iterations, l.still_running)).collect();
     let hazards = c.into_hazards();
     let model = variant.semantics(&sym, &ins);
 
-    let groups = group_hazards(&hazards);
+    let mut groups = group_hazards(&hazards);
+    if how == Reading::SignedBitTypes {
+        let audited = hazard_sites(reading, variant, Reading::Audit);
+        groups.retain(|(f, r, _)| !audited.contains(&(*f, *r)));
+    }
     let model_defined = all(&ctx, model.iter().map(|o| o.defined));
     let any_hazard = any(&ctx, hazards.iter().map(|h| h.when));
     let differs = any(
@@ -194,6 +252,7 @@ fn check_variant<T: Transcription>(
         variant: *variant,
         examined: groups.len(),
         loops_bounded: 0,
+        runaway: Vec::new(),
         hazards: Vec::new(),
         wrong_result: None,
         unresolved: Vec::new(),
@@ -210,12 +269,25 @@ fn check_variant<T: Transcription>(
                 let inputs = values(&vars, &witness);
                 let shown: Vec<String> =
                     vars.iter().zip(&inputs).map(|(v, x)| format!("{} = {}", v.name, x.hex())).collect();
-                let run = run_concrete(reading, variant, &inputs);
-                outcome.unresolved.push(if run.loops_running.contains(&fragment) {
-                    format!("{label}: still runs at {}, which the transcription does not follow", shown.join(", "))
+                let run = run_concrete(reading, variant, &inputs, how);
+                if !run.loops_running.contains(&fragment) {
+                    outcome
+                        .unresolved
+                        .push(format!("{label}: the solver's witness does not run on concrete evaluation"));
+                } else if how == Reading::SignedBitTypes {
+                    let rows = variant
+                        .outputs()
+                        .iter()
+                        .zip(&run.model)
+                        .map(|(o, m)| (o.name.to_string(), vec![None, *m]))
+                        .collect();
+                    outcome.runaway.push((fragment, table(variant, &vars, &inputs, rows)));
                 } else {
-                    format!("{label}: the solver's witness does not run on concrete evaluation")
-                });
+                    outcome.unresolved.push(format!(
+                        "{label}: still runs at {}, which the transcription does not follow",
+                        shown.join(", ")
+                    ));
+                }
             }
             SatResult::Unknown(reason) => outcome.unresolved.push(format!("{label}: solver unknown ({reason})")),
         }
@@ -226,7 +298,7 @@ fn check_variant<T: Transcription>(
     let tried: Vec<(Vec<BitVec>, ConcreteRun)> = candidates(&vars)
         .into_iter()
         .map(|ins| {
-            let run = run_concrete(reading, variant, &ins);
+            let run = run_concrete(reading, variant, &ins, how);
             (ins, run)
         })
         .collect();
@@ -259,7 +331,7 @@ fn check_variant<T: Transcription>(
         };
         let witness = minimise(backend, &mut ctx, &vars, goal, model_values, timeout, true)?;
         let inputs = values(&vars, &witness);
-        let run = run_concrete(reading, variant, &inputs);
+        let run = run_concrete(reading, variant, &inputs, how);
         if !fires(&run) {
             outcome.unresolved.push(format!("{label}: the solver's witness does not reach it on concrete evaluation"));
             continue;
@@ -274,6 +346,9 @@ fn check_variant<T: Transcription>(
         });
     }
 
+    if how == Reading::SignedBitTypes {
+        return Ok(outcome);
+    }
     let label = format!("{variant}: literal result against the model");
     let seeded = tried.iter().find(|(_, run)| wrong_result(run).is_some());
     let found = match seeded {
@@ -289,7 +364,7 @@ fn check_variant<T: Transcription>(
     if let Some(m) = found {
         let witness = minimise(backend, &mut ctx, &vars, wrong_goal, m, timeout, true)?;
         let inputs = values(&vars, &witness);
-        let run = run_concrete(reading, variant, &inputs);
+        let run = run_concrete(reading, variant, &inputs, how);
         match wrong_result(&run) {
             Some(pairs) => {
                 let rows = variant.outputs().iter().zip(pairs).map(|(o, pair)| (o.name.to_string(), pair)).collect();
@@ -563,6 +638,87 @@ fn hazard_finding(
         witness: first,
         more_witnesses: Vec::new(),
     }
+}
+
+/// What reading a block's `.bN` operands as signed C types adds: loops
+/// that no longer stop and hazards the unsigned reading does not have, in
+/// one finding (the text never says which C type a bit type is).
+fn signed_bit_types_finding(block: &Block, outcomes: &[VariantOutcome]) -> Option<Finding> {
+    let mut items: Vec<(&'static str, String, &Variant, &WitnessTable)> = Vec::new();
+    for o in outcomes {
+        for (fragment, w) in &o.runaway {
+            items.push((
+                fragment,
+                "never ends: a negative value shifted right keeps its sign (the arithmetic shift every C \
+                 implementation in use takes) and never reaches 0"
+                    .to_string(),
+                &o.variant,
+                w,
+            ));
+        }
+        for h in &o.hazards {
+            let what = format!("is {}: {}", h.rule.behaviour().label(), h.rule.describe());
+            items.push((h.fragment, what, &o.variant, &h.witness));
+        }
+    }
+    let (fragment, _, _, witness) = items.first()?;
+    let mut said: Vec<String> = Vec::new();
+    let mut lines: Vec<String> = Vec::new();
+    for (f, what, _, _) in &items {
+        let line = format!("`{f}` {what}");
+        if !said.contains(&line) {
+            said.push(line.clone());
+            let variants: Vec<String> =
+                items.iter().filter(|(g, w, _, _)| g == f && *w == *what).map(|(_, _, v, _)| v.to_string()).collect();
+            lines.push(format!("{line}, in: {}.", variants.join(", ")));
+        }
+    }
+    let mut detail = vec![format!(
+        "The text never says which C type a bit-size operand (.b16, .b32, .b64) is. The audit reads them \
+         unsigned; read as the signed type of the same width instead, the Semantics block of {} adds:",
+        block.opcode
+    )];
+    detail.extend(lines);
+    detail.push(
+        "Each was found by the solver and confirmed by running the transcription, so read, on the witness (the \
+         first one's is shown). The literal C column is empty: C gives that result no value."
+            .to_string(),
+    );
+    Some(Finding {
+        id: format!("literal-{}-bit-types-signed", block.opcode),
+        section: block.section.to_string(),
+        kind: FindingKind::LiteralReading,
+        severity: Severity::Medium,
+        root_cause: String::new(),
+        fragment: fragment.to_string(),
+        summary: signed_summary(&items),
+        detail,
+        model_choice: Some("reads the bit types as unsigned, bit patterns without a sign".to_string()),
+        witness: Some((*witness).clone()),
+        more_witnesses: Vec::new(),
+    })
+}
+
+/// The one-line summary: the loops that never end, then the fragments
+/// that meet new hazards.
+fn signed_summary(items: &[(&'static str, String, &Variant, &WitnessTable)]) -> String {
+    let mut loops: Vec<String> = Vec::new();
+    let mut hazards: Vec<String> = Vec::new();
+    for (f, what, _, _) in items {
+        let list = if what.starts_with("never ends") { &mut loops } else { &mut hazards };
+        let quoted = format!("`{f}`");
+        if !list.contains(&quoted) {
+            list.push(quoted);
+        }
+    }
+    let mut parts = Vec::new();
+    if !loops.is_empty() {
+        parts.push(format!("{} never ends on a negative operand", loops.join(", ")));
+    }
+    if !hazards.is_empty() {
+        parts.push(format!("C leaves {} undefined or implementation-defined", hazards.join(", ")));
+    }
+    format!("read with its .bN operands as signed C types (the text never says which), {}", parts.join(", and "))
 }
 
 fn wrong_result_finding(block: &Block, outcomes: &[VariantOutcome]) -> Finding {

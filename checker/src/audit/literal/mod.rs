@@ -335,11 +335,28 @@ pub struct C<'a, A: Algebra> {
     path: A::Bool,
     hazards: Vec<Hazard<A>>,
     loops: Vec<LoopExit<A>>,
+    /// Read the bit types `.bN` as signed C types: the other reading of
+    /// an unstated case (see [`C::of_ptx`]).
+    signed_bit_types: bool,
 }
 
 impl<'a, A: Algebra> C<'a, A> {
     pub fn new(alg: &'a A) -> C<'a, A> {
-        C { alg, path: alg.bool_constant(true), hazards: Vec::new(), loops: Vec::new() }
+        C { alg, path: alg.bool_constant(true), hazards: Vec::new(), loops: Vec::new(), signed_bit_types: false }
+    }
+    /// The same semantics, with `.bN` operands read as signed C types.
+    pub fn with_signed_bit_types(alg: &'a A) -> C<'a, A> {
+        C { signed_bit_types: true, ..C::new(alg) }
+    }
+    /// The C type a PTX operand type is read as: [`CType::of_ptx`], except
+    /// that with signed bit types `.bN` is the signed type of its width.
+    /// The text never says which C type a bit type is; unsigned is the
+    /// reading every transcription takes, and the audit tries the other.
+    pub fn of_ptx(&self, ty: Type) -> CType {
+        match ty {
+            Type::B16 | Type::B32 | Type::B64 if self.signed_bit_types => CType::of_width(ty.width(), true),
+            _ => CType::of_ptx(ty),
+        }
     }
     pub fn alg(&self) -> &'a A {
         self.alg
