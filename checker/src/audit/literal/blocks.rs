@@ -591,15 +591,18 @@ fn bit_count<A: Algebra>(c: &mut C<A>, v: BitCount, ins: &Inputs<A::Bv>) -> Outp
             } else {
                 (c.lit("64"), c.lit("0x8000000000000000"))
             };
-            let mut running = alg.bool_constant(true);
-            for _ in 0..=ty.width() {
+            let test = |c: &mut C<A>, d: CInt<A>, a: CInt<A>| {
                 let below = c.lt(d, max);
                 let test = c.land(below, |c| {
                     let zero = c.lit("0");
                     let mask_is_zero = c.eq(mask, zero);
                     c.and(a, mask_is_zero)
                 });
-                running = alg.and(running, c.truth(test));
+                c.truth(test)
+            };
+            let mut running = alg.bool_constant(true);
+            for _ in 0..=ty.width() {
+                running = alg.and(running, test(c, d, a));
                 let (next_a, next_d) = c.guarded(running, |c| {
                     let one = c.int(1);
                     let inc = c.add("d++", d, one);
@@ -611,15 +614,7 @@ fn bit_count<A: Algebra>(c: &mut C<A>, v: BitCount, ins: &Inputs<A::Bv>) -> Outp
                 a = c.select(running, next_a, a);
                 d = c.select(running, next_d, d);
             }
-            let again = c.guarded(running, |c| {
-                let below = c.lt(d, max);
-                let test = c.land(below, |c| {
-                    let zero = c.lit("0");
-                    let mask_is_zero = c.eq(mask, zero);
-                    c.and(a, mask_is_zero)
-                });
-                c.truth(test)
-            });
+            let again = c.guarded(running, |c| test(c, d, a));
             c.loop_ends("while (d < max && (a&mask == 0))", ty.width() + 1, alg.and(running, again));
             d
         }
@@ -734,15 +729,18 @@ fn fns<A: Algebra>(c: &mut C<A>, ins: &Inputs<A::Bv>) -> Out<A::Bv, A::Bool> {
             },
         );
         let mut d = d0;
-        let mut running = alg.bool_constant(true);
-        for _ in 0..32 {
+        let test = |c: &mut C<A>, pos: CInt<A>| {
             let zero = c.lit("0");
             let at_least_zero = c.ge(pos, zero);
             let test = c.land(at_least_zero, |c| {
                 let limit = c.lit("32");
                 c.lt(pos, limit)
             });
-            running = alg.and(running, c.truth(test));
+            c.truth(test)
+        };
+        let mut running = alg.bool_constant(true);
+        for _ in 0..32 {
+            running = alg.and(running, test(c, pos));
             let (set, hit, next_count, next_pos) = c.guarded(running, |c| {
                 let bit = c.bit("mask[pos]", mask, pos);
                 let one = c.lit("1");
@@ -769,13 +767,8 @@ fn fns<A: Algebra>(c: &mut C<A>, ins: &Inputs<A::Bv>) -> Out<A::Bv, A::Bool> {
             pos = c.select(alg.and(running, alg.not(hit)), next_pos, pos);
             running = alg.and(running, alg.not(hit));
         }
-        let zero = c.lit("0");
-        let at_least_zero = c.ge(pos, zero);
-        let test = c.land(at_least_zero, |c| {
-            let limit = c.lit("32");
-            c.lt(pos, limit)
-        });
-        c.loop_ends("while ((pos >= 0) && (pos < 32))", 32, alg.and(running, c.truth(test)));
+        let again = test(c, pos);
+        c.loop_ends("while ((pos >= 0) && (pos < 32))", 32, alg.and(running, again));
         d
     });
     let d = c.select(offset_zero, d_at_base, d_searched);
@@ -844,15 +837,19 @@ fn bit_field<A: Algebra>(c: &mut C<A>, v: BitField, ins: &Inputs<A::Bv>) -> Outp
             let pos = c.and(cc, ff);
             let len = c.and(dd, ff);
             let mut f = b;
-            let mut running = alg.bool_constant(true);
-            for i in 0..=i128::from(ty.width() - 1) {
-                let index = c.int(i);
+            // i < len && pos+i <= msb
+            let test = |c: &mut C<A>, index: CInt<A>| {
                 let inside = c.lt(index, len);
                 let test = c.land(inside, |c| {
                     let at = c.add("pos+i", pos, index);
                     c.le(at, msb)
                 });
-                running = alg.and(running, c.truth(test));
+                c.truth(test)
+            };
+            let mut running = alg.bool_constant(true);
+            for i in 0..=i128::from(ty.width() - 1) {
+                let index = c.int(i);
+                running = alg.and(running, test(c, index));
                 let next = c.guarded(running, |c| {
                     let at = c.add("pos+i", pos, index);
                     let bit = c.bit_at("a[i]", a, i);
@@ -862,12 +859,7 @@ fn bit_field<A: Algebra>(c: &mut C<A>, v: BitField, ins: &Inputs<A::Bv>) -> Outp
             }
             let again = c.guarded(running, |c| {
                 let index = c.int(i128::from(ty.width()));
-                let inside = c.lt(index, len);
-                let test = c.land(inside, |c| {
-                    let at = c.add("pos+i", pos, index);
-                    c.le(at, msb)
-                });
-                c.truth(test)
+                test(c, index)
             });
             c.loop_ends("for (i=0; i<len && pos+i<=msb; i++)", ty.width(), alg.and(running, again));
             f
