@@ -108,18 +108,76 @@ pub fn bfind<A: Algebra>(alg: &A, signed: bool, shiftamt: bool, a: A::Bv) -> A::
 /// one, and its index. `skip` is a 6-bit count: there are only 32 bits, so
 /// any count of 32 or more is held as 32 and never reached.
 fn nth_set_bit<A: Algebra>(alg: &A, m: A::Bv, skip: A::Bv) -> (A::Bool, A::Bv) {
-    let mut to_skip = skip;
-    let mut at = alg.constant(32, 0);
-    let mut found = alg.bool_constant(false);
-    for t in 0..32 {
-        let set = alg.and(alg.is_set(alg.bit(m, t)), alg.not(found));
-        let none_left = alg.is_zero(to_skip);
-        let here = alg.and(set, none_left);
-        at = alg.ite(here, alg.constant(32, u128::from(t)), at);
-        found = alg.or(found, here);
-        to_skip = alg.ite(alg.and(set, alg.not(none_left)), alg.bvsub(to_skip, alg.constant(6, 1)), to_skip);
+    let scan = (0..32).fold(Scan::start(alg, skip), |scan, t| scan.step(alg, m, t));
+    (scan.found, scan.at)
+}
+
+/// The state of [`nth_set_bit`]'s scan after some steps. Public so that
+/// the audit can prove fns's literal loop against it step by step.
+pub struct Scan<A: Algebra> {
+    /// The bit has been found ...
+    pub found: A::Bool,
+    /// ... at this index (0 until it is).
+    pub at: A::Bv,
+    /// Set bits still to pass over, in 6 bits.
+    pub to_skip: A::Bv,
+}
+
+// Derived Clone and Copy would ask A itself to be Copy.
+impl<A: Algebra> Clone for Scan<A> {
+    fn clone(&self) -> Self {
+        *self
     }
-    (found, at)
+}
+impl<A: Algebra> Copy for Scan<A> {}
+
+impl<A: Algebra> Scan<A> {
+    /// Before bit 0, with `skip` set bits to pass over.
+    pub fn start(alg: &A, skip: A::Bv) -> Self {
+        Scan { found: alg.bool_constant(false), at: alg.constant(32, 0), to_skip: skip }
+    }
+    /// After reading bit `t` of `m`.
+    pub fn step(self, alg: &A, m: A::Bv, t: u32) -> Self {
+        let set = alg.and(alg.is_set(alg.bit(m, t)), alg.not(self.found));
+        let none_left = alg.is_zero(self.to_skip);
+        let here = alg.and(set, none_left);
+        let passed = alg.bvsub(self.to_skip, alg.constant(6, 1));
+        Scan {
+            found: alg.or(self.found, here),
+            at: alg.ite(here, alg.constant(32, u128::from(t)), self.at),
+            to_skip: alg.ite(alg.and(set, alg.not(none_left)), passed, self.to_skip),
+        }
+    }
+}
+
+/// What fns's two scans read: bit t of `upward` is mask[base + t], bit t of
+/// `downward` is mask[base - t] (0 past either end), and `skip` is
+/// min(|offset| - 1, 32) in 6 bits, `|offset|` computed as `magnitude` says.
+pub struct FnsScans<A: Algebra> {
+    pub upward: A::Bv,
+    pub downward: A::Bv,
+    pub skip: A::Bv,
+}
+
+pub fn fns_scans<A: Algebra>(alg: &A, magnitude: FnsMagnitude, mask: A::Bv, base: A::Bv, offset: A::Bv) -> FnsScans<A> {
+    // Set bits to pass over: |offset| - 1, computed wide enough for the most
+    // negative offset, and at most 32.
+    let wide = match magnitude {
+        FnsMagnitude::Exact => alg.sign_extend(1, offset),
+        FnsMagnitude::Wrap32 | FnsMagnitude::CAbs => offset,
+    };
+    let w = alg.width(wide);
+    let zero_w = alg.constant(w, 0);
+    let size = alg.ite(alg.bvslt(wide, zero_w), alg.bvneg(wide), wide);
+    let skip = alg.bvsub(size, alg.constant(w, 1));
+    let skip = alg.extract(5, 0, alg.umin(skip, alg.constant(w, 32)));
+    FnsScans {
+        // offset > 0: shift base down to bit 0 and count up from there.
+        upward: alg.bvlshr(mask, base),
+        // offset < 0: reverse, so that base lands at bit 0 and lower bits above it.
+        downward: alg.bvlshr(brev(alg, mask), alg.bvsub(alg.constant(32, 31), base)),
+        skip,
+    }
 }
 
 /// fns: the |offset|-th set bit of `mask` counting from `base` upward
@@ -154,23 +212,10 @@ pub fn fns_reading<A: Algebra>(
     let in_range = alg.bvule(base, alg.constant(32, 31));
     // offset = 0: the bit at base itself.
     let at_base = alg.ite(alg.is_set(alg.bit(alg.bvlshr(mask, base), 0)), base, none);
-    // Set bits to pass over: |offset| - 1, computed wide enough for the most
-    // negative offset, and at most 32.
-    let wide = match magnitude {
-        FnsMagnitude::Exact => alg.sign_extend(1, offset),
-        FnsMagnitude::Wrap32 | FnsMagnitude::CAbs => offset,
-    };
-    let w = alg.width(wide);
-    let zero_w = alg.constant(w, 0);
-    let size = alg.ite(alg.bvslt(wide, zero_w), alg.bvneg(wide), wide);
-    let skip = alg.bvsub(size, alg.constant(w, 1));
-    let skip = alg.extract(5, 0, alg.umin(skip, alg.constant(w, 32)));
-    // offset > 0: shift base down to bit 0 and count up from there.
-    let (found_up, t_up) = nth_set_bit(alg, alg.bvlshr(mask, base), skip);
+    let scans = fns_scans(alg, magnitude, mask, base, offset);
+    let (found_up, t_up) = nth_set_bit(alg, scans.upward, scans.skip);
     let upward = alg.ite(found_up, alg.bvadd(base, t_up), none);
-    // offset < 0: reverse, so that base lands at bit 0 and lower bits above it.
-    let reversed = alg.bvlshr(brev(alg, mask), alg.bvsub(alg.constant(32, 31), base));
-    let (found_down, t_down) = nth_set_bit(alg, reversed, skip);
+    let (found_down, t_down) = nth_set_bit(alg, scans.downward, scans.skip);
     let downward = alg.ite(found_down, alg.bvsub(base, t_down), none);
     let value = alg.ite(alg.is_zero(offset), at_base, alg.ite(alg.bvsgt(offset, zero), upward, downward));
     let defined = match magnitude {

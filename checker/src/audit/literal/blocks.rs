@@ -693,11 +693,7 @@ fn bfind<A: Algebra>(c: &mut C<A>, ty: Type, shiftamt: bool, ins: &Inputs<A::Bv>
 /// unsigned int, unsigned int (base), int (`|offset| - 1`), int.
 fn fns<A: Algebra>(c: &mut C<A>, ins: &Inputs<A::Bv>) -> Out<A::Bv, A::Bool> {
     let alg = c.alg();
-    let mask = c.operand(ins.get("mask"), c.of_ptx(Type::B32));
-    let base = c.operand(ins.get("base"), CType::UInt);
-    let offset = c.operand(ins.get("offset"), CType::Int);
-    let all_ones = c.lit("0xffffffff");
-    let d0 = c.assign("d = 0xffffffff", all_ones, CType::UInt);
+    let FnsOperands { mask, base, offset, d } = FnsOperands::read(c, ins);
     let zero = c.lit("0");
     let offset_zero = c.eq(offset, zero);
     let offset_zero = c.truth(offset_zero);
@@ -707,19 +703,70 @@ fn fns<A: Algebra>(c: &mut C<A>, ins: &Inputs<A::Bv>) -> Out<A::Bv, A::Bool> {
         let one = c.lit("1");
         let test = c.eq(bit, one);
         let at = c.assign("d = base", base, CType::UInt);
-        c.select(c.truth(test), at, d0)
+        c.select(c.truth(test), at, d)
     });
-    // else { pos = base; count = |offset| - 1; inc = (offset > 0) ? 1 : -1;
-    //        while ((pos >= 0) && (pos < 32)) { ... pos = pos + inc; } }
+    // else { pos = base; count = |offset| - 1; inc = ...; while (...) {...} }
     // pos moves by one each iteration and the loop runs only inside 0..31,
     // so at most 32 iterations run.
     let d_searched = c.guarded(alg.not(offset_zero), |c| {
-        let mut pos = base;
-        let magnitude = c.abs("|offset|", offset);
+        let (mut state, inc) = FnsLoop::start(c, FnsOperands { mask, base, offset, d });
+        for _ in 0..32 {
+            state = state.iteration(c, mask, inc);
+        }
+        let again = FnsLoop::test(c, state.pos);
+        c.loop_ends("while ((pos >= 0) && (pos < 32))", 32, alg.and(state.running, again));
+        state.d
+    });
+    let d = c.select(offset_zero, d_at_base, d_searched);
+    out(c, d)
+}
+
+/// fns's operands as C values, and `d = 0xffffffff`, the first statement.
+pub struct FnsOperands<A: Algebra> {
+    pub mask: CInt<A>,
+    pub base: CInt<A>,
+    pub offset: CInt<A>,
+    pub d: CInt<A>,
+}
+
+impl<A: Algebra> FnsOperands<A> {
+    pub fn read(c: &mut C<A>, ins: &Inputs<A::Bv>) -> Self {
+        let mask = c.operand(ins.get("mask"), c.of_ptx(Type::B32));
+        let base = c.operand(ins.get("base"), CType::UInt);
+        let offset = c.operand(ins.get("offset"), CType::Int);
+        let all_ones = c.lit("0xffffffff");
+        let d = c.assign("d = 0xffffffff", all_ones, CType::UInt);
+        FnsOperands { mask, base, offset, d }
+    }
+}
+
+/// The variables of fns's `while` loop before an iteration: `running` while
+/// no `break` has run and every test of the condition so far held. Written
+/// as a start and one iteration, so that the audit can also run an
+/// iteration from any state (the lockstep proof, `super::lockstep`).
+pub struct FnsLoop<A: Algebra> {
+    pub running: A::Bool,
+    pub pos: CInt<A>,
+    pub count: CInt<A>,
+    pub d: CInt<A>,
+}
+
+impl<A: Algebra> Clone for FnsLoop<A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<A: Algebra> Copy for FnsLoop<A> {}
+
+impl<A: Algebra> FnsLoop<A> {
+    /// `pos = base; count = |offset| - 1; inc = (offset > 0) ? 1 : -1;`:
+    /// the state before the first iteration, and `inc`.
+    pub fn start(c: &mut C<A>, ops: FnsOperands<A>) -> (Self, CInt<A>) {
+        let magnitude = c.abs("|offset|", ops.offset);
         let one = c.lit("1");
-        let mut count = c.sub("|offset| - 1", magnitude, one);
+        let count = c.sub("|offset| - 1", magnitude, one);
         let zero = c.lit("0");
-        let positive = c.gt(offset, zero);
+        let positive = c.gt(ops.offset, zero);
         let inc = c.cond(
             positive,
             |c| c.lit("1"),
@@ -728,51 +775,56 @@ fn fns<A: Algebra>(c: &mut C<A>, ins: &Inputs<A::Bv>) -> Out<A::Bv, A::Bool> {
                 c.neg("-1", one)
             },
         );
-        let mut d = d0;
-        let test = |c: &mut C<A>, pos: CInt<A>| {
+        let running = c.alg().bool_constant(true);
+        (FnsLoop { running, pos: ops.base, count, d: ops.d }, inc)
+    }
+
+    /// `(pos >= 0) && (pos < 32)`.
+    pub fn test(c: &mut C<A>, pos: CInt<A>) -> A::Bool {
+        let zero = c.lit("0");
+        let at_least_zero = c.ge(pos, zero);
+        let test = c.land(at_least_zero, |c| {
+            let limit = c.lit("32");
+            c.lt(pos, limit)
+        });
+        c.truth(test)
+    }
+
+    /// One test of the condition and, where it holds, one run of the body:
+    /// `if (mask[pos] == 1) { if (count == 0) { d = pos; break; } else
+    /// count--; } pos = pos + inc;`
+    pub fn iteration(self, c: &mut C<A>, mask: CInt<A>, inc: CInt<A>) -> Self {
+        let alg = c.alg();
+        let FnsLoop { running, pos, count, d } = self;
+        let running = alg.and(running, FnsLoop::test(c, pos));
+        let (set, hit, next_count, next_pos) = c.guarded(running, |c| {
+            let bit = c.bit("mask[pos]", mask, pos);
+            let one = c.lit("1");
+            let set = c.eq(bit, one);
+            let set = c.truth(set);
             let zero = c.lit("0");
-            let at_least_zero = c.ge(pos, zero);
-            let test = c.land(at_least_zero, |c| {
-                let limit = c.lit("32");
-                c.lt(pos, limit)
-            });
-            c.truth(test)
-        };
-        let mut running = alg.bool_constant(true);
-        for _ in 0..32 {
-            running = alg.and(running, test(c, pos));
-            let (set, hit, next_count, next_pos) = c.guarded(running, |c| {
-                let bit = c.bit("mask[pos]", mask, pos);
+            let count_zero = c.eq(count, zero);
+            let count_zero = c.truth(count_zero);
+            let next_count = c.guarded(alg.and(set, alg.not(count_zero)), |c| {
                 let one = c.lit("1");
-                let set = c.eq(bit, one);
-                let set = c.truth(set);
-                let zero = c.lit("0");
-                let count_zero = c.eq(count, zero);
-                let count_zero = c.truth(count_zero);
-                let next_count = c.guarded(alg.and(set, alg.not(count_zero)), |c| {
-                    let one = c.lit("1");
-                    let less = c.sub("count - 1", count, one);
-                    c.assign("count = count - 1", less, count.ty)
-                });
-                let hit = alg.and(set, count_zero);
-                let next_pos = c.guarded(alg.not(hit), |c| {
-                    let moved = c.add("pos + inc", pos, inc);
-                    c.assign("pos = pos + inc", moved, pos.ty)
-                });
-                (set, hit, next_count, next_pos)
+                let less = c.sub("count - 1", count, one);
+                c.assign("count = count - 1", less, count.ty)
             });
-            let found = c.assign("d = pos", pos, CType::UInt);
-            d = c.select(alg.and(running, hit), found, d);
-            count = c.select(alg.and(running, alg.and(set, alg.not(hit))), next_count, count);
-            pos = c.select(alg.and(running, alg.not(hit)), next_pos, pos);
-            running = alg.and(running, alg.not(hit));
+            let hit = alg.and(set, count_zero);
+            let next_pos = c.guarded(alg.not(hit), |c| {
+                let moved = c.add("pos + inc", pos, inc);
+                c.assign("pos = pos + inc", moved, pos.ty)
+            });
+            (set, hit, next_count, next_pos)
+        });
+        let found = c.assign("d = pos", pos, CType::UInt);
+        FnsLoop {
+            d: c.select(alg.and(running, hit), found, d),
+            count: c.select(alg.and(running, alg.and(set, alg.not(hit))), next_count, count),
+            pos: c.select(alg.and(running, alg.not(hit)), next_pos, pos),
+            running: alg.and(running, alg.not(hit)),
         }
-        let again = test(c, pos);
-        c.loop_ends("while ((pos >= 0) && (pos < 32))", 32, alg.and(running, again));
-        d
-    });
-    let d = c.select(offset_zero, d_at_base, d_searched);
-    out(c, d)
+    }
 }
 
 /// 9.7.1.19-22.

@@ -15,6 +15,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use crate::audit::literal::blocks::{literal_cases, Block, Transcription, BLOCKS};
+use crate::audit::literal::lockstep;
 use crate::audit::literal::{Behaviour, Hazard, Rule, C};
 use easy_smt::{Context, SExpr};
 use ptx_smt::{Backend, SatResult, SolverError, Sym, SymBv, Var};
@@ -401,8 +402,15 @@ fn wrong_result_query(
     goal: SExpr,
     timeout: Duration,
 ) -> Result<Result<Option<HashMap<String, BitVec>>, String>, SolverError> {
+    // fns's loop is proven against the model's scan in lockstep; the
+    // comparison assumes what that proves (see `lockstep`), in one query.
+    let facts = match lockstep::facts(backend, ctx, variant, vars, ins, timeout)? {
+        Ok(facts) => facts,
+        Err(reason) => return Ok(Err(reason)),
+    };
+    let goal = all(ctx, std::iter::once(goal).chain(facts.iter().copied()));
     let sym = Sym::new(ctx);
-    let mut cases = variant.proof_cases(&sym, ins);
+    let mut cases = if facts.is_empty() { variant.proof_cases(&sym, ins) } else { Vec::new() };
     if cases.is_empty() {
         cases = literal_cases(&sym, variant, ins);
     }

@@ -27,6 +27,7 @@
 pub mod check;
 
 pub mod blocks;
+mod lockstep;
 
 use std::fmt;
 
