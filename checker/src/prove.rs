@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use easy_smt::{Context, SExpr};
 use ptx_smt::eval::Evaluator;
-use ptx_smt::{encode, Backend, SatResult, SolverError, Sym, SymBv, SymOutputs, Var};
+use ptx_smt::{encode, solver, Backend, Incremental, Pin, SatResult, SolverError, Sym, SymBv, SymOutputs, Var};
 use ptx_spec::assumption::Assumption;
 use ptx_spec::bv::{Algebra, BitVec, Concrete};
 use ptx_spec::catalogue::Variant;
@@ -477,12 +477,91 @@ pub(crate) fn minimise(
     ctx: &mut Context,
     vars: &[Var],
     goal: SExpr,
+    model: HashMap<String, BitVec>,
+    timeout: Duration,
+    least: bool,
+) -> Result<HashMap<String, BitVec>, SolverError> {
+    // The result depends on the goal, `least` and, without `least`, the
+    // solver's first model (values other than 0 and 1 are kept): the proof
+    // cache holds it under all three, and checks it satisfies the goal
+    // before it is used.
+    let start: Vec<String> = vars.iter().map(|v| model.get(&v.name).map_or("-".into(), |b| b.smtlib())).collect();
+    let cached = ptx_smt::cache::current().and_then(|cache| {
+        let id = backend.identity()?;
+        let text = format!("minimise least={least} from {}\n{}", start.join(" "), solver::script(ctx, vars, &[goal]));
+        Some((cache, ptx_smt::cache::Cache::key(&id, &text)))
+    });
+    if let Some((cache, key)) = &cached {
+        if let Some(SatResult::Sat(hit)) = cache.get(key, ctx, vars, &[goal]) {
+            return Ok(hit);
+        }
+    }
+    let mut pins = match backend.incremental(ctx, vars, &[goal], timeout)? {
+        Some(kept) => Pins::Kept(kept),
+        None => Pins::Separate(vec![goal]),
+    };
+    let found = descend(backend, ctx, vars, &mut pins, model, timeout, least)?;
+    if let Some((cache, key)) = &cached {
+        cache.put(key, ctx, vars, &[goal], &SatResult::Sat(found.clone()));
+    }
+    Ok(found)
+}
+
+/// Where `minimise` keeps the goal and the pins chosen so far: in a kept
+/// solver, or as assertions repeated in every query.
+enum Pins<'a> {
+    Kept(Incremental<'a>),
+    Separate(Vec<SExpr>),
+}
+
+impl Pins<'_> {
+    /// The goal with the pins kept so far and `pin`: a model, or `None`.
+    fn try_pin(
+        &self,
+        backend: &Backend,
+        ctx: &mut Context,
+        vars: &[Var],
+        pin: &Pin,
+        timeout: Duration,
+    ) -> Result<Option<HashMap<String, BitVec>>, SolverError> {
+        let answer = match self {
+            Pins::Kept(kept) => kept.check(std::slice::from_ref(pin))?,
+            Pins::Separate(fixed) => {
+                let mut assertions = fixed.clone();
+                assertions.push(pin_term(ctx, pin));
+                backend.check(ctx, vars, &assertions, timeout)?
+            }
+        };
+        Ok(match answer {
+            SatResult::Sat(m) => Some(m),
+            _ => None,
+        })
+    }
+    fn keep(&mut self, ctx: &Context, pin: &Pin) {
+        match self {
+            Pins::Kept(kept) => kept.keep(pin),
+            Pins::Separate(fixed) => fixed.push(pin_term(ctx, pin)),
+        }
+    }
+}
+
+fn pin_term(ctx: &Context, pin: &Pin) -> SExpr {
+    let sym = Sym::new(ctx);
+    let bits = sym.extract(pin.hi, pin.lo, sym.var(&pin.var.name, pin.var.width));
+    sym.eq(bits, sym.constant(pin.hi - pin.lo + 1, pin.value))
+}
+
+fn descend(
+    backend: &Backend,
+    ctx: &mut Context,
+    vars: &[Var],
+    pins: &mut Pins,
     mut model: HashMap<String, BitVec>,
     timeout: Duration,
     least: bool,
 ) -> Result<HashMap<String, BitVec>, SolverError> {
-    let mut fixed: Vec<SExpr> = vec![goal];
     for v in vars {
+        let whole = |value: u128| Pin { var: v.clone(), hi: v.width - 1, lo: 0, value };
         let current = model.get(&v.name).copied().unwrap_or(BitVec::new(v.width, 0));
         let mut chosen = current;
         // Tried in increasing order, so the first that holds is the least.
@@ -496,11 +575,7 @@ pub(crate) fn minimise(
             if current.unsigned() == small {
                 break;
             }
-            let sym = Sym::new(ctx);
-            let pin = sym.eq(sym.var(&v.name, v.width), sym.constant(v.width, small));
-            let mut assertions = fixed.clone();
-            assertions.push(pin);
-            if let SatResult::Sat(m) = backend.check(ctx, vars, &assertions, timeout)? {
+            if let Some(m) = pins.try_pin(backend, ctx, vars, &whole(small), timeout)? {
                 model = m;
                 chosen = BitVec::new(v.width, small);
                 break;
@@ -513,20 +588,15 @@ pub(crate) fn minimise(
                     continue;
                 }
                 // Can the bits from the top down to i read as `value`'s with bit i clear?
-                let sym = Sym::new(ctx);
-                let prefix = (value >> i) & !1;
-                let top = sym.extract(v.width - 1, i, sym.var(&v.name, v.width));
-                let mut assertions = fixed.clone();
-                assertions.push(sym.eq(top, sym.constant(v.width - i, prefix)));
-                if let SatResult::Sat(m) = backend.check(ctx, vars, &assertions, timeout)? {
-                    value = m.get(&v.name).map_or(prefix << i, |b| b.unsigned());
+                let prefix = Pin { var: v.clone(), hi: v.width - 1, lo: i, value: (value >> i) & !1 };
+                if let Some(m) = pins.try_pin(backend, ctx, vars, &prefix, timeout)? {
+                    value = m.get(&v.name).map_or(prefix.value << i, |b| b.unsigned());
                     model = m;
                 }
             }
             chosen = BitVec::new(v.width, value);
         }
-        let sym = Sym::new(ctx);
-        fixed.push(sym.eq(sym.var(&v.name, v.width), sym.literal(chosen)));
+        pins.keep(ctx, &whole(chosen.unsigned()));
         model.insert(v.name.clone(), chosen);
     }
     Ok(model)
@@ -543,7 +613,19 @@ mod tests {
     /// search of every 8-bit pair.
     #[test]
     fn minimise_finds_the_least_witness_in_operand_order() {
-        let backend = Backend::Embedded;
+        // The embedded solver keeps the goal and pins across checks; a
+        // solver process gets every query whole (skipped, loudly, where z3
+        // is not installed).
+        least_witnesses(&Backend::Embedded);
+        let z3 = Backend::from_name("z3").unwrap();
+        match z3.check_available() {
+            Ok(()) => least_witnesses(&z3),
+            Err(e) => eprintln!("skipping minimise with a solver process: {e}"),
+        }
+    }
+
+    fn least_witnesses(backend: &Backend) {
+        let backend = backend.clone();
         let timeout = Duration::from_secs(30);
         let vars = [Var { name: "a".into(), width: 8 }, Var { name: "b".into(), width: 8 }];
         for floor in [0u8, 5, 40] {
@@ -553,6 +635,8 @@ mod tests {
             // a * b = 144 (mod 256) with a > floor.
             let product = sym.eq(sym.bvmul(a, b), sym.constant(8, 144));
             let goal = sym.and(product, sym.bvugt(a, sym.constant(8, floor.into())));
+            let kept = backend.incremental(&ctx, &vars, &[goal], timeout).unwrap().is_some();
+            assert_eq!(kept, backend == Backend::Embedded);
             let holds = |x: u8, y: u8| x.wrapping_mul(y) == 144 && x > floor;
             let least_a = (0..=255).find(|&x| (0..=255).any(|y| holds(x, y))).unwrap();
             let least_b = (0..=255).find(|&y| holds(least_a, y)).unwrap();

@@ -309,7 +309,19 @@ impl Backend {
                 message: "the SMT-LIB text did not parse".into(),
             });
         }
-        match interrupt::watch_z3(|| solver.check()) {
+        let answer = interrupt::watch_z3(|| solver.check());
+        self.embedded_answer(&solver, vars, answer)
+    }
+
+    /// The embedded solver's answer as a [`SatResult`], with the model's
+    /// value of every variable where it is sat.
+    fn embedded_answer(
+        &self,
+        solver: &z3::Solver,
+        vars: &[Var],
+        answer: z3::SatResult,
+    ) -> Result<SatResult, SolverError> {
+        match answer {
             z3::SatResult::Unsat => Ok(SatResult::Unsat),
             z3::SatResult::Unknown => {
                 Ok(SatResult::Unknown(solver.get_reason_unknown().unwrap_or_else(|| "unknown".into())))
@@ -330,6 +342,39 @@ impl Backend {
                 Ok(SatResult::Sat(values))
             }
         }
+    }
+
+    /// A solver that keeps `assertions` across a series of checks that each
+    /// add [`Pin`]s: the embedded Z3 only (`None` for a solver process, whose
+    /// queries stay separate). A witness's minimisation asks dozens of such
+    /// checks of one goal; a kept solver reuses what it learnt from the
+    /// last, where a fresh one solves the goal again each time.
+    pub fn incremental(
+        &self,
+        ctx: &Context,
+        vars: &[Var],
+        assertions: &[SExpr],
+        timeout: Duration,
+    ) -> Result<Option<Incremental<'_>>, SolverError> {
+        if *self != Backend::Embedded {
+            return Ok(None);
+        }
+        if interrupt::requested() {
+            return Err(SolverError::Interrupted);
+        }
+        // Z3's solver for QF_BV is its incremental SAT solver over the
+        // bit-blasted terms, which takes the pins as assumptions; a general
+        // solver would answer them with its slower incremental core.
+        let solver = z3::Solver::new_for_logic("QF_BV").ok_or_else(|| self.rejected("no solver for QF_BV"))?;
+        let mut params = z3::Params::new();
+        params.set_u32("timeout", u32::try_from(timeout.as_millis()).unwrap_or(u32::MAX).max(1));
+        params.set_bool("ctrl_c", false);
+        solver.set_params(&params);
+        solver.from_string(script(ctx, vars, assertions));
+        if solver.get_assertions().len() != assertions.len() {
+            return Err(self.rejected("the SMT-LIB text did not parse"));
+        }
+        Ok(Some(Incremental { backend: self, solver, vars: vars.to_vec() }))
     }
 
     fn check_process(&self, ctx: &mut Context, vars: &[Var], assertions: &[SExpr]) -> Result<SatResult, SolverError> {
@@ -480,6 +525,49 @@ pub fn with_lets(ctx: &Context, root: SExpr) -> SExpr {
         }
     }
     term
+}
+
+/// Bits `hi..=lo` of a variable equal to `value`: what a witness's
+/// minimisation pins.
+#[derive(Clone, Debug)]
+pub struct Pin {
+    pub var: Var,
+    pub hi: u32,
+    pub lo: u32,
+    pub value: u128,
+}
+
+/// See [`Backend::incremental`].
+pub struct Incremental<'a> {
+    backend: &'a Backend,
+    solver: z3::Solver,
+    vars: Vec<Var>,
+}
+
+impl Incremental<'_> {
+    /// The kept assertions with `pins` as well, for this check only.
+    pub fn check(&self, pins: &[Pin]) -> Result<SatResult, SolverError> {
+        if interrupt::requested() {
+            return Err(SolverError::Interrupted);
+        }
+        let pins: Vec<z3::ast::Bool> = pins.iter().map(z3_pin).collect();
+        let answer = interrupt::watch_z3(|| self.solver.check_assumptions(&pins));
+        if interrupt::requested() {
+            return Err(SolverError::Interrupted);
+        }
+        self.backend.embedded_answer(&self.solver, &self.vars, answer)
+    }
+    /// Keep `pin` for every later check.
+    pub fn keep(&self, pin: &Pin) {
+        self.solver.assert(z3_pin(pin));
+    }
+}
+
+fn z3_pin(pin: &Pin) -> z3::ast::Bool {
+    let var = z3::ast::BV::new_const(pin.var.name.as_str(), pin.var.width);
+    let width = pin.hi - pin.lo + 1;
+    let value = z3::ast::BV::from_str(width, &pin.value.to_string()).expect("a decimal numeral");
+    var.extract(pin.hi, pin.lo).eq(&value)
 }
 
 /// The query as an SMT-LIB2 script (without `check-sat`).
