@@ -55,11 +55,8 @@ impl Audit {
     }
 }
 
-/// Run every check of the audit. The literal C reading gets its own time
-/// limit per query, `literal_timeout`: a few of its comparisons are beyond
-/// the solvers at any limit (they are listed as unresolved), and waiting
-/// the full `timeout` on each would only make the audit slow.
-pub fn run(backend: &Backend, timeout: Duration, literal_timeout: Duration) -> Result<Audit, SolverError> {
+/// Run every check of the audit, each solver query under `timeout`.
+pub fn run(backend: &Backend, timeout: Duration) -> Result<Audit, SolverError> {
     // The three sources run side by side in one pool: run one after
     // another, each source's slowest queries left the other cores idle at
     // its end.
@@ -75,7 +72,7 @@ pub fn run(backend: &Backend, timeout: Duration, literal_timeout: Duration) -> R
                 },
             )
         },
-        || crate::audit::literal::check::audit(backend, literal_timeout),
+        || crate::audit::literal::check::audit(backend, timeout),
     );
     let literal = literal?;
     let mut findings: Vec<Finding> = passages.iter().map(compare::finding).collect();
@@ -123,12 +120,7 @@ pub struct One {
 
 /// Only what finding `id` needs: its passage, its claim (with its twin),
 /// or its Semantics block. `None` if no check can produce that id.
-pub fn run_one(
-    id: &str,
-    backend: &Backend,
-    timeout: Duration,
-    literal_timeout: Duration,
-) -> Result<Option<One>, SolverError> {
+pub fn run_one(id: &str, backend: &Backend, timeout: Duration) -> Result<Option<One>, SolverError> {
     if let Some(p) = PASSAGES.iter().find(|p| p.id == id) {
         let result = compare::check(p, backend, timeout);
         let unresolved = passages_unresolved(std::slice::from_ref(&result));
@@ -151,7 +143,7 @@ pub fn run_one(
     if blocks.is_empty() {
         return Ok(None);
     }
-    let literal = crate::audit::literal::check::audit_blocks(backend, literal_timeout, &blocks)?;
+    let literal = crate::audit::literal::check::audit_blocks(backend, timeout, &blocks)?;
     let unresolved = literal_unresolved(&literal.blocks);
     Ok(Some(One { finding: literal.findings.into_iter().find(|f| f.id == id).map(assigned), unresolved }))
 }

@@ -3,7 +3,6 @@
 
 use std::io::{self, Write};
 use std::process::ExitCode;
-use std::time::Duration;
 
 use serde_json::{json, Value};
 
@@ -25,22 +24,15 @@ pub struct Args {
     width: WidthArgs,
 }
 
-/// The literal C audit's limit per query: a few of its comparisons are
-/// beyond the solvers at any limit, so it waits at most 20 s on each (the
-/// findings are the same with 3 s and with 30 s).
-pub fn literal_timeout(timeout: Duration) -> Duration {
-    timeout.min(Duration::from_secs(20))
-}
-
 /// The whole audit, or only the check behind the finding --id names; exit
 /// 1 while a comparison of what ran is unsettled.
 pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let setup = Setup::new(&args.solver)?;
-    let (timeout, literal) = (setup.timeout, literal_timeout(setup.timeout));
+    let timeout = setup.timeout;
     let width = args.width.resolve();
     if let Some(id) = &args.id {
         // Only the check that can produce this finding runs.
-        let found = setup.install(|| crate::audit::run_one(id, &setup.backend, timeout, literal))?;
+        let found = setup.install(|| crate::audit::run_one(id, &setup.backend, timeout))?;
         let unknown = || Error::usage(format!("unknown finding `{id}` (`ptxcheck audit` lists them)"));
         let one = found?.ok_or_else(unknown)?;
         // A check that settles nothing may find nothing: that is not an
@@ -59,7 +51,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         }
         return Ok(status(one.unresolved.is_empty()));
     }
-    let audit = setup.install(|| crate::audit::run(&setup.backend, timeout, literal))??;
+    let audit = setup.install(|| crate::audit::run(&setup.backend, timeout))??;
     match args.solver.format {
         Format::Table => audit_text(out, width, &audit)?,
         Format::Json => writeln!(out, "{:#}", audit_json(&audit))?,

@@ -6,7 +6,6 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::audit::literal_timeout;
 use super::Setup;
 use crate::error::Error;
 use crate::output::Output;
@@ -59,8 +58,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         let results = setup.run_all(&variants, |v| prove::prove(v, &setup.backend, setup.timeout))?;
         runs.push(SolverRun { solver: setup.backend.to_string(), results });
     }
-    let mut audit =
-        setup.install(|| crate::audit::run(&setup.backend, setup.timeout, literal_timeout(setup.timeout)))??;
+    let mut audit = setup.install(|| crate::audit::run(&setup.backend, setup.timeout))??;
     let dir = &args.dir;
     let vendor = Vendor::load(dir);
     // Where ptxas and the text disagree on what is legal, and the text's

@@ -207,22 +207,49 @@ pub fn fns_reading<A: Algebra>(
     base: A::Bv,
     offset: A::Bv,
 ) -> Out<A::Bv, A::Bool> {
+    let parts = fns_parts(alg, magnitude, mask, base, offset);
+    fns_from_parts(alg, &parts, mask, base, offset)
+}
+
+/// What a reading of `|offset|` ([`FnsMagnitude`]) decides: the scans
+/// (their count of set bits to pass over) and where the result is defined.
+/// [`fns_reading`] is one fixed function of these and the operands, so two
+/// readings whose parts are equal on every input agree on every input: the
+/// audit proves that on the parts, a small query, where the whole results
+/// hold two copies of the 32-step scans each.
+pub struct FnsParts<A: Algebra> {
+    pub scans: FnsScans<A>,
+    pub defined: A::Bool,
+}
+
+pub fn fns_parts<A: Algebra>(alg: &A, magnitude: FnsMagnitude, mask: A::Bv, base: A::Bv, offset: A::Bv) -> FnsParts<A> {
+    // Undefined for base > 31; C's abs is undefined for the most negative int.
+    let in_range = alg.bvule(base, alg.constant(32, 31));
+    let defined = match magnitude {
+        FnsMagnitude::CAbs => alg.and(in_range, alg.not(alg.eq(offset, alg.constant(32, 1 << 31)))),
+        _ => in_range,
+    };
+    FnsParts { scans: fns_scans(alg, magnitude, mask, base, offset), defined }
+}
+
+fn fns_from_parts<A: Algebra>(
+    alg: &A,
+    parts: &FnsParts<A>,
+    mask: A::Bv,
+    base: A::Bv,
+    offset: A::Bv,
+) -> Out<A::Bv, A::Bool> {
     let none = alg.constant(32, 0xffff_ffff);
     let zero = alg.constant(32, 0);
-    let in_range = alg.bvule(base, alg.constant(32, 31));
     // offset = 0: the bit at base itself.
     let at_base = alg.ite(alg.is_set(alg.bit(alg.bvlshr(mask, base), 0)), base, none);
-    let scans = fns_scans(alg, magnitude, mask, base, offset);
+    let scans = &parts.scans;
     let (found_up, t_up) = nth_set_bit(alg, scans.upward, scans.skip);
     let upward = alg.ite(found_up, alg.bvadd(base, t_up), none);
     let (found_down, t_down) = nth_set_bit(alg, scans.downward, scans.skip);
     let downward = alg.ite(found_down, alg.bvsub(base, t_down), none);
     let value = alg.ite(alg.is_zero(offset), at_base, alg.ite(alg.bvsgt(offset, zero), upward, downward));
-    let defined = match magnitude {
-        FnsMagnitude::CAbs => alg.and(in_range, alg.not(alg.eq(offset, alg.constant(32, 1 << 31)))),
-        _ => in_range,
-    };
-    Out { value, defined }
+    Out { value, defined: parts.defined }
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ use ptx_spec::catalogue::{
     add_sub::AddSub, bit_count::BitCount, bit_field::BitField, div_rem::DivRem, mul_mad::MulMad, shift::Shift,
 };
 use ptx_spec::catalogue::{Inputs, Out, Outputs, Type, Variant};
-use ptx_spec::family::bit_count::{fns_reading, FnsMagnitude};
+use ptx_spec::family::bit_count::{fns_parts, fns_reading, FnsMagnitude};
 
 use crate::audit::readings::add_sub::{abs_saturating, neg_saturating};
 use crate::audit::readings::bit_count::{bfind_int_shift, bfind_negate, clz_c_precedence, fns_base_unchecked};
@@ -278,6 +278,24 @@ impl Formula {
                 Some(shfl_reading(alg, s, Some(r), InactiveSource::Unpredictable, ins))
             }
             (Formula::ShflInactive(r), Variant::Shfl(s)) => Some(shfl_reading(alg, s, None, r, ins)),
+            _ => None,
+        }
+    }
+}
+
+impl Formula {
+    /// Terms of which this reading's outputs are one fixed function (with
+    /// the operands), shared with every other reading that has a key of the
+    /// same length: fns's readings of |offset| (see
+    /// [`ptx_spec::family::bit_count::FnsParts`]). Two such readings agree
+    /// wherever their keys do. `None` for every other reading.
+    pub fn key<A: Algebra>(self, alg: &A, variant: &Variant, ins: &[A::Bv]) -> Option<Vec<A::Bv>> {
+        match (self, *variant) {
+            (Formula::FnsMagnitude(m), Variant::BitCount(BitCount::Fns)) => {
+                let parts = fns_parts(alg, m, ins[0], ins[1], ins[2]);
+                let s = parts.scans;
+                Some(vec![s.upward, s.downward, s.skip, alg.bool_to_bv(parts.defined)])
+            }
             _ => None,
         }
     }
@@ -698,7 +716,15 @@ pub const PASSAGES: &[Passage] = &[
         question: "|offset| for offset = -2^31, which a 32-bit signed value cannot hold",
         variants: &["fns.b32"],
         readings: &[
-            model("exact: 2^31, so the count is never reached", Text::Pseudocode),
+            // The model's own function (the semantics' fns is this reading),
+            // written as a magnitude reading so that the three compare on
+            // their parts (`Formula::key`).
+            Reading {
+                name: "model",
+                says: "exact: 2^31, so the count is never reached",
+                text: Text::Pseudocode,
+                formula: Formula::FnsMagnitude(FnsMagnitude::Exact),
+            },
             Reading {
                 name: "wrap-32",
                 says: "in 32-bit two's complement, read unsigned (0x80000000)",
@@ -1051,6 +1077,41 @@ mod tests {
     }
 
     // 9.7.1.21, worked by hand: the low 8 bits of 0x80 sign-extended.
+    /// fns's magnitude readings compare on their keys: a key must change
+    /// wherever its reading's result can, or the comparison of keys would
+    /// call two different readings equal. At offset = -2^31, c-abs is
+    /// undefined and its key says so; model and wrap-32 give the same
+    /// result and the same key; over a spread of inputs, equal keys mean
+    /// equal results.
+    #[test]
+    fn fns_magnitude_keys_follow_their_results() {
+        let v = Variant::from_mnemonic("fns.b32").unwrap();
+        let [exact, wrap, cabs] =
+            [FnsMagnitude::Exact, FnsMagnitude::Wrap32, FnsMagnitude::CAbs].map(Formula::FnsMagnitude);
+        let run = |f: Formula, ins: &[BitVec]| {
+            let outs = f.outputs(&Concrete, &v, ins).unwrap();
+            (f.key(&Concrete, &v, ins).unwrap(), outs.iter().map(|o| o.defined.then_some(o.value)).collect::<Vec<_>>())
+        };
+        let at = |mask: u128, base: u128, offset: u128| [mask, base, offset].map(|x| BitVec::new(32, x));
+        let most_negative = at(0, 0, 0x8000_0000);
+        assert_eq!(run(exact, &most_negative).0, run(wrap, &most_negative).0);
+        assert_ne!(run(exact, &most_negative).0, run(cabs, &most_negative).0);
+        assert_eq!(run(cabs, &most_negative).1, vec![None]);
+        for mask in [0, 1, 0x8000_0001, 0xaaaa_aaaa, 0xffff_ffff] {
+            for base in [0, 1, 16, 31, 32] {
+                for offset in [0, 1, 2, 17, 33, 0x7fff_ffff, 0x8000_0000, 0x8000_0001, 0xffff_ffdf, 0xffff_ffff] {
+                    let ins = at(mask, base, offset);
+                    for (f, g) in [(exact, wrap), (exact, cabs), (wrap, cabs)] {
+                        let ((kf, of), (kg, og)) = (run(f, &ins), run(g, &ins));
+                        if kf == kg {
+                            assert_eq!(of, og, "{f:?} {g:?} {ins:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn szext_repairs_by_hand() {
         assert_eq!(szext(SzextRepair::Colon, "szext.wrap.s32", 0x80, 8), 0xffff_ff80);
