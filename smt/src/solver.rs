@@ -291,10 +291,23 @@ impl Backend {
         assertions: &[SExpr],
         timeout: Duration,
     ) -> Result<SatResult, SolverError> {
-        let text = script(ctx, vars, assertions);
         // One Z3 context per thread (the z3 crate's thread-local one), a fresh
         // solver per query.
-        let solver = z3::Solver::new();
+        let solver = self.embedded_solver(z3::Solver::new(), ctx, vars, assertions, timeout)?;
+        let answer = interrupt::watch_z3(|| solver.check());
+        self.embedded_answer(&solver, vars, answer)
+    }
+
+    /// `solver` with the time limit set and `assertions` read in from their
+    /// SMT-LIB text.
+    fn embedded_solver(
+        &self,
+        solver: z3::Solver,
+        ctx: &Context,
+        vars: &[Var],
+        assertions: &[SExpr],
+        timeout: Duration,
+    ) -> Result<z3::Solver, SolverError> {
         let mut params = z3::Params::new();
         params.set_u32("timeout", u32::try_from(timeout.as_millis()).unwrap_or(u32::MAX).max(1));
         // By default Z3 takes over SIGINT while it checks, and answers
@@ -302,15 +315,11 @@ impl Backend {
         // handler stops it instead ([`interrupt`]).
         params.set_bool("ctrl_c", false);
         solver.set_params(&params);
-        solver.from_string(text);
+        solver.from_string(script(ctx, vars, assertions));
         if solver.get_assertions().len() != assertions.len() {
-            return Err(SolverError::Rejected {
-                solver: self.to_string(),
-                message: "the SMT-LIB text did not parse".into(),
-            });
+            return Err(self.rejected("the SMT-LIB text did not parse"));
         }
-        let answer = interrupt::watch_z3(|| solver.check());
-        self.embedded_answer(&solver, vars, answer)
+        Ok(solver)
     }
 
     /// The embedded solver's answer as a [`SatResult`], with the model's
@@ -366,14 +375,7 @@ impl Backend {
         // bit-blasted terms, which takes the pins as assumptions; a general
         // solver would answer them with its slower incremental core.
         let solver = z3::Solver::new_for_logic("QF_BV").ok_or_else(|| self.rejected("no solver for QF_BV"))?;
-        let mut params = z3::Params::new();
-        params.set_u32("timeout", u32::try_from(timeout.as_millis()).unwrap_or(u32::MAX).max(1));
-        params.set_bool("ctrl_c", false);
-        solver.set_params(&params);
-        solver.from_string(script(ctx, vars, assertions));
-        if solver.get_assertions().len() != assertions.len() {
-            return Err(self.rejected("the SMT-LIB text did not parse"));
-        }
+        let solver = self.embedded_solver(solver, ctx, vars, assertions, timeout)?;
         Ok(Some(Incremental { backend: self, solver, vars: vars.to_vec() }))
     }
 
