@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use crate::audit::claims::section_key;
 use ptx_spec::assumption;
+use ptx_spec::bv::BitVec;
 use ptx_spec::catalogue::Variant;
 use serde_json::{json, Value};
 
@@ -94,8 +95,8 @@ impl Vendor {
             return s.to_string();
         }
         let own = instances_verdict(&self.fold, findings);
-        match (own, picks_among_samples(&self.fold, findings, passages)) {
-            (Some(own), Some(samples)) => format!("{own}; but on a sample it {samples}"),
+        match (own, picks_elsewhere(&self.fold, findings, passages)) {
+            (Some(own), Some(elsewhere)) => format!("{own}; but {elsewhere}"),
             (None, Some(samples)) => samples,
             (own, None) => own.unwrap_or_else(|| "no instance".into()),
         }
@@ -123,7 +124,7 @@ impl Vendor {
             None => "not run".into(),
             Some(hw) => {
                 let run = hw.instances(findings);
-                picks_among_samples(&run, findings, passages)
+                picks_elsewhere(&run, findings, passages)
                     .or_else(|| instances_verdict(&run, findings))
                     .unwrap_or_else(|| "not run".into())
             }
@@ -204,6 +205,20 @@ fn instance_text(i: &Value) -> String {
     )
 }
 
+/// An instance's origin as the report says it: `a sample`, `a case
+/// boundary of the model`...
+fn origin_words(origin: &str) -> &'static str {
+    match origin.split(' ').next().unwrap_or("") {
+        "sample" => "a sample",
+        "case" => "a case boundary of the model",
+        "probe" => "a probe of the readings",
+        "audit" => "another finding's witness",
+        "claim" => "a claim's worked value",
+        "run" => "another input of the run",
+        _ => "another input",
+    }
+}
+
 /// The verdict of the recorded instances that came from these findings'
 /// witnesses: a contradiction first, then a value picked where the model
 /// leaves it open, then agreement, then nothing folded.
@@ -248,8 +263,9 @@ fn instances_verdict(source: &Value, findings: &[&Finding]) -> Option<String> {
 /// Where a recorded instance of any origin (a sample, say) falls on a
 /// variant of one of these findings' passages and the vendor contradicts
 /// the model there: which readings of the passage give the vendor's value,
-/// each evaluated concretely on the instance's inputs.
-fn picks_among_samples(source: &Value, findings: &[&Finding], passages: &[PassageResult]) -> Option<String> {
+/// each evaluated concretely on the instance's inputs, and where the
+/// instance comes from.
+fn picks_elsewhere(source: &Value, findings: &[&Finding], passages: &[PassageResult]) -> Option<String> {
     let empty = Vec::new();
     for p in passages.iter().filter(|p| findings.iter().any(|f| f.id == p.passage.id)) {
         for i in source["instances"].as_array().unwrap_or(&empty) {
@@ -257,33 +273,51 @@ fn picks_among_samples(source: &Value, findings: &[&Finding], passages: &[Passag
             if i["verdict"] != "disagree" || !p.passage.variants.contains(&name) {
                 continue;
             }
-            let Some(variant) = ptx_spec::catalogue::Variant::from_mnemonic(name) else { continue };
+            let Some(variant) = Variant::from_mnemonic(name) else { continue };
             let parse = |t: &str| u128::from_str_radix(t.trim_start_matches("0x"), 16).ok();
-            let ins: Option<Vec<ptx_spec::bv::BitVec>> = variant
+            let ins: Option<Vec<BitVec>> = variant
                 .inputs()
                 .iter()
                 .zip(strings(&i["inputs"]))
-                .map(|(o, t)| parse(t).map(|v| ptx_spec::bv::BitVec::new(o.ty.width(), v)))
+                .map(|(o, t)| parse(t).map(|v| BitVec::new(o.ty.width(), v)))
                 .collect();
             let vendor: Option<Vec<u128>> = strings(&i["vendor"]).into_iter().map(parse).collect();
             let (Some(ins), Some(vendor)) = (ins, vendor) else { continue };
-            let readings: Vec<_> = p.passage.readings.iter().collect();
-            let Some(t) = passage_compare::witness(&variant, &readings, &ins) else { continue };
-            let matches: Vec<&str> = t
-                .columns
+            let matches = readings_giving(&variant, p, &ins, &vendor);
+            // A value another passage's reading also gives is no evidence
+            // for this one: a 64-bit bfe length of 0x101 read as 255 is the
+            // operand range at work, whatever the sign-bit readings say.
+            let elsewhere = passages
                 .iter()
-                .enumerate()
-                .filter(|(c, _)| {
-                    t.rows.iter().zip(&vendor).all(|((_, vs), v)| vs[*c].map(|b| b.unsigned()) == Some(*v))
-                })
-                .map(|(_, n)| n.as_str())
-                .collect();
+                .filter(|q| q.passage.id != p.passage.id && q.passage.variants.contains(&name))
+                .any(|q| !readings_giving(&variant, q, &ins, &vendor).is_empty());
+            if elsewhere {
+                continue;
+            }
             if !matches.is_empty() {
-                return Some(format!("picks `{}` against the model: {}", matches.join("`, `"), instance_text(i)));
+                return Some(format!(
+                    "on {} it picks `{}` against the model: {}",
+                    origin_words(i["origin"].as_str().unwrap_or("")),
+                    matches.join("`, `"),
+                    instance_text(i)
+                ));
             }
         }
     }
     None
+}
+
+/// The readings of passage `p` that give `vendor` on `ins` (each evaluated
+/// concretely), by name.
+fn readings_giving(variant: &Variant, p: &PassageResult, ins: &[BitVec], vendor: &[u128]) -> Vec<String> {
+    let readings: Vec<_> = p.passage.readings.iter().collect();
+    let Some(t) = passage_compare::witness(variant, &readings, ins) else { return Vec::new() };
+    t.columns
+        .iter()
+        .enumerate()
+        .filter(|(c, _)| t.rows.iter().zip(vendor).all(|((_, vs), v)| vs[*c].map(|b| b.unsigned()) == Some(*v)))
+        .map(|(_, n)| n.clone())
+        .collect()
 }
 
 /// Build every file of the report.

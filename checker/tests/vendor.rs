@@ -52,6 +52,7 @@ fn hw_emit_writes_modules_that_assemble() {
     let o =
         ptxcheck(&["hw", "emit", dir.to_str().unwrap(), "--samples", "1", "--audit", &repo("reports/ptxcheck.json")]);
     assert_eq!(o.status.code(), Some(0), "{:?}", text(&o));
+    assert!(text(&o).1.starts_with("case boundaries of the model: "), "{:?}", text(&o));
     // Each module through ptxas, where the wheel is installed, for the
     // target its header names.
     let ptxas = ptxcheck::oracle::ptxas::find_ptxas(None).ok();

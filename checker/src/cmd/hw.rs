@@ -109,19 +109,18 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
 /// The instances the hardware runs: those of `vendor fold`, then every
 /// probe of the readings (an input on which two readings of a passage
 /// differ, from each comparison of the audit in `audit`), without repeats.
-fn instances(audit: &Path, samples: usize) -> Result<Vec<fold::Instance>, Error> {
-    let mut all = fold_instances(audit, samples)?;
+fn instances(audit: &Path, samples: usize, pool: &rayon::ThreadPool) -> Result<Vec<fold::Instance>, Error> {
+    let mut all = fold_instances(audit, samples, pool)?;
     let text =
         std::fs::read_to_string(audit).map_err(|e| Error::file(format!("cannot read {}", audit.display()), e))?;
     all.extend(fold::probe_instances(audit, &text).map_err(Error::usage)?);
-    let mut seen = std::collections::HashSet::new();
-    all.retain(|i| seen.insert((i.variant, i.inputs.clone())));
+    fold::unique(&mut all);
     Ok(all)
 }
 
 /// The program `hw run` runs and `hw emit` writes.
 fn program(samples: usize, audit: &Path) -> Result<hw::Program, Error> {
-    Ok(hw::Program::new(&instances(audit, samples)?, &hw::shfl_cases()))
+    Ok(hw::Program::new(&instances(audit, samples, &thread_pool(None)?)?, &hw::shfl_cases()))
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -154,8 +153,8 @@ fn sweep(
     if variants.is_empty() {
         return Err(Error::usage("no selected variant is swept that way"));
     }
-    let witnesses = instances(audit, 0)?;
     let gpu = Gpu::open()?;
+    let witnesses = instances(audit, 0, pool)?;
     writeln!(out, "sweeping {} variants on {}", variants.len(), gpu.info.line())?;
     let mut record = sweep::Record {
         schema: sweep::SCHEMA,
@@ -254,8 +253,9 @@ fn run_on_gpu(
     out: &mut dyn Write,
 ) -> Result<ExitCode, Error> {
     let output = output.map(Output::file).transpose()?;
-    let program = program(samples, audit)?;
+    // The driver first: without one, nothing else is worth computing.
     let gpu = Gpu::open()?;
+    let program = program(samples, audit)?;
     let lines = program.run(&gpu)?;
     let text = format!(
         "# ptxcheck hw results: `ptxcheck hw compare` reads this file\n# device: {}\n{}\n",

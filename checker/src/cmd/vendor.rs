@@ -15,11 +15,13 @@ use std::process::ExitCode;
 use clap::Subcommand;
 use serde_json::{json, Value};
 
-use super::Format;
+use super::{thread_pool, Format};
 use crate::error::Error;
 use crate::oracle::ptxas::{find_cuobjdump, find_ptxas, version, Tool};
-use crate::oracle::{fold, negative, syntax};
+use crate::oracle::{boundary, fold, negative, syntax};
 use crate::output::Output;
+use ptx_smt::solver::Backend;
+use ptx_spec::catalogue::Variant;
 
 /// The arguments of `ptxcheck vendor`.
 #[derive(clap::Args)]
@@ -123,7 +125,7 @@ fn run_fold(common: &Common, cuobjdump: Option<&Path>, samples: usize, out: &mut
     let output = common.output("ptxas-fold.json")?;
     let ptxas = find_ptxas(common.ptxas.as_deref())?;
     let cuobjdump = find_cuobjdump(cuobjdump)?;
-    let instances = fold_instances(&common.dir.join("ptxcheck.json"), samples)?;
+    let instances = fold_instances(&common.dir.join("ptxcheck.json"), samples, &thread_pool(None)?)?;
     let rows = fold::run(&ptxas, &cuobjdump, &instances)?;
     let mut counts = serde_json::Map::new();
     counts.insert("instances".into(), json!(rows.len()));
@@ -150,11 +152,34 @@ fn run_fold(common: &Common, cuobjdump: Option<&Path>, samples: usize, out: &mut
 }
 
 /// The fold instances: the witnesses of the audit report `audit`, the
-/// claims, and `samples` samples per variant.
-pub fn fold_instances(audit: &Path, samples: usize) -> Result<Vec<fold::Instance>, Error> {
+/// claims, `samples` samples per variant, and the inputs on either side of
+/// every case boundary of the model (found by the solver on `pool`).
+pub fn fold_instances(audit: &Path, samples: usize, pool: &rayon::ThreadPool) -> Result<Vec<fold::Instance>, Error> {
     let text =
         std::fs::read_to_string(audit).map_err(|e| Error::file(format!("cannot read {}", audit.display()), e))?;
-    fold::instances(audit, &text, samples).map_err(Error::usage)
+    let mut all = fold::instances(audit, &text, samples).map_err(Error::usage)?;
+    all.extend(case_boundaries(pool)?);
+    fold::unique(&mut all);
+    Ok(all)
+}
+
+/// The inputs on either side of every case boundary of the model, with a
+/// line on stderr saying how many there are (and any search left open).
+fn case_boundaries(pool: &rayon::ThreadPool) -> Result<Vec<fold::Instance>, Error> {
+    let variants = Variant::all();
+    let search = boundary::search(&variants, &Backend::Embedded, boundary::TIMEOUT, pool)?;
+    let instances = boundary::instances(&search.found);
+    let open = match search.open {
+        0 => String::new(),
+        n => format!("; {n} searches left open by the solver"),
+    };
+    eprintln!(
+        "case boundaries of the model: {} in {} variants, {} inputs{open}",
+        search.found.len(),
+        variants.iter().filter(|v| search.found.iter().any(|b| b.variant == **v)).count(),
+        instances.len()
+    );
+    Ok(instances)
 }
 
 /// The tool, with its release line and the wheel it came from.

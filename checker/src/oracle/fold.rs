@@ -243,9 +243,14 @@ pub fn instances(report: &Path, text: &str, samples: usize) -> Result<Vec<Instan
     let mut all = audit_instances(report, text)?;
     all.extend(claim_instances());
     all.extend(sample_instances(samples));
+    unique(&mut all);
+    Ok(all)
+}
+
+/// `all` with each input of a variant kept once, where it first comes.
+pub fn unique(all: &mut Vec<Instance>) {
     let mut seen = std::collections::HashSet::new();
     all.retain(|i| seen.insert((i.variant, i.inputs.clone())));
-    Ok(all)
 }
 
 /// The PTX lines of instance `j` in a kernel: inputs moved into registers,

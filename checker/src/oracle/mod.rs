@@ -3,6 +3,7 @@
 //! instruction computes (`fold`); and a program that asks the hardware
 //! (`hw`), ready for a machine with a GPU.
 
+pub mod boundary;
 pub mod fold;
 pub mod gpu;
 pub mod hw;
