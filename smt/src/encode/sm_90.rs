@@ -51,7 +51,8 @@ pub fn encode<A: Algebra>(v: &Variant, sym: &A, values: &[A::Bv]) -> Outputs<A> 
             let zero = sym.constant(32, 0);
             // 9.7.1.17, sm90-fns-base-above-31: some bit above bit 4 of base.
             let high_base = sym.not(sym.eq(sym.extract(31, 5, base), sym.constant(27, 0)));
-            // sm90-fns-most-negative-offset: 0 at mask = base = 0, open elsewhere.
+            // sm90-fns-most-negative-offset: 0 at mask = base = 0, open elsewhere
+            // (base above 31 included).
             let min_offset = sym.eq(offset, sym.constant(32, 0x8000_0000));
             let at_measured = sym.eq(sym.bvor(mask, base), zero);
             let o = outs[0];
@@ -61,9 +62,11 @@ pub fn encode<A: Algebra>(v: &Variant, sym: &A, values: &[A::Bv]) -> Outputs<A> 
                 (o.value, o.defined)
             };
             if covers(&FNS_BASE_ABOVE_31, v) {
+                // At every offset but -2^31, which no result covers.
+                let all_ones = sym.and(high_base, sym.not(min_offset));
                 outs[0] = Out {
-                    value: sym.ite(high_base, sym.constant(32, 0xffff_ffff), value),
-                    defined: choose(sym, high_base, sym.bool_constant(true), defined),
+                    value: sym.ite(all_ones, sym.constant(32, 0xffff_ffff), value),
+                    defined: choose(sym, all_ones, sym.bool_constant(true), defined),
                 };
             } else {
                 outs[0] = Out { value, defined };

@@ -71,10 +71,12 @@ pub const FNS_BASE_ABOVE_31: Rule = Rule {
     change: Change::FillsUnspecified,
     assumption: "fns-base-above-31-undefined",
     variants: &["fns.b32"],
-    rule: "base > 31 (unsigned) gives 0xffffffff, whatever mask and offset are: the results cover \
-           base 32, 0x7fffffff, 0xfffffffe, 0xffffffff and random bases, with offset 0, positive \
-           and negative, and masks 0, all ones and random",
-    open: "",
+    rule: "base > 31 (unsigned) gives 0xffffffff, whatever the mask, for every offset but -2^31: \
+           the results cover base 32, 0x7fffffff, 0xfffffffe, 0xffffffff and random bases, with \
+           offset 0, positive and negative, and masks 0, all ones and random",
+    open: "offset = -2^31, which no result has: there the H100 leaves the spec's rule \
+           (sm90-fns-most-negative-offset), and ptxas's constant folder gives 0 for \
+           mask = base = 0xffffffff",
     evidence: &[("fns.b32", 16)],
 };
 
@@ -88,8 +90,8 @@ pub const FNS_MOST_NEGATIVE_OFFSET: Rule = Rule {
     rule: "offset = -2^31 with mask = 0 and base = 0 gives 0, where the spec model (and every reading \
            of |offset| the audit knows) finds no set bit and gives 0xffffffff. One result: the \
            hardware's rule for this offset cannot be told from it, so sm_90 takes only that input",
-    open: "offset = -2^31 with base <= 31 and any other mask or base: unspecified (the spec model's \
-           0xffffffff is contradicted, the hardware's rule not known)",
+    open: "offset = -2^31 with any other mask or base, base above 31 included: unspecified (the \
+           spec model's 0xffffffff is contradicted, the hardware's rule not known)",
     evidence: &[("fns.b32", 1)],
 };
 
@@ -194,12 +196,14 @@ pub fn semantics<A: Algebra>(v: &Variant, alg: &A, values: &[A::Bv]) -> Outputs<
             let most_negative = alg.eq(offset, alg.constant(32, 1 << 31));
             let measured = alg.and(alg.is_zero(mask), alg.is_zero(base));
             let o = &mut outs[0];
-            // Offset -2^31 (base <= 31): 0 at the one measured input, open elsewhere.
+            // Offset -2^31: 0 at the one measured input, open elsewhere,
+            // whatever the base.
             o.value = alg.ite(most_negative, alg.constant(32, 0), o.value);
             o.defined = alg.or(alg.and(most_negative, measured), alg.and(alg.not(most_negative), o.defined));
-            // Base above 31 first: it holds whatever the offset.
-            o.value = alg.ite(base_above_31, alg.constant(32, 0xffff_ffff), o.value);
-            o.defined = alg.or(o.defined, base_above_31);
+            // Base above 31, at every other offset.
+            let all_ones = alg.and(base_above_31, alg.not(most_negative));
+            o.value = alg.ite(all_ones, alg.constant(32, 0xffff_ffff), o.value);
+            o.defined = alg.or(o.defined, all_ones);
         }
         Variant::BitField(op @ (BitField::Bfe(_) | BitField::Bfi(_))) if covers(&BIT_FIELD_64_WIDE_OPERAND, v) => {
             let (pos, len) = if matches!(op, BitField::Bfe(_)) { ("b", "c") } else { ("c", "d") };
@@ -255,8 +259,8 @@ pub fn rule_for(v: &Variant, values: &[BitVec]) -> Option<&'static Rule> {
                 _ => None,
             }
         }
-        Variant::BitCount(BitCount::Fns) if ins.get("base").unsigned() > 31 => Some(&FNS_BASE_ABOVE_31),
         Variant::BitCount(BitCount::Fns) if ins.get("offset").unsigned() == 1 << 31 => Some(&FNS_MOST_NEGATIVE_OFFSET),
+        Variant::BitCount(BitCount::Fns) if ins.get("base").unsigned() > 31 => Some(&FNS_BASE_ABOVE_31),
         Variant::BitField(op @ (BitField::Bfe(_) | BitField::Bfi(_))) => {
             let (pos, len) = if matches!(op, BitField::Bfe(_)) { ("b", "c") } else { ("c", "d") };
             let wide = [ins.get(pos), ins.get(len)].iter().any(|x| x.unsigned() >= 1 << 31);
@@ -298,6 +302,9 @@ mod tests {
         assert_eq!(run("fns.b32", &[0, 0x20, 0]), Some(0xffff_ffff));
         assert_eq!(run("fns.b32", &[0, 0, 0x8000_0000]), Some(0));
         assert_eq!(run("fns.b32", &[1, 0, 0x8000_0000]), None);
+        // No result has base > 31 with offset -2^31 (ptxas folds 0 there).
+        assert_eq!(run("fns.b32", &[0xffff_ffff, 0xffff_ffff, 0x8000_0000]), None);
+        assert_eq!(run("fns.b32", &[0xffff_ffff, 0xffff_ffff, 0x7fff_ffff]), Some(0xffff_ffff));
         assert_eq!(run("fns.b32", &[0xaaaa_aaaa, 2, 0xffff_ffff]), Some(1)); // the spec's example
         assert_eq!(run("bfe.u64", &[0x40, 0x8000_0000, 0xffff_ffff]), Some(0));
         assert_eq!(run("bfe.u64", &[1, 0x100, 1]), None); // low byte 0 or saturated: differ
