@@ -71,7 +71,8 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     // The sm_90 model's deviations: a file of its own, from the rule table
     // and the committed H100 results.
     let results = std::fs::read_to_string(dir.join(sm_90_report::RESULTS)).ok();
-    let sm_90 = sm_90_report::markdown(results.as_deref());
+    let fold = std::fs::read_to_string(dir.join(sm_90_report::FOLD)).ok();
+    let sm_90 = sm_90_report::markdown(results.as_deref(), fold.as_deref());
     if args.check {
         let mut stale = report.stale(dir);
         let sm_90_path = dir.join(sm_90_report::FILE);
