@@ -13,10 +13,11 @@ use rayon::prelude::*;
 use super::render::{note, seconds, Table, Width, WidthArgs};
 use super::{select, status, Setup};
 use crate::error::Error;
-use crate::oracle::fold;
+use crate::oracle::{boundary, fold};
 use crate::output::Output;
 use crate::vectors::kill::{self, Kills};
 use crate::vectors::{self, files, ptx, Reason, Size, Vector};
+use ptx_smt::solver::Backend;
 
 /// The arguments of `ptxcheck vectors`.
 #[derive(clap::Args)]
@@ -57,13 +58,27 @@ pub struct Args {
     width: WidthArgs,
 }
 
-/// The audit's witnesses and the claims' worked values, with reasons.
-pub fn witnesses(audit: &Path) -> Result<Vec<(Variant, Vec<u128>, Reason)>, Error> {
+/// The audit's witnesses, the claims' worked values and the inputs on
+/// either side of each case boundary of `variants` (found by the solver on
+/// `pool`), with reasons.
+pub fn witnesses(
+    audit: &Path,
+    variants: &[Variant],
+    pool: &rayon::ThreadPool,
+) -> Result<Vec<(Variant, Vec<u128>, Reason)>, Error> {
     let text =
         std::fs::read_to_string(audit).map_err(|e| Error::file(format!("cannot read {}", audit.display()), e))?;
     let findings = fold::audit_instances(audit, &text).map_err(Error::usage)?;
     let probes = fold::probe_instances(audit, &text).map_err(Error::usage)?;
-    Ok(vectors::witnesses(&findings, &probes, &fold::claim_instances()))
+    let mut all = vectors::witnesses(&findings, &probes, &fold::claim_instances());
+    let search = boundary::search(variants, &Backend::Embedded, boundary::TIMEOUT, pool)?;
+    for b in &search.found {
+        let operand = b.variant.inputs()[b.operand].name.to_string();
+        for (inputs, place) in b.inputs() {
+            all.push((b.variant, inputs, Reason::Case { operand: operand.clone(), place: place.into() }));
+        }
+    }
+    Ok(all)
 }
 
 /// The suite for `variants`, in catalogue order, on the current pool.
@@ -85,7 +100,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     };
     let setup = Setup::with("embedded", args.timeout, args.jobs)?;
     let start = Instant::now();
-    let witnesses = witnesses(&args.audit)?;
+    let witnesses = witnesses(&args.audit, &variants, &setup.pool)?;
     let suite = setup.install(|| suite(&variants, &witnesses, size))?;
     if let (Some(output), Some(dir)) = (&output, &args.output) {
         let (jsonl, csv, ptx) = setup.install(|| {
@@ -112,10 +127,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         let by_reason = |f: fn(&Reason) -> bool| suite.iter().filter(|v| f(&v.reason)).count();
         writeln!(
             out,
-            "reasons: {} finding witnesses, {} reading probes, {} claims, {} boundary, {} exhaustive, {} random",
+            "reasons: {} finding witnesses, {} reading probes, {} claims, {} case boundaries, {} boundary, {} exhaustive, {} random",
             by_reason(|r| matches!(r, Reason::Finding { .. })),
             by_reason(|r| matches!(r, Reason::Reading { .. })),
             by_reason(|r| matches!(r, Reason::Claim { .. })),
+            by_reason(|r| matches!(r, Reason::Case { .. })),
             by_reason(|r| matches!(r, Reason::Boundary { .. })),
             by_reason(|r| matches!(r, Reason::Exhaustive)),
             by_reason(|r| matches!(r, Reason::Random { .. })),

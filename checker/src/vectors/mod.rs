@@ -55,6 +55,10 @@ pub enum Reason {
     Reading { passage: String, first: String, second: String },
     /// A claim's worked value.
     Claim { id: String },
+    /// Either side of a case boundary of the model, found by the solver
+    /// (`oracle::boundary`): the operand that steps, and where the input
+    /// lies (`2 before`, `before`, `after`, `2 after`).
+    Case { operand: String, place: String },
     /// Edge values of the operands, named (`a=min b=width+1`).
     Boundary { name: String },
     /// One of every input of a small variant.
@@ -71,6 +75,7 @@ impl Reason {
             Reason::Finding { id } => format!("finding {id}"),
             Reason::Reading { passage, first, second } => format!("reading {passage}: {first} vs {second}"),
             Reason::Claim { id } => format!("claim {id}"),
+            Reason::Case { operand, place } => format!("case boundary on {operand}: {place}"),
             Reason::Boundary { name } => format!("boundary {name}"),
             Reason::Exhaustive => "exhaustive".into(),
             Reason::Random { seed } => format!("random (seed {seed})"),
@@ -84,9 +89,10 @@ impl Reason {
             Reason::Finding { .. } => 0,
             Reason::Reading { .. } => 1,
             Reason::Claim { .. } => 2,
-            Reason::Boundary { .. } => 3,
-            Reason::Exhaustive => 4,
-            Reason::Random { .. } => 5,
+            Reason::Case { .. } => 3,
+            Reason::Boundary { .. } => 4,
+            Reason::Exhaustive => 5,
+            Reason::Random { .. } => 6,
         }
     }
 }
