@@ -513,7 +513,30 @@ fn readme_vendor(s: &mut String, v: &Vendor, audit: &Audit) {
     t.push(vec!["not folded (no constant to read back)".into(), n(&c["not_folded"])]);
     s.push('\n');
     s.push_str(&markdown_table(&t));
+    let folded = hardware::folded_by_label(&v.fold);
+    let values = |label: &str| folded.get(label).cloned();
+    let rows: Vec<_> = audit.passages.iter().map(|p| hardware::passage_readings(p, &values)).collect();
+    s.push_str(
+        "\nWhich reading of each passage ptxas's folder takes, on the inputs that separate its readings (the \
+         audit's comparisons) that it folds: per reading, on how many of them ptxas gives the reading's value.\n\n",
+    );
+    passage_table(s, "separating inputs folded", "ptxas gives", &rows);
     readme_hardware(s, v.hardware.as_ref(), audit);
+}
+
+/// A table of which reading of each passage a vendor takes.
+fn passage_table(s: &mut String, run: &str, gives: &str, rows: &[hardware::PassageReadings]) {
+    let mut t = vec![vec!["passage".to_string(), run.into(), gives.into(), "no reading matches".into()]];
+    for p in rows {
+        let taken: Vec<String> = p.matches.iter().map(|(r, n)| format!("{r} {n}/{}", p.run)).collect();
+        let none = match &p.smallest_none {
+            Some(smallest) => format!("{}, e.g. {smallest}", p.none),
+            None => p.none.to_string(),
+        };
+        let taken = if p.run == 0 { "not run".to_string() } else { taken.join(", ") };
+        t.push(vec![format!("`{}`", p.passage), format!("{} of {}", p.run, p.witnesses), taken, none]);
+    }
+    s.push_str(&markdown_table(&t));
 }
 
 /// The README's hardware counts, next to ptxas's.
@@ -542,22 +565,7 @@ fn readme_hardware(s: &mut String, hw: Option<&Hardware>, audit: &Audit) {
         "\nWhich reading of each passage the GPU takes, on the inputs that separate its readings (the audit's \
          comparisons) that the run holds: per reading, on how many of them the GPU gives the reading's value.\n\n",
     );
-    let mut t = vec![vec![
-        "passage".to_string(),
-        "separating inputs run".into(),
-        "the GPU gives".into(),
-        "no reading matches".into(),
-    ]];
-    for p in hw.readings(audit) {
-        let gives: Vec<String> = p.matches.iter().map(|(r, n)| format!("{r} {n}/{}", p.run)).collect();
-        let none = match &p.smallest_none {
-            Some(smallest) => format!("{}, e.g. {smallest}", p.none),
-            None => p.none.to_string(),
-        };
-        let gives = if p.run == 0 { "not run".to_string() } else { gives.join(", ") };
-        t.push(vec![format!("`{}`", p.passage), format!("{} of {}", p.run, p.witnesses), gives, none]);
-    }
-    s.push_str(&markdown_table(&t));
+    passage_table(s, "separating inputs run", "the GPU gives", &hw.readings(audit));
 }
 
 /// The README's findings: by kind and severity, then by section.

@@ -14,7 +14,7 @@ use super::vendor::fold_instances;
 use super::{select, status, thread_pool, Format};
 use crate::error::Error;
 use crate::oracle::gpu::Gpu;
-use crate::oracle::{fold, hw, sweep};
+use crate::oracle::{hw, sweep};
 use crate::output::Output;
 use ptx_spec::catalogue::Variant;
 use ptx_spec::vendor::Model;
@@ -106,21 +106,10 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     }
 }
 
-/// The instances the hardware runs: those of `vendor fold`, then every
-/// probe of the readings (an input on which two readings of a passage
-/// differ, from each comparison of the audit in `audit`), without repeats.
-fn instances(audit: &Path, samples: usize, pool: &rayon::ThreadPool) -> Result<Vec<fold::Instance>, Error> {
-    let mut all = fold_instances(audit, samples, pool)?;
-    let text =
-        std::fs::read_to_string(audit).map_err(|e| Error::file(format!("cannot read {}", audit.display()), e))?;
-    all.extend(fold::probe_instances(audit, &text).map_err(Error::usage)?);
-    fold::unique(&mut all);
-    Ok(all)
-}
-
 /// The program `hw run` runs and `hw emit` writes.
 fn program(samples: usize, audit: &Path) -> Result<hw::Program, Error> {
-    Ok(hw::Program::new(&instances(audit, samples, &thread_pool(None)?)?, &hw::shfl_cases()))
+    // The hardware runs the instances of `vendor fold`.
+    Ok(hw::Program::new(&fold_instances(audit, samples, &thread_pool(None)?)?, &hw::shfl_cases()))
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -154,7 +143,7 @@ fn sweep(
         return Err(Error::usage("no selected variant is swept that way"));
     }
     let gpu = Gpu::open()?;
-    let witnesses = instances(audit, 0, pool)?;
+    let witnesses = fold_instances(audit, 0, pool)?;
     writeln!(out, "sweeping {} variants on {}", variants.len(), gpu.info.line())?;
     let mut record = sweep::Record {
         schema: sweep::SCHEMA,

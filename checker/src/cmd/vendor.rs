@@ -152,13 +152,16 @@ fn run_fold(common: &Common, cuobjdump: Option<&Path>, samples: usize, out: &mut
 }
 
 /// The fold instances: the witnesses of the audit report `audit`, the
-/// claims, `samples` samples per variant, and the inputs on either side of
-/// every case boundary of the model (found by the solver on `pool`).
+/// claims, `samples` samples per variant, the inputs on either side of
+/// every case boundary of the model (found by the solver on `pool`), and
+/// every probe of the readings (an input on which two readings of a
+/// passage differ, from each comparison of the audit), without repeats.
 pub fn fold_instances(audit: &Path, samples: usize, pool: &rayon::ThreadPool) -> Result<Vec<fold::Instance>, Error> {
     let text =
         std::fs::read_to_string(audit).map_err(|e| Error::file(format!("cannot read {}", audit.display()), e))?;
     let mut all = fold::instances(audit, &text, samples).map_err(Error::usage)?;
     all.extend(case_boundaries(pool)?);
+    all.extend(fold::probe_instances(audit, &text).map_err(Error::usage)?);
     fold::unique(&mut all);
     Ok(all)
 }

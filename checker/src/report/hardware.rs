@@ -101,57 +101,83 @@ pub struct PassageReadings {
 impl Hardware {
     /// Every passage's readings against the GPU.
     pub fn readings(&self, audit: &Audit) -> Vec<PassageReadings> {
-        audit.passages.iter().map(|p| self.passage_readings(p)).collect()
+        audit.passages.iter().map(|p| passage_readings(p, &|label| self.values(label))).collect()
     }
 
-    fn passage_readings(&self, result: &PassageResult) -> PassageReadings {
-        let passage = result.passage;
-        let mut witnesses: Vec<(String, &WitnessTable)> = Vec::new();
-        for pair in &result.pairs {
-            if let PairVerdict::Differ { witness } = &pair.verdict {
-                if let Some(l) = label(witness) {
-                    if !witnesses.iter().any(|(seen, _)| *seen == l) {
-                        witnesses.push((l, witness));
-                    }
+    /// The GPU's outputs for a label (`0x1 0x0`), if the run has it.
+    fn values(&self, label: &str) -> Option<String> {
+        self.by_label.get(label).map(|&k| self.rows[k].hardware.clone())
+    }
+}
+
+/// Which readings of a passage a vendor takes, on the inputs separating
+/// them that it has values for: `values` gives a label's outputs as the
+/// vendor gave them (`0x1 0x0`), `None` where it has none.
+pub fn passage_readings(result: &PassageResult, values: &dyn Fn(&str) -> Option<String>) -> PassageReadings {
+    let passage = result.passage;
+    let mut witnesses: Vec<(String, &WitnessTable)> = Vec::new();
+    for pair in &result.pairs {
+        if let PairVerdict::Differ { witness } = &pair.verdict {
+            if let Some(l) = label(witness) {
+                if !witnesses.iter().any(|(seen, _)| *seen == l) {
+                    witnesses.push((l, witness));
                 }
             }
-        }
-        let mut matches: Vec<(&'static str, usize)> = passage.readings.iter().map(|r| (r.name, 0)).collect();
-        let (mut run, mut none, mut smallest_none) = (0, 0, None::<(u128, String)>);
-        for (l, w) in &witnesses {
-            let Some(row) = self.by_label.get(l).map(|&k| &self.rows[k]) else { continue };
-            let Some(variant) = Variant::from_mnemonic(&w.variant) else { continue };
-            run += 1;
-            let got: Vec<u128> = row.hardware.split_whitespace().filter_map(parse_hex).collect();
-            let inputs: Vec<_> = w.inputs.iter().map(|(_, v)| *v).collect();
-            let mut any = false;
-            for (k, r) in passage.readings.iter().enumerate() {
-                let Some(outs) = r.formula.outputs(&Concrete, &variant, &inputs) else { continue };
-                let same = outs.len() == got.len()
-                    && outs.iter().zip(&got).all(|(o, g)| o.defined && o.value.unsigned() == *g);
-                if same {
-                    matches[k].1 += 1;
-                    any = true;
-                }
-            }
-            if !any {
-                none += 1;
-                let size: u128 = inputs.iter().map(|v| v.unsigned()).sum();
-                if smallest_none.as_ref().is_none_or(|(s, _)| size < *s) {
-                    let shown = format!("`{}` gives {}", l.trim_start_matches("inst "), row.hardware);
-                    smallest_none = Some((size, shown));
-                }
-            }
-        }
-        PassageReadings {
-            passage: passage.id,
-            witnesses: witnesses.len(),
-            run,
-            matches,
-            none,
-            smallest_none: smallest_none.map(|(_, s)| s),
         }
     }
+    let mut matches: Vec<(&'static str, usize)> = passage.readings.iter().map(|r| (r.name, 0)).collect();
+    let (mut run, mut none, mut smallest_none) = (0, 0, None::<(u128, String)>);
+    for (l, w) in &witnesses {
+        let Some(given) = values(l) else { continue };
+        let Some(variant) = Variant::from_mnemonic(&w.variant) else { continue };
+        run += 1;
+        let got: Vec<u128> = given.split_whitespace().filter_map(parse_hex).collect();
+        let inputs: Vec<_> = w.inputs.iter().map(|(_, v)| *v).collect();
+        let mut any = false;
+        for (k, r) in passage.readings.iter().enumerate() {
+            let Some(outs) = r.formula.outputs(&Concrete, &variant, &inputs) else { continue };
+            let same =
+                outs.len() == got.len() && outs.iter().zip(&got).all(|(o, g)| o.defined && o.value.unsigned() == *g);
+            if same {
+                matches[k].1 += 1;
+                any = true;
+            }
+        }
+        if !any {
+            none += 1;
+            let size: u128 = inputs.iter().map(|v| v.unsigned()).sum();
+            if smallest_none.as_ref().is_none_or(|(s, _)| size < *s) {
+                let shown = format!("`{}` gives {given}", l.trim_start_matches("inst "));
+                smallest_none = Some((size, shown));
+            }
+        }
+    }
+    PassageReadings {
+        passage: passage.id,
+        witnesses: witnesses.len(),
+        run,
+        matches,
+        none,
+        smallest_none: smallest_none.map(|(_, s)| s),
+    }
+}
+
+/// ptxas's folded values (`ptxas-fold.json`'s instances) by label, as
+/// [`passage_readings`] reads them: only the instances it folded.
+pub fn folded_by_label(fold: &Value) -> HashMap<String, String> {
+    let strings = |v: &Value| -> Vec<String> {
+        v.as_array().into_iter().flatten().filter_map(|x| x.as_str().map(String::from)).collect()
+    };
+    fold["instances"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|i| i["verdict"] != "not folded" && i["verdict"] != "rejected")
+        .map(|i| {
+            let label = format!("inst {} {}", i["variant"].as_str().unwrap_or(""), strings(&i["inputs"]).join(" "));
+            (label, strings(&i["vendor"]).join(" "))
+        })
+        .collect()
 }
 
 impl Hardware {
@@ -177,7 +203,7 @@ impl Hardware {
             count("hardware picks")
         );
         if let Some(p) = audit.passages.iter().find(|p| p.passage.id == a.id) {
-            let r = self.passage_readings(p);
+            let r = passage_readings(p, &|label| self.values(label));
             if r.run > 0 {
                 let gives: Vec<String> = r.matches.iter().map(|(name, n)| format!("{name} {n}/{}", r.run)).collect();
                 line.push_str(&format!("; on the inputs separating its readings: {}", gives.join(", ")));
@@ -318,5 +344,46 @@ mod tests {
             hw.assumption_line(a, &["div.u32".to_string()], &audit),
             "NVIDIA H100 80GB HBM3: 1 results on its variants, 0 agree, 0 disagree, 1 where the model leaves the value open"
         );
+    }
+
+    /// ptxas's folded values count per reading as the GPU's do, by the
+    /// instruction and its inputs, whatever the instance's origin; an
+    /// instance ptxas did not fold counts as not run.
+    #[test]
+    fn a_passage_counts_the_readings_ptxas_takes() {
+        let passage = crate::audit::passages::PASSAGES.iter().find(|p| p.id == "shf-shift-by-32").unwrap();
+        let result = crate::audit::passages::compare::check(
+            passage,
+            &ptx_smt::solver::Backend::Embedded,
+            std::time::Duration::from_secs(60),
+        );
+        let separating: Vec<&WitnessTable> = result
+            .pairs
+            .iter()
+            .filter_map(|p| match &p.verdict {
+                PairVerdict::Differ { witness } => Some(witness),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(separating.len(), 2);
+        let instance = |w: &WitnessTable, vendor: Value, verdict: &str| {
+            let inputs: Vec<String> = label(w).unwrap().split(' ').skip(2).map(String::from).collect();
+            json!({"variant": w.variant, "origin": "sample", "inputs": inputs, "vendor": vendor, "verdict": verdict})
+        };
+        // The first folded to the model's value, the second to no reading's
+        // (0x12345678), a third copy of it not folded.
+        let model = |w: &WitnessTable| format!("0x{:08x}", w.rows[0].1[0].unwrap().unsigned());
+        let fold = json!({"instances": [
+            instance(separating[0], json!([model(separating[0])]), "agree"),
+            instance(separating[1], json!(["0x12345678"]), "disagree"),
+        ]});
+        let folded = folded_by_label(&fold);
+        let r = passage_readings(&result, &|l| folded.get(l).cloned());
+        assert_eq!((r.witnesses, r.run, r.none), (2, 2, 1));
+        assert_eq!(r.matches, vec![("model", 1), ("mod-32", 0)]);
+        assert!(r.smallest_none.unwrap().ends_with("gives 0x12345678"));
+        let unfolded = json!({"instances": [instance(separating[0], json!(["not folded (SHF)"]), "not folded")]});
+        let folded = folded_by_label(&unfolded);
+        assert_eq!(passage_readings(&result, &|l| folded.get(l).cloned()).run, 0);
     }
 }
