@@ -114,7 +114,7 @@ impl<'c> Evaluator<'c> {
                 Err(EvalError::IllSorted(crate::term::display_bounded(self.ctx, e, 200)))
             }
         };
-        return Ok(Value::Bv(match (name, nums.as_slice()) {
+        Ok(Value::Bv(match (name, nums.as_slice()) {
             ("extract", &[hi, lo]) => {
                 check(hi >= lo && hi < x.width())?;
                 c.extract(hi, lo, x)
@@ -128,7 +128,7 @@ impl<'c> Evaluator<'c> {
                 c.sign_extend(k, x)
             }
             _ => return Err(unsupported()),
-        }));
+        }))
     }
 
     fn apply(&mut self, e: SExpr, items: &[SExpr]) -> Result<Value, EvalError> {
@@ -137,7 +137,7 @@ impl<'c> Evaluator<'c> {
         let (&head, args) = items.split_first().ok_or_else(unsupported)?;
         // Indexed operators: ((_ extract i j) x), ((_ zero_extend k) x), ...
         if let Some(index) = self.ctx.get_list(head) {
-            return self.apply_indexed(e, &index, args);
+            return self.apply_indexed(e, index, args);
         }
         let op = self.ctx.get_atom(head).ok_or_else(unsupported)?.to_string();
         let mut vals = Vec::with_capacity(args.len());

@@ -203,7 +203,8 @@ pub fn cases() -> Vec<Case> {
                 for m in expand(line, &first) {
                     for t in TYPES.iter().filter(|t| !values.contains(t)) {
                         // Put the left-out type in the set's place.
-                        let Some(pos) = values.iter().filter_map(|v| m.find(&format!("{v}")).map(|p| (p, v))).last()
+                        let Some(pos) =
+                            values.iter().filter_map(|v| m.find(&v.to_string()).map(|p| (p, v))).next_back()
                         else {
                             continue;
                         };

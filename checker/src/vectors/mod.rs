@@ -411,6 +411,7 @@ fn powers(variant: &Variant) -> Vec<Vec<u128>> {
 /// - the low masks `2^k - 1` searched from their top bit `k - 1` and the
 ///   high masks `!(2^k - 1)` from their bottom bit `k`, so the bits on the
 ///   far side of the base are all clear, or all set.
+///
 /// About 6,000 inputs; other variants get none.
 fn fns_search(variant: &Variant) -> Vec<Vec<u128>> {
     use ptx_spec::catalogue::bit_count::BitCount;

@@ -216,7 +216,7 @@ impl Parser<'_> {
         if self.peek() == Some(";") {
             self.at += 1;
         }
-        self.references_in(&self.tokens[start..end].to_vec(), body);
+        self.references_in(&self.tokens[start..end], body);
     }
     /// The names one statement refers to: a leading type makes it a
     /// declaration; `name =`, `name[...] =`, `name op=`, `name++` set.

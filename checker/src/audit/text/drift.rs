@@ -81,7 +81,7 @@ pub fn transcribed_blocks() -> Vec<(String, BlockKind)> {
     for (s, _) in crate::audit::syntax::EXAMPLE_INSTRUCTIONS {
         push(s, BlockKind::Examples);
     }
-    out.sort_by(|a, b| (section_key(&a.0), a.1).cmp(&(section_key(&b.0), b.1)));
+    out.sort_by_key(|a| (section_key(&a.0), a.1));
     out
 }
 

@@ -454,7 +454,7 @@ pub fn code(doc: &Document) -> Vec<Finding> {
             }
             // A code span may run onto the next line of its paragraph.
             let joined = p.iter().map(|l| l.text.trim()).collect::<Vec<_>>().join(" ");
-            if ticks % 2 == 0 {
+            if ticks.is_multiple_of(2) {
                 for span in spans(&joined) {
                     let l = p.iter().copied().find(|l| l.text.contains(span.as_str())).unwrap_or(p[0]);
                     let bad_bracket = unbalanced(&span);
