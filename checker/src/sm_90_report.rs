@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use ptx_spec::catalogue::Variant;
 use ptx_spec::vendor::{Model, Rule};
 
+use crate::oracle::fold::parse_hex;
 use crate::oracle::hw;
 
 /// The report's file name under `reports/`.
@@ -117,9 +118,8 @@ enum Folded {
 /// A folded instance of `ptxas-fold.json` against `model`: `None` where
 /// ptxas did not fold it or it does not read.
 fn against(i: &serde_json::Value, model: Model) -> Option<(Variant, Vec<u128>, Vec<u128>, Folded)> {
-    let strings = |v: &serde_json::Value| -> Option<Vec<u128>> {
-        v.as_array()?.iter().map(|x| u128::from_str_radix(x.as_str()?.trim_start_matches("0x"), 16).ok()).collect()
-    };
+    let strings =
+        |v: &serde_json::Value| -> Option<Vec<u128>> { v.as_array()?.iter().map(|x| parse_hex(x.as_str()?)).collect() };
     let variant = Variant::from_mnemonic(i["variant"].as_str()?)?;
     let (inputs, vendor) = (strings(&i["inputs"])?, strings(&i["vendor"])?);
     let values = variant.run_in(model, &inputs);

@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use easy_smt::{Context, SExpr, SExprData};
 use ptx_smt::encode::encode_in;
-use ptx_smt::eval::Evaluator;
+use ptx_smt::eval::{EvalError, Evaluator};
 use ptx_smt::solver::{Backend, SatResult, SolverError, Var};
 use ptx_smt::term::{display_bounded, Sym, SymBv};
 use ptx_spec::bv::{mask, Algebra, BitVec};
@@ -255,13 +255,7 @@ fn least(
     let least = minimise(backend, ctx, vars, goal, model, timeout, true)?;
     let input: Vec<u128> = vars.iter().map(|v| least.get(&v.name).map_or(0, |b| b.unsigned())).collect();
     // Confirmed on the condition itself, evaluated on both sides.
-    let at = |values: &[u128]| {
-        let env = vars.iter().zip(values).map(|(v, &x)| (v.name.clone(), BitVec::new(v.width, x))).collect();
-        Evaluator::new(ctx, env).eval_bool(c)
-    };
-    let mut next = input.clone();
-    next[j] += 1;
-    match (at(&input), at(&next)) {
+    match step(ctx, vars, c, &input, j) {
         (Ok(before), Ok(after)) if before != after => {}
         (before, after) => {
             return Err(SolverError::Rejected {
@@ -284,13 +278,26 @@ fn least(
 fn dense(ctx: &Context, vars: &[Var], condition: SExpr, b: &Boundary) -> Option<Boundary> {
     let mut input: Vec<u128> = vars.iter().map(|v| mask(v.width)).collect();
     input[b.operand] = b.input[b.operand];
+    let (Ok(before), Ok(after)) = step(ctx, vars, condition, &input, b.operand) else { return None };
+    (input != b.input && before != after).then(|| Boundary { input, ..b.clone() })
+}
+
+/// `condition` evaluated concretely at `input` and with operand `j` one
+/// more.
+fn step(
+    ctx: &Context,
+    vars: &[Var],
+    condition: SExpr,
+    input: &[u128],
+    j: usize,
+) -> (Result<bool, EvalError>, Result<bool, EvalError>) {
     let at = |values: &[u128]| {
         let env = vars.iter().zip(values).map(|(v, &x)| (v.name.clone(), BitVec::new(v.width, x))).collect();
-        Evaluator::new(ctx, env).eval_bool(condition).ok()
+        Evaluator::new(ctx, env).eval_bool(condition)
     };
-    let mut next = input.clone();
-    next[b.operand] += 1;
-    (input != b.input && at(&input)? != at(&next)?).then(|| Boundary { input, ..b.clone() })
+    let mut next = input.to_vec();
+    next[j] += 1;
+    (at(input), at(&next))
 }
 
 /// The boundaries' inputs as instances (origin `case boundary on b:

@@ -82,7 +82,7 @@ fn hex(value: u128, width: u32) -> String {
     format!("{value:#0w$x}", w = digits + 2)
 }
 
-fn parse_hex(text: &str) -> Option<u128> {
+pub(crate) fn parse_hex(text: &str) -> Option<u128> {
     u128::from_str_radix(text.trim().trim_start_matches("0x"), 16).ok()
 }
 

@@ -10,6 +10,7 @@ use ptx_spec::bv::mask;
 use ptx_spec::catalogue::Variant;
 use serde_json::{json, Value};
 
+use super::strings;
 use crate::audit::finding::{Finding, WitnessTable};
 use crate::audit::passages::compare::{PairVerdict, PassageResult};
 use crate::audit::Audit;
@@ -165,9 +166,6 @@ pub fn passage_readings(result: &PassageResult, values: &dyn Fn(&str) -> Option<
 /// ptxas's folded values (`ptxas-fold.json`'s instances) by label, as
 /// [`passage_readings`] reads them: only the instances it folded.
 pub fn folded_by_label(fold: &Value) -> HashMap<String, String> {
-    let strings = |v: &Value| -> Vec<String> {
-        v.as_array().into_iter().flatten().filter_map(|x| x.as_str().map(String::from)).collect()
-    };
     fold["instances"]
         .as_array()
         .into_iter()
