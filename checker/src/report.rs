@@ -267,10 +267,11 @@ fn instances_verdict(source: &Value, findings: &[&Finding]) -> Option<String> {
 /// instance comes from.
 fn picks_elsewhere(source: &Value, findings: &[&Finding], passages: &[PassageResult]) -> Option<String> {
     let empty = Vec::new();
+    let covers = |p: &PassageResult, name: &str| p.passage.widths().iter().any(|w| w == name);
     for p in passages.iter().filter(|p| findings.iter().any(|f| f.id == p.passage.id)) {
         for i in source["instances"].as_array().unwrap_or(&empty) {
             let name = i["variant"].as_str().unwrap_or("");
-            if i["verdict"] != "disagree" || !p.passage.variants.contains(&name) {
+            if i["verdict"] != "disagree" || !covers(p, name) {
                 continue;
             }
             let Some(variant) = Variant::from_mnemonic(name) else { continue };
@@ -289,7 +290,7 @@ fn picks_elsewhere(source: &Value, findings: &[&Finding], passages: &[PassageRes
             // operand range at work, whatever the sign-bit readings say.
             let elsewhere = passages
                 .iter()
-                .filter(|q| q.passage.id != p.passage.id && q.passage.variants.contains(&name))
+                .filter(|q| q.passage.id != p.passage.id && covers(q, name))
                 .any(|q| !readings_giving(&variant, q, &ins, &vendor).is_empty());
             if elsewhere {
                 continue;

@@ -86,18 +86,18 @@ pub struct PassageResult {
     pub readings: Vec<ReadingSummary>,
 }
 
-/// Compare every pair of readings of `passage` on each of its variants.
+/// Compare every pair of readings of `passage` at every width it covers.
 pub fn check(passage: &'static Passage, backend: &Backend, timeout: Duration) -> PassageResult {
     let rs = passage.readings;
-    let jobs: Vec<(usize, usize, &str)> = passage
-        .variants
+    let widths = passage.widths();
+    let jobs: Vec<(usize, usize, &str)> = widths
         .iter()
-        .flat_map(|v| (0..rs.len()).flat_map(move |i| (i + 1..rs.len()).map(move |j| (i, j, *v))))
+        .flat_map(|v| (0..rs.len()).flat_map(move |i| (i + 1..rs.len()).map(move |j| (i, j, v.as_str()))))
         .collect();
     let pairs: Vec<Pair> = jobs
         .par_iter()
         .map(|&(i, j, v)| {
-            let variant = Variant::from_mnemonic(v).expect("passage variants are catalogue names (tested)");
+            let variant = Variant::from_mnemonic(v).expect("a passage's widths are catalogue names");
             let verdict = compare_readings(&variant, &rs[i], &rs[j], backend, timeout)
                 .unwrap_or_else(|e| PairVerdict::Unknown { reason: e.to_string() });
             Pair { first: rs[i].name, second: rs[j].name, variant: v.to_string(), verdict }

@@ -14,7 +14,7 @@
 pub mod compare;
 
 use ptx_spec::assumption::{self, Assumption};
-use ptx_spec::bv::Algebra;
+use ptx_spec::bv::{Algebra, BitVec, Concrete};
 use ptx_spec::catalogue::{
     add_sub::AddSub, bit_count::BitCount, bit_field::BitField, div_rem::DivRem, mul_mad::MulMad, shift::Shift,
 };
@@ -345,7 +345,8 @@ pub struct Passage {
     pub fragment: &'static str,
     /// What the text leaves open, in one line.
     pub question: &'static str,
-    /// The variants the readings are compared on.
+    /// The variants the readings are compared on, as the passage names them;
+    /// `widths` adds each one's other widths.
     pub variants: &'static [&'static str],
     pub readings: &'static [Reading],
     /// The name of the reading the model adopts.
@@ -359,6 +360,60 @@ impl Passage {
     pub fn reading(&self, name: &str) -> Option<&Reading> {
         self.readings.iter().find(|r| r.name == name)
     }
+
+    /// Every width the passage covers: the listed variants, then the same
+    /// instructions at each other width of their type (`add.s32` brings
+    /// `add.s16` and `add.s64`) where the catalogue has them and every
+    /// reading applies. The readings are compared, and probed, on all of
+    /// them: a reading that matches another at one width may not at the
+    /// next. The listed ones come first, so they stay the findings' witnesses.
+    pub fn widths(&self) -> Vec<String> {
+        let mut out: Vec<String> = self.variants.iter().map(|v| v.to_string()).collect();
+        for name in self.variants.iter().flat_map(|v| other_widths(v)) {
+            let applies = Variant::from_mnemonic(&name).is_some_and(|v| self.applies_to(&v));
+            if applies && !out.contains(&name) {
+                out.push(name);
+            }
+        }
+        out
+    }
+
+    /// Every reading gives outputs on `variant`.
+    fn applies_to(&self, variant: &Variant) -> bool {
+        let ins: Vec<BitVec> = variant.inputs().iter().map(|o| BitVec::new(o.ty.width(), 0)).collect();
+        self.readings.iter().all(|r| r.formula.outputs(&Concrete, variant, &ins).is_some())
+    }
+}
+
+/// `name` with every scalar type token (`.s32`, `.u16`, `.b64`) at each of
+/// the other widths, the letters kept.
+fn other_widths(name: &str) -> Vec<String> {
+    let (head, tail) = name.split_once(' ').map_or((name, ""), |(h, t)| (h, t));
+    let typed = |token: &str| {
+        let (letter, bits) = token.split_at(1);
+        matches!(letter, "s" | "u" | "b") && matches!(bits, "16" | "32" | "64")
+    };
+    let tokens: Vec<&str> = head.split('.').collect();
+    if !tokens.iter().skip(1).any(|t| typed(t)) {
+        return Vec::new();
+    }
+    ["16", "32", "64"]
+        .iter()
+        .map(|bits| {
+            let head: Vec<String> = tokens
+                .iter()
+                .enumerate()
+                .map(|(i, t)| if i > 0 && typed(t) { format!("{}{bits}", &t[..1]) } else { t.to_string() })
+                .collect();
+            let joined = head.join(".");
+            if tail.is_empty() {
+                joined
+            } else {
+                format!("{joined} {tail}")
+            }
+        })
+        .filter(|n| n != name)
+        .collect()
 }
 
 const fn model(says: &'static str, text: Text) -> Reading {
@@ -1025,7 +1080,6 @@ pub const PASSAGES: &[Passage] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ptx_spec::bv::{BitVec, Concrete};
 
     #[test]
     fn every_assumption_is_a_passage_and_every_formula_applies() {
@@ -1048,92 +1102,22 @@ mod tests {
         }
     }
 
-    /// The restriction pass's "model" reading says the model masks: so it
-    /// does, on inputs above the range at both widths (9.7.1.19-20).
+    /// A passage is compared at every width of the instructions it lists,
+    /// once each, and only where every reading applies (9.7.1: add and sub
+    /// at 16, 32 and 64 bits; add.sat has only its 32-bit form).
     #[test]
-    fn restricted_operands_are_masked_by_the_model() {
-        const BFE: &[&str] = &["b", "c"];
-        const BFI: &[&str] = &["c", "d"];
-        for (name, restricted) in [("bfe.s32", BFE), ("bfe.u64", BFE), ("bfi.b64", BFI)] {
-            let v = Variant::from_mnemonic(name).unwrap();
-            let ins: Vec<BitVec> = v
-                .inputs()
-                .iter()
-                .map(|o| BitVec::new(o.ty.width(), if restricted.contains(&o.name) { 0x1_05 } else { 0xf0f0 }))
-                .collect();
-            let masked = Formula::Restricted { operands: restricted, how: Restrict::Mask { bits: 8 } };
-            let m = masked.outputs(&Concrete, &v, &ins).unwrap();
-            let model = Formula::Model.outputs(&Concrete, &v, &ins).unwrap();
-            assert_eq!(m[0].value, model[0].value, "{name}");
-            let clamped = Formula::Restricted { operands: restricted, how: Restrict::Clamp { bound: 255 } };
-            assert_ne!(clamped.outputs(&Concrete, &v, &ins).unwrap()[0].value, model[0].value, "{name}");
-        }
-    }
-
-    fn szext(repair: SzextRepair, mode: &str, a: u128, b: u128) -> u128 {
-        let v = Variant::from_mnemonic(mode).unwrap();
-        let ins = [BitVec::new(32, a), BitVec::new(32, b)];
-        Formula::Szext(repair).outputs(&Concrete, &v, &ins).unwrap()[0].value.unsigned()
-    }
-
-    // 9.7.1.21, worked by hand: the low 8 bits of 0x80 sign-extended.
-    /// fns's magnitude readings compare on their keys: a key must change
-    /// wherever its reading's result can, or the comparison of keys would
-    /// call two different readings equal. At offset = -2^31, c-abs is
-    /// undefined and its key says so; model and wrap-32 give the same
-    /// result and the same key; over a spread of inputs, equal keys mean
-    /// equal results.
-    #[test]
-    fn fns_magnitude_keys_follow_their_results() {
-        let v = Variant::from_mnemonic("fns.b32").unwrap();
-        let [exact, wrap, cabs] =
-            [FnsMagnitude::Exact, FnsMagnitude::Wrap32, FnsMagnitude::CAbs].map(Formula::FnsMagnitude);
-        let run = |f: Formula, ins: &[BitVec]| {
-            let outs = f.outputs(&Concrete, &v, ins).unwrap();
-            (f.key(&Concrete, &v, ins).unwrap(), outs.iter().map(|o| o.defined.then_some(o.value)).collect::<Vec<_>>())
-        };
-        let at = |mask: u128, base: u128, offset: u128| [mask, base, offset].map(|x| BitVec::new(32, x));
-        let most_negative = at(0, 0, 0x8000_0000);
-        assert_eq!(run(exact, &most_negative).0, run(wrap, &most_negative).0);
-        assert_ne!(run(exact, &most_negative).0, run(cabs, &most_negative).0);
-        assert_eq!(run(cabs, &most_negative).1, vec![None]);
-        for mask in [0, 1, 0x8000_0001, 0xaaaa_aaaa, 0xffff_ffff] {
-            for base in [0, 1, 16, 31, 32] {
-                for offset in [0, 1, 2, 17, 33, 0x7fff_ffff, 0x8000_0000, 0x8000_0001, 0xffff_ffdf, 0xffff_ffff] {
-                    let ins = at(mask, base, offset);
-                    for (f, g) in [(exact, wrap), (exact, cabs), (wrap, cabs)] {
-                        let ((kf, of), (kg, og)) = (run(f, &ins), run(g, &ins));
-                        if kf == kg {
-                            assert_eq!(of, og, "{f:?} {g:?} {ins:?}");
-                        }
-                    }
-                }
+    fn a_passage_covers_every_width_of_what_it_lists() {
+        let widths = |id: &str| PASSAGES.iter().find(|p| p.id == id).unwrap().widths();
+        assert_eq!(widths("int-wraparound"), ["add.s32", "sub.s64", "add.s16", "add.s64", "sub.s16", "sub.s32"]);
+        assert_eq!(widths("sat-of-exact-result"), ["add.sat.s32", "sub.sat.s32"]);
+        assert_eq!(widths("bfind-negate-comment"), ["bfind.s32", "bfind.s64"]);
+        assert_eq!(widths("shfl-unpredictable-source"), ["shfl.idx.b32 d|p"]);
+        for p in PASSAGES {
+            let all = p.widths();
+            assert!(p.variants.iter().all(|v| all.iter().any(|w| w == v)), "{}: a listed variant dropped", p.id);
+            for (i, w) in all.iter().enumerate() {
+                assert!(!all[..i].contains(w), "{}: {w} twice", p.id);
             }
         }
-    }
-
-    #[test]
-    fn szext_repairs_by_hand() {
-        assert_eq!(szext(SzextRepair::Colon, "szext.wrap.s32", 0x80, 8), 0xffff_ff80);
-        assert_eq!(szext(SzextRepair::DropConditional, "szext.wrap.s32", 0x80, 8), 0x80);
-        assert_eq!(szext(SzextRepair::Swapped, "szext.wrap.s32", 0x7f, 8), 0xffff_ff7f);
-        assert_eq!(szext(SzextRepair::QuestionAsOr, "szext.wrap.s32", 0x7f, 8), 0xffff_ff7f);
-        assert_eq!(szext(SzextRepair::Colon, "szext.clamp.s32", 0x80, 40), 0x80);
-    }
-
-    // 9.7.1.19, worked by hand: an 8-bit field 0x80 at bit 0, and a 2-bit
-    // field at bit 31 of 0x80000000 that runs past the msb.
-    #[test]
-    fn bfe_sign_readings_by_hand() {
-        let bfe = |r: BfeSign, a: u128, pos: u128, len: u128| {
-            let v = Variant::from_mnemonic("bfe.s32").unwrap();
-            let ins = [BitVec::new(32, a), BitVec::new(32, pos), BitVec::new(32, len)];
-            Formula::BfeSign(r).outputs(&Concrete, &v, &ins).unwrap()[0].value.unsigned()
-        };
-        assert_eq!(bfe(BfeSign::FieldMsbClamped, 0x80, 0, 8), 0xffff_ff80);
-        assert_eq!(bfe(BfeSign::OnlyPastMsb, 0x80, 0, 8), 0x80);
-        assert_eq!(bfe(BfeSign::FieldMsbClamped, 0x8000_0000, 31, 2), 0xffff_ffff);
-        assert_eq!(bfe(BfeSign::StartPastMsb, 0x8000_0000, 31, 2), 1);
-        assert_eq!(bfe(BfeSign::ReachesMsb, 0x8000_0000, 31, 2), 0xffff_ffff);
     }
 }
