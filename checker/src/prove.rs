@@ -507,6 +507,20 @@ pub(crate) fn minimise(
     Ok(found)
 }
 
+/// The least model (in operand order, as `minimise` with `least`) of the
+/// goal `kept` holds, from its `model`; uncached, for a caller that keeps
+/// several goals in one solver and caches the results itself.
+pub(crate) fn least_in(
+    backend: &Backend,
+    ctx: &mut Context,
+    vars: &[Var],
+    kept: Incremental,
+    model: HashMap<String, BitVec>,
+    timeout: Duration,
+) -> Result<HashMap<String, BitVec>, SolverError> {
+    descend(backend, ctx, vars, &mut Pins::Kept(kept), model, timeout, true)
+}
+
 /// Where `minimise` keeps the goal and the pins chosen so far: in a kept
 /// solver, or as assertions repeated in every query.
 enum Pins<'a> {

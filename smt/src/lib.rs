@@ -17,5 +17,5 @@ pub mod solver;
 pub mod term;
 
 pub use easy_smt;
-pub use solver::{Backend, Incremental, Pin, SatResult, SolverError, Var};
+pub use solver::{Backend, Goals, Incremental, Pin, SatResult, SolverError, Var};
 pub use term::{Sym, SymBv, SymOutputs};

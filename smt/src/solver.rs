@@ -308,6 +308,18 @@ impl Backend {
         assertions: &[SExpr],
         timeout: Duration,
     ) -> Result<z3::Solver, SolverError> {
+        self.embedded_solver_from(solver, script(ctx, vars, assertions), assertions.len(), timeout)
+    }
+
+    /// `solver` with the time limit set and the SMT-LIB `text` read in,
+    /// which asserts `count` formulas.
+    fn embedded_solver_from(
+        &self,
+        solver: z3::Solver,
+        text: String,
+        count: usize,
+        timeout: Duration,
+    ) -> Result<z3::Solver, SolverError> {
         let mut params = z3::Params::new();
         params.set_u32("timeout", u32::try_from(timeout.as_millis()).unwrap_or(u32::MAX).max(1));
         // By default Z3 takes over SIGINT while it checks, and answers
@@ -315,8 +327,8 @@ impl Backend {
         // handler stops it instead ([`interrupt`]).
         params.set_bool("ctrl_c", false);
         solver.set_params(&params);
-        solver.from_string(script(ctx, vars, assertions));
-        if solver.get_assertions().len() != assertions.len() {
+        solver.from_string(text);
+        if solver.get_assertions().len() != count {
             return Err(self.rejected("the SMT-LIB text did not parse"));
         }
         Ok(solver)
@@ -376,7 +388,37 @@ impl Backend {
         // solver would answer them with its slower incremental core.
         let solver = z3::Solver::new_for_logic("QF_BV").ok_or_else(|| self.rejected("no solver for QF_BV"))?;
         let solver = self.embedded_solver(solver, ctx, vars, assertions, timeout)?;
-        Ok(Some(Incremental { backend: self, solver, vars: vars.to_vec() }))
+        Ok(Some(Incremental { backend: self, solver: Held::Own(solver), vars: vars.to_vec(), assumed: Vec::new() }))
+    }
+
+    /// One kept solver for several goals over the same inputs, each behind
+    /// a literal of its own, so that a check asks one goal at a time: the
+    /// embedded Z3 only (`None` for a solver process). Goals that share
+    /// most of their terms (the conditions of one variant's encoding) are
+    /// bit-blasted once for all of them, where separate solvers would
+    /// bit-blast them once per goal and again for each minimisation.
+    pub fn goals(
+        &self,
+        ctx: &Context,
+        vars: &[Var],
+        goals: &[SExpr],
+        timeout: Duration,
+    ) -> Result<Option<Goals<'_>>, SolverError> {
+        if *self != Backend::Embedded {
+            return Ok(None);
+        }
+        if interrupt::requested() {
+            return Err(SolverError::Interrupted);
+        }
+        let names: Vec<String> = (0..goals.len()).map(|i| format!("goal!{i}")).collect();
+        let guarded: Vec<SExpr> = names.iter().zip(goals).map(|(n, &g)| ctx.imp(ctx.atom(n.as_str()), g)).collect();
+        let mut text = script(ctx, vars, &guarded);
+        let declarations: String = names.iter().map(|n| format!("(declare-const {n} Bool)\n")).collect();
+        text.insert_str(text.find('\n').map_or(0, |i| i + 1), &declarations);
+        let solver = z3::Solver::new_for_logic("QF_BV").ok_or_else(|| self.rejected("no solver for QF_BV"))?;
+        let solver = self.embedded_solver_from(solver, text, goals.len(), timeout)?;
+        let selectors = names.iter().map(|n| z3::ast::Bool::new_const(n.as_str())).collect();
+        Ok(Some(Goals { backend: self, solver, vars: vars.to_vec(), selectors }))
     }
 
     fn check_process(&self, ctx: &mut Context, vars: &[Var], assertions: &[SExpr]) -> Result<SatResult, SolverError> {
@@ -539,29 +581,76 @@ pub struct Pin {
     pub value: u128,
 }
 
-/// See [`Backend::incremental`].
+/// `work` run with a Z3 context of its own (the embedded solver's terms,
+/// solvers and caches), dropped when it returns, in place of the thread's.
+pub fn in_own_context<R: Send + Sync>(work: impl FnOnce() -> R + Send + Sync) -> R {
+    z3::with_z3_config(&z3::Config::new(), work)
+}
+
+/// See [`Backend::incremental`] and [`Goals::goal`].
 pub struct Incremental<'a> {
     backend: &'a Backend,
-    solver: z3::Solver,
+    solver: Held<'a>,
     vars: Vec<Var>,
+    /// Assumed in every check: the goal's literal, and the pins kept where
+    /// the solver is shared with other goals.
+    assumed: Vec<z3::ast::Bool>,
+}
+
+/// A solver of one's own, or one shared by the goals of a [`Goals`].
+enum Held<'a> {
+    Own(z3::Solver),
+    Shared(&'a z3::Solver),
 }
 
 impl Incremental<'_> {
+    fn solver(&self) -> &z3::Solver {
+        match &self.solver {
+            Held::Own(s) => s,
+            Held::Shared(s) => s,
+        }
+    }
     /// The kept assertions with `pins` as well, for this check only.
     pub fn check(&self, pins: &[Pin]) -> Result<SatResult, SolverError> {
         if interrupt::requested() {
             return Err(SolverError::Interrupted);
         }
-        let pins: Vec<z3::ast::Bool> = pins.iter().map(z3_pin).collect();
-        let answer = interrupt::watch_z3(|| self.solver.check_assumptions(&pins));
+        let mut assumptions = self.assumed.clone();
+        assumptions.extend(pins.iter().map(z3_pin));
+        let answer = interrupt::watch_z3(|| self.solver().check_assumptions(&assumptions));
         if interrupt::requested() {
             return Err(SolverError::Interrupted);
         }
-        self.backend.embedded_answer(&self.solver, &self.vars, answer)
+        self.backend.embedded_answer(self.solver(), &self.vars, answer)
     }
     /// Keep `pin` for every later check.
-    pub fn keep(&self, pin: &Pin) {
-        self.solver.assert(z3_pin(pin));
+    pub fn keep(&mut self, pin: &Pin) {
+        match &self.solver {
+            Held::Own(s) => s.assert(z3_pin(pin)),
+            // The other goals must not see it.
+            Held::Shared(_) => self.assumed.push(z3_pin(pin)),
+        }
+    }
+}
+
+/// See [`Backend::goals`].
+pub struct Goals<'a> {
+    backend: &'a Backend,
+    solver: z3::Solver,
+    vars: Vec<Var>,
+    selectors: Vec<z3::ast::Bool>,
+}
+
+impl Goals<'_> {
+    /// Goal `i` (in the order given) alone, in the shared solver, as a kept
+    /// solver whose pins the other goals do not see.
+    pub fn goal(&self, i: usize) -> Incremental<'_> {
+        Incremental {
+            backend: self.backend,
+            solver: Held::Shared(&self.solver),
+            vars: self.vars.clone(),
+            assumed: vec![self.selectors[i].clone()],
+        }
     }
 }
 

@@ -410,7 +410,7 @@ pub fn code(doc: &Document) -> Vec<Finding> {
                 for (n, (l, text)) in instructions(b).into_iter().enumerate() {
                     // A Syntax block's qualifier sets run over several lines,
                     // each but the last ending in a comma.
-                    if !text.ends_with(';') && !(b.kind == BlockKind::Syntax && text.ends_with(',')) {
+                    if !(text.ends_with(';') || (b.kind == BlockKind::Syntax && text.ends_with(','))) {
                         out.push(finding(
                             format!("text-code-{}-{}-terminator-{}", s.number, b.kind.key(), n + 1),
                             s,
