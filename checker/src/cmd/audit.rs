@@ -166,6 +166,16 @@ pub fn audit_json(audit: &Audit) -> Value {
     json!({ "findings": audit.findings, "passages": passages, "semantics_blocks_as_c": audit.literal })
 }
 
+/// "N kind" for each kind of finding present, in the kinds' order.
+pub(super) fn kind_counts(findings: &[Finding]) -> Vec<String> {
+    FindingKind::ALL
+        .iter()
+        .map(|k| (k, findings.iter().filter(|f| f.kind == *k).count()))
+        .filter(|(_, n)| *n > 0)
+        .map(|(k, n)| format!("{n} {}", k.label()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,14 +207,4 @@ mod tests {
             narrow.ends_with("\n1 comparison unresolved (listed above): the audit is\nincomplete, exit status 1.\n")
         );
     }
-}
-
-/// "N kind" for each kind of finding present, in the kinds' order.
-pub(super) fn kind_counts(findings: &[Finding]) -> Vec<String> {
-    FindingKind::ALL
-        .iter()
-        .map(|k| (k, findings.iter().filter(|f| f.kind == *k).count()))
-        .filter(|(_, n)| *n > 0)
-        .map(|(k, n)| format!("{n} {}", k.label()))
-        .collect()
 }

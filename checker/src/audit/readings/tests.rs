@@ -120,8 +120,10 @@ proptest! {
 }
 
 // 9.7.1.24, worked by hand: a's halves are 2 (high) and 3 (low), b's bytes
-// 4, 3, 2, 1 from the top. The model pairs a's low half with byte 0.
+// 4, 3, 2, 1 from the top. The model pairs a's low half with byte 0. Each
+// expected value is written as its two products, `* 1` included.
 #[test]
+#[allow(clippy::identity_op)]
 fn dp2a_element_orders_by_hand() {
     use super::dot::{dot_reading, ElementOrder, ExtractOrder};
     let dot = |name: &str, halves: ElementOrder, bytes: ElementOrder, a: u128, b: u128| {
