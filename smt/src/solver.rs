@@ -377,18 +377,23 @@ impl Backend {
         assertions: &[SExpr],
         timeout: Duration,
     ) -> Result<Option<Incremental<'_>>, SolverError> {
+        let Some(solver) = self.kept_solver()? else { return Ok(None) };
+        let solver = self.embedded_solver(solver, ctx, vars, assertions, timeout)?;
+        Ok(Some(Incremental { backend: self, solver: Held::Own(solver), vars: vars.to_vec(), assumed: Vec::new() }))
+    }
+
+    /// A solver to keep across checks: the embedded Z3's for QF_BV, its
+    /// incremental SAT solver over the bit-blasted terms, which takes pins
+    /// as assumptions (a general solver would answer them with its slower
+    /// incremental core); `None` for a solver process.
+    fn kept_solver(&self) -> Result<Option<z3::Solver>, SolverError> {
         if *self != Backend::Embedded {
             return Ok(None);
         }
         if interrupt::requested() {
             return Err(SolverError::Interrupted);
         }
-        // Z3's solver for QF_BV is its incremental SAT solver over the
-        // bit-blasted terms, which takes the pins as assumptions; a general
-        // solver would answer them with its slower incremental core.
-        let solver = z3::Solver::new_for_logic("QF_BV").ok_or_else(|| self.rejected("no solver for QF_BV"))?;
-        let solver = self.embedded_solver(solver, ctx, vars, assertions, timeout)?;
-        Ok(Some(Incremental { backend: self, solver: Held::Own(solver), vars: vars.to_vec(), assumed: Vec::new() }))
+        z3::Solver::new_for_logic("QF_BV").ok_or_else(|| self.rejected("no solver for QF_BV")).map(Some)
     }
 
     /// One kept solver for several goals over the same inputs, each behind
@@ -404,18 +409,12 @@ impl Backend {
         goals: &[SExpr],
         timeout: Duration,
     ) -> Result<Option<Goals<'_>>, SolverError> {
-        if *self != Backend::Embedded {
-            return Ok(None);
-        }
-        if interrupt::requested() {
-            return Err(SolverError::Interrupted);
-        }
+        let Some(solver) = self.kept_solver()? else { return Ok(None) };
         let names: Vec<String> = (0..goals.len()).map(|i| format!("goal!{i}")).collect();
         let guarded: Vec<SExpr> = names.iter().zip(goals).map(|(n, &g)| ctx.imp(ctx.atom(n.as_str()), g)).collect();
         let mut text = script(ctx, vars, &guarded);
         let declarations: String = names.iter().map(|n| format!("(declare-const {n} Bool)\n")).collect();
         text.insert_str(text.find('\n').map_or(0, |i| i + 1), &declarations);
-        let solver = z3::Solver::new_for_logic("QF_BV").ok_or_else(|| self.rejected("no solver for QF_BV"))?;
         let solver = self.embedded_solver_from(solver, text, goals.len(), timeout)?;
         let selectors = names.iter().map(|n| z3::ast::Bool::new_const(n.as_str())).collect();
         Ok(Some(Goals { backend: self, solver, vars: vars.to_vec(), selectors }))
