@@ -212,33 +212,30 @@ pub fn search(
     timeout: Duration,
     pool: &rayon::ThreadPool,
 ) -> Result<Search, SolverError> {
-    let mut tasks: Vec<(Variant, Vec<usize>)> = Vec::new();
-    for v in variants.iter().filter(|v| !v.is_warp_wide()) {
+    // Each task: the variant's place in `variants`, the variant, its goals.
+    let mut tasks: Vec<(usize, Variant, Vec<usize>)> = Vec::new();
+    for (n, v) in variants.iter().enumerate().filter(|(_, v)| !v.is_warp_wide()) {
         let ctx = backend.context(timeout)?;
         let goals = goals(&ctx, v).1;
         for j in 0..v.inputs().len() {
             let (alone, shared): (Vec<usize>, Vec<usize>) =
                 (0..goals.len()).filter(|&i| goals[i].operand == j).partition(|&i| multiplies(&ctx, goals[i].unsigned));
-            tasks.extend(alone.into_iter().map(|i| (*v, vec![i])));
-            tasks.extend(shared.chunks(CHUNK).map(|c| (*v, c.to_vec())));
+            tasks.extend(alone.into_iter().map(|i| (n, *v, vec![i])));
+            tasks.extend(shared.chunks(CHUNK).map(|c| (n, *v, c.to_vec())));
         }
     }
     let done: Vec<Solved> = pool.install(|| {
         tasks
             .par_iter()
-            .map(|(variant, indices)| ptx_smt::solver::in_own_context(|| solve(variant, indices, backend, timeout)))
+            .map(|(_, variant, indices)| ptx_smt::solver::in_own_context(|| solve(variant, indices, backend, timeout)))
             .collect::<Result<_, _>>()
     })?;
     // Back in the order of the goals, variant by variant.
     let mut all: Vec<(usize, usize, Vec<Option<Boundary>>)> = Vec::new();
-    let mut variant = 0;
-    for (k, results) in done.into_iter().enumerate() {
-        if k > 0 && tasks[k].0 != tasks[k - 1].0 {
-            variant += 1;
-        }
-        all.extend(results.into_iter().map(|(i, found)| (variant, i, found)));
+    for ((n, _, _), results) in tasks.iter().zip(done) {
+        all.extend(results.into_iter().map(|(i, found)| (*n, i, found)));
     }
-    all.sort_by_key(|(v, i, _)| (*v, *i));
+    all.sort_by_key(|(n, i, _)| (*n, *i));
     let all: Vec<Option<Boundary>> = all.into_iter().flat_map(|(_, _, found)| found).collect();
     let open = all.iter().filter(|b| b.is_none()).count();
     Ok(Search { found: all.into_iter().flatten().collect(), open })
