@@ -8,9 +8,9 @@ use std::process::ExitCode;
 
 use serde_json::json;
 
-use super::render::{note, Table, WidthArgs};
+use super::render::{note, Table, Width, WidthArgs};
 use super::{status, Format};
-use crate::audit::text::{self, document::TextError, drift};
+use crate::audit::text::{self, coverage, document::TextError, drift};
 use crate::error::Error;
 use crate::output::Output;
 
@@ -26,6 +26,12 @@ pub struct Args {
     /// transcriptions have been re-checked against a newer document.
     #[arg(long, value_name = "FILE")]
     record_fingerprints: Option<PathBuf>,
+    /// Account for every unit of the document (heading, label, sentence,
+    /// list item, table row, Syntax line, Semantics statement and comment,
+    /// example and its comment): what checks it, what is marked not
+    /// checkable and why, and every unit that is unread (exit 1 while one is).
+    #[arg(long, conflicts_with = "record_fingerprints")]
+    coverage: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
@@ -70,6 +76,9 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         return Ok(ExitCode::SUCCESS);
     }
     let width = args.width.resolve();
+    if args.coverage {
+        return coverage(&audit, args.format, width, out);
+    }
     if args.format == Format::Json {
         let value = json!({
             "findings": audit.findings,
@@ -122,4 +131,83 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         audit.stale.len()
     )?;
     Ok(status(audit.stale.is_empty() && audit.helpers_unlisted.is_empty()))
+}
+
+/// `text --coverage`: the counts per section and per kind of unit, every
+/// unread unit, and the entries of the not-checkable table that matched
+/// nothing. Exit 1 while a unit is unread or a transcription is stale.
+fn coverage(audit: &text::TextAudit, format: Format, width: Width, out: &mut dyn Write) -> Result<ExitCode, Error> {
+    let cov = &audit.coverage;
+    let ok = cov.unread().next().is_none() && audit.stale.is_empty();
+    if format == Format::Json {
+        let value = json!({
+            "total": cov.total(),
+            "sections": cov.by_section().into_iter().map(|(s, c)| json!({"section": s, "counts": c})).collect::<Vec<_>>(),
+            "kinds": cov.by_kind().into_iter().map(|(k, c)| json!({"kind": k, "counts": c})).collect::<Vec<_>>(),
+            "units": cov.units,
+            "marks_unmatched": cov.marks_unmatched,
+            "requirements_disagree": cov.requirements_disagree,
+            "stale": audit.stale,
+        });
+        writeln!(out, "{value:#}")?;
+        return Ok(status(ok));
+    }
+    writeln!(out, "{}", coverage_table("section", cov.by_section().into_iter().map(|(s, c)| (s, c))))?;
+    writeln!(out, "{}", coverage_table("kind of unit", cov.by_kind().into_iter().map(|(k, c)| (k.key().to_string(), c))))?;
+    let unread: Vec<Vec<String>> = cov
+        .unread()
+        .map(|a| vec![a.unit.id.clone(), format!("{}:{}", a.unit.file, a.unit.line), a.unit.text.clone()])
+        .collect();
+    if !unread.is_empty() {
+        writeln!(out, "unread units:")?;
+        let table = Table::new(&["unit", "at", "text"], unread).wrap(2, Some(72));
+        writeln!(out, "{}", table.render(width))?;
+    }
+    for (id, why) in &cov.requirements_disagree {
+        writeln!(out, "requirement: {id} disagrees with the catalogue: {why}")?;
+    }
+    for m in &cov.marks_unmatched {
+        writeln!(out, "not-checkable entry matches no unit: {m}")?;
+    }
+    for s in &audit.stale {
+        writeln!(out, "transcription stale: re-check {} ({})", s.what, s.change.label())?;
+    }
+    let t = cov.total();
+    writeln!(
+        out,
+        "coverage: {} units, {} checked ({}), {} not checkable ({}), {} unread ({})",
+        t.units,
+        t.checked,
+        t.percent(t.checked),
+        t.not_checkable,
+        t.percent(t.not_checkable),
+        t.unread,
+        t.percent(t.unread)
+    )?;
+    Ok(status(ok))
+}
+
+/// One coverage table: a row per section or kind, and the total.
+pub fn coverage_table(first: &str, rows: impl Iterator<Item = (String, coverage::Counts)>) -> String {
+    let mut total = coverage::Counts::default();
+    let mut body: Vec<Vec<String>> = Vec::new();
+    for (name, c) in rows {
+        total.units += c.units;
+        total.checked += c.checked;
+        total.not_checkable += c.not_checkable;
+        total.unread += c.unread;
+        body.push(counts_row(name, &c));
+    }
+    body.push(counts_row("all".into(), &total));
+    super::render::table(&[first, "units", "checked", "not checkable", "unread"], body)
+}
+
+fn counts_row(name: String, c: &coverage::Counts) -> Vec<String> {
+    vec![
+        name,
+        c.units.to_string(),
+        format!("{} ({})", c.checked, c.percent(c.checked)),
+        format!("{} ({})", c.not_checkable, c.percent(c.not_checkable)),
+        format!("{} ({})", c.unread, c.percent(c.unread)),
+    ]
 }

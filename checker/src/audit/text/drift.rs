@@ -87,7 +87,7 @@ pub fn transcribed_blocks() -> Vec<(String, BlockKind)> {
 
 /// The sections a passage's section names: `9.7.1.1-2` is 9.7.1.1 and
 /// 9.7.1.2; a group (`9.7.1`) includes its subsections.
-fn passage_sections(section: &str) -> Vec<String> {
+pub(crate) fn passage_sections(section: &str) -> Vec<String> {
     match section.split_once('-') {
         Some((first, last)) => {
             let (stem, from) = first.rsplit_once('.').unwrap_or(("", first));
@@ -102,7 +102,7 @@ fn passage_sections(section: &str) -> Vec<String> {
 
 /// A text without Markdown's marks (code, emphasis, escapes), on one line:
 /// how a passage's fragment is quoted.
-fn plain(text: &str) -> String {
+pub(crate) fn plain(text: &str) -> String {
     text.replace(['`', '\\'], "").replace(" *", " ").replace("* ", " ").replace("*.", ".").replace("*,", ",")
 }
 

@@ -5,10 +5,13 @@
 //! and never define (`helpers`), and derives the forbidden neighbours of
 //! every variant for NVIDIA's assembler (`negative`).
 
+pub mod coverage;
 pub mod declarations;
 pub mod document;
 pub mod drift;
 pub mod helpers;
+pub mod requirements;
+pub mod units;
 pub mod wording;
 
 use std::path::PathBuf;
@@ -35,6 +38,8 @@ pub struct TextAudit {
     /// Helpers the document calls that the helper table does not list for
     /// that section, and uses it lists that the document no longer has.
     pub helpers_unlisted: Vec<String>,
+    /// Every unit of the document, and what checks it.
+    pub coverage: coverage::Coverage,
 }
 
 /// Read the document and run the wording pass and the drift check.
@@ -55,6 +60,11 @@ pub fn run(paths: &[PathBuf]) -> Result<TextAudit, TextError> {
     })?;
     let (stale, unchecked) = drift::compare(&document, &prints);
     let compared = prints.block.len() + prints.passage.len() - unchecked;
+    // The data files' errors name their file and line: `FILE:LINE: what`.
+    let coverage = coverage::account(&document, &findings).map_err(|e| {
+        let (file, message) = e.split_once(": ").unwrap_or((coverage::MARKS_FILE.0, &e));
+        TextError { file: file.to_string(), line: None, message: message.to_string(), io: None }
+    })?;
     Ok(TextAudit {
         document,
         findings,
@@ -63,5 +73,6 @@ pub fn run(paths: &[PathBuf]) -> Result<TextAudit, TextError> {
         unchecked,
         compared,
         helpers_unlisted: helpers.unlisted,
+        coverage,
     })
 }

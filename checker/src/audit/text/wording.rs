@@ -256,6 +256,21 @@ fn heading(doc: &Document, s: &Section) -> Vec<Finding> {
         }
     }
     let Some(opcode) = s.opcode() else { return out };
+    // The instruction's name, alone in code under the heading.
+    if let Some(l) = s.intro.iter().find(|l| !l.code && !l.text.trim().is_empty()) {
+        let t = l.text.trim();
+        let name = t.strip_prefix('`').and_then(|t| t.strip_suffix('`')).filter(|n| !n.contains('`'));
+        if let Some(name) = name.filter(|n| *n != opcode) {
+            out.push(finding(
+                format!("text-heading-{}-name", s.number),
+                s,
+                FindingKind::Structure,
+                t.to_string(),
+                format!("the heading names `{opcode}`, the line under it `{name}`"),
+                l,
+            ));
+        }
+    }
     if let Some(b) = s.block(BlockKind::Syntax) {
         let written: BTreeSet<String> = b
             .code()
@@ -282,13 +297,20 @@ fn heading(doc: &Document, s: &Section) -> Vec<Finding> {
     out
 }
 
-/// A group's introduction: the list of its instructions against its
-/// subsections, and the sentence before the list against the group's
-/// title.
-fn introduction(doc: &Document, s: &Section) -> Vec<Finding> {
-    let mut out = Vec::new();
-    let items: Vec<(&Line, String)> = s
-        .intro
+/// The sentence that stands before a group's list, whose first item is on
+/// line `first`.
+fn lead_sentence(s: &Section, first: usize) -> String {
+    let before: Vec<&Line> = s.intro.iter().take_while(|l| l.number < first).collect();
+    let lead = paragraphs(&before.into_iter().cloned().collect::<Vec<_>>())
+        .last()
+        .map(|p| p.iter().map(|l| l.text.trim()).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default();
+    lead.rsplit(". ").next().unwrap_or(&lead).to_string()
+}
+
+/// The items of a group's list of instructions, with their lines.
+fn group_list(s: &Section) -> Vec<(&Line, String)> {
+    s.intro
         .iter()
         .filter(|l| !l.code)
         .filter_map(|l| {
@@ -296,7 +318,32 @@ fn introduction(doc: &Document, s: &Section) -> Vec<Finding> {
             let item = t.strip_prefix("* ").or_else(|| t.strip_prefix("- "))?;
             Some((l, item.trim().trim_matches('`').to_string()))
         })
-        .collect();
+        .collect()
+}
+
+/// Whether a unit of a group's introduction is read by the structure pass:
+/// an item of its list of instructions, or the sentence that introduces the
+/// list.
+pub fn in_group_list(doc: &Document, unit: &super::units::Unit) -> bool {
+    let Some(s) = doc.section(&unit.section) else { return false };
+    let items = group_list(s);
+    let Some(&(first, _)) = items.first() else { return false };
+    match unit.kind {
+        super::units::UnitKind::ListItem => items.iter().any(|(l, _)| l.number == unit.line),
+        super::units::UnitKind::Sentence => {
+            super::units::collapse(&lead_sentence(s, first.number)) == unit.text
+                && unit.line < first.number
+        }
+        _ => false,
+    }
+}
+
+/// A group's introduction: the list of its instructions against its
+/// subsections, and the sentence before the list against the group's
+/// title.
+fn introduction(doc: &Document, s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let items = group_list(s);
     let Some(&(first, _)) = items.first() else { return out };
     let prefix = format!("{}.", s.number);
     let mut subsections: Vec<&Section> = Vec::new();
@@ -349,12 +396,7 @@ fn introduction(doc: &Document, s: &Section) -> Vec<Finding> {
         ));
     }
     // The sentence that introduces the list names the group by its title.
-    let before: Vec<&Line> = s.intro.iter().take_while(|l| l.number < first.number).collect();
-    let lead = paragraphs(&before.into_iter().cloned().collect::<Vec<_>>())
-        .last()
-        .map(|p| p.iter().map(|l| l.text.trim()).collect::<Vec<_>>().join(" "))
-        .unwrap_or_default();
-    let sentence = lead.rsplit(". ").next().unwrap_or(&lead).to_string();
+    let sentence = lead_sentence(s, first.number);
     if !sentence.to_lowercase().contains(&s.title.to_lowercase()) {
         out.push(finding(
             format!("text-list-{}-title", s.number),

@@ -1,0 +1,402 @@
+//! Document coverage: every unit of the document (`units`) accounted for.
+//! A unit is checked when a check rests on it, named by id:
+//!
+//! - a claim, a passage or a finding whose fragment it holds (a fragment
+//!   that runs over several units marks each of them);
+//! - a transcribed Syntax, Semantics or Examples block whose fingerprint the
+//!   document's block still has: its code is read by the Syntax matcher,
+//!   the literal C reading and the proof, or the example syntax check;
+//! - the structure pass, for headings, labels and a group's list;
+//! - the requirements pass, for the version and target sentences.
+//!
+//! Or it is marked not checkable in `checker/text/not-checkable.toml`, with
+//! a reason from a short fixed list. Any other unit is unread.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::document::{BlockKind, Document, STRUCTURE};
+use super::drift::{self, Fingerprints};
+use super::units::{collapse, units, Unit, UnitKind};
+use crate::audit::claims::{self, Check};
+use crate::audit::finding::Finding;
+use crate::audit::passages::PASSAGES;
+
+/// Why a unit cannot be checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reason {
+    /// Advice to the programmer: what to use, or prefer, not what an
+    /// instruction computes.
+    Advice,
+    /// The instruction's plain name under its heading.
+    Name,
+    /// What a future release may do.
+    Future,
+    /// Speed or cost on some hardware, which no model of values can check.
+    Performance,
+    /// A pointer to another part of the document.
+    Reference,
+}
+
+impl Reason {
+    pub fn key(self) -> &'static str {
+        match self {
+            Reason::Advice => "advice",
+            Reason::Name => "name",
+            Reason::Future => "future",
+            Reason::Performance => "performance",
+            Reason::Reference => "reference",
+        }
+    }
+}
+
+/// One entry of the not-checkable table: the unit by its section, a short
+/// fragment of it, and the first 16 hex digits of its fingerprint, so that
+/// an entry stops matching when the sentence changes.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Mark {
+    pub section: String,
+    pub fragment: String,
+    pub sha256: String,
+    pub reason: Reason,
+    /// Why, in a few words, where the reason alone does not say it.
+    #[serde(default)]
+    pub why: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MarksFile {
+    #[serde(default)]
+    unit: Vec<Mark>,
+}
+
+pub const MARKS_FILE: (&str, &str) =
+    ("checker/text/not-checkable.toml", include_str!("../../../text/not-checkable.toml"));
+
+/// The built-in table; a malformed one is a one-line error naming the file.
+pub fn marks() -> Result<Vec<Mark>, String> {
+    toml::from_str::<MarksFile>(MARKS_FILE.1).map(|f| f.unit).map_err(|e| {
+        let line = e.span().map_or(1, |s| MARKS_FILE.1[..s.start.min(MARKS_FILE.1.len())].matches('\n').count() + 1);
+        format!("{}:{line}: {}", MARKS_FILE.0, e.message())
+    })
+}
+
+/// How a unit is accounted for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    Checked,
+    NotCheckable,
+    Unread,
+}
+
+impl Status {
+    pub const ALL: [Status; 3] = [Status::Checked, Status::NotCheckable, Status::Unread];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Status::Checked => "checked",
+            Status::NotCheckable => "not checkable",
+            Status::Unread => "unread",
+        }
+    }
+}
+
+/// One unit and how it is accounted for.
+#[derive(Clone, Debug, Serialize)]
+pub struct Account {
+    #[serde(flatten)]
+    pub unit: Unit,
+    pub status: Status,
+    /// The checks that rest on it (`claim:9.7.1.1/add-is-sum`,
+    /// `passage:int-wraparound`, `literal:9.7.1.19`), sorted.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub checked_by: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Reason>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+}
+
+/// The coverage of a document.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Coverage {
+    pub units: Vec<Account>,
+    /// Entries of the not-checkable table that match no unit of the
+    /// document (a changed or removed sentence, or a stale entry).
+    pub marks_unmatched: Vec<String>,
+    /// Requirement sentences that disagree with the catalogue: the unit's
+    /// id and what the catalogue says.
+    pub requirements_disagree: Vec<(String, String)>,
+}
+
+/// Counts of one row of the coverage tables.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub units: usize,
+    pub checked: usize,
+    pub not_checkable: usize,
+    pub unread: usize,
+}
+
+impl Counts {
+    fn add(&mut self, s: Status) {
+        self.units += 1;
+        match s {
+            Status::Checked => self.checked += 1,
+            Status::NotCheckable => self.not_checkable += 1,
+            Status::Unread => self.unread += 1,
+        }
+    }
+
+    /// `n` as a percentage of the units, one decimal.
+    pub fn percent(&self, n: usize) -> String {
+        if self.units == 0 {
+            return "-".into();
+        }
+        format!("{:.1}%", n as f64 * 100.0 / self.units as f64)
+    }
+}
+
+impl Coverage {
+    pub fn unread(&self) -> impl Iterator<Item = &Account> {
+        self.units.iter().filter(|a| a.status == Status::Unread)
+    }
+
+    pub fn total(&self) -> Counts {
+        let mut c = Counts::default();
+        self.units.iter().for_each(|a| c.add(a.status));
+        c
+    }
+
+    /// Per section, in section order.
+    pub fn by_section(&self) -> Vec<(String, Counts)> {
+        let mut out: BTreeMap<Vec<u32>, (String, Counts)> = BTreeMap::new();
+        for a in &self.units {
+            let e = out.entry(claims::section_key(&a.unit.section)).or_insert_with(|| (a.unit.section.clone(), Counts::default()));
+            e.1.add(a.status);
+        }
+        out.into_values().collect()
+    }
+
+    /// Per kind of unit, in the kinds' order.
+    pub fn by_kind(&self) -> Vec<(UnitKind, Counts)> {
+        UnitKind::ALL
+            .iter()
+            .filter_map(|&k| {
+                let mut c = Counts::default();
+                self.units.iter().filter(|a| a.unit.kind == k).for_each(|a| c.add(a.status));
+                (c.units > 0).then_some((k, c))
+            })
+            .collect()
+    }
+}
+
+/// A check that quotes the text: who it is, the sections it may be in, and
+/// its fragment.
+struct Quote {
+    by: String,
+    sections: Vec<String>,
+    fragment: String,
+}
+
+/// Every quote of the project's checks: the claims that are checked, the
+/// passages, and the findings given.
+fn quotes(findings: &[Finding]) -> Vec<Quote> {
+    let mut out: Vec<Quote> = Vec::new();
+    for c in claims::all() {
+        if matches!(c.check, Check::NotCheckable { .. }) {
+            continue;
+        }
+        if let Some(f) = &c.fragment {
+            out.push(Quote { by: format!("claim:{}", c.id), sections: vec![c.section.clone()], fragment: f.clone() });
+        }
+    }
+    for p in PASSAGES {
+        out.push(Quote {
+            by: format!("passage:{}", p.id),
+            sections: drift::passage_sections(p.section),
+            fragment: p.fragment.to_string(),
+        });
+    }
+    for f in findings {
+        if !f.fragment.trim().is_empty() {
+            out.push(Quote {
+                by: format!("finding:{}", f.id),
+                sections: vec![f.section.clone()],
+                fragment: f.fragment.clone(),
+            });
+        }
+    }
+    out
+}
+
+/// Text as fragments are matched: Markdown's marks and comment markers
+/// gone, white space collapsed.
+fn matchable(text: &str) -> String {
+    collapse(&drift::plain(text).replace("//", " ").replace("/*", " ").replace("*/", " "))
+}
+
+/// Whether section `number` is in the scope of a check made for `scopes`
+/// (a group includes its subsections).
+fn in_scope(number: &str, scopes: &[String]) -> bool {
+    let number = number.split('@').next().unwrap_or(number);
+    scopes.iter().any(|p| number == p || number.starts_with(&format!("{p}.")))
+}
+
+/// The units a quote rests on: every place its fragment occurs in a run of
+/// units of one block (prose and code apart), each unit the match touches.
+fn quoted(units: &[Unit], q: &Quote) -> Vec<usize> {
+    let want = matchable(&q.fragment);
+    if want.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < units.len() {
+        // A stream: consecutive units of one section and block, all prose or
+        // all code (comments run with the code they annotate).
+        let code = |u: &Unit| u.kind.is_code() || matches!(u.kind, UnitKind::Comment | UnitKind::ExampleComment);
+        let mut j = i + 1;
+        while j < units.len()
+            && units[j].section == units[i].section
+            && units[j].block == units[i].block
+            && code(&units[j]) == code(&units[i])
+            && units[j].kind != UnitKind::Heading
+            && units[j].kind != UnitKind::Label
+            && units[i].kind != UnitKind::Heading
+            && units[i].kind != UnitKind::Label
+        {
+            j += 1;
+        }
+        if in_scope(&units[i].section, &q.sections) {
+            let mut flat = String::new();
+            let mut spans: Vec<(usize, usize, usize)> = Vec::new();
+            for (k, u) in units.iter().enumerate().take(j).skip(i) {
+                let t = matchable(&u.text);
+                if !flat.is_empty() {
+                    flat.push(' ');
+                }
+                spans.push((k, flat.len(), flat.len() + t.len()));
+                flat.push_str(&t);
+            }
+            let mut from = 0;
+            while let Some(at) = flat[from..].find(&want) {
+                let (a, b) = (from + at, from + at + want.len());
+                for &(k, s, e) in &spans {
+                    if s < b && a < e && !out.contains(&k) {
+                        out.push(k);
+                    }
+                }
+                from = a + 1;
+                while !flat.is_char_boundary(from) {
+                    from += 1;
+                }
+            }
+        }
+        i = j;
+    }
+    out
+}
+
+/// The transcribed blocks that every rendering of the document still
+/// matches, by section and kind.
+fn current_transcriptions(doc: &Document, prints: &Fingerprints) -> Vec<(String, BlockKind)> {
+    prints
+        .block
+        .iter()
+        .filter(|p| {
+            let mut renderings = doc.renderings(&p.section).peekable();
+            renderings.peek().is_some()
+                && renderings.all(|s| {
+                    s.block(p.block)
+                        .is_some_and(|b| drift::sha256(&super::document::normalise(&b.lines)) == p.sha256)
+                })
+        })
+        .map(|p| (p.section.clone(), p.block))
+        .collect()
+}
+
+/// The checks that read a transcribed block's code.
+fn transcription_checks(section: &str, kind: BlockKind) -> Vec<String> {
+    match kind {
+        BlockKind::Syntax => vec![format!("syntax:{section}")],
+        BlockKind::Semantics => vec![format!("literal:{section}"), format!("proof:{section}")],
+        BlockKind::Examples => vec![format!("example-syntax:{section}")],
+        _ => Vec::new(),
+    }
+}
+
+/// Account for every unit of the document, given the findings of the
+/// passes that read it (each finding rests on the units its fragment is
+/// in) and the units the requirements pass checked.
+pub fn account(doc: &Document, findings: &[Finding]) -> Result<Coverage, String> {
+    let units = units(doc);
+    let mut by: Vec<Vec<String>> = vec![Vec::new(); units.len()];
+    for q in quotes(findings) {
+        for k in quoted(&units, &q) {
+            by[k].push(q.by.clone());
+        }
+    }
+    let prints = drift::recorded()?;
+    let current = current_transcriptions(doc, &prints);
+    let groups = &STRUCTURE.introductions;
+    let requirements = super::requirements::check(doc);
+    for (k, u) in units.iter().enumerate() {
+        let section = u.section.split('@').next().unwrap_or(&u.section);
+        if let Some(kind) = u.block {
+            if u.kind.is_code() && current.iter().any(|(s, b)| s == section && *b == kind) {
+                by[k].extend(transcription_checks(section, kind));
+            }
+        }
+        let structure = match u.kind {
+            UnitKind::Heading => {
+                groups.iter().any(|g| g == section) || doc.section(section).is_some_and(|s| s.opcode().is_some())
+            }
+            UnitKind::Label => true,
+            UnitKind::ListItem | UnitKind::Sentence => {
+                u.block.is_none() && groups.iter().any(|g| g == section) && super::wording::in_group_list(doc, u)
+            }
+            _ => false,
+        };
+        if structure {
+            by[k].push(format!("text-structure:{section}"));
+        }
+        if requirements.checked.contains(&u.id) {
+            by[k].push(format!("requirements:{section}"));
+        }
+    }
+    let marks = marks()?;
+    let mut matched = vec![false; marks.len()];
+    let mut accounts = Vec::with_capacity(units.len());
+    for (unit, mut checked_by) in units.into_iter().zip(by) {
+        checked_by.sort();
+        checked_by.dedup();
+        let mark = marks.iter().position(|m| {
+            in_scope(&unit.section, std::slice::from_ref(&m.section))
+                && unit.section.split('@').next() == Some(m.section.as_str())
+                && unit.sha256.starts_with(&m.sha256)
+                && matchable(&unit.text).contains(&matchable(&m.fragment))
+        });
+        if let Some(i) = mark {
+            matched[i] = true;
+        }
+        let (status, reason, why) = match (checked_by.is_empty(), mark) {
+            (false, _) => (Status::Checked, None, None),
+            (true, Some(i)) => (Status::NotCheckable, Some(marks[i].reason), marks[i].why.clone()),
+            (true, None) => (Status::Unread, None, None),
+        };
+        accounts.push(Account { unit, status, checked_by, reason, why });
+    }
+    let marks_unmatched = marks
+        .iter()
+        .zip(matched)
+        .filter(|(_, m)| !m)
+        .map(|(m, _)| format!("{} `{}` ({})", m.section, m.fragment, m.reason.key()))
+        .collect();
+    Ok(Coverage { units: accounts, marks_unmatched, requirements_disagree: requirements.disagree })
+}

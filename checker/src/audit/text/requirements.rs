@@ -1,0 +1,229 @@
+//! The requirements pass: every sentence of a PTX ISA Notes, Target ISA
+//! Notes, Deprecation Note or Removal Note block that states a version, a
+//! target or a deprecation, read against the catalogue's requirement of
+//! the variants it names (the catalogue's requirements are in turn checked
+//! against NVIDIA's assembler by `vendor syntax`).
+//!
+//! A sentence names its variants by code spans (`min.u16x2`,
+//! `min{.relu}.s16x2`, a qualifier set such as `.BoolOp`, or the opcode);
+//! one that names none speaks of the whole instruction, whose earliest
+//! variant it then dates. A sentence this pass cannot read, or one that
+//! disagrees with the catalogue, is not checked by it: the first stays
+//! unread in the coverage, the second is listed with what the catalogue says.
+
+use ptx_spec::catalogue::{PtxVersion, Target};
+use ptx_spec::Variant;
+
+use super::document::{BlockKind, Document};
+use super::units::{units, UnitKind};
+
+/// What the pass found.
+#[derive(Debug, Default)]
+pub struct Requirements {
+    /// Ids of the units it read and found to agree with the catalogue.
+    pub checked: Vec<String>,
+    /// Units it read that disagree with the catalogue: the unit's id and
+    /// what the catalogue says.
+    pub disagree: Vec<(String, String)>,
+}
+
+const BLOCKS: [BlockKind; 4] =
+    [BlockKind::PtxIsaNotes, BlockKind::TargetIsaNotes, BlockKind::DeprecationNote, BlockKind::RemovalNote];
+
+/// What one sentence states.
+#[derive(Debug, PartialEq, Eq)]
+enum Statement {
+    Introduced(PtxVersion),
+    Requires(Target),
+    Deprecated { since: PtxVersion, instead: Option<String> },
+    Removed { ptx: PtxVersion, sm: u32 },
+}
+
+/// The first `N.M` after `PTX ISA version`.
+fn version(text: &str) -> Option<PtxVersion> {
+    let at = text.find("PTX ISA version ")? + "PTX ISA version ".len();
+    let v = text[at..].split(|c: char| !(c.is_ascii_digit() || c == '.')).next()?.trim_end_matches('.');
+    let (major, minor) = v.split_once('.')?;
+    Some(PtxVersion(major.parse().ok()?, minor.parse().ok()?))
+}
+
+/// The first `sm_NN`.
+fn target(text: &str) -> Option<u32> {
+    let at = text.find("sm_")? + 3;
+    text[at..].split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+}
+
+fn statement(text: &str) -> Option<Statement> {
+    let lower = text.to_lowercase();
+    if lower.contains("may be removed") || lower.contains("future") {
+        return None; // a plan, not a fact
+    }
+    if lower.contains("supported on all target architectures") {
+        return Some(Statement::Requires(Target::All));
+    }
+    if lower.contains("removed in ptx isa version") || lower.contains("not supported") {
+        return Some(Statement::Removed { ptx: version(text)?, sm: target(text)? });
+    }
+    if lower.contains("deprecated") {
+        let instead = lower.contains("in favor of").then(|| spans(text).last().cloned()).flatten();
+        return Some(Statement::Deprecated { since: version(text)?, instead });
+    }
+    if lower.contains("introduced in ptx isa version") {
+        return Some(Statement::Introduced(version(text)?));
+    }
+    if lower.contains(" or higher") && (lower.contains("require") || lower.contains("requires")) {
+        return Some(Statement::Requires(Target::Sm(target(text)?)));
+    }
+    None
+}
+
+fn spans(text: &str) -> Vec<String> {
+    text.split('`').skip(1).step_by(2).map(str::to_string).collect()
+}
+
+/// `min{.relu}.s16x2` as the mnemonics it stands for.
+fn expand(span: &str) -> Vec<String> {
+    match (span.find('{'), span.find('}')) {
+        (Some(a), Some(b)) if a < b => {
+            let (head, opt, tail) = (&span[..a], &span[a + 1..b], &span[b + 1..]);
+            let mut out = expand(&format!("{head}{tail}"));
+            out.extend(expand(&format!("{head}{opt}{tail}")));
+            out
+        }
+        _ => vec![span.to_string()],
+    }
+}
+
+/// The variants of `section` a sentence names, or all of them where it
+/// names none of them; `None` where a span names nothing the section has.
+fn subject(section: &str, text: &str, all: &[Variant]) -> Option<Vec<Variant>> {
+    let mine: Vec<Variant> = all.iter().copied().filter(|v| v.section() == section).collect();
+    let opcode = mine.first()?.opcode();
+    let mut named: Vec<Variant> = Vec::new();
+    let mut any = false;
+    for span in spans(text) {
+        if span == opcode || span.starts_with("sm_") || span == ".target" || span.ends_with(".sync") {
+            continue;
+        }
+        any = true;
+        let found: Vec<Variant> = if span.starts_with('.') {
+            // A qualifier set of the section's Syntax block, or a qualifier.
+            let members: Vec<String> = crate::audit::syntax::BLOCKS
+                .iter()
+                .filter(|b| b.section == section)
+                .flat_map(|b| b.sets.iter())
+                .find(|(name, _)| *name == span)
+                .map_or_else(|| vec![span.clone()], |(_, m)| m.iter().map(|q| q.to_string()).collect());
+            mine.iter()
+                .copied()
+                .filter(|v| {
+                    let m = v.mnemonic();
+                    let parts: Vec<&str> = m.split('.').skip(1).collect();
+                    members.iter().any(|q| parts.contains(&q.trim_start_matches('.')))
+                })
+                .collect()
+        } else {
+            let names = expand(&span);
+            mine.iter().copied().filter(|v| names.contains(&v.mnemonic())).collect()
+        };
+        if found.is_empty() {
+            return None;
+        }
+        named.extend(found);
+    }
+    Some(if any { named } else { mine })
+}
+
+/// What the catalogue says against a statement, where it disagrees.
+fn disagreement(s: &Statement, subject: &[Variant], named: bool) -> Option<String> {
+    let requirement = |v: &Variant| v.requirement();
+    match s {
+        Statement::Introduced(ptx) => {
+            let got: Vec<PtxVersion> = subject.iter().map(|v| requirement(v).ptx).collect();
+            let ok = if named { got.iter().all(|g| g == ptx) } else { got.iter().min() == Some(ptx) };
+            (!ok).then(|| format!("the catalogue dates them {}", list(&got)))
+        }
+        Statement::Requires(t) => {
+            let got: Vec<Target> = subject.iter().map(|v| requirement(v).target).collect();
+            let ok = if named { got.iter().all(|g| g == t) } else { got.iter().min() == Some(t) };
+            (!ok).then(|| format!("the catalogue requires {}", list(&got)))
+        }
+        Statement::Deprecated { since, instead } => {
+            let ok = subject.iter().all(|v| {
+                v.deprecation().is_some_and(|d| d.since == *since && instead.as_deref().is_none_or(|i| i == d.instead))
+            });
+            (!ok).then(|| "the catalogue's deprecation differs".to_string())
+        }
+        Statement::Removed { ptx, sm } => {
+            let ok = subject.iter().all(|v| v.deprecation().is_some_and(|d| d.removed == Some((*ptx, *sm))));
+            (!ok).then(|| "the catalogue's removal differs".to_string())
+        }
+    }
+}
+
+fn list<T: std::fmt::Display + PartialEq>(items: &[T]) -> String {
+    let mut seen: Vec<&T> = Vec::new();
+    for i in items {
+        if !seen.contains(&i) {
+            seen.push(i);
+        }
+    }
+    seen.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// Read every requirement sentence of the document.
+pub fn check(doc: &Document) -> Requirements {
+    let all = Variant::all();
+    let mut out = Requirements::default();
+    for u in units(doc) {
+        if !u.block.is_some_and(|b| BLOCKS.contains(&b)) || !matches!(u.kind, UnitKind::Sentence | UnitKind::ListItem) {
+            continue;
+        }
+        let section = u.section.split('@').next().unwrap_or(&u.section);
+        let Some(s) = statement(&u.text) else { continue };
+        let Some(subject) = subject(section, &u.text, &all) else { continue };
+        let named = spans(&u.text).iter().any(|sp| {
+            !sp.starts_with("sm_") && sp != ".target" && !sp.ends_with(".sync") && Some(sp.as_str()) != subject.first().map(|v| v.opcode())
+        });
+        match disagreement(&s, &subject, named) {
+            None => out.checked.push(u.id),
+            Some(why) => out.disagree.push((u.id, why)),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statements_are_read() {
+        assert_eq!(statement("Introduced in PTX ISA version 2.0."), Some(Statement::Introduced(PtxVersion(2, 0))));
+        assert_eq!(statement("`bfe` requires `sm_20` or higher."), Some(Statement::Requires(Target::Sm(20))));
+        assert_eq!(statement("Supported on all target architectures."), Some(Statement::Requires(Target::All)));
+        assert_eq!(
+            statement("Not supported in PTX ISA version 6.4 for .target `sm_70` or higher."),
+            Some(Statement::Removed { ptx: PtxVersion(6, 4), sm: 70 })
+        );
+        assert_eq!(statement("Support may be removed in a future PTX ISA version."), None);
+        assert_eq!(expand("min{.relu}.s16x2"), ["min.s16x2", "min.relu.s16x2"]);
+    }
+
+    #[test]
+    fn sentences_are_read_against_the_catalogue() {
+        let all = Variant::all();
+        let add = subject("9.7.1.1", "`add.u16x2` and `add.s16x2` require `sm_90` or higher.", &all).unwrap();
+        assert_eq!(add.len(), 2);
+        assert_eq!(disagreement(&Statement::Requires(Target::Sm(90)), &add, true), None);
+        assert!(disagreement(&Statement::Requires(Target::Sm(80)), &add, true).is_some());
+        // The whole instruction: its earliest variant.
+        let whole = subject("9.7.1.1", "Introduced in PTX ISA version 1.0.", &all).unwrap();
+        assert_eq!(disagreement(&Statement::Introduced(PtxVersion(1, 0)), &whole, false), None);
+        assert!(disagreement(&Statement::Introduced(PtxVersion(2, 0)), &whole, false).is_some());
+        // A qualifier set of the Syntax block.
+        let boolop = subject("9.7.8.6", "Qualifier `.BoolOp` requires `sm_70` or higher.", &all).unwrap();
+        assert_eq!(boolop.len(), 2);
+        assert!(subject("9.7.1.1", "`add.u8x4` requires `sm_90` or higher.", &all).is_none());
+    }
+}
