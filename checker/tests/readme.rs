@@ -1,10 +1,12 @@
-//! The README's commands, as a reader types them. Every `ptxcheck` line of
-//! its code blocks (and every `cargo run ... -p ptxcheck -- ...` line) must
-//! be valid usage of the command line; every one not listed in [`NOT_RUN`]
-//! runs from the repository root, as written, and must end with status 0 or
-//! 1 (a verdict that is not all good, never bad usage) and print something;
-//! and where a line's comment shows the output (`# d = 0x00000003`,
-//! `# {"d":"0xffff"}`), the command must print exactly that.
+//! The commands of the README and of the pages of `docs/`, as a reader
+//! types them. Every `ptxcheck` line of their code blocks (and every
+//! `cargo run ... -p ptxcheck -- ...` line) must be valid usage of the
+//! command line; every one not listed in [`NOT_RUN`] runs from the
+//! repository root, as written, and must end with status 0 or 1 (a verdict
+//! that is not all good, never bad usage) and print something; and where a
+//! line's comment shows the output (`# d = 0x00000003`, `# {"d":"0xffff"}`),
+//! the command must print exactly that. A command that several pages show
+//! runs once.
 
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
@@ -20,23 +22,23 @@ struct Cli {
     _command: Command,
 }
 
-/// README commands that are parsed but not run here, each with why. The
-/// test fails on an entry that no longer matches a README line, so the list
-/// cannot go stale and hide a command.
+/// Commands of the README and `docs/` that are parsed but not run here, each
+/// with why. The test fails on an entry that no longer matches a line of
+/// those pages, so the list cannot go stale and hide a command.
 const NOT_RUN: &[(&str, &str)] = &[
     // Slow: seconds to hours. Each is exercised by a test of its own or by `.ci/run`.
     ("ptxcheck prove all", "7-20 s; checker/tests/prove.rs proves every variant, .ci/run runs it"),
     ("ptxcheck prove all --solver cvc5", "26-80 s; checker/tests/prove.rs proves every variant with cvc5"),
     ("ptxcheck prove all --format json --timeout 10 --jobs 2", "7-20 s, as `prove all`; its options are parsed here"),
     ("ptxcheck claims", "5-15 s; checker/tests/cli.rs runs all claims"),
-    ("ptxcheck audit", "minutes (unresolved comparisons wait for their time limit); audit --id runs here"),
+    ("ptxcheck audit", "48 s cold on 2 cores (docs/performance.md); audit --id runs here"),
     ("ptxcheck report", "minutes, and rewrites reports/; .ci/run checks it with report --check"),
     ("ptxcheck report --text NEWER/", "minutes, rewrites reports/, and needs a newer document"),
     (
         "ptxcheck text NEWER/ --record-fingerprints checker/text/fingerprints.toml",
         "needs a newer document, and rewrites the project's fingerprints; checker/tests/text.rs records the seeds'",
     ),
-    ("ptxcheck mutants all", "about 11 minutes on 2 cores; .ci/run runs it, checker/tests/mutants.rs a sample"),
+    ("ptxcheck mutants all", "about 8 minutes on 2 cores; .ci/run runs it, checker/tests/mutants.rs a sample"),
     ("ptxcheck prove all --model sm_90", "15-30 s; checker/tests/sm_90.rs proves every variant sm_90 changes"),
     // Needs NVIDIA's wheels (see the README's set-up); checker/tests/vendor.rs and .ci/run run them.
     ("ptxcheck vendor syntax", "needs ptxas from the nvidia-cuda-nvcc-cu12 wheel"),
@@ -53,7 +55,10 @@ const NOT_RUN: &[(&str, &str)] = &[
     ("ptxcheck hw sweep add.u16 bfe.u32 --samples 100000", "needs an NVIDIA GPU and its driver"),
     ("ptxcheck conform --gpu suite", "needs an NVIDIA GPU and its driver"),
     // The suite: checker/tests/vectors.rs writes and checks one.
-    ("ptxcheck vectors all --output suite", "about 20 s and 290 MB; the test writes the suite of seven variants"),
+    (
+        "ptxcheck vectors all --output suite",
+        "12-48 s and 388 MB (docs/vectors.md); checker/tests/vectors.rs writes the suite of seven variants",
+    ),
     (
         "ptxcheck conform results.jsonl",
         "reads an implementation's results; checker/tests/vectors.rs makes and checks them",
@@ -65,7 +70,7 @@ const NOT_RUN: &[(&str, &str)] = &[
     ),
 ];
 
-/// Paths the README's commands write to, redirected into a scratch folder
+/// Paths the commands write to, redirected into a scratch folder
 /// so that the test leaves the repository as it found it.
 const WRITTEN: &[&str] = &["DIR", "ptx.smt2", "suite"];
 
@@ -73,9 +78,26 @@ fn repository_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("checker/ lies in the repository root").to_path_buf()
 }
 
-/// One command of the README: its words, and the comment that follows it.
+/// The pages whose commands are checked: the README, then `docs/*.md` in
+/// name order, as paths relative to the repository root.
+fn pages() -> Vec<String> {
+    let mut docs: Vec<String> = std::fs::read_dir(repository_root().join("docs"))
+        .expect("docs/")
+        .map(|entry| entry.expect("a docs/ entry").file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".md"))
+        .map(|name| format!("docs/{name}"))
+        .collect();
+    docs.sort();
+    let mut pages = vec!["README.md".to_string()];
+    pages.extend(docs);
+    pages
+}
+
+/// One command of a page: its words, and the comment that follows it.
 #[derive(Debug)]
 struct Line {
+    /// The page it is on, relative to the repository root.
+    page: String,
     /// As the README writes it, less the comment.
     code: String,
     /// Its words joined by single spaces, `cargo run ... --` as `ptxcheck`.
@@ -84,12 +106,24 @@ struct Line {
     comment: Option<String>,
 }
 
-/// Every `ptxcheck` command in the README's fenced code blocks.
-fn readme_commands() -> Vec<Line> {
-    let readme = std::fs::read_to_string(repository_root().join("README.md")).expect("README.md");
+/// Every `ptxcheck` command in the fenced code blocks of every page.
+fn commands() -> Vec<Line> {
+    pages().iter().flat_map(|page| page_commands(page)).collect()
+}
+
+/// Every command once, in the order first shown: a command that moved from
+/// the README to a page of `docs/` and is still shown in both runs once.
+fn distinct_commands() -> Vec<Line> {
+    let mut seen = std::collections::HashSet::new();
+    commands().into_iter().filter(|line| seen.insert(line.text.clone())).collect()
+}
+
+/// Every `ptxcheck` command in one page's fenced code blocks.
+fn page_commands(page: &str) -> Vec<Line> {
+    let text = std::fs::read_to_string(repository_root().join(page)).unwrap_or_else(|e| panic!("{page}: {e}"));
     let mut in_block = false;
     let mut lines = Vec::new();
-    for line in readme.lines() {
+    for line in text.lines() {
         let line = line.trim();
         if line.starts_with("```") {
             in_block = !in_block;
@@ -102,7 +136,7 @@ fn readme_commands() -> Vec<Line> {
         if !(code.starts_with("ptxcheck ") || code.starts_with("cargo run ")) {
             continue;
         }
-        let Some(words) = shlex::split(code) else { panic!("README: unbalanced quotes in `{line}`") };
+        let Some(words) = shlex::split(code) else { panic!("{page}: unbalanced quotes in `{line}`") };
         // `cargo run ... -p ptxcheck -- ARGS` is `ptxcheck ARGS`.
         let args = match words.first().map(String::as_str) {
             Some("ptxcheck") => words[1..].to_vec(),
@@ -117,13 +151,14 @@ fn readme_commands() -> Vec<Line> {
         let mut all = vec!["ptxcheck".to_string()];
         all.extend(args);
         lines.push(Line {
+            page: page.to_string(),
             code: code.to_string(),
             text: all.join(" "),
             words: all,
             comment: comment.map(str::to_string),
         });
     }
-    assert!(!in_block, "README: a code block is not closed");
+    assert!(!in_block, "{page}: a code block is not closed");
     lines
 }
 
@@ -162,36 +197,47 @@ fn not_run(line: &Line) -> Option<&'static str> {
 }
 
 #[test]
-fn the_readme_names_commands() {
-    let lines = readme_commands();
-    // The Use section alone has over thirty; a broken extraction finds none.
-    assert!(lines.len() > 30, "found only {} commands in README.md", lines.len());
-    assert!(lines.iter().any(|l| l.text == "ptxcheck prove all"), "the main job is in the README");
-}
-
-#[test]
-fn every_readme_command_is_valid_usage() {
-    for line in readme_commands() {
-        if let Err(e) = Cli::try_parse_from(&line.words) {
-            panic!("README: `{}` is not valid usage:\n{e}", line.code);
+fn the_pages_name_commands() {
+    let lines = commands();
+    // docs/commands.md alone has over thirty; a broken extraction finds none.
+    assert!(lines.len() > 30, "found only {} commands in the README and docs/", lines.len());
+    let readme: Vec<&Line> = lines.iter().filter(|l| l.page == "README.md").collect();
+    assert!(readme.len() > 10, "found only {} commands in README.md", readme.len());
+    assert!(readme.iter().any(|l| l.text == "ptxcheck prove all"), "the main job is in the README");
+    for page in pages() {
+        if page != "docs/README.md" {
+            let n = lines.iter().filter(|l| l.page == page).count();
+            println!("{page}: {n} commands");
         }
     }
 }
 
 #[test]
-fn every_command_not_run_is_in_the_readme() {
-    let lines = readme_commands();
-    for (text, _) in NOT_RUN {
-        assert!(lines.iter().any(|l| l.text == *text), "NOT_RUN lists `{text}`, which the README no longer has");
+fn every_command_is_valid_usage() {
+    for line in commands() {
+        if let Err(e) = Cli::try_parse_from(&line.words) {
+            panic!("{}: `{}` is not valid usage:\n{e}", line.page, line.code);
+        }
     }
 }
 
 #[test]
-fn every_fast_readme_command_runs_as_written() {
+fn every_command_not_run_is_on_a_page() {
+    let lines = commands();
+    for (text, _) in NOT_RUN {
+        assert!(
+            lines.iter().any(|l| l.text == *text),
+            "NOT_RUN lists `{text}`, which neither the README nor a page of docs/ has"
+        );
+    }
+}
+
+#[test]
+fn every_fast_command_runs_as_written() {
     let root = repository_root();
     let scratch = tempfile::tempdir().unwrap();
     let (mut ran, mut failures) = (0, Vec::new());
-    for line in readme_commands() {
+    for line in distinct_commands() {
         if let Some(why) = not_run(&line) {
             println!("not run: `{}`: {why}", line.text);
             continue;
@@ -214,25 +260,25 @@ fn every_fast_readme_command_runs_as_written() {
             .output()
             .unwrap_or_else(|e| panic!("`{}` does not start: {e}", line.text));
         let (stdout, stderr) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
-        let code = &line.code;
+        let (page, code) = (&line.page, &line.code);
         if !matches!(o.status.code(), Some(0 | 1)) {
-            failures.push(format!("`{code}` exits with {:?}: {}", o.status.code(), stderr.trim()));
+            failures.push(format!("{page}: `{code}` exits with {:?}: {}", o.status.code(), stderr.trim()));
         } else if let Some(path) = &written {
             // A command that writes a file may print nothing; the file is its output.
             if !path.exists() {
-                failures.push(format!("`{code}` does not write {}", path.display()));
+                failures.push(format!("{page}: `{code}` does not write {}", path.display()));
             }
         } else if stdout.trim().is_empty() {
-            failures.push(format!("`{code}` prints nothing: {}", stderr.trim()));
+            failures.push(format!("{page}: `{code}` prints nothing: {}", stderr.trim()));
         } else if let Some(expected) = line.comment.as_deref().and_then(shown_output) {
             if stdout != expected {
-                failures.push(format!("`{code}` prints {stdout:?}, not {expected:?} as its comment shows"));
+                failures.push(format!("{page}: `{code}` prints {stdout:?}, not {expected:?} as its comment shows"));
             }
         }
         ran += 1;
     }
-    assert!(failures.is_empty(), "README commands that do not run as written:\n{}", failures.join("\n"));
-    assert!(ran >= 20, "only {ran} README commands ran");
+    assert!(failures.is_empty(), "commands that do not run as written:\n{}", failures.join("\n"));
+    assert!(ran >= 20, "only {ran} commands ran");
 }
 
 #[test]
