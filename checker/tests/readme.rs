@@ -34,9 +34,14 @@ const NOT_RUN: &[(&str, &str)] = &[
     ("ptxcheck audit", "48 s cold on 2 cores (docs/performance.md); audit --id runs here"),
     ("ptxcheck report", "minutes, and rewrites reports/; .ci/run checks it with report --check"),
     ("ptxcheck report --text NEWER/", "minutes, rewrites reports/, and needs a newer document"),
+    ("ptxcheck report --text ../shared/seeds/", "minutes, and rewrites reports/; .ci/run checks it with --check"),
     (
         "ptxcheck text NEWER/ --record-fingerprints checker/text/fingerprints.toml",
         "needs a newer document, and rewrites the project's fingerprints; checker/tests/text.rs records the seeds'",
+    ),
+    (
+        "ptxcheck text ../shared/seeds/ --record-fingerprints checker/text/fingerprints.toml",
+        "rewrites the project's fingerprints; checker/tests/text.rs records the seeds' and compares",
     ),
     ("ptxcheck mutants all", "about 8 minutes on 2 cores; .ci/run runs it, checker/tests/mutants.rs a sample"),
     ("ptxcheck prove all --model sm_90", "15-30 s; checker/tests/sm_90.rs proves every variant sm_90 changes"),
@@ -45,6 +50,7 @@ const NOT_RUN: &[(&str, &str)] = &[
     ("ptxcheck vendor fold --samples 16", "needs ptxas and cuobjdump from the CUDA wheels"),
     ("ptxcheck vendor syntax --write", "needs ptxas, and rewrites reports/vendor/"),
     ("ptxcheck vendor fold --check", "needs ptxas and cuobjdump from the CUDA wheels"),
+    ("ptxcheck vendor fold --write", "needs ptxas and cuobjdump, and rewrites reports/vendor/"),
     // Needs a GPU: checker/tests/vendor.rs runs them, and checks the one-line error without a driver.
     ("ptxcheck hw run --output results.txt", "needs an NVIDIA GPU and its driver"),
     (
