@@ -418,7 +418,7 @@ fn readme_variants(s: &mut String, runs: &[SolverRun]) {
     }
     s.push_str(&markdown_table(&t));
     s.push_str(&format!("\nThe solvers {} on every variant.\n", agreement(runs)));
-    s.push_str("Times are in the project README's benchmark section: they vary from run to run.\n\n");
+    s.push_str("Times are in the project's docs/performance.md: they vary from run to run.\n\n");
 
     s.push_str("By section:\n\n");
     let mut sections: Vec<&str> = Variant::all().iter().map(|v| v.section()).collect();
@@ -1071,6 +1071,41 @@ fn readme_text(s: &mut String, t: &TextAudit) {
     for h in &t.helpers_unlisted {
         let _ = writeln!(s, "\n- {h}");
     }
+    readme_coverage(s, &t.coverage);
+}
+
+/// The README's document coverage: every unit of the text, checked, marked
+/// not checkable, or unread, by kind of unit and by section.
+fn readme_coverage(s: &mut String, c: &crate::audit::text::coverage::Coverage) {
+    use crate::audit::text::coverage::Counts;
+    s.push_str("\n### Document coverage\n\n");
+    s.push_str(
+        "Every unit of the text (heading, label, sentence, list item, table row, Syntax line, Semantics statement \
+         and comment, example and its comment) and how it is accounted for: checked by a claim, a passage, a \
+         finding, a transcription read by a check, the structure or the requirements pass; marked not checkable \
+         (`checker/text/not-checkable.toml`, with its reason); or unread. `ptxcheck text PATH --coverage` lists \
+         each unit and what checks it.\n\n",
+    );
+    let row = |name: String, n: &Counts| {
+        vec![
+            name,
+            n.units.to_string(),
+            format!("{} ({})", n.checked, n.percent(n.checked)),
+            format!("{} ({})", n.not_checkable, n.percent(n.not_checkable)),
+            format!("{} ({})", n.unread, n.percent(n.unread)),
+        ]
+    };
+    let header = |first: &str| {
+        vec![first.to_string(), "units".into(), "checked".into(), "not checkable".into(), "unread".into()]
+    };
+    let mut rows = vec![header("kind of unit")];
+    rows.extend(c.by_kind().iter().map(|(k, n)| row(k.key().to_string(), n)));
+    rows.push(row("all".into(), &c.total()));
+    s.push_str(&markdown_table(&rows));
+    s.push('\n');
+    let mut rows = vec![header("section")];
+    rows.extend(c.by_section().iter().map(|(sec, n)| row(sec.clone(), n)));
+    s.push_str(&markdown_table(&rows));
 }
 
 /// The spec text's summary for tools (its findings are among the audit's).
@@ -1081,6 +1116,11 @@ fn text_json(t: &TextAudit) -> Value {
         "stale": t.stale.iter().map(|x| json!({ "what": x.what, "change": x.change })).collect::<Vec<_>>(),
         "spelling_skipped": t.spelling_skipped,
         "helpers_unlisted": t.helpers_unlisted,
+        "coverage": {
+            "total": t.coverage.total(),
+            "kinds": t.coverage.by_kind().into_iter().map(|(k, c)| json!({"kind": k, "counts": c})).collect::<Vec<_>>(),
+            "unread": t.coverage.unread().map(|a| a.unit.id.clone()).collect::<Vec<_>>(),
+        },
     })
 }
 

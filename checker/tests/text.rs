@@ -318,3 +318,118 @@ fn a_new_helper_is_reported() {
     assert!(out.lines().any(|l| l.starts_with("helper gone") && l.contains("`min` in 9.7.8.7")), "{out}");
     assert!(out.contains("text-helper-9.7.8.7-clampto32"), "{out}");
 }
+
+/// The ids and texts of the unread units of `text PATH --coverage`.
+fn unread(path: &Path) -> Vec<(String, String)> {
+    let (out, err, code) = run(&["text", path.to_str().unwrap(), "--coverage", "--format", "json"]);
+    assert!(code == 0 || code == 1, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let units = v["units"].as_array().unwrap();
+    units
+        .iter()
+        .filter(|u| u["status"] == "unread")
+        .map(|u| (u["id"].as_str().unwrap().to_string(), u["text"].as_str().unwrap().to_string()))
+        .collect()
+}
+
+#[test]
+fn an_added_sentence_and_only_it_is_unread() {
+    let original = seed_with("### 9.7.8.");
+    let text = std::fs::read_to_string(&original).unwrap();
+    let anchor = "Compute the bit-wise exclusive-or operation for the bits in `a` and `b`.";
+    let added = "The result has the parity of both operands.";
+    let edited = text.replacen(anchor, &format!("{anchor} {added}"), 1);
+    assert_ne!(edited, text, "the seed has xor's Description");
+    let tmp = tempfile::tempdir().unwrap();
+    let (before, after) = (tmp.path().join("before.txt"), tmp.path().join("after.txt"));
+    std::fs::write(&before, &text).unwrap();
+    std::fs::write(&after, &edited).unwrap();
+    let (was, is) = (unread(&before), unread(&after));
+    let new: Vec<&(String, String)> = is.iter().filter(|u| !was.contains(u)).collect();
+    assert_eq!(new, [&("9.7.8.3/description/sentence-2".to_string(), added.to_string())], "{is:#?}");
+    assert!(was.iter().all(|u| is.contains(u)), "no unit of the original changes status");
+}
+
+#[test]
+fn the_seeds_coverage_accounts_for_every_unit() {
+    let (out, err, code) = run(&["text", seeds().to_str().unwrap(), "--coverage", "--format", "json"]);
+    assert!(code == 0 || code == 1, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let total = &v["total"];
+    let n = |k: &str| total[k].as_u64().unwrap();
+    assert_eq!(n("units"), n("checked") + n("not_checkable") + n("unread"));
+    assert!(n("units") > 1000, "{total}");
+    // At most 15% of the units may be marked not checkable, and every mark
+    // of the table matches a unit of the seeds.
+    assert!(n("not_checkable") * 100 <= 15 * n("units"), "{total}");
+    assert_eq!(v["marks_unmatched"].as_array().unwrap().len(), 0, "{}", v["marks_unmatched"]);
+    assert_eq!(v["requirements_disagree"].as_array().unwrap().len(), 0, "{}", v["requirements_disagree"]);
+    // Every unit is accounted for: checked ones name their checks, marked
+    // ones their reason.
+    for u in v["units"].as_array().unwrap() {
+        match u["status"].as_str().unwrap() {
+            "checked" => assert!(!u["checked_by"].as_array().unwrap().is_empty(), "{u}"),
+            "not-checkable" => assert!(u["reason"].is_string(), "{u}"),
+            "unread" => {}
+            other => panic!("status {other}"),
+        }
+    }
+    // The checks the coverage names: a unit each of a claim, a passage, a
+    // transcription read as C, the structure and the requirements pass.
+    let by: Vec<&str> = v["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|u| u["checked_by"].as_array().into_iter().flatten().filter_map(|c| c.as_str()))
+        .collect();
+    for want in
+        ["claim:", "passage:", "literal:9.7.1.19", "example-syntax:", "text-structure:", "requirements:", "finding:"]
+    {
+        assert!(by.iter().any(|c| c.starts_with(want)), "no unit checked by {want}");
+    }
+}
+
+#[test]
+fn a_misspelled_comment_is_a_spelling_finding() {
+    let original = seed_with("### 9.7.8.");
+    let text = std::fs::read_to_string(&original).unwrap();
+    // A comment of shf's Semantics block: words of a comment are spelled as
+    // prose, not taken into the glossary as code is.
+    let edited = text.replacen("// extract 32 msbs", "// extrakt 32 msbs", 1);
+    assert!(edited != text, "the seed has shf's comment");
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join("logic.txt");
+    std::fs::write(&copy, edited).unwrap();
+    let (out, err, _) = run(&["text", copy.to_str().unwrap(), "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    if v["spelling_skipped"].is_string() {
+        assert!(std::env::var_os("CI").is_none(), "CI installs the dictionary: {}", v["spelling_skipped"]);
+        eprintln!("skipped: no dictionary ({})", v["spelling_skipped"]);
+        return;
+    }
+    let ids: Vec<&str> = v["findings"].as_array().unwrap().iter().map(|f| f["id"].as_str().unwrap()).collect();
+    assert!(ids.contains(&"text-spelling-9.7.8.7-extrakt"), "{ids:?}");
+}
+
+#[test]
+fn an_overgeneral_sentence_is_a_finding_with_its_variant() {
+    let original = seed_with("### 9.7.8.");
+    let text = std::fs::read_to_string(&original).unwrap();
+    // Said of shl for every type: false for all but the 32-bit ones.
+    let anchor = "`b` operand must be a 32-bit value, regardless of the instruction type.";
+    let edited = text.replacen(anchor, "`b` operand has the instruction type.", 1);
+    assert!(edited != text, "the seed has shl's Notes");
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join("logic.txt");
+    std::fs::write(&copy, edited).unwrap();
+    let (out, _, _) = run(&["text", copy.to_str().unwrap(), "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let found: Vec<&serde_json::Value> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["kind"] == "overgeneral" && f["section"] == "9.7.8.8")
+        .collect();
+    assert_eq!(found.len(), 1, "{out}");
+    assert!(found[0]["summary"].as_str().unwrap().contains("shl.b16"), "{}", found[0]);
+}

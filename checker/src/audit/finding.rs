@@ -43,10 +43,14 @@ pub enum FindingKind {
     /// A type, qualifier, version or target the text excludes that NVIDIA's
     /// assembler accepts, or one the text allows that it rejects.
     VendorSyntax,
+    /// A sentence that states an operand's type or size, or a mode's
+    /// restriction, for several modes, types or instructions at once, and
+    /// is false for one of them (`ptxcheck text`).
+    Overgeneral,
 }
 
 impl FindingKind {
-    pub const ALL: [FindingKind; 11] = [
+    pub const ALL: [FindingKind; 12] = [
         FindingKind::Ambiguity,
         FindingKind::LiteralReading,
         FindingKind::Undefined,
@@ -58,6 +62,7 @@ impl FindingKind {
         FindingKind::MalformedCode,
         FindingKind::UndefinedHelper,
         FindingKind::VendorSyntax,
+        FindingKind::Overgeneral,
     ];
 
     pub fn label(self) -> &'static str {
@@ -73,6 +78,7 @@ impl FindingKind {
             FindingKind::MalformedCode => "malformed code",
             FindingKind::UndefinedHelper => "undefined helper",
             FindingKind::VendorSyntax => "vendor syntax",
+            FindingKind::Overgeneral => "overgeneral",
         }
     }
 }

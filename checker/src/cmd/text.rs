@@ -147,13 +147,18 @@ fn coverage(audit: &text::TextAudit, format: Format, width: Width, out: &mut dyn
             "units": cov.units,
             "marks_unmatched": cov.marks_unmatched,
             "requirements_disagree": cov.requirements_disagree,
+            "operands_fail": cov.operands_fail,
             "stale": audit.stale,
         });
         writeln!(out, "{value:#}")?;
         return Ok(status(ok));
     }
     writeln!(out, "{}", coverage_table("section", cov.by_section().into_iter().map(|(s, c)| (s, c))))?;
-    writeln!(out, "{}", coverage_table("kind of unit", cov.by_kind().into_iter().map(|(k, c)| (k.key().to_string(), c))))?;
+    writeln!(
+        out,
+        "{}",
+        coverage_table("kind of unit", cov.by_kind().into_iter().map(|(k, c)| (k.key().to_string(), c)))
+    )?;
     let unread: Vec<Vec<String>> = cov
         .unread()
         .map(|a| vec![a.unit.id.clone(), format!("{}:{}", a.unit.file, a.unit.line), a.unit.text.clone()])
@@ -165,6 +170,9 @@ fn coverage(audit: &text::TextAudit, format: Format, width: Width, out: &mut dyn
     }
     for (id, why) in &cov.requirements_disagree {
         writeln!(out, "requirement: {id} disagrees with the catalogue: {why}")?;
+    }
+    for (id, variant, why) in &cov.operands_fail {
+        writeln!(out, "operands: {id} fails for {variant}: {why}")?;
     }
     for m in &cov.marks_unmatched {
         writeln!(out, "not-checkable entry matches no unit: {m}")?;

@@ -394,6 +394,7 @@ mod tests {
             kind: crate::audit::claims::Kind::Derived,
             statement: "a test claim".into(),
             fragment: None,
+            rests_on: Vec::new(),
             refuted: None,
             check,
         }

@@ -131,6 +131,9 @@ pub struct Claim {
     pub statement: String,
     /// A short fragment of the spec text, where the claim quotes one.
     pub fragment: Option<String>,
+    /// Further short fragments of the text the claim rests on (the lines of
+    /// a worked example, the rows of a table), for the document's coverage.
+    pub rests_on: Vec<String>,
     /// What a refutation shows, stated positively (the finding's title).
     pub refuted: Option<String>,
     pub check: Check,
@@ -170,6 +173,8 @@ struct Entry {
     kind: Kind,
     statement: String,
     fragment: Option<String>,
+    #[serde(default)]
+    rests_on: Vec<String>,
     refuted: Option<String>,
     #[serde(flatten)]
     check: Check,
@@ -223,6 +228,7 @@ pub fn load(name: &str, text: &str) -> Result<Vec<Claim>, ClaimsError> {
             kind: e.kind,
             statement: e.statement,
             fragment: e.fragment,
+            rests_on: e.rests_on,
             refuted: e.refuted,
             check: e.check,
         })
@@ -311,6 +317,7 @@ fn syntax_claims() -> Vec<Claim> {
             kind: Kind::Syntax,
             statement,
             fragment: None,
+            rests_on: Vec::new(),
             refuted: None,
             check,
         };
@@ -369,6 +376,7 @@ holds = ["d == a + b"]
                 kind: Kind::Prose,
                 statement: "add.u32 adds".into(),
                 fragment: None,
+                rests_on: Vec::new(),
                 refuted: None,
                 check: Check::Always {
                     program: "add.u32 d, a, b;".into(),

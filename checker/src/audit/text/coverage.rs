@@ -7,7 +7,9 @@
 //!   document's block still has: its code is read by the Syntax matcher,
 //!   the literal C reading and the proof, or the example syntax check;
 //! - the structure pass, for headings, labels and a group's list;
-//! - the requirements pass, for the version and target sentences.
+//! - the requirements pass, for the version and target sentences;
+//! - the operands pass, for the sentences that state operand types and
+//!   sizes, or which types and modes an instruction has.
 //!
 //! Or it is marked not checkable in `checker/text/not-checkable.toml`, with
 //! a reason from a short fixed list. Any other unit is unread.
@@ -132,6 +134,9 @@ pub struct Coverage {
     /// Requirement sentences that disagree with the catalogue: the unit's
     /// id and what the catalogue says.
     pub requirements_disagree: Vec<(String, String)>,
+    /// Operand sentences that fail for some variant: the unit's id, the
+    /// variant and what the catalogue says.
+    pub operands_fail: Vec<(String, String, String)>,
 }
 
 /// Counts of one row of the coverage tables.
@@ -177,7 +182,9 @@ impl Coverage {
     pub fn by_section(&self) -> Vec<(String, Counts)> {
         let mut out: BTreeMap<Vec<u32>, (String, Counts)> = BTreeMap::new();
         for a in &self.units {
-            let e = out.entry(claims::section_key(&a.unit.section)).or_insert_with(|| (a.unit.section.clone(), Counts::default()));
+            let e = out
+                .entry(claims::section_key(&a.unit.section))
+                .or_insert_with(|| (a.unit.section.clone(), Counts::default()));
             e.1.add(a.status);
         }
         out.into_values().collect()
@@ -204,24 +211,53 @@ struct Quote {
     fragment: String,
 }
 
+/// A passage's further fragments (`checker/text/rests-on.toml`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PassageRests {
+    pub id: String,
+    pub rests_on: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RestsFile {
+    #[serde(default)]
+    passage: Vec<PassageRests>,
+}
+
+pub const RESTS_FILE: (&str, &str) = ("checker/text/rests-on.toml", include_str!("../../../text/rests-on.toml"));
+
+/// The built-in table; a malformed one, or one that names a passage the
+/// audit does not have, is a one-line error naming the file.
+pub fn passage_rests() -> Result<Vec<PassageRests>, String> {
+    let file: RestsFile = toml::from_str(RESTS_FILE.1).map_err(|e| {
+        let line = e.span().map_or(1, |s| RESTS_FILE.1[..s.start.min(RESTS_FILE.1.len())].matches('\n').count() + 1);
+        format!("{}:{line}: {}", RESTS_FILE.0, e.message())
+    })?;
+    match file.passage.iter().find(|r| !PASSAGES.iter().any(|p| p.id == r.id)) {
+        Some(r) => Err(format!("{}: no passage `{}`", RESTS_FILE.0, r.id)),
+        None => Ok(file.passage),
+    }
+}
+
 /// Every quote of the project's checks: the claims that are checked, the
 /// passages, and the findings given.
-fn quotes(findings: &[Finding]) -> Vec<Quote> {
+fn quotes(findings: &[Finding], rests: &[PassageRests]) -> Vec<Quote> {
     let mut out: Vec<Quote> = Vec::new();
     for c in claims::all() {
         if matches!(c.check, Check::NotCheckable { .. }) {
             continue;
         }
-        if let Some(f) = &c.fragment {
+        for f in c.fragment.iter().chain(&c.rests_on) {
             out.push(Quote { by: format!("claim:{}", c.id), sections: vec![c.section.clone()], fragment: f.clone() });
         }
     }
     for p in PASSAGES {
-        out.push(Quote {
-            by: format!("passage:{}", p.id),
-            sections: drift::passage_sections(p.section),
-            fragment: p.fragment.to_string(),
-        });
+        let more = rests.iter().filter(|r| r.id == p.id).flat_map(|r| r.rests_on.iter().cloned());
+        for fragment in std::iter::once(p.fragment.to_string()).chain(more) {
+            out.push(Quote { by: format!("passage:{}", p.id), sections: drift::passage_sections(p.section), fragment });
+        }
     }
     for f in findings {
         if !f.fragment.trim().is_empty() {
@@ -313,8 +349,7 @@ fn current_transcriptions(doc: &Document, prints: &Fingerprints) -> Vec<(String,
             let mut renderings = doc.renderings(&p.section).peekable();
             renderings.peek().is_some()
                 && renderings.all(|s| {
-                    s.block(p.block)
-                        .is_some_and(|b| drift::sha256(&super::document::normalise(&b.lines)) == p.sha256)
+                    s.block(p.block).is_some_and(|b| drift::sha256(&super::document::normalise(&b.lines)) == p.sha256)
                 })
         })
         .map(|p| (p.section.clone(), p.block))
@@ -337,7 +372,7 @@ fn transcription_checks(section: &str, kind: BlockKind) -> Vec<String> {
 pub fn account(doc: &Document, findings: &[Finding]) -> Result<Coverage, String> {
     let units = units(doc);
     let mut by: Vec<Vec<String>> = vec![Vec::new(); units.len()];
-    for q in quotes(findings) {
+    for q in quotes(findings, &passage_rests()?) {
         for k in quoted(&units, &q) {
             by[k].push(q.by.clone());
         }
@@ -346,6 +381,7 @@ pub fn account(doc: &Document, findings: &[Finding]) -> Result<Coverage, String>
     let current = current_transcriptions(doc, &prints);
     let groups = &STRUCTURE.introductions;
     let requirements = super::requirements::check(doc);
+    let operands = super::operands::check(doc);
     for (k, u) in units.iter().enumerate() {
         let section = u.section.split('@').next().unwrap_or(&u.section);
         if let Some(kind) = u.block {
@@ -369,6 +405,18 @@ pub fn account(doc: &Document, findings: &[Finding]) -> Result<Coverage, String>
         if requirements.checked.contains(&u.id) {
             by[k].push(format!("requirements:{section}"));
         }
+        if operands.checked.contains(&u.id) || operands.fails.iter().any(|(f, _, _)| f.id == u.id) {
+            by[k].push(format!("operands:{section}"));
+        }
+    }
+    // A lead-in (`Saturation modifier:`, `... as follows:`) is read with
+    // what it introduces: the unit after it in its block, where that one is
+    // checked.
+    for k in (0..units.len().saturating_sub(1)).rev() {
+        let (u, next) = (&units[k], &units[k + 1]);
+        if u.kind == UnitKind::Sentence && u.text.ends_with(':') && next.block == u.block && !by[k + 1].is_empty() {
+            by[k].push(format!("lead-in:{}", next.id));
+        }
     }
     let marks = marks()?;
     let mut matched = vec![false; marks.len()];
@@ -382,7 +430,8 @@ pub fn account(doc: &Document, findings: &[Finding]) -> Result<Coverage, String>
                 && unit.sha256.starts_with(&m.sha256)
                 && matchable(&unit.text).contains(&matchable(&m.fragment))
         });
-        if let Some(i) = mark {
+        // A mark counts only where it accounts for a unit no check reads.
+        if let Some(i) = mark.filter(|_| checked_by.is_empty()) {
             matched[i] = true;
         }
         let (status, reason, why) = match (checked_by.is_empty(), mark) {
@@ -398,5 +447,10 @@ pub fn account(doc: &Document, findings: &[Finding]) -> Result<Coverage, String>
         .filter(|(_, m)| !m)
         .map(|(m, _)| format!("{} `{}` ({})", m.section, m.fragment, m.reason.key()))
         .collect();
-    Ok(Coverage { units: accounts, marks_unmatched, requirements_disagree: requirements.disagree })
+    Ok(Coverage {
+        units: accounts,
+        marks_unmatched,
+        requirements_disagree: requirements.disagree,
+        operands_fail: operands.fails.into_iter().map(|(u, v, why)| (u.id, v, why)).collect(),
+    })
 }

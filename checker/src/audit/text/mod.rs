@@ -10,6 +10,7 @@ pub mod declarations;
 pub mod document;
 pub mod drift;
 pub mod helpers;
+pub mod operands;
 pub mod requirements;
 pub mod units;
 pub mod wording;
@@ -50,6 +51,7 @@ pub fn run(paths: &[PathBuf]) -> Result<TextAudit, TextError> {
     let helpers = helpers::check(&document, &helpers::TABLE);
     findings.extend(helpers.findings);
     findings.extend(declarations::check(&document));
+    findings.extend(operands::findings(&document));
     crate::audit::errata::assign(&mut findings);
     crate::audit::sort(&mut findings);
     let prints = drift::recorded().map_err(|message| TextError {

@@ -183,7 +183,10 @@ pub fn check(doc: &Document) -> Requirements {
         let Some(s) = statement(&u.text) else { continue };
         let Some(subject) = subject(section, &u.text, &all) else { continue };
         let named = spans(&u.text).iter().any(|sp| {
-            !sp.starts_with("sm_") && sp != ".target" && !sp.ends_with(".sync") && Some(sp.as_str()) != subject.first().map(|v| v.opcode())
+            !sp.starts_with("sm_")
+                && sp != ".target"
+                && !sp.ends_with(".sync")
+                && Some(sp.as_str()) != subject.first().map(|v| v.opcode())
         });
         match disagreement(&s, &subject, named) {
             None => out.checked.push(u.id),

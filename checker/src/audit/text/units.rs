@@ -205,7 +205,10 @@ fn intro(b: &mut Builder, lines: &[Line]) {
     for l in lines {
         let t = l.text.trim();
         if opcode.is_some() && !named && !l.code && !t.is_empty() {
-            if t.starts_with('`') && t.ends_with('`') && !t[1..t.len() - 1].contains('`') {
+            // The name alone in code (`bfe`), or followed by a remark
+            // (`shfl` (deprecated)).
+            let name = opcode.as_deref().map(|o| format!("`{o}`")).unwrap_or_default();
+            if t.starts_with(&name) && !t[name.len()..].contains('`') {
                 b.push(UnitKind::Label, l.number, t);
                 named = true;
                 continue;
@@ -247,7 +250,10 @@ fn block(b: &mut Builder, block: &Block) {
     for l in block.code() {
         for (is_comment, text) in split_comment(&l.text, &mut in_block_comment) {
             if is_comment {
-                b.push(comment_kind, l.number, &text);
+                // A bare `//` spaces the comments around it: no words.
+                if text.chars().any(char::is_alphanumeric) {
+                    b.push(comment_kind, l.number, &text);
+                }
             } else if text.chars().any(|c| c.is_alphanumeric()) {
                 // A line of braces alone is the shape of the code, read
                 // with the statements it encloses.

@@ -57,8 +57,18 @@ pub fn glossary(doc: &Document) -> HashSet<String> {
         }
     }
     for s in &doc.sections {
+        // Identifiers of code, not the words of its comments: those are
+        // spelled like prose.
+        let mut open = false;
         for l in s.all_lines() {
-            let code: Vec<String> = if l.code { vec![l.text.clone()] } else { spans(&l.text) };
+            let code: Vec<String> = if l.code {
+                super::units::split_comment(&l.text, &mut open)
+                    .into_iter()
+                    .filter_map(|(comment, text)| (!comment).then_some(text))
+                    .collect()
+            } else {
+                spans(&l.text)
+            };
             for c in code {
                 for w in c.split(|ch: char| !(ch.is_alphanumeric() || ch == '_')) {
                     if !w.is_empty() {
@@ -128,7 +138,21 @@ pub fn spelling(doc: &Document, dict: &HashSet<String>) -> Vec<Finding> {
     let mut out = Vec::new();
     for s in &doc.sections {
         let heading = Line { number: s.line, text: s.title.clone(), code: false };
-        let lines = std::iter::once(&heading).chain(s.all_lines().filter(|l| !l.code));
+        // Prose (table cells too), and the comments of code: a Semantics
+        // block's and an example's comments are words a reader reads.
+        let mut open = false;
+        let comments: Vec<Line> = s
+            .all_lines()
+            .filter(|l| l.code)
+            .flat_map(|l| {
+                super::units::split_comment(&l.text, &mut open)
+                    .into_iter()
+                    .filter(|(comment, _)| *comment)
+                    .map(|(_, text)| Line { number: l.number, text, code: true })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let lines = std::iter::once(&heading).chain(s.all_lines().filter(|l| !l.code)).chain(comments.iter());
         for l in lines {
             let text = prose(&l.text).replace(['\u{2019}', '\u{2018}'], "'");
             for raw in text.split(|c: char| !(c.is_alphanumeric() || c == '\'')) {
@@ -331,8 +355,7 @@ pub fn in_group_list(doc: &Document, unit: &super::units::Unit) -> bool {
     match unit.kind {
         super::units::UnitKind::ListItem => items.iter().any(|(l, _)| l.number == unit.line),
         super::units::UnitKind::Sentence => {
-            super::units::collapse(&lead_sentence(s, first.number)) == unit.text
-                && unit.line < first.number
+            super::units::collapse(&lead_sentence(s, first.number)) == unit.text && unit.line < first.number
         }
         _ => false,
     }
