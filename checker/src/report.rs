@@ -1082,29 +1082,22 @@ fn readme_coverage(s: &mut String, c: &crate::audit::text::coverage::Coverage) {
     s.push_str(
         "Every unit of the text (heading, label, sentence, list item, table row, Syntax line, Semantics statement \
          and comment, example and its comment) and how it is accounted for: checked by a claim, a passage, a \
-         finding, a transcription read by a check, the structure or the requirements pass; marked not checkable \
+         finding, a transcription read by a check, the structure, requirements or operands pass; marked not checkable \
          (`checker/text/not-checkable.toml`, with its reason); or unread. `ptxcheck text PATH --coverage` lists \
          each unit and what checks it.\n\n",
     );
-    let row = |name: String, n: &Counts| {
-        vec![
-            name,
-            n.units.to_string(),
-            format!("{} ({})", n.checked, n.percent(n.checked)),
-            format!("{} ({})", n.not_checkable, n.percent(n.not_checkable)),
-            format!("{} ({})", n.unread, n.percent(n.unread)),
-        ]
-    };
     let header = |first: &str| {
-        vec![first.to_string(), "units".into(), "checked".into(), "not checkable".into(), "unread".into()]
+        let mut h = vec![first.to_string()];
+        h.extend(Counts::COLUMNS.iter().map(|c| c.to_string()));
+        h
     };
     let mut rows = vec![header("kind of unit")];
-    rows.extend(c.by_kind().iter().map(|(k, n)| row(k.key().to_string(), n)));
-    rows.push(row("all".into(), &c.total()));
+    rows.extend(c.by_kind().iter().map(|(k, n)| n.row(k.key().to_string())));
+    rows.push(c.total().row("all".into()));
     s.push_str(&markdown_table(&rows));
     s.push('\n');
     let mut rows = vec![header("section")];
-    rows.extend(c.by_section().iter().map(|(sec, n)| row(sec.clone(), n)));
+    rows.extend(c.by_section().iter().map(|(sec, n)| n.row(sec.clone())));
     s.push_str(&markdown_table(&rows));
 }
 

@@ -200,22 +200,11 @@ pub fn coverage_table(first: &str, rows: impl Iterator<Item = (String, coverage:
     let mut total = coverage::Counts::default();
     let mut body: Vec<Vec<String>> = Vec::new();
     for (name, c) in rows {
-        total.units += c.units;
-        total.checked += c.checked;
-        total.not_checkable += c.not_checkable;
-        total.unread += c.unread;
-        body.push(counts_row(name, &c));
+        total = total.plus(c);
+        body.push(c.row(name));
     }
-    body.push(counts_row("all".into(), &total));
-    super::render::table(&[first, "units", "checked", "not checkable", "unread"], body)
-}
-
-fn counts_row(name: String, c: &coverage::Counts) -> Vec<String> {
-    vec![
-        name,
-        c.units.to_string(),
-        format!("{} ({})", c.checked, c.percent(c.checked)),
-        format!("{} ({})", c.not_checkable, c.percent(c.not_checkable)),
-        format!("{} ({})", c.unread, c.percent(c.unread)),
-    ]
+    body.push(total.row("all".into()));
+    let mut header = vec![first];
+    header.extend(coverage::Counts::COLUMNS);
+    super::render::table(&header, body)
 }

@@ -81,10 +81,7 @@ pub const MARKS_FILE: (&str, &str) =
 
 /// The built-in table; a malformed one is a one-line error naming the file.
 pub fn marks() -> Result<Vec<Mark>, String> {
-    toml::from_str::<MarksFile>(MARKS_FILE.1).map(|f| f.unit).map_err(|e| {
-        let line = e.span().map_or(1, |s| MARKS_FILE.1[..s.start.min(MARKS_FILE.1.len())].matches('\n').count() + 1);
-        format!("{}:{line}: {}", MARKS_FILE.0, e.message())
-    })
+    toml::from_str::<MarksFile>(MARKS_FILE.1).map(|f| f.unit).map_err(|e| drift::toml_error(MARKS_FILE, &e))
 }
 
 /// How a unit is accounted for.
@@ -155,6 +152,25 @@ impl Counts {
             Status::Checked => self.checked += 1,
             Status::NotCheckable => self.not_checkable += 1,
             Status::Unread => self.unread += 1,
+        }
+    }
+
+    /// The columns of a table row of counts, after its name.
+    pub const COLUMNS: [&'static str; 4] = ["units", "checked", "not checkable", "unread"];
+
+    /// A table row: the name, then each count with its percentage.
+    pub fn row(&self, name: String) -> Vec<String> {
+        let with = |n: usize| format!("{n} ({})", self.percent(n));
+        vec![name, self.units.to_string(), with(self.checked), with(self.not_checkable), with(self.unread)]
+    }
+
+    /// The sum of two rows.
+    pub fn plus(self, o: Counts) -> Counts {
+        Counts {
+            units: self.units + o.units,
+            checked: self.checked + o.checked,
+            not_checkable: self.not_checkable + o.not_checkable,
+            unread: self.unread + o.unread,
         }
     }
 
@@ -231,10 +247,7 @@ pub const RESTS_FILE: (&str, &str) = ("checker/text/rests-on.toml", include_str!
 /// The built-in table; a malformed one, or one that names a passage the
 /// audit does not have, is a one-line error naming the file.
 pub fn passage_rests() -> Result<Vec<PassageRests>, String> {
-    let file: RestsFile = toml::from_str(RESTS_FILE.1).map_err(|e| {
-        let line = e.span().map_or(1, |s| RESTS_FILE.1[..s.start.min(RESTS_FILE.1.len())].matches('\n').count() + 1);
-        format!("{}:{line}: {}", RESTS_FILE.0, e.message())
-    })?;
+    let file: RestsFile = toml::from_str(RESTS_FILE.1).map_err(|e| drift::toml_error(RESTS_FILE, &e))?;
     match file.passage.iter().find(|r| !PASSAGES.iter().any(|p| p.id == r.id)) {
         Some(r) => Err(format!("{}: no passage `{}`", RESTS_FILE.0, r.id)),
         None => Ok(file.passage),

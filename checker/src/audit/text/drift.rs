@@ -51,10 +51,13 @@ pub const FILE: (&str, &str) = ("checker/text/fingerprints.toml", include_str!("
 /// The table built into the binary; a malformed one is a one-line error
 /// naming the file and line.
 pub fn recorded() -> Result<Fingerprints, String> {
-    toml::from_str(FILE.1).map_err(|e| {
-        let line = e.span().map_or(1, |s| FILE.1[..s.start.min(FILE.1.len())].matches('\n').count() + 1);
-        format!("{}:{line}: {}", FILE.0, e.message())
-    })
+    toml::from_str(FILE.1).map_err(|e| toml_error(FILE, &e))
+}
+
+/// A built-in data file's parse error in one line: `FILE:LINE: what`.
+pub fn toml_error((file, text): (&str, &str), e: &toml::de::Error) -> String {
+    let line = e.span().map_or(1, |s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+    format!("{file}:{line}: {}", e.message())
 }
 
 /// SHA-256 of a normalised text, in hex.
