@@ -58,6 +58,10 @@ fn the_seeds_give_the_wording_findings_and_no_stale_transcription() {
         "text-helper-9.7.8.6-getfunctionfromtable",
         "text-helper-9.7.9.5-isactive",
         "text-helper-9.7.9.5-isguardpredicatetrue",
+        "text-control-9.7.8.7-fallthrough-shf-l",
+        "text-control-9.7.8.7-redeclared-d",
+        "text-label-9.7.1.12-modifier-saturation",
+        "text-label-9.7.1.13-modifier-saturation",
     ] {
         assert!(ids.contains(&want), "{want} missing from {ids:?}");
     }

@@ -9,7 +9,8 @@
 //! - the structure pass, for headings, labels and a group's list;
 //! - the requirements pass, for the version and target sentences;
 //! - the operands pass, for the sentences that state operand types and
-//!   sizes, or which types and modes an instruction has.
+//!   sizes, or which types and modes an instruction has;
+//! - the labels pass, for a modifier's label and the text it heads.
 //!
 //! Or it is marked not checkable in `checker/text/not-checkable.toml`, with
 //! a reason from a short fixed list. Any other unit is unread.
@@ -301,7 +302,9 @@ fn in_scope(number: &str, scopes: &[String]) -> bool {
 /// units of one block (prose and code apart), each unit the match touches.
 fn quoted(units: &[Unit], q: &Quote) -> Vec<usize> {
     let want = matchable(&q.fragment);
-    if want.is_empty() {
+    // A lone name of a letter or two (a variable) is found all over a
+    // section: it anchors nothing.
+    if want.is_empty() || (!want.contains(' ') && want.chars().filter(|c| c.is_alphanumeric()).count() < 3) {
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -420,6 +423,17 @@ pub fn account(doc: &Document, findings: &[Finding]) -> Result<Coverage, String>
         }
         if operands.checked.contains(&u.id) || operands.fails.iter().any(|(f, _, _)| f.id == u.id) {
             by[k].push(format!("operands:{section}"));
+        }
+    }
+    // A modifier's label and the text under it, read against each other.
+    for l in super::labels::labelled(&units) {
+        if super::labels::KINDS.iter().any(|(k, _)| *k == l.kind) && !super::labels::qualifiers(&l.text).is_empty() {
+            for u in [l.label, l.content] {
+                if let Some(k) = units.iter().position(|x| x.id == u.id) {
+                    let section = u.section.split('@').next().unwrap_or(&u.section);
+                    by[k].push(format!("labels:{section}"));
+                }
+            }
         }
     }
     // A lead-in (`Saturation modifier:`, `... as follows:`) is read with

@@ -36,14 +36,26 @@ fn is_ptx_type(token: &str) -> bool {
 }
 
 fn is_c_type(token: &str) -> bool {
+    // `u32 n = ...` (shf): a PTX type without its dot, as C's `uint32_t`.
     matches!(token, "int" | "unsigned" | "signed" | "short" | "long" | "char" | "bool")
+        || is_ptx_type(&format!(".{token}"))
 }
 
 /// One token of a block, with the line it is on.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Token {
-    text: String,
-    line: usize,
+pub struct Token {
+    pub text: String,
+    pub line: usize,
+}
+
+/// The tokens of a block's code lines (see [`tokens`]).
+pub fn tokens_of(lines: &[&Line]) -> Vec<Token> {
+    tokens(lines)
+}
+
+/// The parse of a block's tokens: its bodies and the names it refers to.
+pub fn parse_block(tokens: &[Token]) -> Parse {
+    parse(tokens)
 }
 
 /// The tokens of a block's code lines, comments dropped: identifiers (a
@@ -94,12 +106,28 @@ struct Reference {
 
 /// The parse of one block: its bodies (each with its parent) and every
 /// reference to a name.
-struct Parse {
+pub struct Parse {
     parents: Vec<Option<usize>>,
     references: Vec<Reference>,
 }
 
 impl Parse {
+    /// Every name declared twice in one body (the cases of a `switch` share
+    /// its body): the name, and the lines of the first and the second
+    /// declaration.
+    pub fn declared_twice(&self) -> Vec<(String, usize, usize)> {
+        let mut out: Vec<(String, usize, usize)> = Vec::new();
+        let declarations: Vec<&Reference> = self.references.iter().filter(|r| r.declares).collect();
+        for (i, r) in declarations.iter().enumerate() {
+            if let Some(first) = declarations[..i].iter().find(|f| f.name == r.name && f.body == r.body) {
+                if !out.iter().any(|(n, l, _)| *n == r.name && *l == first.line) {
+                    out.push((r.name.clone(), first.line, r.line));
+                }
+            }
+        }
+        out
+    }
+
     fn within(&self, body: usize, outer: usize) -> bool {
         let mut b = Some(body);
         while let Some(x) = b {

@@ -5,11 +5,13 @@
 //! and never define (`helpers`), and derives the forbidden neighbours of
 //! every variant for NVIDIA's assembler (`negative`).
 
+pub mod control;
 pub mod coverage;
 pub mod declarations;
 pub mod document;
 pub mod drift;
 pub mod helpers;
+pub mod labels;
 pub mod operands;
 pub mod requirements;
 pub mod units;
@@ -52,6 +54,8 @@ pub fn run(paths: &[PathBuf]) -> Result<TextAudit, TextError> {
     findings.extend(helpers.findings);
     findings.extend(declarations::check(&document));
     findings.extend(operands::findings(&document));
+    findings.extend(control::check(&document));
+    findings.extend(labels::check(&document));
     crate::audit::errata::assign(&mut findings);
     crate::audit::sort(&mut findings);
     let prints = drift::recorded().map_err(|message| TextError {
