@@ -62,6 +62,7 @@ fn the_seeds_give_the_wording_findings_and_no_stale_transcription() {
         "text-control-9.7.8.7-redeclared-d",
         "text-label-9.7.1.12-modifier-saturation",
         "text-label-9.7.1.13-modifier-saturation",
+        "text-table-9.7.8.6-1-cells",
     ] {
         assert!(ids.contains(&want), "{want} missing from {ids:?}");
     }

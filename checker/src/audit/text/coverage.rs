@@ -10,7 +10,8 @@
 //! - the requirements pass, for the version and target sentences;
 //! - the operands pass, for the sentences that state operand types and
 //!   sizes, or which types and modes an instruction has;
-//! - the labels pass, for a modifier's label and the text it heads.
+//! - the labels pass, for a modifier's label and the text it heads;
+//! - the tables pass, for every row of a table.
 //!
 //! Or it is marked not checkable in `checker/text/not-checkable.toml`, with
 //! a reason from a short fixed list. Any other unit is unread.
@@ -423,6 +424,13 @@ pub fn account(doc: &Document, findings: &[Finding]) -> Result<Coverage, String>
         }
         if operands.checked.contains(&u.id) || operands.fails.iter().any(|(f, _, _)| f.id == u.id) {
             by[k].push(format!("operands:{section}"));
+        }
+    }
+    // Every row of a table, read against its header.
+    let rows = super::tables::read_rows(doc);
+    for (k, u) in units.iter().enumerate() {
+        if u.kind == UnitKind::TableRow && rows.iter().any(|(f, l)| *f == u.file && *l == u.line) {
+            by[k].push(format!("table:{}", u.section.split('@').next().unwrap_or(&u.section)));
         }
     }
     // A modifier's label and the text under it, read against each other.

@@ -14,6 +14,7 @@ pub mod helpers;
 pub mod labels;
 pub mod operands;
 pub mod requirements;
+pub mod tables;
 pub mod units;
 pub mod wording;
 
@@ -56,6 +57,7 @@ pub fn run(paths: &[PathBuf]) -> Result<TextAudit, TextError> {
     findings.extend(operands::findings(&document));
     findings.extend(control::check(&document));
     findings.extend(labels::check(&document));
+    findings.extend(tables::check(&document));
     crate::audit::errata::assign(&mut findings);
     crate::audit::sort(&mut findings);
     let prints = drift::recorded().map_err(|message| TextError {

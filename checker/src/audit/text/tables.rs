@@ -1,0 +1,441 @@
+//! Tables read row by row against their header. A truth table has bit
+//! columns (a bare name over cells of 0 and 1) and function columns (a
+//! header with a Boolean expression over the bit columns in parentheses,
+//! or `True` / `False`); a row may instead give each column's value as a
+//! number (`immLut`). The pass checks:
+//!
+//! - that every row has the header's number of cells: a row with fewer is
+//!   read by position by every tool that reads the table, so its values
+//!   stand under the wrong labels (a gap column, `…`, that a row leaves
+//!   out is named);
+//! - every cell of a function column against its header's expression, at
+//!   that row's bits;
+//! - every number of a value row against its column read as a number: the
+//!   row whose bits, read as a binary number with the first bit column
+//!   most significant, are `i` gives bit `i`.
+//!
+//! A short row is compared with its gap columns skipped, so one missing
+//! gap cell is one finding, not one per value.
+
+use super::document::{Document, Line, Section};
+use crate::audit::finding::{Finding, FindingKind, Severity};
+
+/// A table of a section: its header's cells and its rows' (the rule under
+/// the header left out), each with its line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    pub line: usize,
+    pub header: Vec<String>,
+    pub rows: Vec<(usize, Vec<String>)>,
+}
+
+/// A row's cells: split at each `|` outside parentheses (a header's
+/// `(ta | tb | tc)` is one cell), the outer pipes dropped, Markdown's bold
+/// marks and white space trimmed.
+pub fn cells(line: &str) -> Vec<String> {
+    let inner = line.trim().trim_start_matches('|');
+    let inner = inner.strip_suffix('|').unwrap_or(inner);
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut cell = String::new();
+    for c in inner.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            '|' if depth <= 0 => {
+                out.push(std::mem::take(&mut cell));
+                continue;
+            }
+            _ => {}
+        }
+        cell.push(c);
+    }
+    out.push(cell);
+    out.into_iter().map(|c| c.trim().trim_matches('*').trim().to_string()).collect()
+}
+
+/// The tables of a section, in order.
+pub fn tables(s: &Section) -> Vec<Table> {
+    let mut out = Vec::new();
+    let lines: Vec<&Line> = s.intro.iter().chain(s.blocks.iter().flat_map(|b| b.lines.iter())).filter(|l| !l.code).collect();
+    let mut k = 0;
+    while k < lines.len() {
+        let is_row = |l: &Line| l.text.trim_start().starts_with('|');
+        if !is_row(lines[k]) {
+            k += 1;
+            continue;
+        }
+        let start = k;
+        while k < lines.len() && is_row(lines[k]) {
+            k += 1;
+        }
+        let rule = |l: &Line| cells(&l.text).iter().all(|c| !c.is_empty() && c.chars().all(|x| matches!(x, '-' | ':')));
+        let mut rows: Vec<(usize, Vec<String>)> =
+            lines[start + 1..k].iter().filter(|l| !rule(l)).map(|l| (l.number, cells(&l.text))).collect();
+        rows.retain(|(_, c)| c.iter().any(|x| !x.is_empty()));
+        out.push(Table { line: lines[start].number, header: cells(&lines[start].text), rows });
+    }
+    out
+}
+
+/// A Boolean expression over a table's bit columns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expr {
+    Bit(usize),
+    Const(bool),
+    Not(Box<Expr>),
+    And(Box<Expr>, Box<Expr>),
+    Xor(Box<Expr>, Box<Expr>),
+    Or(Box<Expr>, Box<Expr>),
+}
+
+impl Expr {
+    pub fn eval(&self, bits: &[bool]) -> bool {
+        match self {
+            Expr::Bit(i) => bits[*i],
+            Expr::Const(b) => *b,
+            Expr::Not(e) => !e.eval(bits),
+            Expr::And(a, b) => a.eval(bits) && b.eval(bits),
+            Expr::Xor(a, b) => a.eval(bits) != b.eval(bits),
+            Expr::Or(a, b) => a.eval(bits) || b.eval(bits),
+        }
+    }
+}
+
+/// `text` parsed with C's precedence (`~`, then `&`, `^`, `|`) over the
+/// names `vars`, `True` and `False`; `None` if it is not such an expression.
+pub fn parse_expr(text: &str, vars: &[String]) -> Option<Expr> {
+    let mut tokens: Vec<String> = Vec::new();
+    let chars: Vec<char> = text.chars().collect();
+    let mut k = 0;
+    while k < chars.len() {
+        let c = chars[k];
+        if c.is_whitespace() {
+            k += 1;
+        } else if c.is_alphanumeric() || c == '_' {
+            let word: String = chars[k..].iter().take_while(|x| x.is_alphanumeric() || **x == '_').collect();
+            k += word.chars().count();
+            tokens.push(word);
+        } else if "~&^|()".contains(c) {
+            tokens.push(c.to_string());
+            k += 1;
+        } else {
+            return None;
+        }
+    }
+    let mut p = Parser { tokens: &tokens, at: 0, vars };
+    let e = p.or()?;
+    (p.at == tokens.len()).then_some(e)
+}
+
+struct Parser<'a> {
+    tokens: &'a [String],
+    at: usize,
+    vars: &'a [String],
+}
+
+impl Parser<'_> {
+    fn eat(&mut self, t: &str) -> bool {
+        let hit = self.tokens.get(self.at).is_some_and(|x| x == t);
+        self.at += usize::from(hit);
+        hit
+    }
+
+    fn binary(&mut self, op: &str, next: fn(&mut Self) -> Option<Expr>, make: fn(Box<Expr>, Box<Expr>) -> Expr) -> Option<Expr> {
+        let mut e = next(self)?;
+        while self.eat(op) {
+            e = make(Box::new(e), Box::new(next(self)?));
+        }
+        Some(e)
+    }
+
+    fn or(&mut self) -> Option<Expr> {
+        self.binary("|", Self::xor, Expr::Or)
+    }
+
+    fn xor(&mut self) -> Option<Expr> {
+        self.binary("^", Self::and, Expr::Xor)
+    }
+
+    fn and(&mut self) -> Option<Expr> {
+        self.binary("&", Self::unary, Expr::And)
+    }
+
+    fn unary(&mut self) -> Option<Expr> {
+        if self.eat("~") {
+            return Some(Expr::Not(Box::new(self.unary()?)));
+        }
+        if self.eat("(") {
+            let e = self.or()?;
+            return self.eat(")").then_some(e);
+        }
+        let t = self.tokens.get(self.at)?.clone();
+        self.at += 1;
+        match t.as_str() {
+            "True" | "true" => Some(Expr::Const(true)),
+            "False" | "false" => Some(Expr::Const(false)),
+            _ => self.vars.iter().position(|v| *v == t).map(Expr::Bit),
+        }
+    }
+}
+
+/// A cell that is a gap: the columns a table leaves out.
+fn is_gap(cell: &str) -> bool {
+    matches!(cell, "…" | "..." | "⋯")
+}
+
+fn bit(cell: &str) -> Option<bool> {
+    match cell {
+        "0" => Some(false),
+        "1" => Some(true),
+        _ => None,
+    }
+}
+
+fn number(cell: &str) -> Option<u128> {
+    match cell.strip_prefix("0x").or_else(|| cell.strip_prefix("0X")) {
+        Some(hex) => u128::from_str_radix(hex, 16).ok(),
+        None => cell.parse().ok(),
+    }
+}
+
+/// A table's reading: its bit columns, each function column's expression,
+/// and each row's cells placed under the header's columns.
+pub struct Reading {
+    pub vars: Vec<String>,
+    pub functions: Vec<(usize, Expr)>,
+    /// Per row: its line, the header column of each of its cells, and
+    /// whether it had the header's number of cells.
+    pub placed: Vec<(usize, Vec<Option<String>>, bool)>,
+}
+
+/// Read a table: `None` where it is not a truth table (no bit column, or
+/// no function column).
+pub fn read(t: &Table) -> Option<Reading> {
+    let vars: Vec<String> = t
+        .header
+        .iter()
+        .take_while(|h| !h.is_empty() && h.chars().all(|c| c.is_alphanumeric() || c == '_'))
+        .cloned()
+        .collect();
+    if vars.is_empty() {
+        return None;
+    }
+    let functions: Vec<(usize, Expr)> = t
+        .header
+        .iter()
+        .enumerate()
+        .skip(vars.len())
+        .filter_map(|(i, h)| {
+            let inner = h.find('(').and_then(|a| h.rfind(')').map(|b| &h[a + 1..b])).unwrap_or(h);
+            parse_expr(inner, &vars).map(|e| (i, e))
+        })
+        .collect();
+    if functions.is_empty() {
+        return None;
+    }
+    let gaps: Vec<usize> = (0..t.header.len()).filter(|&i| is_gap(&t.header[i])).collect();
+    let placed = t
+        .rows
+        .iter()
+        .map(|(line, row)| {
+            let full = row.len() == t.header.len();
+            // A row short by exactly the gap columns skips them.
+            let columns: Vec<usize> = if !full && row.len() + gaps.len() == t.header.len() {
+                (0..t.header.len()).filter(|i| !gaps.contains(i)).collect()
+            } else {
+                (0..t.header.len()).collect()
+            };
+            let mut cells = vec![None; t.header.len()];
+            for (c, v) in columns.iter().zip(row) {
+                cells[*c] = Some(v.clone());
+            }
+            (*line, cells, full)
+        })
+        .collect();
+    Some(Reading { vars, functions, placed })
+}
+
+fn finding(s: &Section, id: String, fragment: String, summary: String, detail: String) -> Finding {
+    Finding {
+        id,
+        section: s.number.clone(),
+        kind: FindingKind::Structure,
+        severity: Severity::Low,
+        root_cause: String::new(),
+        fragment,
+        summary,
+        detail: vec![detail],
+        model_choice: None,
+        witness: None,
+        more_witnesses: Vec::new(),
+    }
+}
+
+/// The findings of one table.
+fn check_table(s: &Section, nth: usize, t: &Table) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let short: Vec<&(usize, Vec<String>)> = t.rows.iter().filter(|(_, r)| r.len() != t.header.len()).collect();
+    if let (Some(first), Some(last)) = (short.first(), short.last()) {
+        let gaps: Vec<&String> = t.header.iter().filter(|h| is_gap(h)).collect();
+        let counts: Vec<usize> = short.iter().map(|(_, r)| r.len()).collect();
+        let missing = if counts.iter().all(|&c| c + gaps.len() == t.header.len()) && !gaps.is_empty() {
+            format!("; the gap column `{}` is missing from them, so read by position each value from there on stands one column to the left and `{}` has none", gaps[0], t.header.last().map_or("", String::as_str))
+        } else {
+            String::new()
+        };
+        let lines = if short.len() == 1 { format!("line {}", first.0) } else { format!("lines {}-{}", first.0, last.0) };
+        out.push(finding(
+            s,
+            format!("text-table-{}-{nth}-cells", s.number),
+            collapse_cells(&first.1),
+            format!(
+                "{} of the table's {} rows ({lines}) have {} cells where its header has {}{missing}",
+                short.len(),
+                t.rows.len(),
+                if counts.iter().all(|&c| c == counts[0]) {
+                    counts[0].to_string()
+                } else {
+                    counts.iter().map(usize::to_string).collect::<Vec<_>>().join("/")
+                },
+                t.header.len()
+            ),
+            format!("{}:{}: the table's header has {} cells; the rows at {lines} do not.", s.file, t.line, t.header.len()),
+        ));
+    }
+    // Rows by their place in the table, not their line: the ids stay the
+    // same in every rendering.
+    let row_of = |line: usize| t.rows.iter().position(|(l, _)| *l == line).map_or(0, |p| p + 1);
+    let Some(r) = read(t) else { return out };
+    let bits_of = |cells: &[Option<String>]| -> Option<Vec<bool>> {
+        (0..r.vars.len()).map(|i| cells[i].as_deref().and_then(bit)).collect()
+    };
+    // Function cells at each bit row.
+    for (line, cells, _) in &r.placed {
+        let Some(bits) = bits_of(cells) else { continue };
+        for (col, e) in &r.functions {
+            let Some(cell) = cells[*col].as_deref().and_then(bit) else { continue };
+            if cell != e.eval(&bits) {
+                out.push(finding(
+                    s,
+                    format!("text-table-{}-{nth}-cell-{}-{col}", s.number, row_of(*line)),
+                    t.header[*col].clone(),
+                    format!("the cell under `{}` at line {line} is {}, the expression gives {}", t.header[*col], u8::from(cell), u8::from(!cell)),
+                    format!("{}:{line}: the row's bits are {}.", s.file, bits.iter().map(|b| if *b { "1" } else { "0" }).collect::<String>()),
+                ));
+            }
+        }
+    }
+    // Value rows: each column read as a number over the bit rows.
+    for (line, cells, _) in &r.placed {
+        if bits_of(cells).is_some() {
+            continue;
+        }
+        let label = cells[0].clone().unwrap_or_default();
+        for (col, e) in &r.functions {
+            let Some(stated) = cells[*col].as_deref().and_then(number) else { continue };
+            let n = r.vars.len();
+            let value: u128 = (0..1u128 << n)
+                .filter(|i| e.eval(&(0..n).map(|b| i >> (n - 1 - b) & 1 == 1).collect::<Vec<_>>()))
+                .map(|i| 1u128 << i)
+                .sum();
+            if stated != value {
+                out.push(finding(
+                    s,
+                    format!("text-table-{}-{nth}-value-{}-{col}", s.number, row_of(*line)),
+                    t.header[*col].clone(),
+                    format!("`{label}` under `{}` is {stated:#x}; the column's bits give {value:#x}", t.header[*col]),
+                    format!("{}:{line}: read with the first bit column most significant.", s.file),
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn collapse_cells(cells: &[String]) -> String {
+    format!("| {} |", cells.join(" | "))
+}
+
+/// The tables of every section, each rendering's once.
+pub fn check(doc: &Document) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    for s in &doc.sections {
+        for (nth, t) in tables(s).iter().enumerate() {
+            for f in check_table(s, nth + 1, t) {
+                if !out.iter().any(|o| o.id == f.id) {
+                    out.push(f);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every table row the pass reads (the header and every row of every
+/// table), by file and line.
+pub fn read_rows(doc: &Document) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    for s in &doc.sections {
+        for t in tables(s) {
+            out.push((s.file.clone(), t.line));
+            out.extend(t.rows.iter().map(|(l, _)| (s.file.clone(), *l)));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(text: &str) -> Table {
+        let lines: Vec<Line> =
+            text.lines().enumerate().map(|(i, t)| Line { number: i + 1, text: t.into(), code: false }).collect();
+        let s = Section {
+            number: "9.9".into(),
+            title: String::new(),
+            file: "t.md".into(),
+            line: 1,
+            intro: lines,
+            blocks: Vec::new(),
+        };
+        tables(&s).remove(0)
+    }
+
+    fn found(text: &str) -> Vec<String> {
+        let t = table(text);
+        let s = Section { number: "9.9".into(), title: String::new(), file: "t.md".into(), line: 1, intro: Vec::new(), blocks: Vec::new() };
+        check_table(&s, 1, &t).into_iter().map(|f| f.summary).collect()
+    }
+
+    #[test]
+    fn cells_keep_an_expression_whole() {
+        assert_eq!(cells("| ta | Oper 254 (ta | tb) | **0x80** |"), ["ta", "Oper 254 (ta | tb)", "0x80"]);
+        let vars = vec!["a".to_string(), "b".to_string()];
+        let e = parse_expr("a & ~b | b ^ a", &vars).unwrap();
+        // (a & ~b) | (b ^ a)
+        assert!(e.eval(&[true, false]) && e.eval(&[false, true]) && !e.eval(&[true, true]));
+        assert_eq!(parse_expr("a + b", &vars), None);
+    }
+
+    #[test]
+    fn a_right_table_gives_nothing() {
+        let t = "| a | b | And (a & b) | … | Any (a | b) |\n| --- | --- | --- | --- | --- |\n\
+                 | 0 | 0 | 0 | … | 0 |\n| 0 | 1 | 0 | … | 1 |\n| 1 | 0 | 0 | … | 1 |\n| 1 | 1 | 1 | … | 1 |\n\
+                 | **v** | | **0x8** | **…** | **0xE** |";
+        assert_eq!(found(t), Vec::<String>::new());
+    }
+
+    #[test]
+    fn short_rows_wrong_cells_and_wrong_values_are_found() {
+        let t = "| a | b | And (a & b) | … | Any (a | b) |\n| --- | --- | --- | --- | --- |\n\
+                 | 0 | 0 | 0 | … | 0 |\n| 0 | 1 | 0 | 1 |\n| 1 | 0 | 1 | 1 |\n| 1 | 1 | 1 | … | 1 |\n\
+                 | **v** | | **0x8** | **…** | **0xF** |";
+        let f = found(t);
+        assert_eq!(f.len(), 3, "{f:?}");
+        assert!(f[0].starts_with("2 of the table's 5 rows (lines 4-5) have 4 cells where its header has 5; the gap column `…`"), "{}", f[0]);
+        assert!(f[1].contains("under `And (a & b)` at line 5 is 1"), "{}", f[1]);
+        assert!(f[2].contains("`v` under `Any (a | b)` is 0xf; the column's bits give 0xe"), "{}", f[2]);
+    }
+}
