@@ -66,6 +66,9 @@ fn the_seeds_give_the_wording_findings_and_no_stale_transcription() {
     ] {
         assert!(ids.contains(&want), "{want} missing from {ids:?}");
     }
+    // Every packed form's extraction has its passage: none is left to the
+    // packed pass.
+    assert!(!ids.iter().any(|i| i.starts_with("text-packed-")), "{ids:?}");
     // Every finding has a root cause, and every text site of the table is
     // found: the table and the pass cannot drift apart unnoticed.
     for f in findings {

@@ -16,7 +16,8 @@ pub mod compare;
 use ptx_spec::assumption::{self, Assumption};
 use ptx_spec::bv::{Algebra, BitVec, Concrete};
 use ptx_spec::catalogue::{
-    add_sub::AddSub, bit_count::BitCount, bit_field::BitField, div_rem::DivRem, mul_mad::MulMad, shift::Shift,
+    add_sub::AddSub, bit_count::BitCount, bit_field::BitField, div_rem::DivRem, min_max::MinMax, mul_mad::MulMad,
+    shift::Shift,
 };
 use ptx_spec::catalogue::{Inputs, Out, Outputs, Type, Variant};
 use ptx_spec::family::bit_count::{fns_parts, fns_reading, FnsMagnitude};
@@ -126,6 +127,10 @@ pub enum Formula {
     /// dp4a's or dp2a's Semantics block with its extract helpers' element
     /// order read as given.
     DotOrder(ExtractOrder),
+    /// The elements of a packed `.s16x2` operand read unsigned, as bit
+    /// fields (`a[0:15]`) are: the `.u16x2` form's computation (and `.relu`,
+    /// which clamps only negative elements, then never applies).
+    PackedUnsignedSlices,
     /// shf's two 32-bit shifts with amounts taken mod 32.
     ShfMod32,
     /// shl/shr with the amount read as given.
@@ -264,6 +269,15 @@ impl Formula {
             }
             (Formula::DotOrder(order), Variant::Dot(dot)) => {
                 one(dot_reading(alg, dot, order, get("a"), get("b"), get("c")))
+            }
+            (Formula::PackedUnsignedSlices, Variant::AddSub(AddSub::Add { ty: Type::S16x2, sat })) => {
+                Some(Variant::AddSub(AddSub::Add { ty: Type::U16x2, sat }).semantics(alg, ins))
+            }
+            (Formula::PackedUnsignedSlices, Variant::MinMax(MinMax::Min { ty: Type::S16x2, .. })) => {
+                Some(Variant::MinMax(MinMax::Min { ty: Type::U16x2, relu: false }).semantics(alg, ins))
+            }
+            (Formula::PackedUnsignedSlices, Variant::MinMax(MinMax::Max { ty: Type::S16x2, .. })) => {
+                Some(Variant::MinMax(MinMax::Max { ty: Type::U16x2, relu: false }).semantics(alg, ins))
             }
             (Formula::ShfMod32, Variant::Shift(Shift::Shf(dir, mode))) => {
                 one(shf_mod32(alg, dir, mode, get("a"), get("b"), get("c")))
@@ -416,6 +430,25 @@ fn other_widths(name: &str) -> Vec<String> {
         .collect()
 }
 
+/// The readings of a packed form's elements, where a block extracts them
+/// as bit fields (`iA[0] = a[0:15]`) and never says how they extend: the
+/// packed pass (`audit::text::packed`) finds every such block, and each
+/// must have a passage with these readings.
+const PACKED_SIGN: [Reading; 2] = [
+    model(
+        "each element has the sign of the instruction type: the halves of .s16x2 are signed 16-bit values, those of \
+         .u16x2 unsigned, as the type names say (no sentence says it)",
+        Text::Other,
+    ),
+    Reading {
+        name: "unsigned-slices",
+        says: "a[0:15] and a[16:31] are bit fields, unsigned as a slice of bits is, whatever the type: .s16x2 \
+               computes what .u16x2 does (and .relu, which clamps negative elements, never applies)",
+        text: Text::Pseudocode,
+        formula: Formula::PackedUnsignedSlices,
+    },
+];
+
 const fn model(says: &'static str, text: Text) -> Reading {
     Reading { name: "model", says, text, formula: Formula::Model }
 }
@@ -511,6 +544,17 @@ pub const PASSAGES: &[Passage] = &[
         adopted: "model",
         examples: &[],
         assumption: Some(&assumption::SAT_OF_EXACT_RESULT),
+    },
+    Passage {
+        id: "packed-element-sign-add",
+        section: "9.7.1.1",
+        fragment: "iA[0] = a[0:15];",
+        question: "whether the half-words of a .s16x2 operand are signed",
+        variants: &["add.s16x2"],
+        readings: &PACKED_SIGN,
+        adopted: "model",
+        examples: &[],
+        assumption: None,
     },
     Passage {
         id: "abs-neg-most-negative",
@@ -684,6 +728,17 @@ pub const PASSAGES: &[Passage] = &[
         adopted: "model",
         examples: &[],
         assumption: Some(&assumption::MUL24_OPERAND_SIGN),
+    },
+    Passage {
+        id: "packed-element-sign",
+        section: "9.7.1.12-13",
+        fragment: "iA[0] = a[0:15];",
+        question: "whether the half-words of a .s16x2 operand are signed",
+        variants: &["min.s16x2", "max.s16x2", "min.relu.s16x2", "max.relu.s16x2"],
+        readings: &PACKED_SIGN,
+        adopted: "model",
+        examples: &[],
+        assumption: None,
     },
     Passage {
         id: "clz-mask-test",

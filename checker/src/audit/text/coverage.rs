@@ -11,7 +11,9 @@
 //! - the operands pass, for the sentences that state operand types and
 //!   sizes, or which types and modes an instruction has;
 //! - the labels pass, for a modifier's label and the text it heads;
-//! - the tables pass, for every row of a table.
+//! - the tables pass, for every row of a table;
+//! - the packed pass, for the statements that take a packed form's
+//!   elements out as bit fields.
 //!
 //! Or it is marked not checkable in `checker/text/not-checkable.toml`, with
 //! a reason from a short fixed list. Any other unit is unread.
@@ -431,6 +433,15 @@ pub fn account(doc: &Document, findings: &[Finding]) -> Result<Coverage, String>
     for (k, u) in units.iter().enumerate() {
         if u.kind == UnitKind::TableRow && rows.iter().any(|(f, l)| *f == u.file && *l == u.line) {
             by[k].push(format!("table:{}", u.section.split('@').next().unwrap_or(&u.section)));
+        }
+    }
+    // Every statement that takes a packed form's elements out, read by the
+    // packed pass (and the passage that compares its readings).
+    for site in super::packed::sites(doc) {
+        for (k, u) in units.iter().enumerate() {
+            if u.kind == UnitKind::Statement && u.section == site.section && super::packed::extracts(&u.text) {
+                by[k].push(format!("packed:{}", site.section));
+            }
         }
     }
     // A modifier's label and the text under it, read against each other.

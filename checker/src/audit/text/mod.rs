@@ -13,6 +13,7 @@ pub mod drift;
 pub mod helpers;
 pub mod labels;
 pub mod operands;
+pub mod packed;
 pub mod requirements;
 pub mod tables;
 pub mod units;
@@ -58,6 +59,7 @@ pub fn run(paths: &[PathBuf]) -> Result<TextAudit, TextError> {
     findings.extend(control::check(&document));
     findings.extend(labels::check(&document));
     findings.extend(tables::check(&document));
+    findings.extend(packed::check(&document));
     crate::audit::errata::assign(&mut findings);
     crate::audit::sort(&mut findings);
     let prints = drift::recorded().map_err(|message| TextError {
