@@ -504,6 +504,8 @@ fn readme_vendor(s: &mut String, v: &Vendor, audit: &Audit) {
     t.push(vec!["... rejected, as the text says".into(), n(&c["negative_rejected"])]);
     t.push(vec!["... accepted, against the text".into(), n(&c["negative_accepted"])]);
     t.push(vec!["forms the text allows, rejected against the text".into(), n(&c["positive_rejected"])]);
+    t.push(vec!["immediates just outside a stated operand range".into(), n(&c["range_edges"])]);
+    t.push(vec!["... where ptxas answers otherwise than the text".into(), n(&c["range_edges_disagree"])]);
     s.push_str(&markdown_table(&t));
     let c = &v.fold["counts"];
     let mut t = vec![vec!["folded values".to_string(), "instances".into()]];
@@ -988,7 +990,7 @@ impl Vendor {
     /// variant the text allows that it rejects.
     pub fn requirement_findings(&self) -> Vec<Finding> {
         let rows = self.syntax["cases"].as_array().cloned().unwrap_or_default();
-        let mut out = Vec::new();
+        let mut out = range_findings(&rows);
         for r in &rows {
             let kind = r["kind"].as_str().unwrap_or("");
             let accepted = r["ptxas"] == "accepted";
@@ -1037,6 +1039,68 @@ impl Vendor {
         }
         out
     }
+}
+
+/// Where ptxas answers otherwise than the text on an immediate just outside
+/// an operand's stated range (`range-edge` cases): one finding per section,
+/// naming every such value.
+fn range_findings(rows: &[Value]) -> Vec<Finding> {
+    let mut by_section: Vec<(String, Vec<&Value>)> = Vec::new();
+    for r in rows.iter().filter(|r| r["kind"] == crate::oracle::syntax::RANGE_EDGE && r["verdict"] == "disagree") {
+        let name = r["name"].as_str().unwrap_or("");
+        let variant = name.split(' ').next().unwrap_or("");
+        let Some(section) = Variant::from_mnemonic(variant).map(|v| v.section().to_string()) else { continue };
+        match by_section.iter_mut().find(|(s, _)| *s == section) {
+            Some((_, list)) => list.push(r),
+            None => by_section.push((section, vec![r])),
+        }
+    }
+    by_section
+        .into_iter()
+        .map(|(section, list)| {
+            let accepted = list[0]["ptxas"] == "accepted";
+            let values: Vec<&str> = list.iter().filter_map(|r| r["name"].as_str()?.split_once(' ').map(|x| x.1)).collect();
+            let variant = list[0]["name"].as_str().unwrap_or("").split(' ').next().unwrap_or("").to_string();
+            let summary = if accepted {
+                format!(
+                    "ptxas accepts `{variant}` with {} as an immediate, outside the range the text gives the operand, \
+                     and the text does not say what such a value does",
+                    values.join(", ")
+                )
+            } else {
+                format!(
+                    "ptxas rejects `{variant}` with {} as an immediate ({}), where the text's range only restricts \
+                     the value the block uses: the text does not say an immediate outside it is an error",
+                    values.join(", "),
+                    list[0]["error"].as_str().unwrap_or("").trim_start_matches("error : ")
+                )
+            };
+            Finding {
+                id: format!("vendor-range-{variant}"),
+                section,
+                kind: FindingKind::VendorSyntax,
+                severity: Severity::Medium,
+                root_cause: String::new(),
+                fragment: variant.clone(),
+                summary,
+                detail: list
+                    .iter()
+                    .map(|r| {
+                        format!(
+                            "Assembled by `ptxcheck vendor syntax`: `{}` under PTX {}, {}: {}.",
+                            r["instruction"].as_str().unwrap_or(""),
+                            r["ptx"].as_str().unwrap_or("?"),
+                            r["target"].as_str().unwrap_or("?"),
+                            r["ptxas"].as_str().unwrap_or("?")
+                        )
+                    })
+                    .collect(),
+                model_choice: None,
+                witness: None,
+                more_witnesses: Vec::new(),
+            }
+        })
+        .collect()
 }
 
 /// The README's section on the spec text the report was given.
@@ -1218,8 +1282,25 @@ mod tests {
         assert!(s.contains("| stale transcriptions | 0 |"), "{s}");
         assert!(!s.contains("shared/seeds"), "no paths in the report: {s}");
         assert!(s.contains("| undefined helper findings | 8 |"), "{s}");
-        assert_eq!(text_json(&t)["compared"], 129, "the transcribed blocks and passages, the new passages included");
+        assert_eq!(text_json(&t)["compared"], 128, "the transcribed blocks and passages, the new passages included");
         assert_eq!(text_json(&t)["helpers_unlisted"].as_array().unwrap().len(), 0);
+    }
+
+    #[test]
+    fn immediates_outside_a_stated_range_are_one_finding_per_section() {
+        let rows: Vec<Value> = vec![
+            json!({"kind": "range-edge", "name": "lop3.b32 immLut=256", "instruction": "lop3.b32 %d, %a, %b, %c, 256;",
+                   "ptx": "4.3", "target": "sm_50", "ptxas": "accepted", "verdict": "disagree"}),
+            json!({"kind": "range-edge", "name": "lop3.b32 immLut=-1", "instruction": "lop3.b32 %d, %a, %b, %c, -1;",
+                   "ptx": "4.3", "target": "sm_50", "ptxas": "accepted", "verdict": "disagree"}),
+            json!({"kind": "range-edge", "name": "shf.l.clamp.b32 c=33", "instruction": "shf.l.clamp.b32 %d, %a, %b, 33;",
+                   "ptx": "4.0", "target": "sm_50", "ptxas": "accepted", "verdict": "agree"}),
+        ];
+        let found = range_findings(&rows);
+        assert_eq!(found.len(), 1);
+        assert_eq!((found[0].id.as_str(), found[0].section.as_str()), ("vendor-range-lop3.b32", "9.7.8.6"));
+        assert!(found[0].summary.starts_with("ptxas accepts `lop3.b32` with immLut=256, immLut=-1"), "{}", found[0].summary);
+        assert_eq!(found[0].detail.len(), 2);
     }
 
     #[test]

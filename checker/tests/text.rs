@@ -63,6 +63,7 @@ fn the_seeds_give_the_wording_findings_and_no_stale_transcription() {
         "text-label-9.7.1.12-modifier-saturation",
         "text-label-9.7.1.13-modifier-saturation",
         "text-table-9.7.8.6-1-cells",
+        "text-example-comment-9.7.1.6-mad24.lo.s32",
     ] {
         assert!(ids.contains(&want), "{want} missing from {ids:?}");
     }

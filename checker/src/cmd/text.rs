@@ -148,6 +148,7 @@ fn coverage(audit: &text::TextAudit, format: Format, width: Width, out: &mut dyn
             "marks_unmatched": cov.marks_unmatched,
             "requirements_disagree": cov.requirements_disagree,
             "operands_fail": cov.operands_fail,
+            "ranges_unlisted": cov.ranges_unlisted,
             "stale": audit.stale,
         });
         writeln!(out, "{value:#}")?;
@@ -176,6 +177,9 @@ fn coverage(audit: &text::TextAudit, format: Format, width: Width, out: &mut dyn
     }
     for m in &cov.marks_unmatched {
         writeln!(out, "not-checkable entry matches no unit: {m}")?;
+    }
+    for r in &cov.ranges_unlisted {
+        writeln!(out, "stated range `vendor syntax` does not assemble (add it to audit/text/ranges.rs): {r}")?;
     }
     for s in &audit.stale {
         writeln!(out, "transcription stale: re-check {} ({})", s.what, s.change.label())?;

@@ -102,8 +102,12 @@ fn run_syntax(common: &Common, out: &mut dyn Write) -> Result<ExitCode, Error> {
         "negative_rejected": count(&|r| negative::KINDS.contains(&r.kind) && r.ptxas == "rejected"),
         "negative_accepted": count(&|r| negative::KINDS.contains(&r.kind) && r.ptxas == "accepted"),
         "positive_rejected": count(&|r| {
-            (r.kind == "variant" || r.catalogue == Some(true) || r.syntax_block == Some(true)) && r.ptxas == "rejected"
+            r.kind != syntax::RANGE_EDGE
+                && (r.kind == "variant" || r.catalogue == Some(true) || r.syntax_block == Some(true))
+                && r.ptxas == "rejected"
         }),
+        "range_edges": count(&|r| r.kind == syntax::RANGE_EDGE),
+        "range_edges_disagree": count(&|r| r.kind == syntax::RANGE_EDGE && r.verdict == "disagree"),
         "agree": count(&|r| r.verdict == "agree"),
         "disagree": count(&|r| r.verdict == "disagree"),
         "out_of_scope": count(&|r| r.verdict == "out of scope"),
@@ -268,6 +272,11 @@ fn syntax_table(out: &mut dyn Write, rows: &[syntax::Row], counts: &Value) -> io
         out,
         "forbidden neighbours (types and forms the text excludes, a version or target below its minimum): {}; rejected as the text says {}, accepted against the text {}; allowed forms rejected against the text {}",
         counts["negative"], counts["negative_rejected"], counts["negative_accepted"], counts["positive_rejected"]
+    )?;
+    writeln!(
+        out,
+        "immediates just outside a stated operand range: {}; where ptxas answers otherwise than the text {}",
+        counts["range_edges"], counts["range_edges_disagree"]
     )?;
     Ok(())
 }

@@ -18,6 +18,7 @@
 use serde::Serialize;
 
 use crate::audit::syntax::EXAMPLE_INSTRUCTIONS;
+use crate::audit::text::ranges::RANGES;
 use crate::ptx::parse::{parse_instruction, OperandText};
 use ptx_spec::catalogue::{Role, Variant};
 
@@ -82,8 +83,51 @@ pub fn cases() -> Vec<Case> {
         cases.push(example_case(section, text));
     }
     cases.extend(super::negative::cases());
+    cases.extend(range_cases());
     cases
 }
+
+/// The `range-edge` cases: for every stated operand range
+/// (`audit::text::ranges::RANGES`), the first variant of its section (of
+/// its mode), with the operand an immediate just above the range and just
+/// below it. ptxcheck says: illegal for an immediate-only operand (the text
+/// gives its values), legal for one the block masks or clamps.
+pub fn range_cases() -> Vec<Case> {
+    let mut out = Vec::new();
+    for r in RANGES {
+        let mode = |v: &&Variant| r.mode.is_none_or(|m| v.mnemonic().split('.').any(|q| q == m));
+        let Some(v) = Variant::all().into_iter().filter(|v| v.section() == r.section).find(|v| mode(&v)) else {
+            continue;
+        };
+        let (instruction, registers) = variant_instruction(&v);
+        for name in r.operands {
+            let Some(op) = v.operands().into_iter().find(|o| o.name == *name) else { continue };
+            let token = if op.role == Role::Imm { "0x96".to_string() } else { format!("%{name}") };
+            for value in [r.hi + 1, r.lo - 1] {
+                let mut parts: Vec<String> = instruction.trim_end_matches(';').split(", ").map(str::to_string).collect();
+                let first = parts[0].rsplit_once(' ').map(|(m, t)| (m.to_string(), t.to_string()));
+                if let Some((m, t)) = first {
+                    parts[0] = t;
+                    let replaced: Vec<String> =
+                        parts.iter().map(|p| if *p == token { value.to_string() } else { p.clone() }).collect();
+                    out.push(Case {
+                        kind: RANGE_EDGE,
+                        name: format!("{v} {name}={value}"),
+                        instruction: format!("{m} {};", replaced.join(", ")),
+                        setting: Setting::for_requirement(v.requirement()),
+                        registers: registers.iter().filter(|(n, _)| *n != token).cloned().collect(),
+                        catalogue: Some(op.role != Role::Imm),
+                        syntax_block: None,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The kind of a stated range's edge case.
+pub const RANGE_EDGE: &str = "range-edge";
 
 /// The variant written with registers `%name` for its operands (an
 /// immediate where the operand must be one).
@@ -254,6 +298,21 @@ mod tests {
             variant_instruction(&v).1,
             [("%d".into(), ".b32".into()), ("%a".into(), ".b16".into()), ("%b".into(), ".b16".into())]
         );
+    }
+
+    #[test]
+    fn range_edges_are_immediates_just_outside() {
+        let cases = range_cases();
+        let lop3: Vec<(&str, Option<bool>)> = cases
+            .iter()
+            .filter(|c| c.name.starts_with("lop3"))
+            .map(|c| (c.instruction.as_str(), c.catalogue))
+            .collect();
+        assert_eq!(lop3, [("lop3.b32 %d, %a, %b, %c, 256;", Some(false)), ("lop3.b32 %d, %a, %b, %c, -1;", Some(false))]);
+        let bfe = cases.iter().find(|c| c.name == "bfe.u32 b=256").unwrap();
+        assert_eq!((bfe.instruction.as_str(), bfe.catalogue), ("bfe.u32 %d, %a, 256, %c;", Some(true)));
+        assert!(!bfe.registers.iter().any(|(n, _)| n == "%b"));
+        assert!(cases.iter().any(|c| c.instruction == "bmsk.wrap.b32 %d, %a, 32;"));
     }
 
     #[test]

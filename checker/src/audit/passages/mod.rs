@@ -433,7 +433,7 @@ fn other_widths(name: &str) -> Vec<String> {
 /// The readings of a packed form's elements, where a block extracts them
 /// as bit fields (`iA[0] = a[0:15]`) and never says how they extend: the
 /// packed pass (`audit::text::packed`) finds every such block, and each
-/// must have a passage with these readings.
+/// where the readings differ must have a passage with them.
 const PACKED_SIGN: [Reading; 2] = [
     model(
         "each element has the sign of the instruction type: the halves of .s16x2 are signed 16-bit values, those of \
@@ -544,17 +544,6 @@ pub const PASSAGES: &[Passage] = &[
         adopted: "model",
         examples: &[],
         assumption: Some(&assumption::SAT_OF_EXACT_RESULT),
-    },
-    Passage {
-        id: "packed-element-sign-add",
-        section: "9.7.1.1",
-        fragment: "iA[0] = a[0:15];",
-        question: "whether the half-words of a .s16x2 operand are signed",
-        variants: &["add.s16x2"],
-        readings: &PACKED_SIGN,
-        adopted: "model",
-        examples: &[],
-        assumption: None,
     },
     Passage {
         id: "abs-neg-most-negative",

@@ -13,7 +13,11 @@
 //! - the labels pass, for a modifier's label and the text it heads;
 //! - the tables pass, for every row of a table;
 //! - the packed pass, for the statements that take a packed form's
-//!   elements out as bit fields.
+//!   elements out as bit fields;
+//! - `vendor syntax`'s range edges, for a sentence that states an
+//!   operand's range (`ranges`);
+//! - the example comments pass, for a comment on an example's line that
+//!   says what it computes (`comments`).
 //!
 //! Or it is marked not checkable in `checker/text/not-checkable.toml`, with
 //! a reason from a short fixed list. Any other unit is unread.
@@ -138,6 +142,9 @@ pub struct Coverage {
     /// Operand sentences that fail for some variant: the unit's id, the
     /// variant and what the catalogue says.
     pub operands_fail: Vec<(String, String, String)>,
+    /// Operand ranges the text states that `vendor syntax` does not
+    /// assemble (`ranges::RANGES` lacks them): `section lo..hi (unit)`.
+    pub ranges_unlisted: Vec<String>,
 }
 
 /// Counts of one row of the coverage tables.
@@ -444,6 +451,22 @@ pub fn account(doc: &Document, findings: &[Finding]) -> Result<Coverage, String>
             }
         }
     }
+    // An example's comment read into facts about its instruction.
+    for r in super::comments::check(doc).0 {
+        for (k, u) in units.iter().enumerate() {
+            if u.kind == UnitKind::ExampleComment && u.section == r.section && u.line == r.line {
+                by[k].push(format!("example-comment:{}", r.section));
+            }
+        }
+    }
+    // A stated range, whose edges `vendor syntax` assembles.
+    for (u, ranges) in super::ranges::stated(doc) {
+        if ranges.iter().all(|r| super::ranges::listed(&u, *r)) {
+            if let Some(k) = units.iter().position(|x| x.id == u.id) {
+                by[k].push(format!("vendor-range:{}", u.section.split('@').next().unwrap_or(&u.section)));
+            }
+        }
+    }
     // A modifier's label and the text under it, read against each other.
     for l in super::labels::labelled(&units) {
         if super::labels::KINDS.iter().any(|(k, _)| *k == l.kind) && !super::labels::qualifiers(&l.text).is_empty() {
@@ -498,5 +521,6 @@ pub fn account(doc: &Document, findings: &[Finding]) -> Result<Coverage, String>
         marks_unmatched,
         requirements_disagree: requirements.disagree,
         operands_fail: operands.fails.into_iter().map(|(u, v, why)| (u.id, v, why)).collect(),
+        ranges_unlisted: super::ranges::unlisted(doc),
     })
 }

@@ -5,6 +5,7 @@
 //! and never define (`helpers`), and derives the forbidden neighbours of
 //! every variant for NVIDIA's assembler (`negative`).
 
+pub mod comments;
 pub mod control;
 pub mod coverage;
 pub mod declarations;
@@ -14,6 +15,7 @@ pub mod helpers;
 pub mod labels;
 pub mod operands;
 pub mod packed;
+pub mod ranges;
 pub mod requirements;
 pub mod tables;
 pub mod units;
@@ -60,6 +62,7 @@ pub fn run(paths: &[PathBuf]) -> Result<TextAudit, TextError> {
     findings.extend(labels::check(&document));
     findings.extend(tables::check(&document));
     findings.extend(packed::check(&document));
+    findings.extend(comments::check(&document).1);
     crate::audit::errata::assign(&mut findings);
     crate::audit::sort(&mut findings);
     let prints = drift::recorded().map_err(|message| TextError {
