@@ -100,8 +100,11 @@ impl Program {
         for (i, raw) in code.lines().enumerate() {
             let number = i + 1;
             let mut start = 0;
-            for piece in raw.split(';') {
+            let pieces: Vec<&str> = raw.split(';').collect();
+            for (k, piece) in pieces.iter().enumerate() {
                 let statement = piece.trim();
+                // Every piece but the last was ended by a `;`.
+                let terminated = k + 1 < pieces.len();
                 let at = start + (piece.len() - piece.trim_start().len());
                 start += piece.len() + 1;
                 if statement.is_empty() {
@@ -136,6 +139,10 @@ impl Program {
                             shown(statement)
                         ),
                     ));
+                }
+                // PTX ends every instruction with `;`, as ptxas requires.
+                if !terminated {
+                    return Err(err(statement.len(), format!("`{}`: an instruction ends with `;`", shown(statement))));
                 }
                 let instruction =
                     parse_instruction(rest).map_err(|e| err(rest_at + error_offset(rest, &e), e.to_string()))?;
@@ -631,6 +638,8 @@ mod tests {
         assert_eq!(err("// nothing"), "1:1: no instructions");
         assert_eq!(err("@x add.u32 x, y, 1;"), "1:12: register `x` is a predicate, but operand d of add.u32 is 32-bit");
         assert_eq!(err(".version 8.0"), "1:1: `.version`: only `.reg` declarations are supported");
+        assert_eq!(err("add.u32 x, y, 1;\nadd.u32 z, x, 1"), "2:16: `add.u32 z, x, 1`: an instruction ends with `;`");
+        assert_eq!(err("add.u32 x, y, 1 // no end"), "1:16: `add.u32 x, y, 1`: an instruction ends with `;`");
     }
 
     #[test]
