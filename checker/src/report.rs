@@ -1167,7 +1167,11 @@ fn readme_coverage(s: &mut String, c: &crate::audit::text::coverage::Coverage) {
 
 /// The spec text's summary for tools (its findings are among the audit's).
 fn text_json(t: &TextAudit) -> Value {
+    // What was read: the SHA-256 of its units' fingerprints, in order, so a
+    // report says which text it was made with.
+    let prints: String = t.coverage.units.iter().map(|a| a.unit.sha256.as_str()).collect::<Vec<_>>().join("\n");
     json!({
+        "fingerprint": crate::audit::text::drift::sha256(&prints),
         "compared": t.compared,
         "unchecked": t.unchecked,
         "stale": t.stale.iter().map(|x| json!({ "what": x.what, "change": x.change })).collect::<Vec<_>>(),
@@ -1274,7 +1278,18 @@ mod tests {
     /// repository root) and its JSON.
     #[test]
     fn the_spec_text_section_counts_the_seeds() {
-        let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/seeds");
+        // The copy the tests read (checker/tests/common: `spec_text`).
+        let seeds = match std::env::var_os("PTXCHECK_SPEC_TEXT").filter(|v| !v.is_empty()) {
+            Some(v) => std::env::split_paths(&v).next().unwrap(),
+            None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/seeds"),
+        };
+        if !seeds.is_dir() {
+            let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false");
+            assert!(!ci, "CI: nothing may be skipped, but the spec text {} is missing", seeds.display());
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stderr(), "skipped: the_spec_text_section_counts_the_seeds needs the spec text");
+            return;
+        }
         let t = crate::audit::text::run(&[seeds]).unwrap();
         let mut s = String::new();
         readme_text(&mut s, &t);

@@ -440,3 +440,29 @@ fn an_unsettled_audit_says_why_it_exits_1() {
     let last = text.lines().last().unwrap();
     assert!(last.ends_with("unresolved (listed above): the audit is incomplete, exit status 1."), "{last}");
 }
+
+/// Reports made with a spec text are never checked, or rewritten, without
+/// one: a one-line error says how to pass it, before anything is proven.
+#[test]
+fn report_without_the_text_its_reports_were_made_with_is_a_one_line_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let committed = concat!(env!("CARGO_MANIFEST_DIR"), "/../reports/ptxcheck.json");
+    std::fs::copy(committed, tmp.path().join("ptxcheck.json")).unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    for args in [vec!["report", "--check", "--dir", dir], vec!["report", "--dir", dir]] {
+        let start = std::time::Instant::now();
+        let o = ptxcheck(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("was made with a spec text: pass it with --text PATH"), "{err}");
+        assert!(err.contains("PTXCHECK_SPEC_TEXT") && err.contains("--no-text"), "{err}");
+        assert!(start.elapsed().as_secs() < 5, "nothing is proven first");
+        assert!(stdout(&o).is_empty());
+    }
+    // Nothing was written.
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1);
+    // --text and --no-text together are bad usage.
+    let o = ptxcheck(&["report", "--check", "--dir", dir, "--no-text", "--text", "x"]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -26,7 +26,7 @@ fn run_solver(program: &str, args: &[&str], script: &str) -> Option<Vec<String>>
     let mut child = match child {
         Ok(c) => c,
         Err(e) => {
-            println!("skipped {program}: cannot run it ({e})");
+            common::skip(&format!("{program}: cannot run it ({e})"));
             return None;
         }
     };

@@ -325,7 +325,7 @@ fn the_self_checking_modules_assemble() {
     let o = ptxcheck(&args);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let Ok(ptxas) = ptxcheck::oracle::ptxas::find_ptxas(None) else {
-        eprintln!("skipping the assembly of the suite's modules: ptxas not found");
+        common::skip("the assembly of the suite's modules: ptxas not found");
         return;
     };
     for v in known {

@@ -3,6 +3,8 @@
 //! driver, and `vendor syntax`/`fold` where ptxas is installed
 //! (they print a skip message otherwise).
 
+mod common;
+
 use std::process::{Command, Output};
 
 fn ptxcheck(args: &[&str]) -> Output {
@@ -61,7 +63,7 @@ fn hw_emit_writes_modules_that_assemble() {
         let module = std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{f} written"));
         let target = module.lines().find_map(|l| l.strip_prefix(".target ")).expect("a .target line").to_string();
         let Some(tool) = &ptxas else {
-            eprintln!("skipping ptxas on {f}: ptxas not found");
+            common::skip(&format!("ptxas on {f}: ptxas not found"));
             continue;
         };
         let mut ptxas = Command::new(&tool.path);
@@ -108,7 +110,7 @@ fn the_committed_h100_run_has_the_device_and_every_result() {
 fn vendor_or_skip(args: &[&str]) -> Option<Output> {
     let o = ptxcheck(args);
     if o.status.code() == Some(2) && text(&o).1.contains("not found") {
-        eprintln!("skipping `ptxcheck {}`: {}", args.join(" "), text(&o).1.trim());
+        common::skip(&format!("`ptxcheck {}`: {}", args.join(" "), text(&o).1.trim()));
         return None;
     }
     Some(o)

@@ -38,6 +38,47 @@ pub struct Args {
     /// compared with it. CI gives ../shared/seeds/.
     #[arg(long, value_name = "PATH", num_args = 1..)]
     text: Vec<PathBuf>,
+    /// Report without a spec text even where the reports in --dir were made
+    /// with one (their text findings are then dropped).
+    #[arg(long, conflicts_with = "text")]
+    no_text: bool,
+}
+
+/// The environment variable that names the spec text (paths separated as
+/// in PATH) where --text is not given.
+pub const SPEC_TEXT_VAR: &str = "PTXCHECK_SPEC_TEXT";
+
+/// What the reports in a folder record of how they were made.
+#[derive(serde::Deserialize)]
+struct Made {
+    #[serde(default)]
+    spec_text: Option<serde::de::IgnoredAny>,
+}
+
+/// The spec text to report with: --text, else PTXCHECK_SPEC_TEXT, else none.
+/// Where the reports in --dir were made with a text and none is given (nor
+/// --no-text), reporting without one would drop its findings, and checking
+/// would call current reports stale: a one-line error says how to pass it.
+fn spec_text(args: &Args) -> Result<Vec<PathBuf>, Error> {
+    if !args.text.is_empty() {
+        return Ok(args.text.clone());
+    }
+    if let Some(v) = std::env::var_os(SPEC_TEXT_VAR).filter(|v| !v.is_empty()) {
+        return Ok(std::env::split_paths(&v).collect());
+    }
+    if args.no_text {
+        return Ok(Vec::new());
+    }
+    let path = args.dir.join("ptxcheck.json");
+    let made = std::fs::read_to_string(&path).ok().and_then(|t| serde_json::from_str::<Made>(&t).ok());
+    if made.is_some_and(|m| m.spec_text.is_some()) {
+        return Err(Error::usage(format!(
+            "{} was made with a spec text: pass it with --text PATH (the seed copy: --text ../shared/seeds/) or in \
+             {SPEC_TEXT_VAR}, or give --no-text to report without one",
+            path.display()
+        )));
+    }
+    Ok(Vec::new())
 }
 
 /// Build the reports, then write them, or with --check compare them with
@@ -52,7 +93,8 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let output = if args.check { None } else { Some(Report::output(&args.dir)?) };
     let sm_90_output = if args.check { None } else { Some(Output::in_dir(&args.dir, &[sm_90_report::FILE])?) };
     // The text is read before anything is proven: bad input stops at once.
-    let text = if args.text.is_empty() { None } else { Some(crate::audit::text::run(&args.text)?) };
+    let paths = spec_text(&args)?;
+    let text = if paths.is_empty() { None } else { Some(crate::audit::text::run(&paths)?) };
     let mut runs = Vec::new();
     for setup in &setups {
         let results = setup.run_all(&variants, |v| prove::prove(v, &setup.backend, setup.timeout))?;

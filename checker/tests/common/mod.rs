@@ -24,3 +24,40 @@ pub fn stdout(o: &Output) -> String {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).unwrap()
 }
+
+/// Whether the tests run under CI (`CI` set, and not `0` or `false`), where
+/// everything they need is installed and nothing may be skipped.
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
+}
+
+/// A check that cannot run here (a program or the spec text is missing)
+/// says so in one line; under CI it fails instead, so CI cannot pass by
+/// skipping.
+pub fn skip(what: &str) {
+    use std::io::Write as _;
+    assert!(!under_ci(), "CI: nothing may be skipped, but {what}");
+    // Past the test harness's capture of `eprintln!`, so that the line shows
+    // for a test that passes.
+    let _ = writeln!(std::io::stderr(), "skipped: {what}");
+}
+
+/// The copy of the PTX ISA sections the tests read: `PTXCHECK_SPEC_TEXT`
+/// (paths as in PATH; the first), by default `../shared/seeds/` beside the
+/// repository. Where it is absent, the caller's test is skipped with one
+/// line (see [`skip`]) naming `test`.
+pub fn spec_text(test: &str) -> Option<std::path::PathBuf> {
+    let dir = match std::env::var_os("PTXCHECK_SPEC_TEXT").filter(|v| !v.is_empty()) {
+        Some(v) => std::env::split_paths(&v).next()?,
+        None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/seeds"),
+    };
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    skip(&format!(
+        "{test} needs the spec text: {} is not a folder (set PTXCHECK_SPEC_TEXT to a copy of sections 9.7.1, 9.7.8 \
+         and 9.7.9.5)",
+        dir.display()
+    ));
+    None
+}
