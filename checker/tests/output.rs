@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{ptxcheck, stderr};
+use common::{ptxcheck, stderr, stdout};
 use std::time::{Duration, Instant};
 
 fn one_line_error(o: &std::process::Output, status: i32, start: &str) {
@@ -89,4 +89,28 @@ fn writers_in_parallel_never_collide() {
     assert_eq!(std::fs::read_to_string(&file).unwrap(), expected);
     let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(names, ["all.smt2"], "no temporary file left");
+}
+
+/// At 80 columns, and at the narrowest width (40), no table breaks a value:
+/// every hex value of a finding's witness (from its JSON) stands whole on
+/// one line, and no line is wider; a witness too wide for its columns turns
+/// to one reading per row.
+#[test]
+fn witness_tables_at_80_columns_break_no_value() {
+    let cases = ["dot-element-order", "bfe-sign-bit", "szext-mask-or-zero", "shfl-source-lane", "div-rounding-direction"];
+    for (id, width) in cases.iter().flat_map(|id| [(*id, 80), (*id, 40)]) {
+        let text = ptxcheck(&["audit", "--id", id, "--width", &width.to_string()]);
+        let json = ptxcheck(&["audit", "--id", id, "--format", "json"]);
+        assert_eq!(text.status.code(), Some(0), "{id}: {}", stderr(&text));
+        let (out, v): (String, serde_json::Value) = (stdout(&text), serde_json::from_str(&stdout(&json)).unwrap());
+        // A finding's id heads its output whole, however narrow the width.
+        let table = |l: &&str| width == 80 || l.starts_with(['│', '┌', '├', '└']);
+        assert!(out.lines().filter(table).all(|l| l.chars().count() <= width), "{id} at {width}:\n{out}");
+        let witness = v["witness"].to_string();
+        let values: Vec<&str> = witness.split('"').filter(|s| s.starts_with("0x")).collect();
+        assert!(!values.is_empty(), "{id}: a witness with values");
+        for value in values {
+            assert!(out.lines().any(|l| l.contains(value)), "{id} at {width}: {value} is broken:\n{out}");
+        }
+    }
 }

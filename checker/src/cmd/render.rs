@@ -8,8 +8,7 @@ use std::time::Duration;
 use ptx_spec::bv::BitVec;
 use ptx_spec::catalogue::Variant;
 use tabled::builder::Builder;
-use tabled::settings::peaker::PriorityMax;
-use tabled::settings::{Style, Width as TableWidth};
+use tabled::settings::Style;
 
 /// How wide tables and notes may be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,12 +155,38 @@ impl Table {
                 }
             }
         }
-        let mut fitted = build(&grid);
+        let fitted = build(&grid);
         if fitted.total_width() > target {
-            fitted.with(TableWidth::wrap(target).keep_words(true).priority(PriorityMax::right()));
+            // The columns that do not wrap (names, hex values, inputs) cannot
+            // give way without breaking a value: one record per row instead.
+            return records(&raw, target);
         }
         fitted.to_string()
     }
+}
+
+/// A table too wide for its columns laid out as one record per row: each
+/// column's header beside the row's value, one per line, so that no value
+/// is ever broken (long text wraps at spaces only).
+fn records(raw: &[Vec<String>], target: usize) -> String {
+    let Some((header, rows)) = raw.split_first() else { return String::new() };
+    let key = header.iter().map(|h| text_width(h)).max().unwrap_or(0);
+    // `│ key │ value │`: the frame takes 7 columns.
+    let room = target.saturating_sub(key + 7).max(1);
+    let options = textwrap::Options::new(room).word_separator(textwrap::WordSeparator::AsciiSpace).break_words(false);
+    let mut out = Vec::new();
+    for row in rows {
+        let grid: Vec<Vec<String>> = header
+            .iter()
+            .zip(row)
+            .map(|(h, v)| {
+                let value = v.lines().map(|l| textwrap::fill(l, &options)).collect::<Vec<_>>().join("\n");
+                vec![h.clone(), value]
+            })
+            .collect();
+        out.push(build(&grid).to_string());
+    }
+    out.join("\n")
 }
 
 /// Column `col` of `grid`.
@@ -281,6 +306,21 @@ mod tests {
         assert_eq!(resolve(None, Some(80)), Width::Columns(80));
         assert_eq!(resolve(None, Some(12)), Width::Columns(MIN_WIDTH));
         assert_eq!(resolve(None, None), Width::Natural);
+    }
+
+    #[test]
+    fn a_table_too_wide_for_its_values_becomes_records_and_breaks_none() {
+        let hex = |v: u64| format!("0x{v:016x}");
+        let header = ["output", "model", "reading-one", "reading-two", "reading-three", "reading-four"];
+        let rows = vec![std::iter::once("d".to_string()).chain((1..6).map(|k| hex(u64::MAX / k))).collect::<Vec<_>>()];
+        let out = Table::new(&header, rows.clone()).render(Width::Columns(80));
+        assert!(out.lines().all(|l| text_width(l) <= 80), "{out}");
+        for v in &rows[0][1..] {
+            assert!(out.lines().any(|l| l.contains(v.as_str())), "{v} broken:\n{out}");
+        }
+        assert!(out.contains("│ reading-two   │ 0x5555555555555555 │"), "{out}");
+        // Where it fits, it stays one table.
+        assert_eq!(Table::new(&header, rows.clone()).render(Width::Columns(200)).lines().count(), 5);
     }
 
     #[test]
