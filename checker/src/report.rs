@@ -1059,7 +1059,8 @@ fn range_findings(rows: &[Value]) -> Vec<Finding> {
         .into_iter()
         .map(|(section, list)| {
             let accepted = list[0]["ptxas"] == "accepted";
-            let values: Vec<&str> = list.iter().filter_map(|r| r["name"].as_str()?.split_once(' ').map(|x| x.1)).collect();
+            let values: Vec<&str> =
+                list.iter().filter_map(|r| r["name"].as_str()?.split_once(' ').map(|x| x.1)).collect();
             let variant = list[0]["name"].as_str().unwrap_or("").split(' ').next().unwrap_or("").to_string();
             let summary = if accepted {
                 format!(
@@ -1314,7 +1315,11 @@ mod tests {
         let found = range_findings(&rows);
         assert_eq!(found.len(), 1);
         assert_eq!((found[0].id.as_str(), found[0].section.as_str()), ("vendor-range-lop3.b32", "9.7.8.6"));
-        assert!(found[0].summary.starts_with("ptxas accepts `lop3.b32` with immLut=256, immLut=-1"), "{}", found[0].summary);
+        assert!(
+            found[0].summary.starts_with("ptxas accepts `lop3.b32` with immLut=256, immLut=-1"),
+            "{}",
+            found[0].summary
+        );
         assert_eq!(found[0].detail.len(), 2);
     }
 

@@ -97,7 +97,8 @@ fn writers_in_parallel_never_collide() {
 /// to one reading per row.
 #[test]
 fn witness_tables_at_80_columns_break_no_value() {
-    let cases = ["dot-element-order", "bfe-sign-bit", "szext-mask-or-zero", "shfl-source-lane", "div-rounding-direction"];
+    let cases =
+        ["dot-element-order", "bfe-sign-bit", "szext-mask-or-zero", "shfl-source-lane", "div-rounding-direction"];
     for (id, width) in cases.iter().flat_map(|id| [(*id, 80), (*id, 40)]) {
         let text = ptxcheck(&["audit", "--id", id, "--width", &width.to_string()]);
         let json = ptxcheck(&["audit", "--id", id, "--format", "json"]);

@@ -154,7 +154,7 @@ fn coverage(audit: &text::TextAudit, format: Format, width: Width, out: &mut dyn
         writeln!(out, "{value:#}")?;
         return Ok(status(ok));
     }
-    writeln!(out, "{}", coverage_table("section", cov.by_section().into_iter().map(|(s, c)| (s, c))))?;
+    writeln!(out, "{}", coverage_table("section", cov.by_section().into_iter()))?;
     writeln!(
         out,
         "{}",

@@ -104,7 +104,8 @@ pub fn range_cases() -> Vec<Case> {
             let Some(op) = v.operands().into_iter().find(|o| o.name == *name) else { continue };
             let token = if op.role == Role::Imm { "0x96".to_string() } else { format!("%{name}") };
             for value in [r.hi + 1, r.lo - 1] {
-                let mut parts: Vec<String> = instruction.trim_end_matches(';').split(", ").map(str::to_string).collect();
+                let mut parts: Vec<String> =
+                    instruction.trim_end_matches(';').split(", ").map(str::to_string).collect();
                 let first = parts[0].rsplit_once(' ').map(|(m, t)| (m.to_string(), t.to_string()));
                 if let Some((m, t)) = first {
                     parts[0] = t;
@@ -308,7 +309,10 @@ mod tests {
             .filter(|c| c.name.starts_with("lop3"))
             .map(|c| (c.instruction.as_str(), c.catalogue))
             .collect();
-        assert_eq!(lop3, [("lop3.b32 %d, %a, %b, %c, 256;", Some(false)), ("lop3.b32 %d, %a, %b, %c, -1;", Some(false))]);
+        assert_eq!(
+            lop3,
+            [("lop3.b32 %d, %a, %b, %c, 256;", Some(false)), ("lop3.b32 %d, %a, %b, %c, -1;", Some(false))]
+        );
         let bfe = cases.iter().find(|c| c.name == "bfe.u32 b=256").unwrap();
         assert_eq!((bfe.instruction.as_str(), bfe.catalogue), ("bfe.u32 %d, %a, 256, %c;", Some(true)));
         assert!(!bfe.registers.iter().any(|(n, _)| n == "%b"));

@@ -115,7 +115,8 @@ pub fn facts(comment: &str) -> Vec<Fact> {
     // `yields 32 bits`, `64 bit result`, `low 16 bits`, `low 32-bits`.
     for (i, w) in words.iter().enumerate() {
         let lead = i.checked_sub(1).map(|p| words[p]);
-        let bits = w.strip_suffix("-bits").or_else(|| (words.get(i + 1).is_some_and(|n| n.starts_with("bit"))).then_some(*w));
+        let bits =
+            w.strip_suffix("-bits").or_else(|| (words.get(i + 1).is_some_and(|n| n.starts_with("bit"))).then_some(*w));
         let Some(n) = bits.and_then(|b| b.parse::<u32>().ok()) else { continue };
         let result_after = words.get(i + 2).is_some_and(|n| n.starts_with("result"));
         if matches!(lead, Some("yields" | "low" | "high")) || result_after {
@@ -128,7 +129,9 @@ pub fn facts(comment: &str) -> Vec<Fact> {
             ops.push(op);
         }
     };
-    if out.iter().any(|f| matches!(f, Fact::Multiplies(_))) || words.iter().any(|w| w.starts_with("multipl") || w.starts_with("product")) {
+    if out.iter().any(|f| matches!(f, Fact::Multiplies(_)))
+        || words.iter().any(|w| w.starts_with("multipl") || w.starts_with("product"))
+    {
         name(Op::Multiply);
     }
     if words.iter().any(|w| matches!(w.trim_end_matches('.'), "sum" | "add" | "adds" | "plus" | "addition")) {
@@ -167,11 +170,14 @@ fn refuted(fact: &Fact, v: &Variant, operands: &[OperandText]) -> Option<String>
         Fact::Signed(s) => {
             let t = quals.iter().rev().find(|q| q.starts_with('s') || q.starts_with('u'))?;
             let signed = t.starts_with('s') && t[1..].chars().all(|c| c.is_ascii_digit() || c == 'x');
-            (signed != *s).then(|| format!("it says {}, the type `.{t}` is not", if *s { "signed" } else { "unsigned" }))
+            (signed != *s)
+                .then(|| format!("it says {}, the type `.{t}` is not", if *s { "signed" } else { "unsigned" }))
         }
         Fact::Half(h) => {
             let mode = quals.iter().find(|q| matches!(**q, "lo" | "hi" | "wide"))?;
-            (mode != h).then(|| format!("it says the {} half, the instruction is `.{mode}`", if *h == "lo" { "low" } else { "high" }))
+            (mode != h).then(|| {
+                format!("it says the {} half, the instruction is `.{mode}`", if *h == "lo" { "low" } else { "high" })
+            })
         }
         Fact::Multiplies(n) => {
             let at = MULTIPLIES_AT.iter().find(|(o, _)| *o == opcode).map(|(_, w)| *w).or_else(|| width("a"))?;
@@ -230,7 +236,8 @@ pub fn check(doc: &Document) -> (Vec<Read>, Vec<Finding>) {
             let code: String = parts.iter().filter(|(c, _)| !c).map(|(_, t)| t.as_str()).collect();
             let comment: String = parts.iter().filter(|(c, _)| *c).map(|(_, t)| t.as_str()).collect();
             let body = code.trim();
-            let body = body.strip_prefix('@').map_or(body, |r| r.split_once(char::is_whitespace).map_or("", |x| x.1)).trim();
+            let body =
+                body.strip_prefix('@').map_or(body, |r| r.split_once(char::is_whitespace).map_or("", |x| x.1)).trim();
             if body.is_empty() || comment.trim().is_empty() {
                 continue;
             }
@@ -253,7 +260,11 @@ pub fn check(doc: &Document) -> (Vec<Read>, Vec<Finding>) {
                 severity: Severity::Low,
                 root_cause: String::new(),
                 fragment: comment.trim_start_matches("//").trim().to_string(),
-                summary: format!("the comment on `{}` does not say what it computes: {}", body.trim_end_matches(';'), why.join("; ")),
+                summary: format!(
+                    "the comment on `{}` does not say what it computes: {}",
+                    body.trim_end_matches(';'),
+                    why.join("; ")
+                ),
                 detail: vec![format!("{}:{}: `{}` {comment}", s.file, l.number, body)],
                 model_choice: None,
                 witness: None,
@@ -281,7 +292,13 @@ mod tests {
         );
         assert_eq!(
             facts("// low 32-bits of 24x24-bit signed multiply."),
-            [Fact::Signed(true), Fact::Half("lo"), Fact::Multiplies(24), Fact::ResultWidth(32), Fact::Ops(vec![Op::Multiply])]
+            [
+                Fact::Signed(true),
+                Fact::Half("lo"),
+                Fact::Multiplies(24),
+                Fact::ResultWidth(32),
+                Fact::Ops(vec![Op::Multiply])
+            ]
         );
         assert_eq!(facts("// 32*32 bits, creates 64 bit result")[1], Fact::ResultWidth(64));
         assert_eq!(facts("// Creates a bitmask of 0x00000006."), [Fact::Value(6)]);
@@ -301,9 +318,21 @@ mod tests {
     fn each_kind_of_wrong_comment_is_caught() {
         // An operation left out, the wrong half, signed for unsigned, the
         // wrong widths and the wrong value.
-        assert_eq!(judged("mad24.lo.s32 d,a,b,c", "// low 32-bits of 24x24-bit signed multiply."), ["it names the multiply and leaves out the add"]);
-        assert_eq!(judged("mul.hi.u32 d,a,b", "// low 32 bits of a signed multiply"), ["it says signed, the type `.u32` is not", "it says the low half, the instruction is `.hi`"]);
-        assert_eq!(judged("mul.wide.s16 d,a,b", "// 32*32 bits yields 32 bits"), ["it multiplies 32-bit values, the instruction 16-bit ones"]);
-        assert_eq!(judged("bmsk.wrap.b32 rd, 1, 2", "// Creates a bitmask of 0x00000007."), ["it gives 0x7, the model 0x00000006"]);
+        assert_eq!(
+            judged("mad24.lo.s32 d,a,b,c", "// low 32-bits of 24x24-bit signed multiply."),
+            ["it names the multiply and leaves out the add"]
+        );
+        assert_eq!(
+            judged("mul.hi.u32 d,a,b", "// low 32 bits of a signed multiply"),
+            ["it says signed, the type `.u32` is not", "it says the low half, the instruction is `.hi`"]
+        );
+        assert_eq!(
+            judged("mul.wide.s16 d,a,b", "// 32*32 bits yields 32 bits"),
+            ["it multiplies 32-bit values, the instruction 16-bit ones"]
+        );
+        assert_eq!(
+            judged("bmsk.wrap.b32 rd, 1, 2", "// Creates a bitmask of 0x00000007."),
+            ["it gives 0x7, the model 0x00000006"]
+        );
     }
 }

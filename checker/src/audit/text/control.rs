@@ -331,7 +331,9 @@ mod tests {
         assert_eq!(unreachable(&t), [Unreachable { line: 3, after: "break".into() }]);
         // The one statement of an `if`, a label after a jump, and a body's
         // end are no such thing.
-        let fine = toks("if (x) return 1;\ny = 2;\nswitch (m) { case a: break; case b: y = 3; }\nwhile (y) { break; }\nd = y;");
+        let fine = toks(
+            "if (x) return 1;\ny = 2;\nswitch (m) { case a: break; case b: y = 3; }\nwhile (y) { break; }\nd = y;",
+        );
         assert!(unreachable(&fine).is_empty(), "{:?}", unreachable(&fine));
     }
 

@@ -140,7 +140,14 @@ mod tests {
         let all = units(&doc());
         let kinds: Vec<(String, String)> =
             labelled(&all).iter().map(|l| (l.kind.clone(), qualifiers(&l.text).join(","))).collect();
-        assert_eq!(kinds, [("saturation".into(), "sat".into()), ("saturation".into(), "relu".into()), ("rounding".into(), "sat".into())]);
+        assert_eq!(
+            kinds,
+            [
+                ("saturation".into(), "sat".into()),
+                ("saturation".into(), "relu".into()),
+                ("rounding".into(), "sat".into())
+            ]
+        );
     }
 
     #[test]

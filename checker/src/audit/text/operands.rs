@@ -123,10 +123,13 @@ fn expected(predicate: &[(String, bool)], v: &Variant) -> Option<u32> {
     None
 }
 
+/// A clause: the operands it names, and its words (each marked code or not).
+type Clause = (Vec<String>, Vec<(String, bool)>);
+
 /// Operand lists followed by `has`/`have`/`is`/`are`, each with what
 /// follows up to the next such list.
-fn clauses(ws: &[(String, bool)], names: &[&str]) -> Vec<(Vec<String>, Vec<(String, bool)>)> {
-    let mut out: Vec<(Vec<String>, Vec<(String, bool)>)> = Vec::new();
+fn clauses(ws: &[(String, bool)], names: &[&str]) -> Vec<Clause> {
+    let mut out: Vec<Clause> = Vec::new();
     let mut i = 0;
     while i < ws.len() {
         let mut j = i;
@@ -135,7 +138,7 @@ fn clauses(ws: &[(String, bool)], names: &[&str]) -> Vec<(Vec<String>, Vec<(Stri
             let (w, code) = &ws[j];
             if *code && names.contains(&w.as_str()) {
                 list.push(w.clone());
-            } else if !(w == "and" && !list.is_empty()) {
+            } else if w != "and" || list.is_empty() {
                 break;
             }
             j += 1;
@@ -473,7 +476,7 @@ pub fn check(doc: &Document) -> Operands {
         let place = u.block.is_some_and(|b| BLOCKS.contains(&b)) || (u.block.is_none() && u.kind == UnitKind::Sentence);
         // A Syntax block's comment states a restriction of its forms.
         let syntax_comment = u.kind == UnitKind::Comment && u.block == Some(BlockKind::Syntax);
-        if !(prose && place) && !syntax_comment {
+        if !(syntax_comment || prose && place) {
             continue;
         }
         // A section's variants; a group's introduction speaks of all its

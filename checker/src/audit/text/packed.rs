@@ -50,7 +50,9 @@ pub fn extracts(code: &str) -> bool {
     let field = right.split_once('[').is_some_and(|(name, rest)| {
         !name.is_empty()
             && name.chars().all(|c| c.is_alphanumeric() || c == '_')
-            && rest.strip_suffix(']').is_some_and(|r| r.split(':').count() == 2 && r.split(':').all(|n| n.trim().parse::<u32>().is_ok()))
+            && rest
+                .strip_suffix(']')
+                .is_some_and(|r| r.split(':').count() == 2 && r.split(':').all(|n| n.trim().parse::<u32>().is_ok()))
     });
     field && left.contains('[') && !left.contains(['<', '>', '!'])
 }
@@ -76,7 +78,8 @@ pub fn sites(doc: &Document) -> Vec<Site> {
 }
 
 fn site(s: &Section) -> Option<Site> {
-    let syntax: String = s.block(BlockKind::Syntax)?.lines.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join(" ");
+    let syntax: String =
+        s.block(BlockKind::Syntax)?.lines.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join(" ");
     let types = packed_types(&syntax);
     if !types.iter().any(|t| t.starts_with(".s")) {
         return None;
@@ -86,12 +89,12 @@ fn site(s: &Section) -> Option<Site> {
     if stated(BlockKind::Semantics) || stated(BlockKind::Description) {
         return None;
     }
-    let first = semantics.code().find(|l| extracts(&super::helpers::code_of(&l.text)))?;
+    let first = semantics.code().find(|l| extracts(super::helpers::code_of(&l.text)))?;
     Some(Site {
         section: s.number.clone(),
         file: s.file.clone(),
         line: first.number,
-        fragment: super::units::collapse(&super::helpers::code_of(&first.text)),
+        fragment: super::units::collapse(super::helpers::code_of(&first.text)),
         types,
     })
 }
@@ -147,10 +150,9 @@ pub fn edges(site: &Site) -> Edges {
             let ins: Vec<BitVec> = (0..ops.len())
                 .map(|i| BitVec::new(32, values[code / values.len().pow(i as u32) % values.len()]))
                 .collect();
-            let (Some(model), Some(slices)) = (
-                Formula::Model.outputs(&Concrete, v, &ins),
-                Formula::PackedUnsignedSlices.outputs(&Concrete, v, &ins),
-            ) else {
+            let (Some(model), Some(slices)) =
+                (Formula::Model.outputs(&Concrete, v, &ins), Formula::PackedUnsignedSlices.outputs(&Concrete, v, &ins))
+            else {
                 return Edges::Unrun(v.to_string());
             };
             if model.iter().zip(&slices).any(|(m, u)| m.defined && u.defined && m.value != u.value) {

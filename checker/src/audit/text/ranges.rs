@@ -101,7 +101,10 @@ mod tests {
     fn ranges_are_read_in_both_spellings() {
         assert_eq!(ranges_in("restricted to the 8-bit value range `0..255`."), [(0, 255)]);
         assert_eq!(ranges_in("can take values from 0 to 255, thereby"), [(0, 255)]);
-        assert_eq!(ranges_in("the range `0..32` in clamp mode and `0..31` in wrap mode, the remaining `0..31`"), [(0, 32), (0, 31)]);
+        assert_eq!(
+            ranges_in("the range `0..32` in clamp mode and `0..31` in wrap mode, the remaining `0..31`"),
+            [(0, 32), (0, 31)]
+        );
         assert_eq!(ranges_in("limits result to `MININT..MAXINT` (no overflow)"), []);
     }
 }

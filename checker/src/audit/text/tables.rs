@@ -57,7 +57,8 @@ pub fn cells(line: &str) -> Vec<String> {
 /// The tables of a section, in order.
 pub fn tables(s: &Section) -> Vec<Table> {
     let mut out = Vec::new();
-    let lines: Vec<&Line> = s.intro.iter().chain(s.blocks.iter().flat_map(|b| b.lines.iter())).filter(|l| !l.code).collect();
+    let lines: Vec<&Line> =
+        s.intro.iter().chain(s.blocks.iter().flat_map(|b| b.lines.iter())).filter(|l| !l.code).collect();
     let mut k = 0;
     while k < lines.len() {
         let is_row = |l: &Line| l.text.trim_start().starts_with('|');
@@ -141,7 +142,12 @@ impl Parser<'_> {
         hit
     }
 
-    fn binary(&mut self, op: &str, next: fn(&mut Self) -> Option<Expr>, make: fn(Box<Expr>, Box<Expr>) -> Expr) -> Option<Expr> {
+    fn binary(
+        &mut self,
+        op: &str,
+        next: fn(&mut Self) -> Option<Expr>,
+        make: fn(Box<Expr>, Box<Expr>) -> Expr,
+    ) -> Option<Expr> {
         let mut e = next(self)?;
         while self.eat(op) {
             e = make(Box::new(e), Box::new(next(self)?));
@@ -284,7 +290,8 @@ fn check_table(s: &Section, nth: usize, t: &Table) -> Vec<Finding> {
         } else {
             String::new()
         };
-        let lines = if short.len() == 1 { format!("line {}", first.0) } else { format!("lines {}-{}", first.0, last.0) };
+        let lines =
+            if short.len() == 1 { format!("line {}", first.0) } else { format!("lines {}-{}", first.0, last.0) };
         out.push(finding(
             s,
             format!("text-table-{}-{nth}-cells", s.number),
@@ -300,7 +307,12 @@ fn check_table(s: &Section, nth: usize, t: &Table) -> Vec<Finding> {
                 },
                 t.header.len()
             ),
-            format!("{}:{}: the table's header has {} cells; the rows at {lines} do not.", s.file, t.line, t.header.len()),
+            format!(
+                "{}:{}: the table's header has {} cells; the rows at {lines} do not.",
+                s.file,
+                t.line,
+                t.header.len()
+            ),
         ));
     }
     // Rows by their place in the table, not their line: the ids stay the
@@ -320,8 +332,17 @@ fn check_table(s: &Section, nth: usize, t: &Table) -> Vec<Finding> {
                     s,
                     format!("text-table-{}-{nth}-cell-{}-{col}", s.number, row_of(*line)),
                     t.header[*col].clone(),
-                    format!("the cell under `{}` at line {line} is {}, the expression gives {}", t.header[*col], u8::from(cell), u8::from(!cell)),
-                    format!("{}:{line}: the row's bits are {}.", s.file, bits.iter().map(|b| if *b { "1" } else { "0" }).collect::<String>()),
+                    format!(
+                        "the cell under `{}` at line {line} is {}, the expression gives {}",
+                        t.header[*col],
+                        u8::from(cell),
+                        u8::from(!cell)
+                    ),
+                    format!(
+                        "{}:{line}: the row's bits are {}.",
+                        s.file,
+                        bits.iter().map(|b| if *b { "1" } else { "0" }).collect::<String>()
+                    ),
                 ));
             }
         }
@@ -405,7 +426,14 @@ mod tests {
 
     fn found(text: &str) -> Vec<String> {
         let t = table(text);
-        let s = Section { number: "9.9".into(), title: String::new(), file: "t.md".into(), line: 1, intro: Vec::new(), blocks: Vec::new() };
+        let s = Section {
+            number: "9.9".into(),
+            title: String::new(),
+            file: "t.md".into(),
+            line: 1,
+            intro: Vec::new(),
+            blocks: Vec::new(),
+        };
         check_table(&s, 1, &t).into_iter().map(|f| f.summary).collect()
     }
 
@@ -434,7 +462,13 @@ mod tests {
                  | **v** | | **0x8** | **…** | **0xF** |";
         let f = found(t);
         assert_eq!(f.len(), 3, "{f:?}");
-        assert!(f[0].starts_with("2 of the table's 5 rows (lines 4-5) have 4 cells where its header has 5; the gap column `…`"), "{}", f[0]);
+        assert!(
+            f[0].starts_with(
+                "2 of the table's 5 rows (lines 4-5) have 4 cells where its header has 5; the gap column `…`"
+            ),
+            "{}",
+            f[0]
+        );
         assert!(f[1].contains("under `And (a & b)` at line 5 is 1"), "{}", f[1]);
         assert!(f[2].contains("`v` under `Any (a | b)` is 0xf; the column's bits give 0xe"), "{}", f[2]);
     }
