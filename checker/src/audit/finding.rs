@@ -155,3 +155,30 @@ pub struct Finding {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub more_witnesses: Vec<WitnessTable>,
 }
+
+impl Finding {
+    /// A finding of the text passes: no root cause yet (`errata::assign`
+    /// gives it), no reading adopted, no witness.
+    pub fn of_text(
+        id: String,
+        section: String,
+        kind: FindingKind,
+        fragment: String,
+        summary: String,
+        detail: Vec<String>,
+    ) -> Finding {
+        Finding {
+            id,
+            section,
+            kind,
+            severity: Severity::Low,
+            root_cause: String::new(),
+            fragment,
+            summary,
+            detail,
+            model_choice: None,
+            witness: None,
+            more_witnesses: Vec::new(),
+        }
+    }
+}

@@ -23,7 +23,7 @@ use ptx_spec::Variant;
 
 use super::document::{BlockKind, Document};
 use super::units::split_comment;
-use crate::audit::finding::{Finding, FindingKind, Severity};
+use crate::audit::finding::{Finding, FindingKind};
 use crate::ptx::parse::{parse_instruction, OperandText};
 
 /// An operation an instruction performs, or a comment names.
@@ -253,23 +253,18 @@ pub fn check(doc: &Document) -> (Vec<Read>, Vec<Finding>) {
                 continue;
             }
             let comment = super::units::collapse(comment.trim());
-            out.push(Finding {
+            out.push(Finding::of_text(
                 id,
-                section: s.number.clone(),
-                kind: FindingKind::ClaimRefuted,
-                severity: Severity::Low,
-                root_cause: String::new(),
-                fragment: comment.trim_start_matches("//").trim().to_string(),
-                summary: format!(
+                s.number.clone(),
+                FindingKind::ClaimRefuted,
+                comment.trim_start_matches("//").trim().to_string(),
+                format!(
                     "the comment on `{}` does not say what it computes: {}",
                     body.trim_end_matches(';'),
                     why.join("; ")
                 ),
-                detail: vec![format!("{}:{}: `{}` {comment}", s.file, l.number, body)],
-                model_choice: None,
-                witness: None,
-                more_witnesses: Vec::new(),
-            });
+                vec![format!("{}:{}: `{}` {comment}", s.file, l.number, body)],
+            ));
         }
     }
     (read, out)

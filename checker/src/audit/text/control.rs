@@ -255,43 +255,33 @@ pub fn check(doc: &Document) -> Vec<Finding> {
                 .map(|l| super::helpers::code_of(&l.text).split_whitespace().collect::<Vec<_>>().join(" "))
         };
         for u in unreachable(&tokens) {
-            out.push(Finding {
-                id: format!("text-control-{}-unreachable-{}", s.number, u.line),
-                section: s.number.clone(),
-                kind: FindingKind::MalformedCode,
-                severity: Severity::Low,
-                root_cause: String::new(),
-                fragment: line_text(u.line).unwrap_or_default(),
-                summary: format!("the statement at line {} follows a `{}` in its body: it never runs", u.line, u.after),
-                detail: vec![format!(
+            out.push(Finding::of_text(
+                format!("text-control-{}-unreachable-{}", s.number, u.line),
+                s.number.clone(),
+                FindingKind::MalformedCode,
+                line_text(u.line).unwrap_or_default(),
+                format!("the statement at line {} follows a `{}` in its body: it never runs", u.line, u.after),
+                vec![format!(
                     "{}:{}: no path reaches this statement; the `{}` before it leaves the body.",
                     s.file, u.line, u.after
                 )],
-                model_choice: None,
-                witness: None,
-                more_witnesses: Vec::new(),
-            });
+            ));
         }
         for (name, first, again) in parse_block(&tokens).declared_twice() {
-            out.push(Finding {
-                id: format!("text-control-{}-redeclared-{name}", s.number),
-                section: s.number.clone(),
-                kind: FindingKind::MalformedCode,
-                severity: Severity::Low,
-                root_cause: String::new(),
+            out.push(Finding::of_text(
+                format!("text-control-{}-redeclared-{name}", s.number),
+                s.number.clone(),
+                FindingKind::MalformedCode,
                 // The second declaration's line: a name alone would be
                 // found all over the section.
-                fragment: line_text(again).unwrap_or_else(|| name.clone()),
-                summary: format!("`{name}` is declared twice in one scope (lines {first} and {again}): not C"),
-                detail: vec![format!(
+                line_text(again).unwrap_or_else(|| name.clone()),
+                format!("`{name}` is declared twice in one scope (lines {first} and {again}): not C"),
+                vec![format!(
                     "{}:{again}: `{name}` is declared again in the scope that declares it at line {first} (the \
                      cases of a `switch` share its body).",
                     s.file
                 )],
-                model_choice: None,
-                witness: None,
-                more_witnesses: Vec::new(),
-            });
+            ));
         }
     }
     out

@@ -9,7 +9,7 @@
 
 use super::document::Document;
 use super::units::{units, Unit, UnitKind};
-use crate::audit::finding::{Finding, FindingKind, Severity};
+use crate::audit::finding::{Finding, FindingKind};
 
 /// Each kind of modifier a label can name, with the qualifiers of that
 /// kind (without their dot).
@@ -86,31 +86,26 @@ pub fn check(doc: &Document) -> Vec<Finding> {
         let section = l.label.section.split('@').next().unwrap_or(&l.label.section).to_string();
         let shown = |qs: &[&str]| qs.iter().map(|q| format!("`.{q}`")).collect::<Vec<_>>().join(", ");
         let of = |q: &str| KINDS.iter().find(|(_, qs)| qs.contains(&q)).map_or("", |(k, _)| k);
-        out.push(Finding {
-            id: format!("text-label-{section}-modifier-{}", l.kind.replace(' ', "-")),
+        out.push(Finding::of_text(
+            format!("text-label-{section}-modifier-{}", l.kind.replace(' ', "-")),
             section,
-            kind: FindingKind::Structure,
-            severity: Severity::Low,
-            root_cause: String::new(),
-            fragment: l.content.text.clone(),
-            summary: format!(
+            FindingKind::Structure,
+            l.content.text.clone(),
+            format!(
                 "the label `{}` stands over {}, a {} modifier, not a {} one",
                 l.label.text.split(':').next().unwrap_or_default(),
                 shown(&named),
                 of(named[0]),
                 l.kind
             ),
-            detail: vec![format!(
+            vec![format!(
                 "{}:{}: the text under the label names {} and no qualifier of its kind ({}).",
                 l.content.file,
                 l.content.line,
                 shown(&named),
                 shown(expected)
             )],
-            model_choice: None,
-            witness: None,
-            more_witnesses: Vec::new(),
-        });
+        ));
     }
     out
 }

@@ -18,7 +18,7 @@
 //! gap cell is one finding, not one per value.
 
 use super::document::{Document, Line, Section};
-use crate::audit::finding::{Finding, FindingKind, Severity};
+use crate::audit::finding::{Finding, FindingKind};
 
 /// A table of a section: its header's cells and its rows' (the rule under
 /// the header left out), each with its line.
@@ -263,19 +263,7 @@ pub fn read(t: &Table) -> Option<Reading> {
 }
 
 fn finding(s: &Section, id: String, fragment: String, summary: String, detail: String) -> Finding {
-    Finding {
-        id,
-        section: s.number.clone(),
-        kind: FindingKind::Structure,
-        severity: Severity::Low,
-        root_cause: String::new(),
-        fragment,
-        summary,
-        detail: vec![detail],
-        model_choice: None,
-        witness: None,
-        more_witnesses: Vec::new(),
-    }
+    Finding::of_text(id, s.number.clone(), FindingKind::Structure, fragment, summary, vec![detail])
 }
 
 /// The findings of one table.

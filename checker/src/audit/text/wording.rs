@@ -14,7 +14,7 @@ use serde::Deserialize;
 
 use super::document::{paragraphs, Block, BlockKind, Content, Document, Line, Section, STRUCTURE};
 use crate::audit::claims::section_key;
-use crate::audit::finding::{Finding, FindingKind, Severity};
+use crate::audit::finding::{Finding, FindingKind};
 
 /// Where the dictionary is, unless `PTXCHECK_DICTIONARY` names another
 /// word list (one word a line).
@@ -107,19 +107,8 @@ fn prose(text: &str) -> String {
 }
 
 fn finding(id: String, section: &Section, kind: FindingKind, fragment: String, summary: String, at: &Line) -> Finding {
-    Finding {
-        id,
-        section: section.number.clone(),
-        kind,
-        severity: Severity::Low,
-        root_cause: String::new(),
-        fragment,
-        summary,
-        detail: vec![format!("At {}:{}.", section.file, at.number)],
-        model_choice: None,
-        witness: None,
-        more_witnesses: Vec::new(),
-    }
+    let detail = vec![format!("At {}:{}.", section.file, at.number)];
+    Finding::of_text(id, section.number.clone(), kind, fragment, summary, detail)
 }
 
 /// A word of the text is spelled right if the dictionary has it as
