@@ -100,27 +100,23 @@ pub fn range_cases() -> Vec<Case> {
             continue;
         };
         let (instruction, registers) = variant_instruction(&v);
+        let Some((mnemonic, list)) = instruction.trim_end_matches(';').split_once(' ') else { continue };
         for name in r.operands {
             let Some(op) = v.operands().into_iter().find(|o| o.name == *name) else { continue };
             let token = if op.role == Role::Imm { "0x96".to_string() } else { format!("%{name}") };
             for value in [r.hi + 1, r.lo - 1] {
-                let mut parts: Vec<String> =
-                    instruction.trim_end_matches(';').split(", ").map(str::to_string).collect();
-                let first = parts[0].rsplit_once(' ').map(|(m, t)| (m.to_string(), t.to_string()));
-                if let Some((m, t)) = first {
-                    parts[0] = t;
-                    let replaced: Vec<String> =
-                        parts.iter().map(|p| if *p == token { value.to_string() } else { p.clone() }).collect();
-                    out.push(Case {
-                        kind: RANGE_EDGE,
-                        name: format!("{v} {name}={value}"),
-                        instruction: format!("{m} {};", replaced.join(", ")),
-                        setting: Setting::for_requirement(v.requirement()),
-                        registers: registers.iter().filter(|(n, _)| *n != token).cloned().collect(),
-                        catalogue: Some(op.role != Role::Imm),
-                        syntax_block: None,
-                    });
-                }
+                let value_text = value.to_string();
+                let operands: Vec<&str> =
+                    list.split(", ").map(|p| if p == token { value_text.as_str() } else { p }).collect();
+                out.push(Case {
+                    kind: RANGE_EDGE,
+                    name: format!("{v} {name}={value}"),
+                    instruction: format!("{mnemonic} {};", operands.join(", ")),
+                    setting: Setting::for_requirement(v.requirement()),
+                    registers: registers.iter().filter(|(n, _)| *n != token).cloned().collect(),
+                    catalogue: Some(op.role != Role::Imm),
+                    syntax_block: None,
+                });
             }
         }
     }

@@ -24,7 +24,7 @@ use ptx_spec::Variant;
 use super::document::{BlockKind, Document};
 use super::units::split_comment;
 use crate::audit::finding::{Finding, FindingKind};
-use crate::ptx::parse::{parse_instruction, OperandText};
+use crate::ptx::parse::{parse_instruction, parse_integer, OperandText};
 
 /// An operation an instruction performs, or a comment names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,12 +77,9 @@ pub enum Fact {
     Value(u128),
 }
 
+/// A word that is a non-negative integer, its sentence's punctuation dropped.
 fn number(word: &str) -> Option<u128> {
-    let w = word.trim_end_matches(['.', ',', ';']);
-    match w.strip_prefix("0x") {
-        Some(h) => u128::from_str_radix(h, 16).ok(),
-        None => w.parse().ok(),
-    }
+    parse_integer(word.trim_end_matches(['.', ',', ';'])).and_then(|n| u128::try_from(n).ok())
 }
 
 /// The facts of a comment's text.

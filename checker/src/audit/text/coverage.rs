@@ -409,7 +409,7 @@ pub fn account(doc: &Document, findings: &[Finding]) -> Result<Coverage, String>
     let requirements = super::requirements::check(doc);
     let operands = super::operands::check(doc);
     for (k, u) in units.iter().enumerate() {
-        let section = u.section.split('@').next().unwrap_or(&u.section);
+        let section = u.base_section();
         if let Some(kind) = u.block {
             if u.kind.is_code() && current.iter().any(|(s, b)| s == section && *b == kind) {
                 by[k].extend(transcription_checks(section, kind));
@@ -439,7 +439,7 @@ pub fn account(doc: &Document, findings: &[Finding]) -> Result<Coverage, String>
     let rows = super::tables::read_rows(doc);
     for (k, u) in units.iter().enumerate() {
         if u.kind == UnitKind::TableRow && rows.iter().any(|(f, l)| *f == u.file && *l == u.line) {
-            by[k].push(format!("table:{}", u.section.split('@').next().unwrap_or(&u.section)));
+            by[k].push(format!("table:{}", u.base_section()));
         }
     }
     // Every statement that takes a packed form's elements out, read by the
@@ -463,7 +463,7 @@ pub fn account(doc: &Document, findings: &[Finding]) -> Result<Coverage, String>
     for (u, ranges) in super::ranges::stated(doc) {
         if ranges.iter().all(|r| super::ranges::listed(&u, *r)) {
             if let Some(k) = units.iter().position(|x| x.id == u.id) {
-                by[k].push(format!("vendor-range:{}", u.section.split('@').next().unwrap_or(&u.section)));
+                by[k].push(format!("vendor-range:{}", u.base_section()));
             }
         }
     }
@@ -472,8 +472,7 @@ pub fn account(doc: &Document, findings: &[Finding]) -> Result<Coverage, String>
         if super::labels::KINDS.iter().any(|(k, _)| *k == l.kind) && !super::labels::qualifiers(&l.text).is_empty() {
             for u in [l.label, l.content] {
                 if let Some(k) = units.iter().position(|x| x.id == u.id) {
-                    let section = u.section.split('@').next().unwrap_or(&u.section);
-                    by[k].push(format!("labels:{section}"));
+                    by[k].push(format!("labels:{}", u.base_section()));
                 }
             }
         }
@@ -495,7 +494,7 @@ pub fn account(doc: &Document, findings: &[Finding]) -> Result<Coverage, String>
         checked_by.dedup();
         let mark = marks.iter().position(|m| {
             in_scope(&unit.section, std::slice::from_ref(&m.section))
-                && unit.section.split('@').next() == Some(m.section.as_str())
+                && unit.base_section() == m.section
                 && unit.sha256.starts_with(&m.sha256)
                 && matchable(&unit.text).contains(&matchable(&m.fragment))
         });

@@ -83,7 +83,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
         if named.is_empty() || named.iter().any(|q| expected.contains(q)) {
             continue;
         }
-        let section = l.label.section.split('@').next().unwrap_or(&l.label.section).to_string();
+        let section = l.label.base_section().to_string();
         let shown = |qs: &[&str]| qs.iter().map(|q| format!("`.{q}`")).collect::<Vec<_>>().join(", ");
         let of = |q: &str| KINDS.iter().find(|(_, qs)| qs.contains(&q)).map_or("", |(k, _)| k);
         out.push(Finding::of_text(

@@ -433,7 +433,7 @@ pub fn findings(doc: &Document) -> Vec<Finding> {
             let fragment = words[..words.len().min(8)].join(" ");
             Finding {
                 id: format!("text-operands-{}", u.id.replace('/', "-")),
-                section: u.section.split('@').next().unwrap_or(&u.section).to_string(),
+                section: u.base_section().to_string(),
                 kind: FindingKind::Overgeneral,
                 severity: Severity::Low,
                 root_cause: String::new(),
@@ -457,7 +457,7 @@ pub fn check(doc: &Document) -> Operands {
     let mut out = Operands::default();
     let units = units(doc);
     for (i, u) in units.iter().enumerate() {
-        let section = u.section.split('@').next().unwrap_or(&u.section);
+        let section = u.base_section();
         // An example's comment speaks of that example's variant alone.
         if u.kind == UnitKind::ExampleComment {
             let example =

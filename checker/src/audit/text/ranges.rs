@@ -71,14 +71,9 @@ pub fn stated(doc: &Document) -> Vec<(Unit, Vec<(i64, i64)>)> {
         .collect()
 }
 
-/// The section of a unit, without its rendering.
-fn section_of(u: &Unit) -> &str {
-    u.section.split('@').next().unwrap_or(&u.section)
-}
-
 /// Whether the table lists a range of a unit's section.
 pub fn listed(u: &Unit, range: (i64, i64)) -> bool {
-    RANGES.iter().any(|r| r.section == section_of(u) && (r.lo, r.hi) == range)
+    RANGES.iter().any(|r| r.section == u.base_section() && (r.lo, r.hi) == range)
 }
 
 /// The ranges the text states that the table does not list: `section
@@ -87,7 +82,7 @@ pub fn unlisted(doc: &Document) -> Vec<String> {
     let mut out = Vec::new();
     for (u, ranges) in stated(doc) {
         for r in ranges.into_iter().filter(|r| !listed(&u, *r)) {
-            out.push(format!("{} {}..{} ({})", section_of(&u), r.0, r.1, u.id));
+            out.push(format!("{} {}..{} ({})", u.base_section(), r.0, r.1, u.id));
         }
     }
     out

@@ -179,7 +179,7 @@ pub fn check(doc: &Document) -> Requirements {
         if !u.block.is_some_and(|b| BLOCKS.contains(&b)) || !matches!(u.kind, UnitKind::Sentence | UnitKind::ListItem) {
             continue;
         }
-        let section = u.section.split('@').next().unwrap_or(&u.section);
+        let section = u.base_section();
         let Some(s) = statement(&u.text) else { continue };
         let Some(subject) = subject(section, &u.text, &all) else { continue };
         let named = spans(&u.text).iter().any(|sp| {

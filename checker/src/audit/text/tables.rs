@@ -19,6 +19,7 @@
 
 use super::document::{Document, Line, Section};
 use crate::audit::finding::{Finding, FindingKind};
+use crate::ptx::parse::parse_integer;
 
 /// A table of a section: its header's cells and its rows' (the rule under
 /// the header left out), each with its line.
@@ -198,11 +199,9 @@ fn bit(cell: &str) -> Option<bool> {
     }
 }
 
+/// A cell that is a non-negative integer, written as PTX writes one.
 fn number(cell: &str) -> Option<u128> {
-    match cell.strip_prefix("0x").or_else(|| cell.strip_prefix("0X")) {
-        Some(hex) => u128::from_str_radix(hex, 16).ok(),
-        None => cell.parse().ok(),
-    }
+    parse_integer(cell).and_then(|n| u128::try_from(n).ok())
 }
 
 /// A table's reading: its bit columns, each function column's expression,

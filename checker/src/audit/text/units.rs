@@ -103,6 +103,13 @@ pub struct Unit {
     pub sha256: String,
 }
 
+impl Unit {
+    /// Its section without the rendering (`9.7.8.6` for `9.7.8.6@2`).
+    pub fn base_section(&self) -> &str {
+        self.section.split('@').next().unwrap_or(&self.section)
+    }
+}
+
 /// The units of the whole document, in document order. A section that is
 /// rendered twice gives its units once: a later rendering adds only the
 /// units its first rendering does not have.
