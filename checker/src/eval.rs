@@ -9,7 +9,7 @@ use ptx_spec::bv::{BitVec, Concrete};
 use ptx_spec::catalogue::shfl::WARP;
 use ptx_spec::catalogue::{OperandType, Variant};
 use ptx_spec::family::shfl::Warp;
-use ptx_spec::vendor::Model;
+use ptx_spec::hardware::Model;
 use thiserror::Error;
 
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

@@ -16,7 +16,7 @@ use ptx_smt::{encode, solver, Backend, Incremental, Pin, SatResult, SolverError,
 use ptx_spec::assumption::Assumption;
 use ptx_spec::bv::{Algebra, BitVec, Concrete};
 use ptx_spec::catalogue::Variant;
-use ptx_spec::vendor::{Model, Rule};
+use ptx_spec::hardware::{Model, Rule};
 use rayon::prelude::*;
 use serde::Serialize;
 

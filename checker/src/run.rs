@@ -6,7 +6,7 @@ use crate::ptx::parse::{escaped, immediate, shown};
 use crate::ptx::program::{register_type, Program, ProgramError};
 use ptx_spec::bv::{BitVec, Concrete};
 use ptx_spec::catalogue::Operand;
-use ptx_spec::vendor::Model;
+use ptx_spec::hardware::Model;
 use thiserror::Error;
 
 use crate::eval::{argument, names, EvalError, LaneValues};

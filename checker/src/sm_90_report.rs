@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use ptx_spec::catalogue::Variant;
-use ptx_spec::vendor::{Model, Rule};
+use ptx_spec::hardware::{Model, Rule};
 
 use crate::oracle::fold::parse_hex;
 use crate::oracle::hw;
@@ -33,7 +33,7 @@ pub fn markdown(results: Option<&str>, fold: Option<&str>) -> String {
         "`--model sm_90` (on `eval`, `run`, `prove`, `smtlib`, `list` and `hw compare`) is the spec model with \
          the rules below: each gives the value an NVIDIA H100 (compute capability 9.0) produced where the spec \
          leaves a result unspecified, or replaces a reading of the spec model the H100 contradicts. Each rule \
-         is encoded twice (`spec/src/vendor/sm_90.rs`, `smt/src/encode/sm_90.rs`) and `ptxcheck prove all \
+         is encoded twice (`spec/src/hardware/sm_90.rs`, `smt/src/encode/sm_90.rs`) and `ptxcheck prove all \
          --model sm_90` proves the two equal for every input. Where the H100's results do not decide a case, \
          sm_90 leaves it unspecified and the rule says so. `ptxcheck list --model sm_90` shows the same rules \
          per variant.\n\n",

@@ -15,7 +15,7 @@ use easy_smt::{Context, ContextBuilder, SExpr, SExprData};
 use ptx_smt::solver::with_lets;
 use ptx_smt::{encode, Sym, SymBv};
 use ptx_spec::catalogue::{OperandType, Variant};
-use ptx_spec::vendor::Model;
+use ptx_spec::hardware::Model;
 
 /// Lines of the exported text aim to stay within this many characters.
 const LINE_WIDTH: usize = 100;

@@ -12,7 +12,7 @@ use ptx_smt::{encode, Backend, Sym, SymBv, SymOutputs};
 use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::Variant;
 use ptx_spec::family::shfl::Warp;
-use ptx_spec::vendor::{sm_90, Model};
+use ptx_spec::hardware::{sm_90, Model};
 use ptx_spec::BitVec;
 use ptxcheck::oracle::hw;
 use ptxcheck::prove::{prove_against_in, prove_in, Verdict};

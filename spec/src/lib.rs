@@ -10,7 +10,7 @@
 //!   assumptions;
 //! - [`family`]: the concrete semantics, one file per instruction family;
 //! - [`assumption`]: the readings the model adopts where the spec is open;
-//! - [`vendor`]: vendor models (`sm_90`): the spec model changed by named
+//! - [`hardware`]: hardware models (`sm_90`): the spec model changed by named
 //!   rules to what a vendor's hardware computes.
 //!
 //! The audit (claims, passages, the C reading, Syntax blocks), the PTX text
@@ -21,9 +21,9 @@ pub mod assumption;
 pub mod bv;
 pub mod catalogue;
 pub mod family;
+pub mod hardware;
 pub mod lanes;
 pub mod program;
-pub mod vendor;
 pub mod word;
 
 pub use bv::{Algebra, BitVec, Concrete};

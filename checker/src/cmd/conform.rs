@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use ptx_spec::catalogue::Variant;
-use ptx_spec::vendor::Model;
+use ptx_spec::hardware::Model;
 
 use super::render::{note, Table, Width, WidthArgs};
 use super::status;

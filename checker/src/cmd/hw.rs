@@ -17,7 +17,7 @@ use crate::oracle::gpu::Gpu;
 use crate::oracle::{hw, sweep};
 use crate::output::Output;
 use ptx_spec::catalogue::Variant;
-use ptx_spec::vendor::Model;
+use ptx_spec::hardware::Model;
 
 /// The arguments of `ptxcheck hw`.
 #[derive(clap::Args)]

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use ptx_spec::catalogue::Variant;
-use ptx_spec::vendor::{Model, Rule};
+use ptx_spec::hardware::{Model, Rule};
 
 use super::render::{note, Table, Width, WidthArgs};
 use super::{select, ModelArgs};

@@ -229,9 +229,9 @@ pub fn select(targets: &[String]) -> Result<Vec<Variant>> {
 }
 
 /// The model `--model` names: `spec` (the default) or `sm_90`.
-pub fn model(name: &str) -> std::result::Result<ptx_spec::vendor::Model, String> {
-    ptx_spec::vendor::Model::from_name(name).ok_or_else(|| {
-        let names: Vec<&str> = ptx_spec::vendor::Model::ALL.iter().map(|m| m.name()).collect();
+pub fn model(name: &str) -> std::result::Result<ptx_spec::hardware::Model, String> {
+    ptx_spec::hardware::Model::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = ptx_spec::hardware::Model::ALL.iter().map(|m| m.name()).collect();
         format!("unknown model; the models are {}", names.join(", "))
     })
 }
@@ -243,5 +243,5 @@ pub struct ModelArgs {
     /// it is open) or `sm_90` (what an H100 computes: the spec model changed
     /// by the rules `list --model sm_90` shows).
     #[arg(long, default_value = "spec", value_parser = model, value_name = "MODEL")]
-    pub model: ptx_spec::vendor::Model,
+    pub model: ptx_spec::hardware::Model,
 }

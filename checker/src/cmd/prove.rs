@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use ptx_spec::assumption::Assumption;
 use ptx_spec::bv::BitVec;
 use ptx_spec::catalogue::Variant;
-use ptx_spec::vendor::{Model, Rule};
+use ptx_spec::hardware::{Model, Rule};
 use serde_json::{json, Map, Value};
 
 use super::render::{deprecations, note, seconds, value_or_undefined, Table, Width, WidthArgs};

@@ -25,7 +25,7 @@ use ptx_smt::solver::{Backend, Goals, SatResult, SolverError, Var};
 use ptx_smt::term::{display_bounded, Sym, SymBv};
 use ptx_spec::bv::{mask, Algebra, BitVec};
 use ptx_spec::catalogue::Variant;
-use ptx_spec::vendor::Model;
+use ptx_spec::hardware::Model;
 use rayon::prelude::*;
 
 use super::fold::Instance;

@@ -23,7 +23,7 @@ use super::kernel::{from_word, instruction, register_type, to_word, NEWEST, SHFL
 use crate::error::Error;
 use crate::eval::{evaluate_warp_in, LaneOutput, LaneValues};
 use crate::output::Output;
-use ptx_spec::vendor::Model;
+use ptx_spec::hardware::Model;
 
 /// One whole-warp shfl case: lane `i` holds `base + i` in `a`.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -26,7 +26,7 @@ use super::kernel::{from_word, instruction, register_type, to_word, NEWEST};
 use crate::error::Error;
 use crate::exhaustive::{decode_lanes, input_bits, MAX_BITS};
 use ptx_spec::catalogue::OperandType;
-use ptx_spec::vendor::Model;
+use ptx_spec::hardware::Model;
 
 /// Inputs per launch: the results of one launch are compared, and hashed
 /// into one digest, before the next.

@@ -22,7 +22,7 @@ use crate::ptx::parse::{
 use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::shfl::{input, WARP};
 use ptx_spec::catalogue::{OperandType, Variant};
-use ptx_spec::vendor::Model;
+use ptx_spec::hardware::Model;
 
 /// The most registers a program may have, declared or used: far more than
 /// any straight-line example needs, and few enough that `r<N>` cannot

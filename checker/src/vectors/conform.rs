@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use ptx_spec::catalogue::Variant;
-use ptx_spec::vendor::Model;
+use ptx_spec::hardware::Model;
 
 use super::files::Outcome;
 use super::{hex, Vector};

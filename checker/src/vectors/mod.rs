@@ -30,7 +30,7 @@ use std::collections::HashSet;
 
 use ptx_spec::bv::mask;
 use ptx_spec::catalogue::{Role, Variant};
-use ptx_spec::vendor::Model;
+use ptx_spec::hardware::Model;
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::xxh3_64;
 

@@ -23,7 +23,7 @@ pub mod sm_90;
 
 use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::{Inputs, Outputs, Variant};
-use ptx_spec::vendor::Model;
+use ptx_spec::hardware::Model;
 
 /// The SMT encoding of `variant` on `inputs` (in the order of
 /// `Variant::inputs`); outputs in the order of `Variant::outputs`.

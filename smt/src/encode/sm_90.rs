@@ -1,6 +1,6 @@
 //! The `sm_90` model's SMT side: the SMT encoding of each variant with the
-//! rules of `ptx_spec::vendor::sm_90::RULES` applied to its terms. Written
-//! apart from the concrete side (`ptx_spec::vendor::sm_90`), from the rules'
+//! rules of `ptx_spec::hardware::sm_90::RULES` applied to its terms. Written
+//! apart from the concrete side (`ptx_spec::hardware::sm_90`), from the rules'
 //! text; the proof holds the two equal for every input. Which variants a
 //! rule reaches is read from the rule table, as on the concrete side.
 
@@ -10,7 +10,7 @@ use ptx_spec::catalogue::bit_field::BitField;
 use ptx_spec::catalogue::div_rem::DivRem;
 use ptx_spec::catalogue::shfl::{input, WARP};
 use ptx_spec::catalogue::{Inputs, Out, Outputs, Variant};
-use ptx_spec::vendor::sm_90::{
+use ptx_spec::hardware::sm_90::{
     covers, BIT_FIELD_64_WIDE_OPERAND, DIV_BY_ZERO, FNS_BASE_ABOVE_31, FNS_MOST_NEGATIVE_OFFSET, REM_BY_ZERO,
     REM_TRUNCATING, SHFL_SOURCE_NOT_EXECUTING,
 };

@@ -19,7 +19,7 @@ use super::Semantics;
 use crate::bv::{Algebra, BitVec, Concrete};
 use crate::catalogue::shfl::*;
 use crate::catalogue::{Inputs, Out, Outputs, Variant};
-use crate::vendor::Model;
+use crate::hardware::Model;
 
 impl Semantics for Shfl {
     fn semantics<A: Algebra>(&self, alg: &A, ins: &Inputs<A::Bv>) -> Outputs<A> {

@@ -18,7 +18,7 @@
 //! A comment from which no fact is read is left to the claims.
 
 use ptx_spec::bv::{BitVec, Concrete};
-use ptx_spec::vendor::Model;
+use ptx_spec::hardware::Model;
 use ptx_spec::Variant;
 
 use super::document::{BlockKind, Document};

@@ -15,7 +15,7 @@
 //! by evaluating both concrete models, shows it.
 
 use ptx_spec::bv::{BitVec, Concrete};
-use ptx_spec::vendor::Model;
+use ptx_spec::hardware::Model;
 use ptx_spec::Variant;
 
 use super::declarations::{parse_block, tokens_of, Token};

@@ -1,4 +1,4 @@
-//! Vendor models: the spec model with the cases it leaves open, and the rules
+//! Hardware models: the spec model with the cases it leaves open, and the rules
 //! a vendor's hardware contradicts, replaced by what that hardware does.
 //!
 //! A [`Model`] names the model `eval`, `run`, `prove`, `smtlib` and `list`

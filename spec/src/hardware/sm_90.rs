@@ -280,7 +280,7 @@ pub fn rule_for(v: &Variant, values: &[BitVec]) -> Option<&'static Rule> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vendor::Model;
+    use crate::hardware::Model;
 
     fn run(name: &str, inputs: &[u128]) -> Option<u128> {
         let v = Variant::from_mnemonic(name).unwrap();
