@@ -1,13 +1,17 @@
 //! The commands' errors, each with its kind; the kind gives the exit status
 //! (`main.rs` lists them): bad usage or input, a missing or failing tool,
 //! a failure to read or write, or an interrupt.
+//!
+//! The bottom of the library: it uses no module of it. Each module with an
+//! error of its own says, beside that error, which kind it is.
 
 use std::io;
 
-use crate::eval::EvalError;
-use crate::oracle::ptxas::ToolError;
-use crate::run::RunError;
 use ptx_smt::SolverError;
+
+/// The exit status of an interrupted run: 128 + SIGINT, as a shell reports
+/// a program that SIGINT ended.
+pub const INTERRUPTED_STATUS: u8 = 130;
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -54,7 +58,7 @@ impl Error {
             // A missing tool is mended like bad usage: install it, or name it.
             Error::Usage(_) | Error::Tool(_) => 2,
             Error::Io { .. } => 3,
-            Error::Interrupted => crate::interrupt::STATUS,
+            Error::Interrupted => INTERRUPTED_STATUS,
         }
     }
 
@@ -66,7 +70,7 @@ impl Error {
 }
 
 /// An error and its causes, `: `-separated.
-fn chain(e: &dyn std::error::Error) -> String {
+pub(crate) fn chain(e: &dyn std::error::Error) -> String {
     let mut text = e.to_string();
     let mut cause = e.source();
     while let Some(c) = cause {
@@ -92,26 +96,5 @@ impl From<SolverError> for Error {
                 Error::Tool(chain(&e))
             }
         }
-    }
-}
-
-impl From<ToolError> for Error {
-    fn from(e: ToolError) -> Error {
-        match e {
-            ToolError::Interrupted => Error::Interrupted,
-            e => Error::Tool(chain(&e)),
-        }
-    }
-}
-
-impl From<EvalError> for Error {
-    fn from(e: EvalError) -> Error {
-        Error::Usage(chain(&e))
-    }
-}
-
-impl From<RunError> for Error {
-    fn from(e: RunError) -> Error {
-        Error::Usage(chain(&e))
     }
 }

@@ -33,6 +33,13 @@ pub enum EvalError {
     BadActive { token: String },
 }
 
+/// Bad input, as every evaluation error is.
+impl From<EvalError> for crate::error::Error {
+    fn from(e: EvalError) -> crate::error::Error {
+        crate::error::Error::Usage(crate::error::chain(&e))
+    }
+}
+
 /// A flag's argument as a message names it: ``bad --lanes `a=1..` `` or,
 /// where it is empty, `empty --lanes`, so that no message quotes nothing.
 pub fn argument(flag: &str, value: &str) -> String {

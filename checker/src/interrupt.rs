@@ -11,14 +11,32 @@
 //! handler, once no file is being written.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
 
-/// The exit status of an interrupted run: 128 + SIGINT, as a shell reports
-/// a program that SIGINT ended.
-pub const STATUS: u8 = 130;
+/// The exit status of an interrupted run.
+pub use crate::error::INTERRUPTED_STATUS as STATUS;
+
+/// Held while temporary files exist (`crate::output`), so that an interrupt
+/// that has to end the process itself waits until none is left behind.
+static WRITING: Mutex<()> = Mutex::new(());
+
+/// Hold while writing files that an interrupt must not leave half-written.
+pub fn writing() -> MutexGuard<'static, ()> {
+    WRITING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Whether a write is in progress: the lock, if none is.
+fn try_idle() -> Option<MutexGuard<'static, ()>> {
+    match WRITING.try_lock() {
+        Ok(guard) => Some(guard),
+        Err(std::sync::TryLockError::Poisoned(e)) => Some(e.into_inner()),
+        Err(std::sync::TryLockError::WouldBlock) => None,
+    }
+}
 
 /// How long the run has to end by itself.
 const GRACE: Duration = Duration::from_millis(800);
@@ -42,7 +60,7 @@ pub fn install() {
         }
         let deadline = Instant::now() + WRITE_GRACE;
         let _idle = loop {
-            match crate::output::try_idle() {
+            match try_idle() {
                 Some(guard) => break Some(guard),
                 None if Instant::now() >= deadline => break None,
                 None => thread::sleep(Duration::from_millis(10)),

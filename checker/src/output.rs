@@ -17,25 +17,11 @@ use std::fs::{self, Permissions};
 use std::io::{self, Write};
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
 
 use tempfile::NamedTempFile;
 
 use crate::error::{Error, Result};
 use crate::interrupt;
-
-/// Held while temporary files exist, so that an interrupt that has to end
-/// the process itself waits until none is left behind.
-static WRITING: Mutex<()> = Mutex::new(());
-
-/// Whether a write is in progress: the lock, if none is.
-pub(crate) fn try_idle() -> Option<MutexGuard<'static, ()>> {
-    match WRITING.try_lock() {
-        Ok(guard) => Some(guard),
-        Err(std::sync::TryLockError::Poisoned(e)) => Some(e.into_inner()),
-        Err(std::sync::TryLockError::WouldBlock) => None,
-    }
-}
 
 /// Files to be written, checked.
 #[derive(Debug)]
@@ -96,7 +82,7 @@ impl Output {
     /// was (up to the renames, each of which is whole).
     pub fn write(&self, texts: &[&str]) -> Result<()> {
         assert_eq!(texts.len(), self.targets.len(), "one text per target");
-        let _writing = WRITING.lock().unwrap_or_else(|e| e.into_inner());
+        let _writing = interrupt::writing();
         fs::create_dir_all(&self.dir).map_err(|e| Error::file(format!("cannot create {}", self.dir.display()), e))?;
         let mut written = Vec::new();
         for (target, text) in self.targets.iter().zip(texts) {

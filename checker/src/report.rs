@@ -17,13 +17,12 @@ use ptx_spec::bv::BitVec;
 use ptx_spec::catalogue::Variant;
 use serde_json::{json, Value};
 
+use crate::audit::claims::json as claims_json;
 use crate::audit::errata::{self, Class, Impact, RootCause};
 use crate::audit::finding::{Finding, FindingKind, Severity, WitnessTable};
 use crate::audit::passages::compare::{self as passage_compare, PassageResult};
 use crate::audit::text::TextAudit;
 use crate::audit::Audit;
-use crate::cmd::audit::audit_json;
-use crate::cmd::claims::ClaimSummary;
 use crate::error::Error;
 use crate::output::Output;
 use crate::prove::ProofResult;
@@ -439,10 +438,9 @@ fn readme_variants(s: &mut String, runs: &[SolverRun]) {
 /// The README's claims, and the Semantics blocks read as C.
 fn readme_claims(s: &mut String, audit: &Audit) {
     s.push_str("\n## Claims of the spec\n\n");
-    let summary = ClaimSummary { results: &audit.claims };
     let mut t = vec![vec!["verdict".to_string(), "claims".into()]];
     for v in ["holds", "refuted", "not checkable", "unknown"] {
-        t.push(vec![v.to_string(), summary.count(v).to_string()]);
+        t.push(vec![v.to_string(), claims_json::count(&audit.claims, v).to_string()]);
     }
     t.push(vec!["**all**".into(), audit.claims.len().to_string()]);
     s.push_str(&markdown_table(&t));
@@ -1232,8 +1230,8 @@ fn json_report(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>) -> Va
         "solvers": solvers,
         "variants": variants,
         "assumptions": assumption::ALL,
-        "claims": ClaimSummary { results: &audit.claims }.json(),
-        "audit": audit_json(audit),
+        "claims": claims_json::claims(&audit.claims),
+        "audit": audit.json(),
     })
 }
 

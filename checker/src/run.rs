@@ -35,6 +35,13 @@ pub enum RunError {
     BadValue { spec: String, reason: String },
 }
 
+/// Bad input, as every program error is.
+impl From<RunError> for crate::error::Error {
+    fn from(e: RunError) -> crate::error::Error {
+        crate::error::Error::Usage(crate::error::chain(&e))
+    }
+}
+
 /// The program's registers after a run, per lane (`None`: undefined, that
 /// is never written in that lane, unspecified or unpredictable).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -31,7 +31,7 @@ use ptx_spec::bv::BitVec;
 use sha2::{Digest, Sha256};
 
 use crate::eval::Evaluator;
-use crate::solver::{SatResult, Var};
+use crate::query::{SatResult, Var};
 
 /// The format of an entry; part of every key, so that a change of format
 /// never reads an old entry.

@@ -5,6 +5,7 @@
 //! - [`term`]: the algebra over SMT-LIB terms (easy-smt);
 //! - [`encode`]: the SMT encodings, one file per family;
 //! - [`eval`]: evaluate a term on concrete values, without a solver;
+//! - [`query`]: a query's free variables and a solver's answer;
 //! - [`solver`]: the embedded Z3 and solver processes;
 //! - [`cache`]: the proof cache on disk;
 //! - [`interrupt`]: stopping every query part-way (Ctrl-C).
@@ -13,6 +14,7 @@ pub mod cache;
 pub mod encode;
 pub mod eval;
 pub mod interrupt;
+pub mod query;
 pub mod solver;
 pub mod term;
 

@@ -16,6 +16,7 @@ use thiserror::Error;
 
 use crate::cache::Cache;
 use crate::interrupt;
+pub use crate::query::{SatResult, Var};
 
 /// Where queries are answered.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -135,23 +136,6 @@ pub enum SolverError {
     /// The run was interrupted ([`crate::interrupt`]): no verdict.
     #[error("interrupted")]
     Interrupted,
-}
-
-/// A solver's answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SatResult {
-    Unsat,
-    /// A model: a value for each declared variable.
-    Sat(HashMap<String, BitVec>),
-    /// No answer; the reason as the solver gives it ("timeout", ...).
-    Unknown(String),
-}
-
-/// A free variable of a query.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Var {
-    pub name: String,
-    pub width: u32,
 }
 
 impl Backend {

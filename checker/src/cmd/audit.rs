@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::render::{note, register_text, Table, Width, WidthArgs};
 use super::{status, Format, Setup, SolverArgs};
@@ -54,7 +54,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let audit = setup.install(|| crate::audit::run(&setup.backend, timeout))??;
     match args.solver.format {
         Format::Table => audit_text(out, width, &audit)?,
-        Format::Json => writeln!(out, "{:#}", audit_json(&audit))?,
+        Format::Json => writeln!(out, "{:#}", audit.json())?,
     }
     Ok(status(audit.settled()))
 }
@@ -144,26 +144,6 @@ pub fn witness_table(out: &mut dyn Write, width: Width, w: &WitnessTable) -> io:
         .map(|(n, vs)| std::iter::once(n.clone()).chain(vs.iter().map(|v| register_text(*v))).collect())
         .collect();
     writeln!(out, "{}", Table::new(&header, rows).render(width))
-}
-
-/// The audit for tools: every finding, and each passage's readings.
-pub fn audit_json(audit: &Audit) -> Value {
-    let passages: Vec<Value> = audit
-        .passages
-        .iter()
-        .map(|p| {
-            json!({
-                "id": p.passage.id,
-                "section": p.passage.section,
-                "fragment": p.passage.fragment,
-                "question": p.passage.question,
-                "adopted": p.passage.adopted,
-                "readings": p.readings,
-                "comparisons": p.pairs,
-            })
-        })
-        .collect();
-    json!({ "findings": audit.findings, "passages": passages, "semantics_blocks_as_c": audit.literal })
 }
 
 /// "N kind" for each kind of finding present, in the kinds' order.

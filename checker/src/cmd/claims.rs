@@ -5,11 +5,12 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use rayon::prelude::*;
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 use super::render::{note, register_text, Table, Width, WidthArgs};
 use super::{status, Format, Setup, SolverArgs};
 use crate::audit::claims::check::{check, ClaimResult, ClaimVerdict, Witness};
+use crate::audit::claims::json;
 use crate::audit::claims::{Check, WarpSum};
 use crate::error::Error;
 
@@ -70,7 +71,7 @@ pub struct ClaimSummary<'a> {
 
 impl ClaimSummary<'_> {
     pub fn count(&self, label: &str) -> usize {
-        self.results.iter().filter(|r| r.verdict.label() == label).count()
+        json::count(self.results, label)
     }
 
     pub fn text(&self, out: &mut dyn Write, width: Width) -> io::Result<()> {
@@ -109,71 +110,8 @@ impl ClaimSummary<'_> {
     }
 
     pub fn json(&self) -> Value {
-        let claims: Vec<Value> = self.results.iter().map(claim_json).collect();
-        json!({
-            "claims": claims,
-            "summary": {
-                "claims": self.results.len(),
-                "holds": self.count("holds"),
-                "refuted": self.count("refuted"),
-                "not_checkable": self.count("not checkable"),
-                "unknown": self.count("unknown"),
-            }
-        })
+        json::claims(self.results)
     }
-}
-
-fn check_json(check: &Check) -> Value {
-    match check {
-        Check::Values { program, inputs, expect } => json!({
-            "how": "values", "program": program,
-            "inputs": inputs.iter().map(|(n, v)| (n.clone(), json!(format!("{v:#x}")))).collect::<Map<_, _>>(),
-            "expect": expect,
-        }),
-        Check::Always { program, assume, holds } => {
-            json!({"how": "always", "program": program, "assume": assume, "holds": holds})
-        }
-        Check::Fails { program, assume, holds } => {
-            json!({"how": "fails", "program": program, "assume": assume, "holds": holds})
-        }
-        Check::Warp { program, register, sum } => {
-            json!({"how": "warp", "program": program, "register": register, "sum": format!("{sum:?}").to_lowercase()})
-        }
-        Check::Parses { text } => json!({"how": "catalogue", "instruction": text}),
-        Check::FitsSyntax { text } => json!({"how": "syntax-block", "instruction": text}),
-        Check::NotCheckable { reason } => json!({"how": "none", "reason": reason}),
-    }
-}
-
-fn claim_json(r: &ClaimResult) -> Value {
-    let mut o = Map::new();
-    o.insert("id".into(), json!(r.claim.id));
-    o.insert("section".into(), json!(r.claim.section));
-    o.insert("kind".into(), json!(r.claim.kind.label()));
-    o.insert("statement".into(), json!(r.claim.statement));
-    if let Some(f) = &r.claim.fragment {
-        o.insert("fragment".into(), json!(f));
-    }
-    o.insert("check".into(), check_json(&r.claim.check));
-    o.insert("method".into(), json!(r.method));
-    o.insert("verdict".into(), json!(r.verdict.label()));
-    match &r.verdict {
-        ClaimVerdict::NotCheckable(why) | ClaimVerdict::Unknown(why) => {
-            o.insert("reason".into(), json!(why));
-        }
-        _ => {}
-    }
-    if let Some(w) = r.verdict.witness() {
-        o.insert(
-            "witness".into(),
-            json!({
-                "inputs": w.inputs.iter().map(|(n, v)| (n.clone(), json!(v.hex()))).collect::<Map<_, _>>(),
-                "observed": w.observed.iter().map(|(n, v)| (n.clone(), v.map_or(Value::Null, |b| json!(b.hex())))).collect::<Map<_, _>>(),
-                "failing": w.failing,
-            }),
-        );
-    }
-    Value::Object(o)
 }
 
 /// One claim in full: what it states, how it was checked, the verdict and

@@ -219,11 +219,17 @@ fn sweep(
     Ok(status(disagree == 0))
 }
 
-/// `hw emit`.
+/// The names of the modules `hw emit` writes, in the order it writes them.
+const FILES: [&str; 3] = ["ptxcheck_hw.ptx", "ptxcheck_hw_shfl.ptx", "ptxcheck_sweep.ptx"];
+
+/// `hw emit`: the program's PTX modules, and one with every variant's sweep
+/// kernel, for reading or for other tools (`hw run` and `hw sweep` make and
+/// run them themselves).
 fn emit(dir: &Path, samples: usize, audit: &Path, out: &mut dyn Write) -> Result<ExitCode, Error> {
-    let output = Output::in_dir(dir, &hw::FILES)?;
+    let output = Output::in_dir(dir, &FILES)?;
     let program = program(samples, audit)?;
-    let files = hw::emit(&output, &program)?;
+    output.write(&[&program.ptx, &program.shfl_ptx, &sweep::module()])?;
+    let files = FILES.len();
     writeln!(
         out,
         "wrote {files} PTX modules to {} ({} cases; `ptxcheck hw run` runs them on a GPU)",

@@ -22,7 +22,6 @@ use super::gpu::{Gpu, PARAMS};
 use super::kernel::{from_word, instruction, register_type, to_word, NEWEST, SHFL_LEGAL};
 use crate::error::Error;
 use crate::eval::{evaluate_warp_in, LaneOutput, LaneValues};
-use crate::output::Output;
 use ptx_spec::hardware::Model;
 
 /// One whole-warp shfl case: lane `i` holds `base + i` in `a`.
@@ -305,17 +304,6 @@ impl Program {
         }
         Ok(lines)
     }
-}
-
-/// The names of the modules `hw emit` writes, in the order [`emit`] gives them.
-pub const FILES: [&str; 3] = ["ptxcheck_hw.ptx", "ptxcheck_hw_shfl.ptx", "ptxcheck_sweep.ptx"];
-
-/// Write the program's PTX modules, and one with every variant's sweep
-/// kernel, to `output` ([`FILES`] in its folder), for reading or for other
-/// tools (`hw run` and `hw sweep` make and run them themselves).
-pub fn emit(output: &Output, program: &Program) -> Result<usize, Error> {
-    output.write(&[&program.ptx, &program.shfl_ptx, &super::sweep::module()])?;
-    Ok(FILES.len())
 }
 
 /// One result line compared with the model.

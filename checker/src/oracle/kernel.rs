@@ -26,6 +26,24 @@ pub const SHFL_LEGAL: Setting = Setting { ptx: PtxVersion(6, 0), sm: 60 };
 /// Where the spec says shfl without `.sync` is gone: PTX 6.4 for sm_70.
 pub const SHFL_REMOVED: Setting = Setting { ptx: PtxVersion(6, 4), sm: 70 };
 
+/// One instruction to assemble (`super::syntax`, `super::negative`).
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// `variant`, `variant-removed` or `example`.
+    pub kind: &'static str,
+    /// The variant's name, or the example's section.
+    pub name: String,
+    pub instruction: String,
+    pub setting: Setting,
+    /// Register declarations: name and PTX type.
+    pub registers: Vec<(String, String)>,
+    /// What the catalogue parser says: legal (`Some(true)`), illegal, or
+    /// nothing (an instruction outside the catalogue's scope).
+    pub catalogue: Option<bool>,
+    /// What the section's Syntax block says, for examples.
+    pub syntax_block: Option<bool>,
+}
+
 impl Setting {
     /// A variant's requirement, raised to the oldest target ptxas still
     /// assembles (sm_50 with PTX 4.0): older targets are out of its reach.

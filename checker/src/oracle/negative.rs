@@ -16,8 +16,7 @@
 
 use ptx_spec::catalogue::{OperandType, PtxVersion, Role, Target, Variant};
 
-use super::kernel::{register_type, Setting, NEWEST};
-use super::syntax::Case;
+use super::kernel::{register_type, Case, Setting, NEWEST};
 use crate::audit::syntax::{expand, mnemonic_fits, BLOCKS};
 
 /// The type qualifiers of the covered instructions: a type set's

@@ -30,6 +30,16 @@ pub enum ToolError {
     Interrupted,
 }
 
+impl From<ToolError> for crate::error::Error {
+    fn from(e: ToolError) -> crate::error::Error {
+        use crate::error::{chain, Error};
+        match e {
+            ToolError::Interrupted => Error::Interrupted,
+            e => Error::Tool(chain(&e)),
+        }
+    }
+}
+
 /// A tool: where it is, and which wheel it came from (when it came from one).
 #[derive(Clone, Debug)]
 pub struct Tool {

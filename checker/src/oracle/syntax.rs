@@ -22,30 +22,13 @@ use crate::audit::text::ranges::RANGES;
 use crate::ptx::parse::{parse_instruction, OperandText};
 use ptx_spec::catalogue::{Role, Variant};
 
+pub use super::kernel::Case;
 use super::kernel::{entry, register_type, Setting, NEWEST, SHFL_LEGAL, SHFL_REMOVED};
 use super::ptxas::{assemble_each, Tool, ToolError};
 
 /// The architecture ptxas compiles every module for; the module's `.target`
 /// is what legality depends on.
 pub const ARCH: &str = "sm_90";
-
-/// One instruction to assemble.
-#[derive(Clone, Debug)]
-pub struct Case {
-    /// `variant`, `variant-removed` or `example`.
-    pub kind: &'static str,
-    /// The variant's name, or the example's section.
-    pub name: String,
-    pub instruction: String,
-    pub setting: Setting,
-    /// Register declarations: name and PTX type.
-    pub registers: Vec<(String, String)>,
-    /// What the catalogue parser says: legal (`Some(true)`), illegal, or
-    /// nothing (an instruction outside the catalogue's scope).
-    pub catalogue: Option<bool>,
-    /// What the section's Syntax block says, for examples.
-    pub syntax_block: Option<bool>,
-}
 
 /// A case and ptxas's answer.
 #[derive(Clone, Debug, Serialize)]

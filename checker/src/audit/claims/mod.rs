@@ -15,6 +15,7 @@
 //! integer add in its place.
 
 pub mod check;
+pub mod json;
 
 use std::sync::LazyLock;
 
