@@ -10,7 +10,7 @@ use ptx_spec::bv::mask;
 use ptx_spec::catalogue::Variant;
 use serde_json::{json, Value};
 
-use super::strings;
+use super::vendor::strings;
 use crate::audit::finding::{Finding, WitnessTable};
 use crate::audit::passages::compare::{PairVerdict, PassageResult};
 use crate::audit::Audit;

@@ -1,0 +1,83 @@
+//! `ptxcheck.json`: the report for tools (`reports/SCHEMA.md`).
+
+use super::errata::errata_of;
+use super::vendor::Vendor;
+use super::{SolverRun, SCHEMA_VERSION};
+use crate::audit::claims::json as claims_json;
+use crate::audit::errata::{self};
+use crate::audit::text::TextAudit;
+use crate::audit::Audit;
+use ptx_spec::assumption;
+use ptx_spec::catalogue::Variant;
+use serde_json::{json, Value};
+
+/// The spec text's summary for tools (its findings are among the audit's).
+pub(super) fn text_json(t: &TextAudit) -> Value {
+    // What was read: the SHA-256 of its units' fingerprints, in order, so a
+    // report says which text it was made with.
+    let prints: String = t.coverage.units.iter().map(|a| a.unit.sha256.as_str()).collect::<Vec<_>>().join("\n");
+    json!({
+        "fingerprint": crate::audit::text::drift::sha256(&prints),
+        "compared": t.compared,
+        "unchecked": t.unchecked,
+        "stale": t.stale.iter().map(|x| json!({ "what": x.what, "change": x.change })).collect::<Vec<_>>(),
+        "spelling_skipped": t.spelling_skipped,
+        "helpers_unlisted": t.helpers_unlisted,
+        "coverage": {
+            "total": t.coverage.total(),
+            "kinds": t.coverage.by_kind().into_iter().map(|(k, c)| json!({"kind": k, "counts": c})).collect::<Vec<_>>(),
+            "unread": t.coverage.unread().map(|a| a.unit.id.clone()).collect::<Vec<_>>(),
+        },
+    })
+}
+
+pub(super) fn json_report(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>) -> Value {
+    let root_causes: Vec<Value> = errata_of(audit, vendor)
+        .iter()
+        .map(|e| {
+            let ids: Vec<&str> = e.findings.iter().map(|f| f.id.as_str()).collect();
+            let mut v = match e.root_cause {
+                Some(rc) => json!(rc),
+                None => json!({ "id": errata::UNASSIGNED, "class": "unclassified" }),
+            };
+            v["severity"] = json!(e.severity());
+            v["findings"] = json!(ids);
+            v["ptxas"] = json!(e.ptxas);
+            v["hardware"] = json!(e.hardware);
+            v
+        })
+        .collect();
+    let variants: Vec<Value> = Variant::all()
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let verdicts: serde_json::Map<String, Value> =
+                runs.iter().map(|r| (r.solver.clone(), json!(r.results[i].verdict.label()))).collect();
+            json!({
+                "variant": v.to_string(),
+                "section": v.section(),
+                "requires": v.requirement().to_string(),
+                "verdicts": verdicts,
+                "assumptions": v.assumptions().iter().map(|a| a.id).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let solvers: Vec<Value> = runs
+        .iter()
+        .map(|r| {
+            json!({
+                "solver": r.solver, "variants": r.results.len(), "proven": r.count("proven"),
+                "counterexample": r.count("counterexample"), "unknown": r.count("unknown"), "timeout": r.count("timeout"),
+            })
+        })
+        .collect();
+    json!({
+        "schema_version": SCHEMA_VERSION,
+        "root_causes": root_causes,
+        "solvers": solvers,
+        "variants": variants,
+        "assumptions": assumption::ALL,
+        "claims": claims_json::claims(&audit.claims),
+        "audit": audit.json(),
+    })
+}

@@ -1,0 +1,490 @@
+//! What NVIDIA's assembler and the committed GPU run said, as `ptxcheck
+//! vendor syntax|fold --write` and `hw run --output` recorded them under
+//! `reports/vendor/`: the ptxas and GPU columns of the errata and findings.
+
+use super::hardware::Hardware;
+use crate::audit::finding::{Finding, FindingKind, Severity, WitnessTable};
+use crate::audit::passages::compare::{self as passage_compare, PassageResult};
+use ptx_spec::bv::BitVec;
+use ptx_spec::catalogue::Variant;
+use serde_json::Value;
+use std::fs;
+use std::path::Path;
+
+/// What NVIDIA's assembler said, as `ptxcheck vendor syntax|fold --write`
+/// recorded it under `reports/vendor/` (the ptxas column of the findings).
+pub struct Vendor {
+    pub syntax: Value,
+    pub fold: Value,
+    /// The committed GPU run, if there is one (`vendor/h100-run.txt`).
+    pub hardware: Option<Hardware>,
+}
+
+impl Vendor {
+    /// The recorded results in `dir/vendor`, if both files are there.
+    pub fn load(dir: &Path) -> Option<Vendor> {
+        let read = |name: &str| -> Option<Value> {
+            serde_json::from_str(&fs::read_to_string(dir.join("vendor").join(name)).ok()?).ok()
+        };
+        Some(Vendor {
+            syntax: read("ptxas-syntax.json")?,
+            fold: read("ptxas-fold.json")?,
+            hardware: Hardware::load(dir),
+        })
+    }
+
+    /// What ptxas does about a root cause, in a few words: where one of its
+    /// findings' witnesses was folded, or where a sampled instance tells the
+    /// readings of its passage apart; for an example, whether it assembles.
+    pub fn ptxas_verdict(&self, findings: &[&Finding], passages: &[PassageResult]) -> String {
+        let mut said = Vec::new();
+        let empty = Vec::new();
+        for f in findings.iter().filter(|f| f.kind == FindingKind::ExampleSyntax) {
+            let instruction = f.summary.split('`').nth(1).unwrap_or("");
+            for c in self.syntax["cases"].as_array().unwrap_or(&empty) {
+                if c["kind"] == "example" && c["instruction"].as_str() == Some(instruction) {
+                    said.push(if c["error"].is_string() { "rejects the example" } else { "accepts the example" });
+                }
+            }
+        }
+        if let Some(s) = said.first() {
+            return s.to_string();
+        }
+        let own = instances_verdict(&self.fold, findings);
+        match (own, picks_elsewhere(&self.fold, findings, passages)) {
+            (Some(own), Some(elsewhere)) => format!("{own}; but {elsewhere}"),
+            (None, Some(samples)) => samples,
+            (own, None) => own.unwrap_or_else(|| "no instance".into()),
+        }
+    }
+
+    /// The value ptxas folded on a witness's variant and inputs, if it
+    /// folded that instance (of any origin).
+    pub(super) fn folded(&self, t: &WitnessTable) -> Option<String> {
+        let want: Vec<String> = t.inputs.iter().map(|(_, v)| v.hex()).collect();
+        let i = self.fold["instances"]
+            .as_array()?
+            .iter()
+            .find(|i| i["variant"].as_str() == Some(t.variant.as_str()) && strings(&i["inputs"]) == want)?;
+        Some(if i["verdict"] == "not folded" {
+            "not folded".into()
+        } else {
+            strings(&i["vendor"]).iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ")
+        })
+    }
+
+    /// What the GPU does about a root cause, read from the committed run
+    /// as ptxas's verdict is from its folding; "not run" without a run.
+    pub fn hardware_verdict(&self, findings: &[&Finding], passages: &[PassageResult]) -> String {
+        match &self.hardware {
+            None => "not run".into(),
+            Some(hw) => {
+                let run = hw.instances(findings);
+                picks_elsewhere(&run, findings, passages)
+                    .or_else(|| instances_verdict(&run, findings))
+                    .unwrap_or_else(|| "not run".into())
+            }
+        }
+    }
+
+    /// One line per folded instance that came from this finding's witness,
+    /// and for an example, what ptxas made of it.
+    pub(super) fn lines(&self, f: &Finding) -> Vec<String> {
+        let mut out = Vec::new();
+        let origins = [format!("audit {}", f.id), format!("claim {}", f.id)];
+        let empty = Vec::new();
+        for i in self.fold["instances"].as_array().unwrap_or(&empty) {
+            if !origins.iter().any(|o| i["origin"].as_str() == Some(o.as_str())) {
+                continue;
+            }
+            let list = |v: &Value| {
+                v.as_array().map_or(String::new(), |a| a.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" "))
+            };
+            let matches = list(&i["matches"]);
+            let verdict = match i["verdict"].as_str().unwrap_or("") {
+                "agree" if matches.is_empty() => "spec and vendor agree".to_string(),
+                "agree" => format!("spec and vendor agree (reading: {})", matches.replace(' ', ", ")),
+                "vendor picks" if matches.is_empty() => {
+                    "the spec leaves it open; the vendor's value matches no reading".into()
+                }
+                "vendor picks" => {
+                    format!("the spec leaves it open; the vendor picks reading {}", matches.replace(' ', ", "))
+                }
+                "disagree" => "the vendor contradicts the model".into(),
+                other => other.to_string(),
+            };
+            let instance = format!("`{} {}`", i["variant"].as_str().unwrap_or(""), list(&i["inputs"]));
+            out.push(if i["verdict"] == "not folded" {
+                format!(
+                    "ptxas: {instance} is not folded to a constant ({}); model: {}",
+                    list(&i["vendor"]),
+                    list(&i["model"])
+                )
+            } else {
+                format!("ptxas: {instance} gives {} (model: {}): {verdict}", list(&i["vendor"]), list(&i["model"]))
+            });
+        }
+        if f.kind == FindingKind::ExampleSyntax {
+            let instruction = f.summary.split('`').nth(1).unwrap_or("");
+            for c in self.syntax["cases"].as_array().unwrap_or(&empty) {
+                if c["kind"] == "example" && c["instruction"].as_str() == Some(instruction) {
+                    let said = match c["error"].as_str() {
+                        Some(e) => format!("rejects it (`{e}`)"),
+                        None => "accepts it".into(),
+                    };
+                    out.push(format!("ptxas: {said}"));
+                }
+            }
+        }
+        // Every finding gets the GPU's line: the reading it takes, or why
+        // it did not run.
+        out.push(match &self.hardware {
+            Some(h) => h.line(f),
+            None => "GPU: not run (no GPU run is committed under vendor/)".into(),
+        });
+        out
+    }
+}
+
+/// `inputs` of a recorded instance, as its hex strings.
+pub(super) fn strings(v: &Value) -> Vec<&str> {
+    v.as_array().map_or(Vec::new(), |a| a.iter().filter_map(Value::as_str).collect())
+}
+
+/// A recorded instance in a few words: `add.s32 0x1, 0x7fffffff -> 0x80000000`.
+pub(super) fn instance_text(i: &Value) -> String {
+    format!(
+        "`{} {}` gives {}",
+        i["variant"].as_str().unwrap_or(""),
+        strings(&i["inputs"]).join(", "),
+        strings(&i["vendor"]).join(", ")
+    )
+}
+
+/// An instance's origin as the report says it: `a sample`, `a case
+/// boundary of the model`...
+pub(super) fn origin_words(origin: &str) -> &'static str {
+    match origin.split(' ').next().unwrap_or("") {
+        "sample" => "a sample",
+        "case" => "a case boundary of the model",
+        "probe" => "a probe of the readings",
+        "audit" => "another finding's witness",
+        "claim" => "a claim's worked value",
+        "run" => "another input of the run",
+        _ => "another input",
+    }
+}
+
+/// The verdict of the recorded instances that came from these findings'
+/// witnesses: a contradiction first, then a value picked where the model
+/// leaves it open, then agreement, then nothing folded.
+pub(super) fn instances_verdict(source: &Value, findings: &[&Finding]) -> Option<String> {
+    let empty = Vec::new();
+    let origins: Vec<String> =
+        findings.iter().flat_map(|f| [format!("audit {}", f.id), format!("claim {}", f.id)]).collect();
+    let mine: Vec<&Value> = source["instances"]
+        .as_array()
+        .unwrap_or(&empty)
+        .iter()
+        .filter(|i| origins.iter().any(|o| i["origin"].as_str() == Some(o.as_str())))
+        .collect();
+    let with = |verdict: &str| mine.iter().find(|i| i["verdict"] == verdict);
+    if let Some(i) = with("disagree") {
+        let matches = strings(&i["matches"]);
+        let which = if matches.is_empty() { "no reading".to_string() } else { format!("`{}`", matches.join("`, `")) };
+        return Some(format!("contradicts the model, matches {which}: {}", instance_text(i)));
+    }
+    if let Some(i) = with("vendor picks") {
+        let matches = strings(&i["matches"]);
+        return Some(if matches.is_empty() {
+            format!("picks a value no reading gives: {}", instance_text(i))
+        } else {
+            format!("picks `{}`: {}", matches.join("`, `"), instance_text(i))
+        });
+    }
+    // An agreement that names the readings it matches says more than one
+    // on a witness where every reading gives the same value.
+    let informative = mine.iter().find(|i| i["verdict"] == "agree" && !strings(&i["matches"]).is_empty());
+    if let Some(i) = informative.or(with("agree")) {
+        let matches = strings(&i["matches"]);
+        return Some(if matches.is_empty() {
+            format!("agrees with the model: {}", instance_text(i))
+        } else {
+            format!("agrees, `{}`: {}", matches.join("`, `"), instance_text(i))
+        });
+    }
+    mine.first().map(|_| "not folded".to_string())
+}
+
+/// Where a recorded instance of any origin (a sample, say) falls on a
+/// variant of one of these findings' passages and the vendor contradicts
+/// the model there: which readings of the passage give the vendor's value,
+/// each evaluated concretely on the instance's inputs, and where the
+/// instance comes from.
+pub(super) fn picks_elsewhere(source: &Value, findings: &[&Finding], passages: &[PassageResult]) -> Option<String> {
+    let empty = Vec::new();
+    let covers = |p: &PassageResult, name: &str| p.passage.widths().iter().any(|w| w == name);
+    for p in passages.iter().filter(|p| findings.iter().any(|f| f.id == p.passage.id)) {
+        for i in source["instances"].as_array().unwrap_or(&empty) {
+            let name = i["variant"].as_str().unwrap_or("");
+            if i["verdict"] != "disagree" || !covers(p, name) {
+                continue;
+            }
+            let Some(variant) = Variant::from_mnemonic(name) else { continue };
+            let parse = |t: &str| u128::from_str_radix(t.trim_start_matches("0x"), 16).ok();
+            let ins: Option<Vec<BitVec>> = variant
+                .inputs()
+                .iter()
+                .zip(strings(&i["inputs"]))
+                .map(|(o, t)| parse(t).map(|v| BitVec::new(o.ty.width(), v)))
+                .collect();
+            let vendor: Option<Vec<u128>> = strings(&i["vendor"]).into_iter().map(parse).collect();
+            let (Some(ins), Some(vendor)) = (ins, vendor) else { continue };
+            let matches = readings_giving(&variant, p, &ins, &vendor);
+            // A value another passage's reading also gives is no evidence
+            // for this one: a 64-bit bfe length of 0x101 read as 255 is the
+            // operand range at work, whatever the sign-bit readings say.
+            let elsewhere = passages
+                .iter()
+                .filter(|q| q.passage.id != p.passage.id && covers(q, name))
+                .any(|q| !readings_giving(&variant, q, &ins, &vendor).is_empty());
+            if elsewhere {
+                continue;
+            }
+            if !matches.is_empty() {
+                return Some(format!(
+                    "on {} it picks `{}` against the model: {}",
+                    origin_words(i["origin"].as_str().unwrap_or("")),
+                    matches.join("`, `"),
+                    instance_text(i)
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// The readings of passage `p` that give `vendor` on `ins` (each evaluated
+/// concretely), by name.
+pub(super) fn readings_giving(variant: &Variant, p: &PassageResult, ins: &[BitVec], vendor: &[u128]) -> Vec<String> {
+    let readings: Vec<_> = p.passage.readings.iter().collect();
+    let Some(t) = passage_compare::witness(variant, &readings, ins) else { return Vec::new() };
+    t.columns
+        .iter()
+        .enumerate()
+        .filter(|(c, _)| t.rows.iter().zip(vendor).all(|((_, vs), v)| vs[*c].map(|b| b.unsigned()) == Some(*v)))
+        .map(|(_, n)| n.clone())
+        .collect()
+}
+
+impl Vendor {
+    /// Where the text and ptxas disagree on what is legal, as findings of
+    /// class requirements: a forbidden neighbour ptxas accepts, or a
+    /// variant the text allows that it rejects.
+    pub fn requirement_findings(&self) -> Vec<Finding> {
+        let rows = self.syntax["cases"].as_array().cloned().unwrap_or_default();
+        let mut out = range_findings(&rows);
+        for r in &rows {
+            let kind = r["kind"].as_str().unwrap_or("");
+            let accepted = r["ptxas"] == "accepted";
+            let negative = crate::oracle::negative::KINDS.contains(&kind);
+            if !(negative && accepted || kind == "variant" && !accepted) {
+                continue;
+            }
+            let instruction = r["instruction"].as_str().unwrap_or("");
+            let mnemonic = instruction.split_whitespace().next().unwrap_or("");
+            let setting = format!("PTX {}, {}", r["ptx"].as_str().unwrap_or("?"), r["target"].as_str().unwrap_or("?"));
+            let (id, summary) = if negative {
+                (
+                    format!(
+                        "vendor-accepts-{kind}-{mnemonic}-{}-{}",
+                        r["ptx"].as_str().unwrap_or(""),
+                        r["target"].as_str().unwrap_or("")
+                    ),
+                    format!("ptxas accepts `{mnemonic}` under {setting}, which the text excludes ({kind})"),
+                )
+            } else {
+                (
+                    format!("vendor-rejects-{mnemonic}"),
+                    format!(
+                        "ptxas rejects `{mnemonic}` under {setting}, which the text allows: {}",
+                        r["error"].as_str().unwrap_or("")
+                    ),
+                )
+            };
+            let section = Variant::all()
+                .iter()
+                .find(|v| v.mnemonic() == mnemonic || v.to_string() == r["name"].as_str().unwrap_or(""))
+                .map_or_else(|| r["name"].as_str().unwrap_or("").to_string(), |v| v.section().to_string());
+            out.push(Finding {
+                id,
+                section,
+                kind: FindingKind::VendorSyntax,
+                severity: Severity::Medium,
+                root_cause: String::new(),
+                fragment: mnemonic.to_string(),
+                summary,
+                detail: vec![format!("Assembled by `ptxcheck vendor syntax`: `{instruction}` under {setting}.")],
+                model_choice: None,
+                witness: None,
+                more_witnesses: Vec::new(),
+            });
+        }
+        out
+    }
+}
+
+/// Where ptxas answers otherwise than the text on an immediate just outside
+/// an operand's stated range (`range-edge` cases): one finding per section,
+/// naming every such value.
+pub(super) fn range_findings(rows: &[Value]) -> Vec<Finding> {
+    let mut by_section: Vec<(String, Vec<&Value>)> = Vec::new();
+    for r in rows.iter().filter(|r| r["kind"] == crate::oracle::syntax::RANGE_EDGE && r["verdict"] == "disagree") {
+        let name = r["name"].as_str().unwrap_or("");
+        let variant = name.split(' ').next().unwrap_or("");
+        let Some(section) = Variant::from_mnemonic(variant).map(|v| v.section().to_string()) else { continue };
+        match by_section.iter_mut().find(|(s, _)| *s == section) {
+            Some((_, list)) => list.push(r),
+            None => by_section.push((section, vec![r])),
+        }
+    }
+    by_section
+        .into_iter()
+        .map(|(section, list)| {
+            let accepted = list[0]["ptxas"] == "accepted";
+            let values: Vec<&str> =
+                list.iter().filter_map(|r| r["name"].as_str()?.split_once(' ').map(|x| x.1)).collect();
+            let variant = list[0]["name"].as_str().unwrap_or("").split(' ').next().unwrap_or("").to_string();
+            let summary = if accepted {
+                format!(
+                    "ptxas accepts `{variant}` with {} as an immediate, outside the range the text gives the operand, \
+                     and the text does not say what such a value does",
+                    values.join(", ")
+                )
+            } else {
+                format!(
+                    "ptxas rejects `{variant}` with {} as an immediate ({}), where the text's range only restricts \
+                     the value the block uses: the text does not say an immediate outside it is an error",
+                    values.join(", "),
+                    list[0]["error"].as_str().unwrap_or("").trim_start_matches("error : ")
+                )
+            };
+            Finding {
+                id: format!("vendor-range-{variant}"),
+                section,
+                kind: FindingKind::VendorSyntax,
+                severity: Severity::Medium,
+                root_cause: String::new(),
+                fragment: variant.clone(),
+                summary,
+                detail: list
+                    .iter()
+                    .map(|r| {
+                        format!(
+                            "Assembled by `ptxcheck vendor syntax`: `{}` under PTX {}, {}: {}.",
+                            r["instruction"].as_str().unwrap_or(""),
+                            r["ptx"].as_str().unwrap_or("?"),
+                            r["target"].as_str().unwrap_or("?"),
+                            r["ptxas"].as_str().unwrap_or("?")
+                        )
+                    })
+                    .collect(),
+                model_choice: None,
+                witness: None,
+                more_witnesses: Vec::new(),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn immediates_outside_a_stated_range_are_one_finding_per_section() {
+        let rows: Vec<Value> = vec![
+            json!({"kind": "range-edge", "name": "lop3.b32 immLut=256", "instruction": "lop3.b32 %d, %a, %b, %c, 256;",
+                   "ptx": "4.3", "target": "sm_50", "ptxas": "accepted", "verdict": "disagree"}),
+            json!({"kind": "range-edge", "name": "lop3.b32 immLut=-1", "instruction": "lop3.b32 %d, %a, %b, %c, -1;",
+                   "ptx": "4.3", "target": "sm_50", "ptxas": "accepted", "verdict": "disagree"}),
+            json!({"kind": "range-edge", "name": "shf.l.clamp.b32 c=33", "instruction": "shf.l.clamp.b32 %d, %a, %b, 33;",
+                   "ptx": "4.0", "target": "sm_50", "ptxas": "accepted", "verdict": "agree"}),
+        ];
+        let found = range_findings(&rows);
+        assert_eq!(found.len(), 1);
+        assert_eq!((found[0].id.as_str(), found[0].section.as_str()), ("vendor-range-lop3.b32", "9.7.8.6"));
+        assert!(
+            found[0].summary.starts_with("ptxas accepts `lop3.b32` with immLut=256, immLut=-1"),
+            "{}",
+            found[0].summary
+        );
+        assert_eq!(found[0].detail.len(), 2);
+    }
+
+    #[test]
+    fn ptxas_and_the_text_disagreeing_on_legality_are_requirement_findings() {
+        let vendor = Vendor {
+            syntax: json!({"cases": [
+                {"kind": "forbidden-type", "name": "9.7.1.14", "instruction": "popc.u32 %d, %a;", "ptx": "8.8",
+                 "target": "sm_90", "ptxas": "accepted"},
+                {"kind": "below-ptx", "name": "lop3.or.b32", "instruction": "lop3.or.b32 %d|%p, %a, %b, %c, 0x96, %q;",
+                 "ptx": "8.1", "target": "sm_70", "ptxas": "rejected", "error": "needs 8.2"},
+                {"kind": "variant", "name": "add.s32", "instruction": "add.s32 %d, %a, %b;", "ptx": "4.0",
+                 "target": "sm_50", "ptxas": "rejected", "error": "no"},
+                {"kind": "variant", "name": "add.u32", "instruction": "add.u32 %d, %a, %b;", "ptx": "4.0",
+                 "target": "sm_50", "ptxas": "accepted"},
+            ]}),
+            fold: json!({"instances": []}),
+            hardware: None,
+        };
+        let found = vendor.requirement_findings();
+        let ids: Vec<&str> = found.iter().map(|f| f.id.as_str()).collect();
+        assert_eq!(ids, ["vendor-accepts-forbidden-type-popc.u32-8.8-sm_90", "vendor-rejects-add.s32"]);
+        assert_eq!((found[0].section.as_str(), found[1].section.as_str()), ("9.7.1.14", "9.7.1.1"));
+        assert!(found.iter().all(|f| f.kind == FindingKind::VendorSyntax));
+    }
+
+    #[test]
+    fn the_vendor_column_reads_the_recorded_instances() {
+        let vendor = Vendor {
+            syntax: json!({"cases": [{"kind": "example", "instruction": "bfe.b32  d,a,start,len;", "error": "bad type"}]}),
+            fold: json!({"instances": [
+                {"variant": "div.u32", "origin": "audit div-by-zero-unspecified", "inputs": ["0x0", "0x0"],
+                 "model": ["unspecified"], "vendor": ["0xffffffff"], "verdict": "vendor picks", "matches": ["smt-lib-total"]},
+                {"variant": "add.s32", "origin": "sample", "inputs": ["0x1", "0x2"], "model": ["0x3"], "vendor": ["0x3"],
+                 "verdict": "agree"},
+            ]}),
+            hardware: None,
+        };
+        let finding = |id: &str, kind: FindingKind, summary: &str| Finding {
+            id: id.into(),
+            section: "9.7.1.8".into(),
+            kind,
+            severity: crate::audit::finding::Severity::Medium,
+            root_cause: String::new(),
+            fragment: String::new(),
+            summary: summary.into(),
+            detail: vec![],
+            model_choice: None,
+            witness: None,
+            more_witnesses: Vec::new(),
+        };
+        let lines = vendor.lines(&finding("div-by-zero-unspecified", FindingKind::Ambiguity, ""));
+        assert_eq!(
+            lines[0],
+            "ptxas: `div.u32 0x0 0x0` gives 0xffffffff (model: unspecified): the spec leaves it open; the vendor picks \
+             reading smt-lib-total"
+        );
+        assert_eq!(lines.len(), 2, "and the GPU line");
+        assert_eq!(lines[1], "GPU: not run (no GPU run is committed under vendor/)");
+        let syntax = finding(
+            "9.7.1.19/example-syntax-1",
+            FindingKind::ExampleSyntax,
+            "refuted: the example `bfe.b32  d,a,start,len;` fits",
+        );
+        assert_eq!(vendor.lines(&syntax)[0], "ptxas: rejects it (`bad type`)");
+        assert_eq!(vendor.lines(&finding("other", FindingKind::Ambiguity, "")).len(), 1, "the GPU line alone");
+    }
+}
