@@ -275,6 +275,75 @@ fn no_module_imports_one_that_imports_it_back() {
     assert!(found.is_empty(), "{} import circle(s):\n{}", found.len(), found.join("\n"));
 }
 
+/// The longest a function may be, from its signature to its closing brace.
+const MAX_FUNCTION_LINES: usize = 120;
+
+/// Every function (free, in an impl or a trait) longer than the limit, as
+/// `file:line name (N lines)`.
+fn long_functions(file: &Path) -> Vec<String> {
+    struct Long<'a> {
+        file: &'a Path,
+        found: Vec<String>,
+    }
+    impl Long<'_> {
+        fn measure(&mut self, sig: &syn::Signature, block: &syn::Block) {
+            let first = sig.fn_token.span().start().line;
+            let last = block.brace_token.span.close().end().line;
+            let lines = last + 1 - first;
+            if lines > MAX_FUNCTION_LINES {
+                self.found.push(format!("{}:{first} {} ({lines} lines)", shown(self.file), sig.ident));
+            }
+        }
+    }
+    impl<'ast> Visit<'ast> for Long<'_> {
+        fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
+            self.measure(&f.sig, &f.block);
+            syn::visit::visit_item_fn(self, f);
+        }
+        fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
+            self.measure(&f.sig, &f.block);
+            syn::visit::visit_impl_item_fn(self, f);
+        }
+        fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
+            if let Some(block) = &f.default {
+                self.measure(&f.sig, block);
+            }
+            syn::visit::visit_trait_item_fn(self, f);
+        }
+    }
+    let text = std::fs::read_to_string(file).unwrap();
+    let tree = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    let mut long = Long { file, found: Vec::new() };
+    long.visit_file(&tree);
+    long.found
+}
+
+/// Every `.rs` file under `dir`.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn no_function_is_over_the_limit() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let long: Vec<String> = ["checker/src", "checker/tests", "smt/src", "spec/src"]
+        .iter()
+        .flat_map(|d| rust_files(&root.join(d)))
+        .flat_map(|f| long_functions(&f))
+        .collect();
+    assert!(long.is_empty(), "functions over {MAX_FUNCTION_LINES} lines:\n{}", long.join("\n"));
+}
+
 #[test]
 fn the_library_does_not_use_the_command_line() {
     let (files, graph) = edges(&crate_src("checker"));

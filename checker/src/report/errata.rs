@@ -1,12 +1,13 @@
 //! `errata.md`: the root causes, with their findings, severity and fixes.
 
-use super::readme::HEADER;
-use super::vendor::Vendor;
-use super::{anchor, markdown_table};
+use std::fmt::Write as _;
+
 use crate::audit::errata::{self, Class, Impact, RootCause};
 use crate::audit::finding::{Finding, FindingKind, Severity, WitnessTable};
 use crate::audit::Audit;
-use std::fmt::Write as _;
+
+use super::vendor::Vendor;
+use super::{anchor, markdown_table, HEADER};
 
 /// A root cause as the reports show it, with its findings and the vendor's
 /// verdicts.

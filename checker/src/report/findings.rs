@@ -1,12 +1,13 @@
 //! `findings.md`: every finding in full, with its witnesses.
 
-use super::errata::{compact_markdown, errata_of};
-use super::readme::HEADER;
-use super::vendor::Vendor;
-use super::{anchor, markdown_table};
+use std::fmt::Write as _;
+
 use crate::audit::finding::{Finding, WitnessTable};
 use crate::audit::Audit;
-use std::fmt::Write as _;
+
+use super::errata::{compact_markdown, errata_of};
+use super::vendor::Vendor;
+use super::{anchor, markdown_table, HEADER};
 
 pub(super) fn findings(audit: &Audit, vendor: Option<&Vendor>) -> String {
     let errata = errata_of(audit, vendor);

@@ -6,17 +6,21 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use ptx_spec::assumption::Assumption;
 use ptx_spec::bv::mask;
+use ptx_spec::bv::Concrete;
 use ptx_spec::catalogue::Variant;
 use serde_json::{json, Value};
 
-use super::vendor::strings;
 use crate::audit::finding::{Finding, WitnessTable};
 use crate::audit::passages::compare::{PairVerdict, PassageResult};
 use crate::audit::Audit;
 use crate::oracle::hw::{self, Compared};
-use ptx_spec::assumption::Assumption;
-use ptx_spec::bv::Concrete;
+
+/// `inputs` of a recorded instance, as its hex strings.
+pub(super) fn strings(v: &Value) -> Vec<&str> {
+    v.as_array().map_or(Vec::new(), |a| a.iter().filter_map(Value::as_str).collect())
+}
 
 /// The file of the committed run, under the report's `vendor/`.
 pub const RUN: &str = "h100-run.txt";

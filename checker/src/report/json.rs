@@ -1,15 +1,17 @@
 //! `ptxcheck.json`: the report for tools (`reports/SCHEMA.md`).
 
-use super::errata::errata_of;
-use super::vendor::Vendor;
-use super::{SolverRun, SCHEMA_VERSION};
-use crate::audit::claims::json as claims_json;
-use crate::audit::errata::{self};
-use crate::audit::text::TextAudit;
-use crate::audit::Audit;
 use ptx_spec::assumption;
 use ptx_spec::catalogue::Variant;
 use serde_json::{json, Value};
+
+use crate::audit::claims::json as claims_json;
+use crate::audit::errata;
+use crate::audit::text::TextAudit;
+use crate::audit::Audit;
+
+use super::errata::errata_of;
+use super::vendor::Vendor;
+use super::{SolverRun, SCHEMA_VERSION};
 
 /// The spec text's summary for tools (its findings are among the audit's).
 pub(super) fn text_json(t: &TextAudit) -> Value {

@@ -1,12 +1,14 @@
 //! `variants.md`: every variant's verdict from each solver.
 
-use super::hardware::Hardware;
-use super::readme::HEADER;
-use super::{markdown_table, SolverRun};
-use crate::audit::Audit;
+use std::fmt::Write as _;
+
 use ptx_spec::assumption;
 use ptx_spec::catalogue::Variant;
-use std::fmt::Write as _;
+
+use crate::audit::Audit;
+
+use super::hardware::Hardware;
+use super::{markdown_table, SolverRun, HEADER};
 
 pub(super) fn variants(runs: &[SolverRun], hw: Option<&Hardware>, audit: &Audit) -> String {
     let mut s = String::from(HEADER);

@@ -2,14 +2,17 @@
 //! vendor syntax|fold --write` and `hw run --output` recorded them under
 //! `reports/vendor/`: the ptxas and GPU columns of the errata and findings.
 
-use super::hardware::Hardware;
-use crate::audit::finding::{Finding, FindingKind, Severity, WitnessTable};
-use crate::audit::passages::compare::{self as passage_compare, PassageResult};
+use std::fs;
+use std::path::Path;
+
 use ptx_spec::bv::BitVec;
 use ptx_spec::catalogue::Variant;
 use serde_json::Value;
-use std::fs;
-use std::path::Path;
+
+use crate::audit::finding::{Finding, FindingKind, Severity, WitnessTable};
+use crate::audit::passages::compare::{self as passage_compare, PassageResult};
+
+use super::hardware::{strings, Hardware};
 
 /// What NVIDIA's assembler said, as `ptxcheck vendor syntax|fold --write`
 /// recorded it under `reports/vendor/` (the ptxas column of the findings).
@@ -144,11 +147,6 @@ impl Vendor {
         });
         out
     }
-}
-
-/// `inputs` of a recorded instance, as its hex strings.
-pub(super) fn strings(v: &Value) -> Vec<&str> {
-    v.as_array().map_or(Vec::new(), |a| a.iter().filter_map(Value::as_str).collect())
 }
 
 /// A recorded instance in a few words: `add.s32 0x1, 0x7fffffff -> 0x80000000`.
