@@ -214,6 +214,164 @@ fn hazard_sites<T: Transcription>(reading: &T, variant: &Variant, how: Reading) 
     run_concrete(reading, variant, &ins, how).hazards.iter().map(|h| (h.fragment, h.rule)).collect()
 }
 
+/// What every query about one reading of one variant shares.
+struct Query<'a, T> {
+    backend: &'a Backend,
+    timeout: Duration,
+    reading: &'a T,
+    variant: &'a Variant,
+    how: Reading,
+    vars: Vec<Var>,
+}
+
+impl<T: Transcription> Query<'_, T> {
+    fn run(&self, inputs: &[BitVec]) -> ConcreteRun {
+        run_concrete(self.reading, self.variant, inputs, self.how)
+    }
+
+    /// The output rows of a witness table: the model's value of each output.
+    fn model_rows(&self, run: &ConcreteRun) -> Vec<(String, Vec<Option<BitVec>>)> {
+        self.variant.outputs().iter().zip(&run.model).map(|(o, m)| (o.name.to_string(), vec![None, *m])).collect()
+    }
+
+    /// Every loop stops within the iterations unrolled: else the
+    /// transcription does not follow the block there, and nothing it says on
+    /// such inputs could be trusted.
+    fn check_loops(
+        &self,
+        ctx: &mut Context,
+        loops: &[(&'static str, u32, SExpr)],
+        outcome: &mut VariantOutcome,
+    ) -> Result<(), SolverError> {
+        let (variant, vars) = (self.variant, &self.vars);
+        for &(fragment, iterations, still_running) in loops {
+            let label = format!("{variant}: `{fragment}` after {iterations} iterations");
+            match self.backend.check(ctx, vars, &[still_running], self.timeout)? {
+                SatResult::Unsat => outcome.loops_bounded += 1,
+                SatResult::Sat(m) => {
+                    let witness = minimise(self.backend, ctx, vars, still_running, m, self.timeout, true)?;
+                    let inputs = values(vars, &witness);
+                    let shown: Vec<String> =
+                        vars.iter().zip(&inputs).map(|(v, x)| format!("{} = {}", v.name, x.hex())).collect();
+                    let run = self.run(&inputs);
+                    if !run.loops_running.contains(&fragment) {
+                        outcome
+                            .unresolved
+                            .push(format!("{label}: the solver's witness does not run on concrete evaluation"));
+                    } else if self.how == Reading::SignedBitTypes {
+                        outcome.runaway.push((fragment, table(variant, vars, &inputs, self.model_rows(&run))));
+                    } else {
+                        outcome.unresolved.push(format!(
+                            "{label}: still runs at {}, which the transcription does not follow",
+                            shown.join(", ")
+                        ));
+                    }
+                }
+                SatResult::Unknown(reason) => outcome.unresolved.push(format!("{label}: solver unknown ({reason})")),
+            }
+        }
+        Ok(())
+    }
+
+    /// Each group of hazard sites: a witness that reaches it, where the
+    /// model defines the result if there is one. `tried` are the inputs run
+    /// concretely first.
+    fn check_hazards(
+        &self,
+        ctx: &mut Context,
+        groups: &[(&'static str, Rule, Vec<SExpr>)],
+        model_defined: SExpr,
+        tried: &[(Vec<BitVec>, ConcreteRun)],
+        outcome: &mut VariantOutcome,
+    ) -> Result<(), SolverError> {
+        let (variant, vars, timeout) = (self.variant, &self.vars, self.timeout);
+        for (fragment, rule, whens) in groups {
+            let reached = any(ctx, whens.iter().copied());
+            let ordinary_goal = ctx.and(reached, model_defined);
+            let label = format!("{variant}: `{fragment}` {}", rule.slug());
+            let unknown = |reason: String| format!("{label}: solver unknown ({reason})");
+            let fires =
+                |run: &ConcreteRun| run.hazards.iter().any(|h| h.fragment == *fragment && h.rule == *rule && h.when);
+            let seeded = tried.iter().find(|(_, run)| fires(run) && run.model.iter().all(Option::is_some));
+            // Prefer a witness where the model defines the result.
+            let (goal, ordinary, model_values) = match seeded {
+                Some((ins, _)) => (ordinary_goal, true, assignment(vars, ins)),
+                None => match self.backend.check(ctx, vars, &[ordinary_goal], timeout)? {
+                    SatResult::Sat(m) => (ordinary_goal, true, m),
+                    SatResult::Unknown(reason) => {
+                        outcome.unresolved.push(unknown(reason));
+                        continue;
+                    }
+                    SatResult::Unsat => match self.backend.check(ctx, vars, &[reached], timeout)? {
+                        SatResult::Sat(m) => (reached, false, m),
+                        SatResult::Unsat => continue,
+                        SatResult::Unknown(reason) => {
+                            outcome.unresolved.push(unknown(reason));
+                            continue;
+                        }
+                    },
+                },
+            };
+            let witness = minimise(self.backend, ctx, vars, goal, model_values, timeout, true)?;
+            let inputs = values(vars, &witness);
+            let run = self.run(&inputs);
+            if !fires(&run) {
+                outcome
+                    .unresolved
+                    .push(format!("{label}: the solver's witness does not reach it on concrete evaluation"));
+                continue;
+            }
+            outcome.hazards.push(HazardHit {
+                fragment,
+                rule: *rule,
+                ordinary,
+                witness: table(variant, vars, &inputs, self.model_rows(&run)),
+            });
+        }
+        Ok(())
+    }
+
+    /// An input where no hazard applies and the literal result differs from
+    /// the model's (`wrong_goal`), confirmed concretely.
+    fn check_result(
+        &self,
+        ctx: &mut Context,
+        ins: &[SymBv],
+        wrong_goal: SExpr,
+        tried: &[(Vec<BitVec>, ConcreteRun)],
+        outcome: &mut VariantOutcome,
+    ) -> Result<(), SolverError> {
+        let (variant, vars, timeout) = (self.variant, &self.vars, self.timeout);
+        let label = format!("{variant}: literal result against the model");
+        let seeded = tried.iter().find(|(_, run)| wrong_result(run).is_some());
+        let found = match seeded {
+            Some((ins, _)) => Some(assignment(vars, ins)),
+            None => match wrong_result_query(self.backend, ctx, variant, vars, ins, wrong_goal, timeout)? {
+                Ok(m) => m,
+                Err(reason) => {
+                    outcome.unresolved.push(format!("{label}: {reason}"));
+                    None
+                }
+            },
+        };
+        if let Some(m) = found {
+            let witness = minimise(self.backend, ctx, vars, wrong_goal, m, timeout, true)?;
+            let inputs = values(vars, &witness);
+            match wrong_result(&self.run(&inputs)) {
+                Some(pairs) => {
+                    let rows =
+                        variant.outputs().iter().zip(pairs).map(|(o, pair)| (o.name.to_string(), pair)).collect();
+                    outcome.wrong_result = Some(table(variant, vars, &inputs, rows));
+                }
+                None => outcome
+                    .unresolved
+                    .push(format!("{label}: the solver's witness does not differ on concrete evaluation")),
+            }
+        }
+        Ok(())
+    }
+}
+
 fn check_variant<T: Transcription>(
     backend: &Backend,
     timeout: Duration,
@@ -224,8 +382,9 @@ fn check_variant<T: Transcription>(
     let mut ctx = backend.context(timeout)?;
     let vars: Vec<Var> =
         variant.inputs().iter().map(|o| Var { name: o.name.to_string(), width: o.ty.width() }).collect();
+    let query = Query { backend, timeout, reading, variant, how, vars };
     let sym = Sym::new(&ctx);
-    let ins: Vec<SymBv> = vars.iter().map(|v| sym.var(&v.name, v.width)).collect();
+    let ins: Vec<SymBv> = query.vars.iter().map(|v| sym.var(&v.name, v.width)).collect();
     let mut c = context(&sym, how);
     let literal = reading.literal(&mut c, variant, &ins);
     let loops: Vec<(&'static str, u32, SExpr)> =
@@ -258,123 +417,20 @@ fn check_variant<T: Transcription>(
         wrong_result: None,
         unresolved: Vec::new(),
     };
-    // Every loop stops within the iterations unrolled: else the
-    // transcription does not follow the block there, and nothing it says on
-    // such inputs could be trusted.
-    for &(fragment, iterations, still_running) in &loops {
-        let label = format!("{variant}: `{fragment}` after {iterations} iterations");
-        match backend.check(&mut ctx, &vars, &[still_running], timeout)? {
-            SatResult::Unsat => outcome.loops_bounded += 1,
-            SatResult::Sat(m) => {
-                let witness = minimise(backend, &mut ctx, &vars, still_running, m, timeout, true)?;
-                let inputs = values(&vars, &witness);
-                let shown: Vec<String> =
-                    vars.iter().zip(&inputs).map(|(v, x)| format!("{} = {}", v.name, x.hex())).collect();
-                let run = run_concrete(reading, variant, &inputs, how);
-                if !run.loops_running.contains(&fragment) {
-                    outcome
-                        .unresolved
-                        .push(format!("{label}: the solver's witness does not run on concrete evaluation"));
-                } else if how == Reading::SignedBitTypes {
-                    let rows = variant
-                        .outputs()
-                        .iter()
-                        .zip(&run.model)
-                        .map(|(o, m)| (o.name.to_string(), vec![None, *m]))
-                        .collect();
-                    outcome.runaway.push((fragment, table(variant, &vars, &inputs, rows)));
-                } else {
-                    outcome.unresolved.push(format!(
-                        "{label}: still runs at {}, which the transcription does not follow",
-                        shown.join(", ")
-                    ));
-                }
-            }
-            SatResult::Unknown(reason) => outcome.unresolved.push(format!("{label}: solver unknown ({reason})")),
-        }
-    }
+    query.check_loops(&mut ctx, &loops, &mut outcome)?;
     // Inputs tried concretely first: a witness found there spares the solver
     // a satisfiability query (multiplications are its weak spot); the
     // solver still minimises it and answers every question they leave open.
-    let tried: Vec<(Vec<BitVec>, ConcreteRun)> = candidates(&vars)
+    let tried: Vec<(Vec<BitVec>, ConcreteRun)> = candidates(&query.vars)
         .into_iter()
         .map(|ins| {
-            let run = run_concrete(reading, variant, &ins, how);
+            let run = query.run(&ins);
             (ins, run)
         })
         .collect();
-    for (fragment, rule, whens) in &groups {
-        let reached = any(&ctx, whens.iter().copied());
-        let ordinary_goal = ctx.and(reached, model_defined);
-        let label = format!("{variant}: `{fragment}` {}", rule.slug());
-        let unknown = |reason: String| format!("{label}: solver unknown ({reason})");
-        let fires =
-            |run: &ConcreteRun| run.hazards.iter().any(|h| h.fragment == *fragment && h.rule == *rule && h.when);
-        let seeded = tried.iter().find(|(_, run)| fires(run) && run.model.iter().all(Option::is_some));
-        // Prefer a witness where the model defines the result.
-        let (goal, ordinary, model_values) = match seeded {
-            Some((ins, _)) => (ordinary_goal, true, assignment(&vars, ins)),
-            None => match backend.check(&mut ctx, &vars, &[ordinary_goal], timeout)? {
-                SatResult::Sat(m) => (ordinary_goal, true, m),
-                SatResult::Unknown(reason) => {
-                    outcome.unresolved.push(unknown(reason));
-                    continue;
-                }
-                SatResult::Unsat => match backend.check(&mut ctx, &vars, &[reached], timeout)? {
-                    SatResult::Sat(m) => (reached, false, m),
-                    SatResult::Unsat => continue,
-                    SatResult::Unknown(reason) => {
-                        outcome.unresolved.push(unknown(reason));
-                        continue;
-                    }
-                },
-            },
-        };
-        let witness = minimise(backend, &mut ctx, &vars, goal, model_values, timeout, true)?;
-        let inputs = values(&vars, &witness);
-        let run = run_concrete(reading, variant, &inputs, how);
-        if !fires(&run) {
-            outcome.unresolved.push(format!("{label}: the solver's witness does not reach it on concrete evaluation"));
-            continue;
-        }
-        let rows =
-            variant.outputs().iter().zip(&run.model).map(|(o, m)| (o.name.to_string(), vec![None, *m])).collect();
-        outcome.hazards.push(HazardHit {
-            fragment,
-            rule: *rule,
-            ordinary,
-            witness: table(variant, &vars, &inputs, rows),
-        });
-    }
-
-    if how == Reading::SignedBitTypes {
-        return Ok(outcome);
-    }
-    let label = format!("{variant}: literal result against the model");
-    let seeded = tried.iter().find(|(_, run)| wrong_result(run).is_some());
-    let found = match seeded {
-        Some((ins, _)) => Some(assignment(&vars, ins)),
-        None => match wrong_result_query(backend, &mut ctx, variant, &vars, &ins, wrong_goal, timeout)? {
-            Ok(m) => m,
-            Err(reason) => {
-                outcome.unresolved.push(format!("{label}: {reason}"));
-                None
-            }
-        },
-    };
-    if let Some(m) = found {
-        let witness = minimise(backend, &mut ctx, &vars, wrong_goal, m, timeout, true)?;
-        let inputs = values(&vars, &witness);
-        let run = run_concrete(reading, variant, &inputs, how);
-        match wrong_result(&run) {
-            Some(pairs) => {
-                let rows = variant.outputs().iter().zip(pairs).map(|(o, pair)| (o.name.to_string(), pair)).collect();
-                outcome.wrong_result = Some(table(variant, &vars, &inputs, rows));
-            }
-            None => {
-                outcome.unresolved.push(format!("{label}: the solver's witness does not differ on concrete evaluation"))
-            }
-        }
+    query.check_hazards(&mut ctx, &groups, model_defined, &tried, &mut outcome)?;
+    if how != Reading::SignedBitTypes {
+        query.check_result(&mut ctx, &ins, wrong_goal, &tried, &mut outcome)?;
     }
     Ok(outcome)
 }

@@ -141,6 +141,64 @@ pub enum Formula {
     ShflInactive(InactiveSource),
 }
 
+/// Whether `a + b` (`add`) or `a - b` fits in `w` signed bits.
+fn fits_signed<A: Algebra>(alg: &A, add: bool, w: u32, a: A::Bv, b: A::Bv) -> A::Bool {
+    let (a, b) = (alg.sign_extend(1, a), alg.sign_extend(1, b));
+    let exact = if add { alg.bvadd(a, b) } else { alg.bvsub(a, b) };
+    alg.eq(alg.sign_extend(1, alg.extract(w - 1, 0, exact)), exact)
+}
+
+/// The outputs of `variant` with the `restricted` operands brought into
+/// their range as `how` says (or the result undefined outside it).
+fn restricted_outputs<A: Algebra>(
+    alg: &A,
+    variant: &Variant,
+    ins: &[A::Bv],
+    restricted: &[&str],
+    how: Restrict,
+) -> Outputs<A> {
+    let mut rewritten: Vec<A::Bv> = ins.to_vec();
+    let mut in_range = alg.bool_constant(true);
+    for (k, o) in variant.inputs().iter().enumerate().filter(|(_, o)| restricted.contains(&o.name)) {
+        let w = o.ty.width();
+        let x = ins[k];
+        match how {
+            Restrict::Mask { bits } => {
+                rewritten[k] = alg.bvand(x, alg.constant(w, (1u128 << bits) - 1));
+            }
+            Restrict::Clamp { bound } => {
+                let b = alg.constant(w, bound);
+                rewritten[k] = alg.ite(alg.bvugt(x, b), b, x);
+            }
+            Restrict::OutOfContract { bound } => {
+                in_range = alg.and(in_range, alg.bvule(x, alg.constant(w, bound)));
+            }
+        }
+    }
+    let mut outs = variant.semantics(alg, &rewritten);
+    for o in &mut outs {
+        o.defined = alg.and(o.defined, in_range);
+    }
+    outs
+}
+
+/// The unsigned form of a signed packed variant whose elements a reading
+/// takes as unsigned bit fields (`.relu` then never applies).
+fn packed_unsigned(variant: Variant) -> Option<Variant> {
+    match variant {
+        Variant::AddSub(AddSub::Add { ty: Type::S16x2, sat }) => {
+            Some(Variant::AddSub(AddSub::Add { ty: Type::U16x2, sat }))
+        }
+        Variant::MinMax(MinMax::Min { ty: Type::S16x2, .. }) => {
+            Some(Variant::MinMax(MinMax::Min { ty: Type::U16x2, relu: false }))
+        }
+        Variant::MinMax(MinMax::Max { ty: Type::S16x2, .. }) => {
+            Some(Variant::MinMax(MinMax::Max { ty: Type::U16x2, relu: false }))
+        }
+        _ => None,
+    }
+}
+
 impl Formula {
     /// The outputs under this reading, in the order of `variant.outputs()`;
     /// `None` if the formula does not apply to the variant.
@@ -167,11 +225,7 @@ impl Formula {
                 Formula::UndefinedOnSignedOverflow,
                 Variant::AddSub(op @ (AddSub::Add { ty, sat: false } | AddSub::Sub { ty, sat: false })),
             ) if ty.is_signed() && ty.lanes() == 1 => {
-                let w = ty.width();
-                let (a, b) = (alg.sign_extend(1, get("a")), alg.sign_extend(1, get("b")));
-                let exact = if matches!(op, AddSub::Add { .. }) { alg.bvadd(a, b) } else { alg.bvsub(a, b) };
-                let fits = alg.eq(alg.sign_extend(1, alg.extract(w - 1, 0, exact)), exact);
-                with_defined(fits)
+                with_defined(fits_signed(alg, matches!(op, AddSub::Add { .. }), ty.width(), get("a"), get("b")))
             }
             (Formula::SaturateWrapped, Variant::AddSub(AddSub::Add { sat: true, .. })) => {
                 one(alg.bvadd(get("a"), get("b")))
@@ -228,29 +282,7 @@ impl Formula {
                 one(bfind_negate(alg, shiftamt, get("a")))
             }
             (Formula::Restricted { operands: restricted, how }, _) => {
-                let mut rewritten: Vec<A::Bv> = ins.to_vec();
-                let mut in_range = alg.bool_constant(true);
-                for (k, o) in operands.iter().enumerate().filter(|(_, o)| restricted.contains(&o.name)) {
-                    let w = o.ty.width();
-                    let x = ins[k];
-                    match how {
-                        Restrict::Mask { bits } => {
-                            rewritten[k] = alg.bvand(x, alg.constant(w, (1u128 << bits) - 1));
-                        }
-                        Restrict::Clamp { bound } => {
-                            let b = alg.constant(w, bound);
-                            rewritten[k] = alg.ite(alg.bvugt(x, b), b, x);
-                        }
-                        Restrict::OutOfContract { bound } => {
-                            in_range = alg.and(in_range, alg.bvule(x, alg.constant(w, bound)));
-                        }
-                    }
-                }
-                let mut outs = variant.semantics(alg, &rewritten);
-                for o in &mut outs {
-                    o.defined = alg.and(o.defined, in_range);
-                }
-                Some(outs)
+                Some(restricted_outputs(alg, variant, ins, restricted, how))
             }
             (Formula::FnsBaseUnchecked, Variant::BitCount(BitCount::Fns)) => {
                 one(fns_base_unchecked(alg, get("mask"), get("base"), get("offset")))
@@ -270,15 +302,7 @@ impl Formula {
             (Formula::DotOrder(order), Variant::Dot(dot)) => {
                 one(dot_reading(alg, dot, order, get("a"), get("b"), get("c")))
             }
-            (Formula::PackedUnsignedSlices, Variant::AddSub(AddSub::Add { ty: Type::S16x2, sat })) => {
-                Some(Variant::AddSub(AddSub::Add { ty: Type::U16x2, sat }).semantics(alg, ins))
-            }
-            (Formula::PackedUnsignedSlices, Variant::MinMax(MinMax::Min { ty: Type::S16x2, .. })) => {
-                Some(Variant::MinMax(MinMax::Min { ty: Type::U16x2, relu: false }).semantics(alg, ins))
-            }
-            (Formula::PackedUnsignedSlices, Variant::MinMax(MinMax::Max { ty: Type::S16x2, .. })) => {
-                Some(Variant::MinMax(MinMax::Max { ty: Type::U16x2, relu: false }).semantics(alg, ins))
-            }
+            (Formula::PackedUnsignedSlices, _) => packed_unsigned(*variant).map(|u| u.semantics(alg, ins)),
             (Formula::ShfMod32, Variant::Shift(Shift::Shf(dir, mode))) => {
                 one(shf_mod32(alg, dir, mode, get("a"), get("b"), get("c")))
             }

@@ -392,49 +392,10 @@ fn transcription_checks(section: &str, kind: BlockKind) -> Vec<String> {
     }
 }
 
-/// Account for every unit of the document, given the findings of the
-/// passes that read it (each finding rests on the units its fragment is
-/// in) and the units the requirements pass checked.
-pub fn account(doc: &Document, findings: &[Finding]) -> Result<Coverage, String> {
-    let units = units(doc);
-    let mut by: Vec<Vec<String>> = vec![Vec::new(); units.len()];
-    for q in quotes(findings, &passage_rests()?) {
-        for k in quoted(&units, &q) {
-            by[k].push(q.by.clone());
-        }
-    }
-    let prints = drift::recorded()?;
-    let current = current_transcriptions(doc, &prints);
-    let groups = &STRUCTURE.introductions;
-    let requirements = super::requirements::check(doc);
-    let operands = super::operands::check(doc);
-    for (k, u) in units.iter().enumerate() {
-        let section = u.base_section();
-        if let Some(kind) = u.block {
-            if u.kind.is_code() && current.iter().any(|(s, b)| s == section && *b == kind) {
-                by[k].extend(transcription_checks(section, kind));
-            }
-        }
-        let structure = match u.kind {
-            UnitKind::Heading => {
-                groups.iter().any(|g| g == section) || doc.section(section).is_some_and(|s| s.opcode().is_some())
-            }
-            UnitKind::Label => true,
-            UnitKind::ListItem | UnitKind::Sentence => {
-                u.block.is_none() && groups.iter().any(|g| g == section) && super::wording::in_group_list(doc, u)
-            }
-            _ => false,
-        };
-        if structure {
-            by[k].push(format!("text-structure:{section}"));
-        }
-        if requirements.checked.contains(&u.id) {
-            by[k].push(format!("requirements:{section}"));
-        }
-        if operands.checked.contains(&u.id) || operands.fails.iter().any(|(f, _, _)| f.id == u.id) {
-            by[k].push(format!("operands:{section}"));
-        }
-    }
+/// Mark the units that the passes over tables, packed forms, example
+/// comments, stated ranges and labels read, and the lead-ins of checked
+/// units.
+fn mark_passes(doc: &Document, units: &[Unit], by: &mut [Vec<String>]) {
     // Every row of a table, read against its header.
     let rows = super::tables::read_rows(doc);
     for (k, u) in units.iter().enumerate() {
@@ -486,6 +447,52 @@ pub fn account(doc: &Document, findings: &[Finding]) -> Result<Coverage, String>
             by[k].push(format!("lead-in:{}", next.id));
         }
     }
+}
+
+/// Account for every unit of the document, given the findings of the
+/// passes that read it (each finding rests on the units its fragment is
+/// in) and the units the requirements pass checked.
+pub fn account(doc: &Document, findings: &[Finding]) -> Result<Coverage, String> {
+    let units = units(doc);
+    let mut by: Vec<Vec<String>> = vec![Vec::new(); units.len()];
+    for q in quotes(findings, &passage_rests()?) {
+        for k in quoted(&units, &q) {
+            by[k].push(q.by.clone());
+        }
+    }
+    let prints = drift::recorded()?;
+    let current = current_transcriptions(doc, &prints);
+    let groups = &STRUCTURE.introductions;
+    let requirements = super::requirements::check(doc);
+    let operands = super::operands::check(doc);
+    for (k, u) in units.iter().enumerate() {
+        let section = u.base_section();
+        if let Some(kind) = u.block {
+            if u.kind.is_code() && current.iter().any(|(s, b)| s == section && *b == kind) {
+                by[k].extend(transcription_checks(section, kind));
+            }
+        }
+        let structure = match u.kind {
+            UnitKind::Heading => {
+                groups.iter().any(|g| g == section) || doc.section(section).is_some_and(|s| s.opcode().is_some())
+            }
+            UnitKind::Label => true,
+            UnitKind::ListItem | UnitKind::Sentence => {
+                u.block.is_none() && groups.iter().any(|g| g == section) && super::wording::in_group_list(doc, u)
+            }
+            _ => false,
+        };
+        if structure {
+            by[k].push(format!("text-structure:{section}"));
+        }
+        if requirements.checked.contains(&u.id) {
+            by[k].push(format!("requirements:{section}"));
+        }
+        if operands.checked.contains(&u.id) || operands.fails.iter().any(|(f, _, _)| f.id == u.id) {
+            by[k].push(format!("operands:{section}"));
+        }
+    }
+    mark_passes(doc, &units, &mut by);
     let marks = marks()?;
     let mut matched = vec![false; marks.len()];
     let mut accounts = Vec::with_capacity(units.len());
