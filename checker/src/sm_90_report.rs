@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use ptx_spec::catalogue::Variant;
 use ptx_spec::hardware::{Model, Rule};
 
-use crate::oracle::fold::parse_hex;
+use ptx_spec::bv::parse_hex;
 use crate::oracle::hw;
 
 /// The report's file name under `reports/`.

@@ -25,7 +25,7 @@ fn results() -> String {
 }
 
 fn hex(t: &str) -> u128 {
-    u128::from_str_radix(t.trim_start_matches("0x"), 16).expect("a hex value")
+    ptx_spec::bv::parse_hex(t).expect("a hex value")
 }
 
 #[test]

@@ -96,7 +96,7 @@ impl Cache {
             h.update((part.len() as u64).to_le_bytes());
             h.update(part.as_bytes());
         }
-        hex(&h.finalize())
+        digest_text(&h.finalize())
     }
 
     fn path(&self, key: &str) -> PathBuf {
@@ -138,7 +138,8 @@ impl Cache {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
+/// A digest as lowercase hexadecimal, two digits a byte.
+fn digest_text(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
@@ -158,14 +159,14 @@ fn render(key: &str, result: &SatResult, vars: &[Var]) -> String {
         }
         SatResult::Unknown(_) => unreachable!("unknown answers are not cached"),
     }
-    let sum = hex(&Sha256::digest(body.as_bytes()));
+    let sum = digest_text(&Sha256::digest(body.as_bytes()));
     format!("{body}end {sum}\n")
 }
 
 fn parse(key: &str, text: &str, vars: &[Var]) -> Option<SatResult> {
     let (body, last) = text.strip_suffix('\n')?.rsplit_once('\n')?;
     let body = format!("{body}\n");
-    if last.strip_prefix("end ")? != hex(&Sha256::digest(body.as_bytes())) {
+    if last.strip_prefix("end ")? != digest_text(&Sha256::digest(body.as_bytes())) {
         return None;
     }
     let mut lines = body.lines();

@@ -193,8 +193,7 @@ impl BitVec {
     }
     /// Zero-padded hexadecimal with `0x`, as many digits as the width needs.
     pub fn hex(self) -> String {
-        let digits = self.width.div_ceil(4) as usize;
-        format!("0x{:0digits$x}", self.bits)
+        hex(self.bits, self.width)
     }
     /// The SMT-LIB literal: `#x...` when the width is a multiple of 4, else `#b...`.
     pub fn smtlib(self) -> String {
@@ -224,6 +223,28 @@ impl BitVec {
             (parts.next().is_none() && (1..=MAX_WIDTH).contains(&w)).then(|| BitVec::new(w, v))
         }
     }
+}
+
+/// `value` as the reports, vectors and result files write it: `0x`, then
+/// zero-padded hexadecimal with as many digits as `width` needs.
+pub fn hex(value: u128, width: u32) -> String {
+    let digits = width.div_ceil(4).max(1) as usize;
+    format!("0x{value:0digits$x}")
+}
+
+/// A hexadecimal value as [`hex`] writes it (`0x` optional, surrounding
+/// space ignored); `None` if it is not one or does not fit 128 bits.
+pub fn parse_hex(text: &str) -> Option<u128> {
+    let text = text.trim();
+    let digits = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")).unwrap_or(text);
+    if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_hexdigit()) {
+        return None;
+    }
+    let significant = digits.trim_start_matches('0');
+    if significant.is_empty() {
+        return Some(0);
+    }
+    u128::from_str_radix(significant, 16).ok()
 }
 
 impl fmt::Debug for BitVec {

@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use crate::audit::claims::Check;
 use crate::ptx::parse::{parse_instruction, OperandText};
-use ptx_spec::bv::mask;
+use ptx_spec::bv::{hex, mask, parse_hex};
 use ptx_spec::catalogue::{OperandType, Role, Variant};
 
 use super::kernel::{instruction, register_type, NEWEST};
@@ -77,14 +77,6 @@ pub fn foldable(v: &Variant) -> bool {
     !v.is_warp_wide()
 }
 
-fn hex(value: u128, width: u32) -> String {
-    let digits = width.div_ceil(4).max(1) as usize;
-    format!("{value:#0w$x}", w = digits + 2)
-}
-
-pub(crate) fn parse_hex(text: &str) -> Option<u128> {
-    u128::from_str_radix(text.trim().trim_start_matches("0x"), 16).ok()
-}
 
 /// The single-instruction witnesses of the audit's findings in the report
 /// `report` (the committed `reports/ptxcheck.json`), whose text is `text`.

@@ -15,6 +15,7 @@
 
 use std::fmt::Write as _;
 
+use ptx_spec::bv::{hex, parse_hex};
 use ptx_spec::catalogue::{Role, Variant};
 
 use super::fold::Instance;
@@ -61,9 +62,6 @@ pub fn shfl_cases() -> Vec<ShflCase> {
     out
 }
 
-fn hex(value: u128, width: u32) -> String {
-    format!("{value:#0w$x}", w = width.div_ceil(4).max(1) as usize + 2)
-}
 
 /// The line prefix of an instance's result.
 fn instance_label(inst: &Instance) -> String {
@@ -342,7 +340,7 @@ pub fn compare_in(text: &str, model: Model) -> Result<Vec<Compared>, String> {
         let (left, right) = line.split_once(" -> ").ok_or_else(|| bad("no ` -> `"))?;
         let got: Vec<u128> = right
             .split_whitespace()
-            .map(|t| u128::from_str_radix(t.trim_start_matches("0x"), 16).map_err(|_| bad("not a hex value")))
+            .map(|t| parse_hex(t).ok_or_else(|| bad("not a hex value")))
             .collect::<Result<_, _>>()?;
         let tokens: Vec<&str> = left.split_whitespace().collect();
         let (model, widths): (Vec<Option<u128>>, Vec<u32>) = match tokens.first() {
@@ -350,7 +348,7 @@ pub fn compare_in(text: &str, model: Model) -> Result<Vec<Compared>, String> {
                 let v = Variant::from_mnemonic(tokens[1]).ok_or_else(|| bad("unknown variant"))?;
                 let inputs: Vec<u128> = tokens[2..]
                     .iter()
-                    .map(|t| u128::from_str_radix(t.trim_start_matches("0x"), 16).map_err(|_| bad("bad input")))
+                    .map(|t| parse_hex(t).ok_or_else(|| bad("bad input")))
                     .collect::<Result<_, _>>()?;
                 if inputs.len() != v.inputs().len() {
                     return Err(bad("wrong number of inputs"));
@@ -361,7 +359,7 @@ pub fn compare_in(text: &str, model: Model) -> Result<Vec<Compared>, String> {
             Some(&"shfl") if tokens.len() == 8 => {
                 let field = |key: &str| -> Result<u32, String> {
                     let t = tokens.iter().find_map(|t| t.strip_prefix(key)).ok_or_else(|| bad("missing field"))?;
-                    u32::from_str_radix(t.trim_start_matches("0x"), 16).map_err(|_| bad("bad field"))
+                    parse_hex(t).and_then(|v| u32::try_from(v).ok()).ok_or_else(|| bad("bad field"))
                 };
                 let (b, c, active, base) = (field("b=")?, field("c=")?, field("active=")?, field("base=")?);
                 let lane = tokens[7].strip_prefix("lane=").and_then(|l| l.parse::<usize>().ok()).filter(|l| *l < 32);

@@ -13,7 +13,7 @@
 
 use std::time::Instant;
 
-use ptx_spec::bv::{mask, BitVec, Concrete};
+use ptx_spec::bv::{hex, mask, BitVec, Concrete};
 use ptx_spec::catalogue::{Role, Variant};
 use ptx_spec::lanes::{Lanes, LANES};
 use rayon::prelude::*;
@@ -363,9 +363,6 @@ pub fn module() -> String {
     ptx
 }
 
-fn hex(value: u128, width: u32) -> String {
-    format!("{value:#0w$x}", w = width.div_ceil(4).max(1) as usize + 2)
-}
 
 /// Compare the hardware's `got` (m words per input) with the model on the
 /// inputs `inputs(i)`, `i` in `0..n`; `index0` numbers the first input.

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use ptx_spec::assumption::Assumption;
-use ptx_spec::bv::mask;
+use ptx_spec::bv::{mask, parse_hex};
 use ptx_spec::bv::Concrete;
 use ptx_spec::catalogue::Variant;
 use serde_json::{json, Value};
@@ -286,9 +286,6 @@ fn label(w: &WitnessTable) -> Option<String> {
     Some(format!("inst {} {}", variant, values.join(" ")))
 }
 
-fn parse_hex(t: &str) -> Option<u128> {
-    u128::from_str_radix(t.trim_start_matches("0x"), 16).ok()
-}
 
 #[cfg(test)]
 mod tests {

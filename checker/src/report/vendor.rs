@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::Path;
 
-use ptx_spec::bv::BitVec;
+use ptx_spec::bv::{parse_hex, BitVec};
 use ptx_spec::catalogue::Variant;
 use serde_json::Value;
 
@@ -229,14 +229,13 @@ pub(super) fn picks_elsewhere(source: &Value, findings: &[&Finding], passages: &
                 continue;
             }
             let Some(variant) = Variant::from_mnemonic(name) else { continue };
-            let parse = |t: &str| u128::from_str_radix(t.trim_start_matches("0x"), 16).ok();
             let ins: Option<Vec<BitVec>> = variant
                 .inputs()
                 .iter()
                 .zip(strings(&i["inputs"]))
-                .map(|(o, t)| parse(t).map(|v| BitVec::new(o.ty.width(), v)))
+                .map(|(o, t)| parse_hex(t).map(|v| BitVec::new(o.ty.width(), v)))
                 .collect();
-            let vendor: Option<Vec<u128>> = strings(&i["vendor"]).into_iter().map(parse).collect();
+            let vendor: Option<Vec<u128>> = strings(&i["vendor"]).into_iter().map(parse_hex).collect();
             let (Some(ins), Some(vendor)) = (ins, vendor) else { continue };
             let matches = readings_giving(&variant, p, &ins, &vendor);
             // A value another passage's reading also gives is no evidence

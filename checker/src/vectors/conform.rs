@@ -11,7 +11,8 @@ use ptx_spec::catalogue::Variant;
 use ptx_spec::hardware::Model;
 
 use super::files::Outcome;
-use super::{hex, Vector};
+use super::Vector;
+use ptx_spec::bv::hex;
 
 /// One failing result, as shown.
 #[derive(Clone, Debug, PartialEq, Eq)]

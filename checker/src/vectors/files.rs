@@ -19,7 +19,8 @@ use ptx_spec::catalogue::{Operand, Variant};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{hex, Reason, Vector, SCHEMA_VERSION};
+use super::{Reason, Vector, SCHEMA_VERSION};
+use ptx_spec::bv::{hex, parse_hex};
 
 /// The files `vectors` writes in its folder, besides one PTX module per
 /// variant under `ptx/`.
@@ -122,7 +123,7 @@ fn value(text: &str, width: u32, what: &str) -> Result<u128, String> {
     if significant.len() > 32 {
         return Err(wide());
     }
-    let v = if significant.is_empty() { 0 } else { u128::from_str_radix(significant, 16).map_err(|_| wide())? };
+    let v = parse_hex(digits).ok_or_else(wide)?;
     if v & !mask(width) != 0 {
         return Err(wide());
     }

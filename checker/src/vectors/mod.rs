@@ -478,10 +478,6 @@ fn shfl(variant: &Variant, _witnesses: &[(Variant, Vec<u128>, Reason)], size: Si
     out
 }
 
-/// A value as hex, with as many digits as its width needs.
-pub fn hex(value: u128, width: u32) -> String {
-    format!("{value:#0w$x}", w = width.div_ceil(4).max(1) as usize + 2)
-}
 
 #[cfg(test)]
 mod tests {

@@ -182,7 +182,7 @@ fn the_h100_run_takes_the_lowest_first_element_order() {
         }
         lines += 1;
         let v = Variant::from_mnemonic(name).unwrap();
-        let hex = |w: &str| u128::from_str_radix(w.trim_start_matches("0x"), 16).unwrap();
+        let hex = |w: &str| ptx_spec::bv::parse_hex(w).unwrap();
         let ins: Vec<BitVec> = words.map(|w| BitVec::new(32, hex(w))).collect();
         for r in passage.readings {
             let d = r.formula.outputs(&Concrete, &v, &ins).unwrap()[0].value.unsigned();
