@@ -443,6 +443,29 @@ mod tests {
     }
 
     #[test]
+    fn hex_pads_to_the_width_and_parses_back() {
+        assert_eq!(hex(0x1, 32), "0x00000001");
+        assert_eq!(hex(0x1, 1), "0x1");
+        assert_eq!(hex(0x1f, 5), "0x1f");
+        assert_eq!(bv(16, 0xab).hex(), "0x00ab");
+        assert_eq!(parse_hex(" 0x00ab "), Some(0xab));
+        assert_eq!(parse_hex("0XAB"), Some(0xab));
+        assert_eq!(parse_hex("ab"), Some(0xab));
+        assert_eq!(parse_hex(&format!("0x{}", "0".repeat(40))), Some(0), "leading zeros beyond 128 bits");
+        for bad in ["", "0x", "0x-1", "+1", "0xg", &"f".repeat(33)] {
+            assert_eq!(parse_hex(bad), None, "{bad:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn hex_round_trips(w in 1u32..=128, v: u128) {
+            let v = v & mask(w);
+            proptest::prop_assert_eq!(parse_hex(&hex(v, w)), Some(v));
+        }
+    }
+
+    #[test]
     fn division_by_zero_follows_qf_bv() {
         let c = Concrete;
         assert_eq!(c.bvudiv(bv(8, 7), bv(8, 0)), bv(8, 0xff));

@@ -218,7 +218,12 @@ pub fn claim_findings(results: &[ClaimResult]) -> Vec<Finding> {
             kind,
             severity: Severity::Medium,
             root_cause: String::new(),
-            fragment: c.fragment.clone().unwrap_or_default(),
+            // An example that does not fit rests on its own text.
+            fragment: match (&c.fragment, &c.check) {
+                (Some(f), _) => f.clone(),
+                (None, Check::FitsSyntax { text }) => text.clone(),
+                (None, _) => String::new(),
+            },
             summary: summary(r),
             detail,
             model_choice: None,

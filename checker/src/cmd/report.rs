@@ -102,7 +102,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     }
     let mut audit = setup.install(|| crate::audit::run(&setup.backend, setup.timeout))??;
     let dir = &args.dir;
-    let vendor = Vendor::load(dir);
+    let vendor = Vendor::load(dir)?;
     // Where ptxas and the text disagree on what is legal, and the text's
     // wording: findings like the audit's, grouped by the same root causes.
     audit.findings.extend(vendor.iter().flat_map(Vendor::requirement_findings));
@@ -113,8 +113,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     // The sm_90 model's deviations: a file of its own, from the rule table
     // and the committed H100 results.
     let results = std::fs::read_to_string(dir.join(sm_90_report::RESULTS)).ok();
-    let fold = std::fs::read_to_string(dir.join(sm_90_report::FOLD)).ok();
-    let sm_90 = sm_90_report::markdown(results.as_deref(), fold.as_deref());
+    let sm_90 = sm_90_report::markdown(results.as_deref(), vendor.as_ref().map(|v| &v.fold));
     if args.check {
         let mut stale = report.stale(dir);
         let sm_90_path = dir.join(sm_90_report::FILE);

@@ -66,10 +66,9 @@ pub fn witnesses(
     variants: &[Variant],
     pool: &rayon::ThreadPool,
 ) -> Result<Vec<(Variant, Vec<u128>, Reason)>, Error> {
-    let text =
-        std::fs::read_to_string(audit).map_err(|e| Error::file(format!("cannot read {}", audit.display()), e))?;
-    let findings = fold::audit_instances(audit, &text).map_err(Error::usage)?;
-    let probes = fold::probe_instances(audit, &text).map_err(Error::usage)?;
+    let report = super::vendor::read_witnesses(audit)?;
+    let findings = fold::audit_instances(&report);
+    let probes = fold::probe_instances(&report);
     let mut all = vectors::witnesses(&findings, &probes, &fold::claim_instances());
     let search = boundary::search(variants, &Backend::Embedded, boundary::TIMEOUT, pool)?;
     for b in &search.found {

@@ -13,11 +13,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Subcommand;
-use serde_json::{json, Value};
 
 use super::{thread_pool, Format};
 use crate::error::Error;
 use crate::oracle::ptxas::{find_cuobjdump, find_ptxas, version, Tool};
+use crate::oracle::record::{
+    self, AuditWitnesses, FoldCounts, FoldHead, FoldRecord, SyntaxCounts, SyntaxHead, SyntaxRecord, ToolRecord,
+};
 use crate::oracle::{boundary, fold, negative, syntax};
 use crate::output::Output;
 use ptx_smt::solver::Backend;
@@ -92,35 +94,38 @@ fn run_syntax(common: &Common, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let cases = syntax::cases();
     let rows = syntax::run(&ptxas, &cases)?;
     let count = |f: &dyn Fn(&syntax::Row) -> bool| syntax::count(&rows, f);
-    let counts = json!({
-        "variants": count(&|r| r.kind == "variant"),
-        "variants_accepted": count(&|r| r.kind == "variant" && r.ptxas == "accepted"),
-        "removed_rejected": count(&|r| r.kind == "variant-removed" && r.ptxas == "rejected"),
-        "examples": count(&|r| r.kind == "example"),
-        "examples_accepted": count(&|r| r.kind == "example" && r.ptxas == "accepted"),
-        "negative": count(&|r| negative::KINDS.contains(&r.kind)),
-        "negative_rejected": count(&|r| negative::KINDS.contains(&r.kind) && r.ptxas == "rejected"),
-        "negative_accepted": count(&|r| negative::KINDS.contains(&r.kind) && r.ptxas == "accepted"),
-        "positive_rejected": count(&|r| {
+    let counts = SyntaxCounts {
+        variants: count(&|r| r.kind == "variant"),
+        variants_accepted: count(&|r| r.kind == "variant" && r.ptxas == "accepted"),
+        removed_rejected: count(&|r| r.kind == "variant-removed" && r.ptxas == "rejected"),
+        examples: count(&|r| r.kind == "example"),
+        examples_accepted: count(&|r| r.kind == "example" && r.ptxas == "accepted"),
+        negative: count(&|r| negative::KINDS.contains(&r.kind.as_str())),
+        negative_rejected: count(&|r| negative::KINDS.contains(&r.kind.as_str()) && r.ptxas == "rejected"),
+        negative_accepted: count(&|r| negative::KINDS.contains(&r.kind.as_str()) && r.ptxas == "accepted"),
+        positive_rejected: count(&|r| {
             r.kind != syntax::RANGE_EDGE
                 && (r.kind == "variant" || r.catalogue == Some(true) || r.syntax_block == Some(true))
                 && r.ptxas == "rejected"
         }),
-        "range_edges": count(&|r| r.kind == syntax::RANGE_EDGE),
-        "range_edges_disagree": count(&|r| r.kind == syntax::RANGE_EDGE && r.verdict == "disagree"),
-        "agree": count(&|r| r.verdict == "agree"),
-        "disagree": count(&|r| r.verdict == "disagree"),
-        "out_of_scope": count(&|r| r.verdict == "out of scope"),
-    });
-    let head = json!({ "ptxas": tool_record(&ptxas, "ptxas")?, "arch": syntax::ARCH, "counts": counts });
-    let json_rows: Vec<Value> = rows.iter().map(|r| json!(r)).collect();
-    let text = lines_json(&head, "cases", &json_rows);
+        range_edges: count(&|r| r.kind == syntax::RANGE_EDGE),
+        range_edges_disagree: count(&|r| r.kind == syntax::RANGE_EDGE && r.verdict == "disagree"),
+        agree: count(&|r| r.verdict == "agree"),
+        disagree: count(&|r| r.verdict == "disagree"),
+        out_of_scope: count(&|r| r.verdict == "out of scope"),
+    };
+    let record = SyntaxRecord {
+        head: SyntaxHead { ptxas: tool_record(&ptxas, "ptxas")?, arch: syntax::ARCH.into(), counts },
+        cases: rows,
+    };
+    let text = record::lines_json(&record.head, "cases", &record.cases);
+    let (rows, counts) = (&record.cases, &record.head.counts);
     match common.format {
         Format::Json => out.write_all(text.as_bytes())?,
-        Format::Table => syntax_table(out, &rows, &counts)?,
+        Format::Table => syntax_table(out, rows, counts)?,
     }
     let current = write_or_check(out, common, output, "ptxas-syntax.json", &text)?;
-    let disagree = counts["disagree"].as_u64().unwrap_or(0);
+    let disagree = counts.disagree;
     exit_status(out, common, current, disagree)
 }
 
@@ -131,27 +136,25 @@ fn run_fold(common: &Common, cuobjdump: Option<&Path>, samples: usize, out: &mut
     let cuobjdump = find_cuobjdump(cuobjdump)?;
     let instances = fold_instances(&common.dir.join("ptxcheck.json"), samples, &thread_pool(None)?)?;
     let rows = fold::run(&ptxas, &cuobjdump, &instances)?;
-    let mut counts = serde_json::Map::new();
-    counts.insert("instances".into(), json!(rows.len()));
-    for v in fold::VERDICTS {
-        counts.insert(v.replace(' ', "_"), json!(rows.iter().filter(|r| r.verdict == v).count()));
-    }
-    let counts = Value::Object(counts);
-    let head = json!({
-        "ptxas": tool_record(&ptxas, "ptxas")?,
-        "cuobjdump": tool_record(&cuobjdump, "cuobjdump")?,
-        "setting": "ptxas -O3 -arch=sm_90, PTX 8.8",
-        "samples_per_variant": samples,
-        "counts": counts,
-    });
-    let json_rows: Vec<Value> = rows.iter().map(|r| json!(r)).collect();
-    let text = lines_json(&head, "instances", &json_rows);
+    let counts = FoldCounts::of(&rows);
+    let record = FoldRecord {
+        head: FoldHead {
+            ptxas: tool_record(&ptxas, "ptxas")?,
+            cuobjdump: tool_record(&cuobjdump, "cuobjdump")?,
+            setting: "ptxas -O3 -arch=sm_90, PTX 8.8".into(),
+            samples_per_variant: samples,
+            counts,
+        },
+        instances: rows,
+    };
+    let text = record::lines_json(&record.head, "instances", &record.instances);
+    let (rows, counts) = (&record.instances, &record.head.counts);
     match common.format {
         Format::Json => out.write_all(text.as_bytes())?,
-        Format::Table => fold_table(out, &rows, &counts)?,
+        Format::Table => fold_table(out, rows, counts)?,
     }
     let current = write_or_check(out, common, output, "ptxas-fold.json", &text)?;
-    let disagree = counts["disagree"].as_u64().unwrap_or(0);
+    let disagree = counts.disagree;
     exit_status(out, common, current, disagree)
 }
 
@@ -161,13 +164,17 @@ fn run_fold(common: &Common, cuobjdump: Option<&Path>, samples: usize, out: &mut
 /// every probe of the readings (an input on which two readings of a
 /// passage differ, from each comparison of the audit), without repeats.
 pub fn fold_instances(audit: &Path, samples: usize, pool: &rayon::ThreadPool) -> Result<Vec<fold::Instance>, Error> {
-    let text =
-        std::fs::read_to_string(audit).map_err(|e| Error::file(format!("cannot read {}", audit.display()), e))?;
-    let mut all = fold::instances(audit, &text, samples).map_err(Error::usage)?;
+    let report = read_witnesses(audit)?;
+    let mut all = fold::instances(&report, samples);
     all.extend(case_boundaries(pool)?);
-    all.extend(fold::probe_instances(audit, &text).map_err(Error::usage)?);
+    all.extend(fold::probe_instances(&report));
     fold::unique(&mut all);
     Ok(all)
+}
+
+/// The audit's witnesses in the report `audit` (`reports/ptxcheck.json`).
+pub fn read_witnesses(audit: &Path) -> Result<AuditWitnesses, Error> {
+    record::read(audit)?.ok_or_else(|| Error::usage(format!("cannot read {}: no such file", audit.display())))
 }
 
 /// The inputs on either side of every case boundary of the model, with a
@@ -190,8 +197,8 @@ fn case_boundaries(pool: &rayon::ThreadPool) -> Result<Vec<fold::Instance>, Erro
 }
 
 /// The tool, with its release line and the wheel it came from.
-fn tool_record(tool: &Tool, name: &'static str) -> Result<Value, Error> {
-    Ok(json!({ "release": version(tool, name)?, "wheel": tool.wheel }))
+fn tool_record(tool: &Tool, name: &'static str) -> Result<ToolRecord, Error> {
+    Ok(ToolRecord { release: version(tool, name)?, wheel: tool.wheel.clone() })
 }
 
 /// Write `text` to `output` (with --write), or with --check compare it with
@@ -222,7 +229,7 @@ fn write_or_check(
 
 /// With --check, 1 only when the committed file is stale (its findings are
 /// recorded there); otherwise 1 when ptxas and ptxcheck disagree.
-fn exit_status(out: &mut dyn Write, common: &Common, current: bool, disagree: u64) -> Result<ExitCode, Error> {
+fn exit_status(out: &mut dyn Write, common: &Common, current: bool, disagree: usize) -> Result<ExitCode, Error> {
     if common.check {
         // The stale file is named on the last line already.
         return Ok(ExitCode::from(u8::from(!current)));
@@ -233,15 +240,7 @@ fn exit_status(out: &mut dyn Write, common: &Common, current: bool, disagree: u6
     Ok(ExitCode::from(u8::from(disagree > 0)))
 }
 
-/// JSON with one array element a line, so diffs of the reports stay small.
-fn lines_json(head: &Value, key: &str, rows: &[Value]) -> String {
-    let mut text = serde_json::to_string_pretty(head).unwrap_or_default();
-    text.truncate(text.trim_end().trim_end_matches('}').trim_end().len());
-    let body: Vec<String> = rows.iter().map(|r| format!("    {r}")).collect();
-    format!("{text},\n  \"{key}\": [\n{}\n  ]\n}}\n", body.join(",\n"))
-}
-
-fn syntax_table(out: &mut dyn Write, rows: &[syntax::Row], counts: &Value) -> io::Result<()> {
+fn syntax_table(out: &mut dyn Write, rows: &[syntax::Row], counts: &SyntaxCounts) -> io::Result<()> {
     let yn = |b: Option<bool>| b.map_or("-", |b| if b { "legal" } else { "illegal" });
     writeln!(
         out,
@@ -265,23 +264,23 @@ fn syntax_table(out: &mut dyn Write, rows: &[syntax::Row], counts: &Value) -> io
     writeln!(
         out,
         "variants: {} of {} accepted; removed shfl forms rejected: {}; examples: {} of {} accepted; agree {}, disagree {}, out of scope {}",
-        counts["variants_accepted"], counts["variants"], counts["removed_rejected"], counts["examples_accepted"],
-        counts["examples"], counts["agree"], counts["disagree"], counts["out_of_scope"]
+        counts.variants_accepted, counts.variants, counts.removed_rejected, counts.examples_accepted,
+        counts.examples, counts.agree, counts.disagree, counts.out_of_scope
     )?;
     writeln!(
         out,
         "forbidden neighbours (types and forms the text excludes, a version or target below its minimum): {}; rejected as the text says {}, accepted against the text {}; allowed forms rejected against the text {}",
-        counts["negative"], counts["negative_rejected"], counts["negative_accepted"], counts["positive_rejected"]
+        counts.negative, counts.negative_rejected, counts.negative_accepted, counts.positive_rejected
     )?;
     writeln!(
         out,
         "immediates just outside a stated operand range: {}; where ptxas answers otherwise than the text {}",
-        counts["range_edges"], counts["range_edges_disagree"]
+        counts.range_edges, counts.range_edges_disagree
     )?;
     Ok(())
 }
 
-fn fold_table(out: &mut dyn Write, rows: &[fold::Row], counts: &Value) -> io::Result<()> {
+fn fold_table(out: &mut dyn Write, rows: &[fold::Row], counts: &FoldCounts) -> io::Result<()> {
     writeln!(out, "{:<20} {:<40} {:<24} {:<24} {:<12} origin", "variant", "inputs", "model", "ptxas", "verdict")?;
     // Every row but the plain agreements of samples: those are counted.
     for r in rows.iter().filter(|r| r.verdict != "agree" || r.origin != "sample") {
@@ -303,12 +302,7 @@ fn fold_table(out: &mut dyn Write, rows: &[fold::Row], counts: &Value) -> io::Re
     writeln!(
         out,
         "{} instances: {} agree, {} disagree, {} vendor picks (model unspecified), {} not folded, {} rejected",
-        counts["instances"],
-        counts["agree"],
-        counts["disagree"],
-        counts["vendor_picks"],
-        counts["not_folded"],
-        counts["rejected"]
+        counts.instances, counts.agree, counts.disagree, counts.vendor_picks, counts.not_folded, counts.rejected
     )?;
     Ok(())
 }

@@ -14,18 +14,17 @@
 //! not act on the whole warp.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
-use serde::Serialize;
-use serde_json::Value;
+use serde::{Deserialize, Serialize};
 
 use crate::audit::claims::Check;
 use crate::ptx::parse::{parse_instruction, OperandText};
-use ptx_spec::bv::{hex, mask, parse_hex};
+use ptx_spec::bv::{hex, mask};
 use ptx_spec::catalogue::{OperandType, Role, Variant};
 
 use super::kernel::{instruction, register_type, NEWEST};
 use super::ptxas::{assemble_each, disassemble, Scratch, Tool, ToolError};
+use super::record::{AuditWitnesses, WitnessRecord};
 use super::sass::{functions, stores, Stored};
 
 /// Instances per kernel: one variant each, so a rejection names one variant.
@@ -53,7 +52,7 @@ pub struct Instance {
 }
 
 /// An instance and what ptxas made of it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Row {
     pub variant: String,
     pub origin: String,
@@ -64,7 +63,7 @@ pub struct Row {
     pub vendor: Vec<String>,
     /// `agree`, `disagree`, `vendor picks` (the model leaves the value
     /// unspecified; ptxas folds it to one), `not folded` or `rejected`.
-    pub verdict: &'static str,
+    pub verdict: String,
     /// For an audit witness: the readings whose values ptxas's match.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matches: Option<Vec<String>>,
@@ -77,66 +76,48 @@ pub fn foldable(v: &Variant) -> bool {
     !v.is_warp_wide()
 }
 
-
-/// The single-instruction witnesses of the audit's findings in the report
-/// `report` (the committed `reports/ptxcheck.json`), whose text is `text`.
-pub fn audit_instances(report: &Path, text: &str) -> Result<Vec<Instance>, String> {
-    let json: Value = serde_json::from_str(text).map_err(|e| format!("{} is not JSON: {e}", report.display()))?;
-    let findings =
-        json["audit"]["findings"].as_array().ok_or_else(|| format!("{} has no audit.findings", report.display()))?;
-    Ok(findings
+/// The single-instruction witnesses of the audit's findings in the report's
+/// witnesses (read from the committed `reports/ptxcheck.json`).
+pub fn audit_instances(report: &AuditWitnesses) -> Vec<Instance> {
+    report
+        .audit
+        .findings
         .iter()
-        .filter_map(|f| witness_instance(&f["witness"], format!("audit {}", f["id"].as_str().unwrap_or("?"))))
-        .collect())
+        .filter_map(|f| witness_instance(f.witness.as_ref()?, format!("audit {}", f.id)))
+        .collect()
 }
 
 /// The probes of the readings: every confirmed single-instruction input on
 /// which two readings of a passage differ, from every comparison the audit
-/// in `report` made (`origin`: `probe PASSAGE`).
-pub fn probe_instances(report: &Path, text: &str) -> Result<Vec<Instance>, String> {
-    let json: Value = serde_json::from_str(text).map_err(|e| format!("{} is not JSON: {e}", report.display()))?;
-    let passages =
-        json["audit"]["passages"].as_array().ok_or_else(|| format!("{} has no audit.passages", report.display()))?;
+/// made (`origin`: `probe PASSAGE`).
+pub fn probe_instances(report: &AuditWitnesses) -> Vec<Instance> {
     let mut out = Vec::new();
-    for p in passages {
-        let origin = format!("probe {}", p["id"].as_str().unwrap_or("?"));
-        for c in p["comparisons"].as_array().into_iter().flatten() {
-            out.extend(witness_instance(&c["witness"], origin.clone()));
+    for p in &report.audit.passages {
+        let origin = format!("probe {}", p.id);
+        for c in &p.comparisons {
+            out.extend(c.witness.as_ref().and_then(|w| witness_instance(w, origin.clone())));
         }
     }
-    Ok(out)
+    out
 }
 
 /// A witness table of the report as an instance, if it is one foldable
 /// instruction with every input given.
-fn witness_instance(w: &Value, origin: String) -> Option<Instance> {
-    let variant = w["variant"].as_str().and_then(Variant::from_mnemonic)?;
+fn witness_instance(w: &WitnessRecord, origin: String) -> Option<Instance> {
+    let variant = Variant::from_mnemonic(&w.variant)?;
     if !foldable(&variant) {
         return None;
     }
     let names: Vec<&str> = variant.inputs().iter().map(|o| o.name).collect();
-    let given: Vec<(&str, Option<u128>)> = w["inputs"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|p| (p[0].as_str().unwrap_or(""), p[1].as_str().and_then(parse_hex)))
-        .collect();
-    if given.len() != names.len() || given.iter().zip(&names).any(|((n, v), m)| n != m || v.is_none()) {
+    if w.inputs.len() != names.len() || w.inputs.iter().zip(&names).any(|((n, _), m)| n != m) {
         return None;
     }
-    let columns: Vec<String> =
-        w["columns"].as_array().into_iter().flatten().filter_map(|c| c.as_str().map(String::from)).collect();
-    let rows: Vec<Vec<Option<u128>>> = w["rows"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|r| r[1].as_array().into_iter().flatten().map(|v| v.as_str().and_then(parse_hex)).collect())
-        .collect();
+    let rows = w.rows.iter().map(|(_, values)| values.iter().map(|v| v.map(|h| h.0)).collect()).collect();
     Some(Instance {
         variant,
-        inputs: given.iter().map(|(_, v)| v.unwrap_or(0)).collect(),
+        inputs: w.inputs.iter().map(|(_, v)| v.0).collect(),
         origin,
-        readings: Some((columns, rows)),
+        readings: Some((w.columns.clone(), rows)),
     })
 }
 
@@ -229,14 +210,14 @@ pub fn sample_instances(n: usize) -> Vec<Instance> {
     out
 }
 
-/// Every instance: audit witnesses (from the report `report`, whose text is
-/// `text`), claims, then samples; without repeats (the first origin is kept).
-pub fn instances(report: &Path, text: &str, samples: usize) -> Result<Vec<Instance>, String> {
-    let mut all = audit_instances(report, text)?;
+/// Every instance: audit witnesses (from the report's `report`), claims,
+/// then samples; without repeats (the first origin is kept).
+pub fn instances(report: &AuditWitnesses, samples: usize) -> Vec<Instance> {
+    let mut all = audit_instances(report);
     all.extend(claim_instances());
     all.extend(sample_instances(samples));
     unique(&mut all);
-    Ok(all)
+    all
 }
 
 /// `all` with each input of a variant kept once, where it first comes.
@@ -409,7 +390,7 @@ pub fn row(inst: &Instance, vendor: &[Result<u128, String>], rejected: Option<St
                 Err(op) => format!("not folded ({op})"),
             })
             .collect(),
-        verdict,
+        verdict: verdict.to_string(),
         matches,
         error: rejected,
     }

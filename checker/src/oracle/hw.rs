@@ -62,7 +62,6 @@ pub fn shfl_cases() -> Vec<ShflCase> {
     out
 }
 
-
 /// The line prefix of an instance's result.
 fn instance_label(inst: &Instance) -> String {
     let ops = inst.variant.inputs();

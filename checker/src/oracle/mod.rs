@@ -10,6 +10,7 @@ pub mod hw;
 pub mod kernel;
 pub mod negative;
 pub mod ptxas;
+pub mod record;
 pub mod sass;
 pub mod sweep;
 pub mod syntax;

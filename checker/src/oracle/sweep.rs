@@ -363,7 +363,6 @@ pub fn module() -> String {
     ptx
 }
 
-
 /// Compare the hardware's `got` (m words per input) with the model on the
 /// inputs `inputs(i)`, `i` in `0..n`; `index0` numbers the first input.
 fn tally_concrete(

@@ -15,7 +15,7 @@
 //!
 //! A case where ptxas and ptxcheck answer differently is a finding.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::audit::syntax::EXAMPLE_INSTRUCTIONS;
 use crate::audit::text::ranges::RANGES;
@@ -31,14 +31,14 @@ use super::ptxas::{assemble_each, Tool, ToolError};
 pub const ARCH: &str = "sm_90";
 
 /// A case and ptxas's answer.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Row {
-    pub kind: &'static str,
+    pub kind: String,
     pub name: String,
     pub instruction: String,
     pub ptx: String,
     pub target: String,
-    pub ptxas: &'static str,
+    pub ptxas: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -47,7 +47,7 @@ pub struct Row {
     pub syntax_block: Option<bool>,
     /// `agree`, `disagree`, or `out of scope` (neither of ptxcheck's checks
     /// judges it: a floating-point example).
-    pub verdict: &'static str,
+    pub verdict: String,
 }
 
 /// Every case, in a fixed order: variants in catalogue order, the shfl
@@ -240,16 +240,16 @@ fn row(case: &Case, error: Option<String>) -> Row {
         _ => "disagree",
     };
     Row {
-        kind: case.kind,
+        kind: case.kind.to_string(),
         name: case.name.clone(),
         instruction: case.instruction.clone(),
         ptx: case.setting.ptx.to_string(),
         target: format!("sm_{}", case.setting.sm),
-        ptxas: if accepted { "accepted" } else { "rejected" },
+        ptxas: if accepted { "accepted" } else { "rejected" }.to_string(),
         error,
         catalogue: case.catalogue,
         syntax_block: case.syntax_block,
-        verdict,
+        verdict: verdict.to_string(),
     }
 }
 

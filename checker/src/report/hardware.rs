@@ -7,20 +7,15 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use ptx_spec::assumption::Assumption;
-use ptx_spec::bv::{mask, parse_hex};
 use ptx_spec::bv::Concrete;
+use ptx_spec::bv::{mask, parse_hex};
 use ptx_spec::catalogue::Variant;
-use serde_json::{json, Value};
 
 use crate::audit::finding::{Finding, WitnessTable};
 use crate::audit::passages::compare::{PairVerdict, PassageResult};
 use crate::audit::Audit;
+use crate::oracle::fold;
 use crate::oracle::hw::{self, Compared};
-
-/// `inputs` of a recorded instance, as its hex strings.
-pub(super) fn strings(v: &Value) -> Vec<&str> {
-    v.as_array().map_or(Vec::new(), |a| a.iter().filter_map(Value::as_str).collect())
-}
 
 /// The file of the committed run, under the report's `vendor/`.
 pub const RUN: &str = "h100-run.txt";
@@ -169,16 +164,10 @@ pub fn passage_readings(result: &PassageResult, values: &dyn Fn(&str) -> Option<
 
 /// ptxas's folded values (`ptxas-fold.json`'s instances) by label, as
 /// [`passage_readings`] reads them: only the instances it folded.
-pub fn folded_by_label(fold: &Value) -> HashMap<String, String> {
-    fold["instances"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|i| i["verdict"] != "not folded" && i["verdict"] != "rejected")
-        .map(|i| {
-            let label = format!("inst {} {}", i["variant"].as_str().unwrap_or(""), strings(&i["inputs"]).join(" "));
-            (label, strings(&i["vendor"]).join(" "))
-        })
+pub fn folded_by_label(fold: &[fold::Row]) -> HashMap<String, String> {
+    fold.iter()
+        .filter(|i| i.verdict != "not folded" && i.verdict != "rejected")
+        .map(|i| (format!("inst {} {}", i.variant, i.inputs.join(" ")), i.vendor.join(" ")))
         .collect()
 }
 
@@ -220,19 +209,18 @@ impl Hardware {
     /// errata read the GPU's verdict as they read ptxas's: the witnesses of
     /// `findings` the run holds (origin `audit ID`, with the readings their
     /// value matches), then every other result (origin `run`).
-    pub fn instances(&self, findings: &[&Finding]) -> Value {
+    pub fn instances(&self, findings: &[&Finding]) -> Vec<fold::Row> {
         let verdict = |r: &Compared| if r.verdict == "hardware picks" { "vendor picks" } else { r.verdict };
         let words = |t: &str| t.split_whitespace().map(String::from).collect::<Vec<_>>();
-        let instance = |r: &Compared, origin: String, matches: Vec<&str>| {
-            json!({
-                "origin": origin,
-                "variant": r.label.split_whitespace().nth(1).unwrap_or(""),
-                "inputs": r.label.split_whitespace().skip(2).collect::<Vec<_>>(),
-                "vendor": words(&r.hardware),
-                "model": r.model.split(' ').collect::<Vec<_>>(),
-                "verdict": verdict(r),
-                "matches": matches,
-            })
+        let instance = |r: &Compared, origin: String, matches: Vec<&str>| fold::Row {
+            origin,
+            variant: r.label.split_whitespace().nth(1).unwrap_or("").to_string(),
+            inputs: r.label.split_whitespace().skip(2).map(String::from).collect(),
+            vendor: words(&r.hardware),
+            model: r.model.split(' ').map(String::from).collect(),
+            verdict: verdict(r).to_string(),
+            matches: Some(matches.into_iter().map(String::from).collect()),
+            error: None,
         };
         let mut out = Vec::new();
         for f in findings {
@@ -244,7 +232,7 @@ impl Hardware {
         out.extend(
             self.rows.iter().filter(|r| r.label.starts_with("inst ")).map(|r| instance(r, "run".into(), vec![])),
         );
-        json!({ "instances": out })
+        out
     }
 }
 
@@ -285,7 +273,6 @@ fn label(w: &WitnessTable) -> Option<String> {
         .collect();
     Some(format!("inst {} {}", variant, values.join(" ")))
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -365,23 +352,29 @@ mod tests {
             })
             .collect();
         assert_eq!(separating.len(), 2);
-        let instance = |w: &WitnessTable, vendor: Value, verdict: &str| {
-            let inputs: Vec<String> = label(w).unwrap().split(' ').skip(2).map(String::from).collect();
-            json!({"variant": w.variant, "origin": "sample", "inputs": inputs, "vendor": vendor, "verdict": verdict})
+        let instance = |w: &WitnessTable, vendor: &str, verdict: &str| fold::Row {
+            variant: w.variant.clone(),
+            origin: "sample".into(),
+            inputs: label(w).unwrap().split(' ').skip(2).map(String::from).collect(),
+            model: Vec::new(),
+            vendor: vec![vendor.to_string()],
+            verdict: verdict.into(),
+            matches: None,
+            error: None,
         };
         // The first folded to the model's value, the second to no reading's
         // (0x12345678), a third copy of it not folded.
         let model = |w: &WitnessTable| format!("0x{:08x}", w.rows[0].1[0].unwrap().unsigned());
-        let fold = json!({"instances": [
-            instance(separating[0], json!([model(separating[0])]), "agree"),
-            instance(separating[1], json!(["0x12345678"]), "disagree"),
-        ]});
+        let fold = [
+            instance(separating[0], &model(separating[0]), "agree"),
+            instance(separating[1], "0x12345678", "disagree"),
+        ];
         let folded = folded_by_label(&fold);
         let r = passage_readings(&result, &|l| folded.get(l).cloned());
         assert_eq!((r.witnesses, r.run, r.none), (2, 2, 1));
         assert_eq!(r.matches, vec![("model", 1), ("mod-32", 0)]);
         assert!(r.smallest_none.unwrap().ends_with("gives 0x12345678"));
-        let unfolded = json!({"instances": [instance(separating[0], json!(["not folded (SHF)"]), "not folded")]});
+        let unfolded = [instance(separating[0], "not folded (SHF)", "not folded")];
         let folded = folded_by_label(&unfolded);
         assert_eq!(passage_readings(&result, &|l| folded.get(l).cloned()).run, 0);
     }

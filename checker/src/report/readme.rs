@@ -3,7 +3,6 @@
 use std::fmt::Write as _;
 
 use ptx_spec::catalogue::Variant;
-use serde_json::Value;
 
 use crate::audit::claims::json as claims_json;
 use crate::audit::claims::section_key;
@@ -133,36 +132,36 @@ pub(super) fn readme_vendor(s: &mut String, v: &Vendor, audit: &Audit) {
         "What NVIDIA's assembler ({}, from `{}`) makes of the same instructions, recorded in \
          [vendor/](vendor/) by `ptxcheck vendor syntax|fold --write`; the findings below carry its \
          value where it folded a witness.\n",
-        v.fold["ptxas"]["release"].as_str().unwrap_or("?"),
-        v.fold["ptxas"]["wheel"].as_str().unwrap_or("?"),
+        v.fold.head.ptxas.release,
+        v.fold.head.ptxas.wheel.as_deref().unwrap_or("?"),
     );
-    let c = &v.syntax["counts"];
-    let n = |x: &Value| x.as_u64().unwrap_or(0).to_string();
+    let c = &v.syntax.head.counts;
+    let n = |x: usize| x.to_string();
     let mut t = vec![vec!["syntax".to_string(), "count".into()]];
-    t.push(vec!["variants accepted".into(), format!("{} of {}", n(&c["variants_accepted"]), n(&c["variants"]))]);
-    t.push(vec!["examples accepted".into(), format!("{} of {}", n(&c["examples_accepted"]), n(&c["examples"]))]);
-    t.push(vec!["ptxas and ptxcheck agree".into(), n(&c["agree"])]);
-    t.push(vec!["ptxas and ptxcheck disagree".into(), n(&c["disagree"])]);
+    t.push(vec!["variants accepted".into(), format!("{} of {}", n(c.variants_accepted), n(c.variants))]);
+    t.push(vec!["examples accepted".into(), format!("{} of {}", n(c.examples_accepted), n(c.examples))]);
+    t.push(vec!["ptxas and ptxcheck agree".into(), n(c.agree)]);
+    t.push(vec!["ptxas and ptxcheck disagree".into(), n(c.disagree)]);
     t.push(vec![
         "forbidden neighbours (types and forms the text excludes, a version or target below its minimum)".into(),
-        n(&c["negative"]),
+        n(c.negative),
     ]);
-    t.push(vec!["... rejected, as the text says".into(), n(&c["negative_rejected"])]);
-    t.push(vec!["... accepted, against the text".into(), n(&c["negative_accepted"])]);
-    t.push(vec!["forms the text allows, rejected against the text".into(), n(&c["positive_rejected"])]);
-    t.push(vec!["immediates just outside a stated operand range".into(), n(&c["range_edges"])]);
-    t.push(vec!["... where ptxas answers otherwise than the text".into(), n(&c["range_edges_disagree"])]);
+    t.push(vec!["... rejected, as the text says".into(), n(c.negative_rejected)]);
+    t.push(vec!["... accepted, against the text".into(), n(c.negative_accepted)]);
+    t.push(vec!["forms the text allows, rejected against the text".into(), n(c.positive_rejected)]);
+    t.push(vec!["immediates just outside a stated operand range".into(), n(c.range_edges)]);
+    t.push(vec!["... where ptxas answers otherwise than the text".into(), n(c.range_edges_disagree)]);
     s.push_str(&markdown_table(&t));
-    let c = &v.fold["counts"];
+    let c = &v.fold.head.counts;
     let mut t = vec![vec!["folded values".to_string(), "instances".into()]];
-    t.push(vec!["all".into(), n(&c["instances"])]);
-    t.push(vec!["vendor agrees with the model".into(), n(&c["agree"])]);
-    t.push(vec!["vendor contradicts the model".into(), n(&c["disagree"])]);
-    t.push(vec!["model leaves it open, vendor picks a value".into(), n(&c["vendor_picks"])]);
-    t.push(vec!["not folded (no constant to read back)".into(), n(&c["not_folded"])]);
+    t.push(vec!["all".into(), n(c.instances)]);
+    t.push(vec!["vendor agrees with the model".into(), n(c.agree)]);
+    t.push(vec!["vendor contradicts the model".into(), n(c.disagree)]);
+    t.push(vec!["model leaves it open, vendor picks a value".into(), n(c.vendor_picks)]);
+    t.push(vec!["not folded (no constant to read back)".into(), n(c.not_folded)]);
     s.push('\n');
     s.push_str(&markdown_table(&t));
-    let folded = hardware::folded_by_label(&v.fold);
+    let folded = hardware::folded_by_label(&v.fold.instances);
     let values = |label: &str| folded.get(label).cloned();
     let rows: Vec<_> = audit.passages.iter().map(|p| hardware::passage_readings(p, &values)).collect();
     s.push_str(

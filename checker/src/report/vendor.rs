@@ -2,38 +2,41 @@
 //! vendor syntax|fold --write` and `hw run --output` recorded them under
 //! `reports/vendor/`: the ptxas and GPU columns of the errata and findings.
 
-use std::fs;
 use std::path::Path;
 
 use ptx_spec::bv::{parse_hex, BitVec};
 use ptx_spec::catalogue::Variant;
-use serde_json::Value;
 
 use crate::audit::finding::{Finding, FindingKind, Severity, WitnessTable};
 use crate::audit::passages::compare::{self as passage_compare, PassageResult};
 
-use super::hardware::{strings, Hardware};
+use crate::error::Error;
+use crate::oracle::record::{self, FoldRecord, SyntaxRecord};
+use crate::oracle::{fold, syntax};
+
+use super::hardware::Hardware;
 
 /// What NVIDIA's assembler said, as `ptxcheck vendor syntax|fold --write`
 /// recorded it under `reports/vendor/` (the ptxas column of the findings).
 pub struct Vendor {
-    pub syntax: Value,
-    pub fold: Value,
+    pub syntax: SyntaxRecord,
+    pub fold: FoldRecord,
     /// The committed GPU run, if there is one (`vendor/h100-run.txt`).
     pub hardware: Option<Hardware>,
 }
 
 impl Vendor {
-    /// The recorded results in `dir/vendor`, if both files are there.
-    pub fn load(dir: &Path) -> Option<Vendor> {
-        let read = |name: &str| -> Option<Value> {
-            serde_json::from_str(&fs::read_to_string(dir.join("vendor").join(name)).ok()?).ok()
-        };
-        Some(Vendor {
-            syntax: read("ptxas-syntax.json")?,
-            fold: read("ptxas-fold.json")?,
-            hardware: Hardware::load(dir),
-        })
+    /// The recorded results in `dir/vendor`, if both files are there; an
+    /// error if one is not as `vendor syntax|fold` write it.
+    pub fn load(dir: &Path) -> Result<Option<Vendor>, Error> {
+        let syntax = record::read(&dir.join("vendor").join("ptxas-syntax.json"))?;
+        let fold = record::read(&dir.join("vendor").join("ptxas-fold.json"))?;
+        Ok(syntax.zip(fold).map(|(syntax, fold)| Vendor { syntax, fold, hardware: Hardware::load(dir) }))
+    }
+
+    /// The recorded cases of the spec's example `instruction`.
+    fn example_cases<'a>(&'a self, instruction: &'a str) -> impl Iterator<Item = &'a syntax::Row> + 'a {
+        self.syntax.cases.iter().filter(move |c| c.kind == "example" && c.instruction == instruction)
     }
 
     /// What ptxas does about a root cause, in a few words: where one of its
@@ -41,20 +44,16 @@ impl Vendor {
     /// readings of its passage apart; for an example, whether it assembles.
     pub fn ptxas_verdict(&self, findings: &[&Finding], passages: &[PassageResult]) -> String {
         let mut said = Vec::new();
-        let empty = Vec::new();
         for f in findings.iter().filter(|f| f.kind == FindingKind::ExampleSyntax) {
-            let instruction = f.summary.split('`').nth(1).unwrap_or("");
-            for c in self.syntax["cases"].as_array().unwrap_or(&empty) {
-                if c["kind"] == "example" && c["instruction"].as_str() == Some(instruction) {
-                    said.push(if c["error"].is_string() { "rejects the example" } else { "accepts the example" });
-                }
+            for c in self.example_cases(&f.fragment) {
+                said.push(if c.error.is_some() { "rejects the example" } else { "accepts the example" });
             }
         }
         if let Some(s) = said.first() {
             return s.to_string();
         }
-        let own = instances_verdict(&self.fold, findings);
-        match (own, picks_elsewhere(&self.fold, findings, passages)) {
+        let own = instances_verdict(&self.fold.instances, findings);
+        match (own, picks_elsewhere(&self.fold.instances, findings, passages)) {
             (Some(own), Some(elsewhere)) => format!("{own}; but {elsewhere}"),
             (None, Some(samples)) => samples,
             (own, None) => own.unwrap_or_else(|| "no instance".into()),
@@ -65,14 +64,11 @@ impl Vendor {
     /// folded that instance (of any origin).
     pub(super) fn folded(&self, t: &WitnessTable) -> Option<String> {
         let want: Vec<String> = t.inputs.iter().map(|(_, v)| v.hex()).collect();
-        let i = self.fold["instances"]
-            .as_array()?
-            .iter()
-            .find(|i| i["variant"].as_str() == Some(t.variant.as_str()) && strings(&i["inputs"]) == want)?;
-        Some(if i["verdict"] == "not folded" {
+        let i = self.fold.instances.iter().find(|i| i.variant == t.variant && i.inputs == want)?;
+        Some(if i.verdict == "not folded" {
             "not folded".into()
         } else {
-            strings(&i["vendor"]).iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ")
+            i.vendor.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ")
         })
     }
 
@@ -95,48 +91,36 @@ impl Vendor {
     pub(super) fn lines(&self, f: &Finding) -> Vec<String> {
         let mut out = Vec::new();
         let origins = [format!("audit {}", f.id), format!("claim {}", f.id)];
-        let empty = Vec::new();
-        for i in self.fold["instances"].as_array().unwrap_or(&empty) {
-            if !origins.iter().any(|o| i["origin"].as_str() == Some(o.as_str())) {
-                continue;
-            }
-            let list = |v: &Value| {
-                v.as_array().map_or(String::new(), |a| a.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" "))
-            };
-            let matches = list(&i["matches"]);
-            let verdict = match i["verdict"].as_str().unwrap_or("") {
+        for i in self.fold.instances.iter().filter(|i| origins.contains(&i.origin)) {
+            let matches = i.matches.as_deref().unwrap_or_default().join(", ");
+            let verdict = match i.verdict.as_str() {
                 "agree" if matches.is_empty() => "spec and vendor agree".to_string(),
-                "agree" => format!("spec and vendor agree (reading: {})", matches.replace(' ', ", ")),
+                "agree" => format!("spec and vendor agree (reading: {matches})"),
                 "vendor picks" if matches.is_empty() => {
                     "the spec leaves it open; the vendor's value matches no reading".into()
                 }
-                "vendor picks" => {
-                    format!("the spec leaves it open; the vendor picks reading {}", matches.replace(' ', ", "))
-                }
+                "vendor picks" => format!("the spec leaves it open; the vendor picks reading {matches}"),
                 "disagree" => "the vendor contradicts the model".into(),
                 other => other.to_string(),
             };
-            let instance = format!("`{} {}`", i["variant"].as_str().unwrap_or(""), list(&i["inputs"]));
-            out.push(if i["verdict"] == "not folded" {
+            let instance = format!("`{} {}`", i.variant, i.inputs.join(" "));
+            out.push(if i.verdict == "not folded" {
                 format!(
                     "ptxas: {instance} is not folded to a constant ({}); model: {}",
-                    list(&i["vendor"]),
-                    list(&i["model"])
+                    i.vendor.join(" "),
+                    i.model.join(" ")
                 )
             } else {
-                format!("ptxas: {instance} gives {} (model: {}): {verdict}", list(&i["vendor"]), list(&i["model"]))
+                format!("ptxas: {instance} gives {} (model: {}): {verdict}", i.vendor.join(" "), i.model.join(" "))
             });
         }
         if f.kind == FindingKind::ExampleSyntax {
-            let instruction = f.summary.split('`').nth(1).unwrap_or("");
-            for c in self.syntax["cases"].as_array().unwrap_or(&empty) {
-                if c["kind"] == "example" && c["instruction"].as_str() == Some(instruction) {
-                    let said = match c["error"].as_str() {
-                        Some(e) => format!("rejects it (`{e}`)"),
-                        None => "accepts it".into(),
-                    };
-                    out.push(format!("ptxas: {said}"));
-                }
+            for c in self.example_cases(&f.fragment) {
+                let said = match &c.error {
+                    Some(e) => format!("rejects it (`{e}`)"),
+                    None => "accepts it".into(),
+                };
+                out.push(format!("ptxas: {said}"));
             }
         }
         // Every finding gets the GPU's line: the reading it takes, or why
@@ -150,13 +134,8 @@ impl Vendor {
 }
 
 /// A recorded instance in a few words: `add.s32 0x1, 0x7fffffff -> 0x80000000`.
-pub(super) fn instance_text(i: &Value) -> String {
-    format!(
-        "`{} {}` gives {}",
-        i["variant"].as_str().unwrap_or(""),
-        strings(&i["inputs"]).join(", "),
-        strings(&i["vendor"]).join(", ")
-    )
+pub(super) fn instance_text(i: &fold::Row) -> String {
+    format!("`{} {}` gives {}", i.variant, i.inputs.join(", "), i.vendor.join(", "))
 }
 
 /// An instance's origin as the report says it: `a sample`, `a case
@@ -176,24 +155,19 @@ pub(super) fn origin_words(origin: &str) -> &'static str {
 /// The verdict of the recorded instances that came from these findings'
 /// witnesses: a contradiction first, then a value picked where the model
 /// leaves it open, then agreement, then nothing folded.
-pub(super) fn instances_verdict(source: &Value, findings: &[&Finding]) -> Option<String> {
-    let empty = Vec::new();
+pub(super) fn instances_verdict(source: &[fold::Row], findings: &[&Finding]) -> Option<String> {
     let origins: Vec<String> =
         findings.iter().flat_map(|f| [format!("audit {}", f.id), format!("claim {}", f.id)]).collect();
-    let mine: Vec<&Value> = source["instances"]
-        .as_array()
-        .unwrap_or(&empty)
-        .iter()
-        .filter(|i| origins.iter().any(|o| i["origin"].as_str() == Some(o.as_str())))
-        .collect();
-    let with = |verdict: &str| mine.iter().find(|i| i["verdict"] == verdict);
+    let mine: Vec<&fold::Row> = source.iter().filter(|i| origins.contains(&i.origin)).collect();
+    let matches = |i: &fold::Row| i.matches.clone().unwrap_or_default();
+    let with = |verdict: &str| mine.iter().find(|i| i.verdict == verdict);
     if let Some(i) = with("disagree") {
-        let matches = strings(&i["matches"]);
+        let matches = matches(i);
         let which = if matches.is_empty() { "no reading".to_string() } else { format!("`{}`", matches.join("`, `")) };
         return Some(format!("contradicts the model, matches {which}: {}", instance_text(i)));
     }
     if let Some(i) = with("vendor picks") {
-        let matches = strings(&i["matches"]);
+        let matches = matches(i);
         return Some(if matches.is_empty() {
             format!("picks a value no reading gives: {}", instance_text(i))
         } else {
@@ -202,9 +176,9 @@ pub(super) fn instances_verdict(source: &Value, findings: &[&Finding]) -> Option
     }
     // An agreement that names the readings it matches says more than one
     // on a witness where every reading gives the same value.
-    let informative = mine.iter().find(|i| i["verdict"] == "agree" && !strings(&i["matches"]).is_empty());
+    let informative = mine.iter().find(|i| i.verdict == "agree" && !matches(i).is_empty());
     if let Some(i) = informative.or(with("agree")) {
-        let matches = strings(&i["matches"]);
+        let matches = matches(i);
         return Some(if matches.is_empty() {
             format!("agrees with the model: {}", instance_text(i))
         } else {
@@ -219,23 +193,26 @@ pub(super) fn instances_verdict(source: &Value, findings: &[&Finding]) -> Option
 /// the model there: which readings of the passage give the vendor's value,
 /// each evaluated concretely on the instance's inputs, and where the
 /// instance comes from.
-pub(super) fn picks_elsewhere(source: &Value, findings: &[&Finding], passages: &[PassageResult]) -> Option<String> {
-    let empty = Vec::new();
+pub(super) fn picks_elsewhere(
+    source: &[fold::Row],
+    findings: &[&Finding],
+    passages: &[PassageResult],
+) -> Option<String> {
     let covers = |p: &PassageResult, name: &str| p.passage.widths().iter().any(|w| w == name);
     for p in passages.iter().filter(|p| findings.iter().any(|f| f.id == p.passage.id)) {
-        for i in source["instances"].as_array().unwrap_or(&empty) {
-            let name = i["variant"].as_str().unwrap_or("");
-            if i["verdict"] != "disagree" || !covers(p, name) {
+        for i in source {
+            let name = i.variant.as_str();
+            if i.verdict != "disagree" || !covers(p, name) {
                 continue;
             }
             let Some(variant) = Variant::from_mnemonic(name) else { continue };
             let ins: Option<Vec<BitVec>> = variant
                 .inputs()
                 .iter()
-                .zip(strings(&i["inputs"]))
+                .zip(&i.inputs)
                 .map(|(o, t)| parse_hex(t).map(|v| BitVec::new(o.ty.width(), v)))
                 .collect();
-            let vendor: Option<Vec<u128>> = strings(&i["vendor"]).into_iter().map(parse_hex).collect();
+            let vendor: Option<Vec<u128>> = i.vendor.iter().map(|v| parse_hex(v)).collect();
             let (Some(ins), Some(vendor)) = (ins, vendor) else { continue };
             let matches = readings_giving(&variant, p, &ins, &vendor);
             // A value another passage's reading also gives is no evidence
@@ -251,7 +228,7 @@ pub(super) fn picks_elsewhere(source: &Value, findings: &[&Finding], passages: &
             if !matches.is_empty() {
                 return Some(format!(
                     "on {} it picks `{}` against the model: {}",
-                    origin_words(i["origin"].as_str().unwrap_or("")),
+                    origin_words(&i.origin),
                     matches.join("`, `"),
                     instance_text(i)
                 ));
@@ -279,25 +256,21 @@ impl Vendor {
     /// class requirements: a forbidden neighbour ptxas accepts, or a
     /// variant the text allows that it rejects.
     pub fn requirement_findings(&self) -> Vec<Finding> {
-        let rows = self.syntax["cases"].as_array().cloned().unwrap_or_default();
-        let mut out = range_findings(&rows);
-        for r in &rows {
-            let kind = r["kind"].as_str().unwrap_or("");
-            let accepted = r["ptxas"] == "accepted";
+        let rows = &self.syntax.cases;
+        let mut out = range_findings(rows);
+        for r in rows {
+            let kind = r.kind.as_str();
+            let accepted = r.ptxas == "accepted";
             let negative = crate::oracle::negative::KINDS.contains(&kind);
             if !(negative && accepted || kind == "variant" && !accepted) {
                 continue;
             }
-            let instruction = r["instruction"].as_str().unwrap_or("");
+            let instruction = r.instruction.as_str();
             let mnemonic = instruction.split_whitespace().next().unwrap_or("");
-            let setting = format!("PTX {}, {}", r["ptx"].as_str().unwrap_or("?"), r["target"].as_str().unwrap_or("?"));
+            let setting = format!("PTX {}, {}", r.ptx, r.target);
             let (id, summary) = if negative {
                 (
-                    format!(
-                        "vendor-accepts-{kind}-{mnemonic}-{}-{}",
-                        r["ptx"].as_str().unwrap_or(""),
-                        r["target"].as_str().unwrap_or("")
-                    ),
+                    format!("vendor-accepts-{kind}-{mnemonic}-{}-{}", r.ptx, r.target),
                     format!("ptxas accepts `{mnemonic}` under {setting}, which the text excludes ({kind})"),
                 )
             } else {
@@ -305,14 +278,14 @@ impl Vendor {
                     format!("vendor-rejects-{mnemonic}"),
                     format!(
                         "ptxas rejects `{mnemonic}` under {setting}, which the text allows: {}",
-                        r["error"].as_str().unwrap_or("")
+                        r.error.as_deref().unwrap_or("")
                     ),
                 )
             };
             let section = Variant::all()
                 .iter()
-                .find(|v| v.mnemonic() == mnemonic || v.to_string() == r["name"].as_str().unwrap_or(""))
-                .map_or_else(|| r["name"].as_str().unwrap_or("").to_string(), |v| v.section().to_string());
+                .find(|v| v.mnemonic() == mnemonic || v.to_string() == r.name)
+                .map_or_else(|| r.name.clone(), |v| v.section().to_string());
             out.push(Finding {
                 id,
                 section,
@@ -334,10 +307,10 @@ impl Vendor {
 /// Where ptxas answers otherwise than the text on an immediate just outside
 /// an operand's stated range (`range-edge` cases): one finding per section,
 /// naming every such value.
-pub(super) fn range_findings(rows: &[Value]) -> Vec<Finding> {
-    let mut by_section: Vec<(String, Vec<&Value>)> = Vec::new();
-    for r in rows.iter().filter(|r| r["kind"] == crate::oracle::syntax::RANGE_EDGE && r["verdict"] == "disagree") {
-        let name = r["name"].as_str().unwrap_or("");
+pub(super) fn range_findings(rows: &[syntax::Row]) -> Vec<Finding> {
+    let mut by_section: Vec<(String, Vec<&syntax::Row>)> = Vec::new();
+    for r in rows.iter().filter(|r| r.kind == syntax::RANGE_EDGE && r.verdict == "disagree") {
+        let name = r.name.as_str();
         let variant = name.split(' ').next().unwrap_or("");
         let Some(section) = Variant::from_mnemonic(variant).map(|v| v.section().to_string()) else { continue };
         match by_section.iter_mut().find(|(s, _)| *s == section) {
@@ -348,10 +321,9 @@ pub(super) fn range_findings(rows: &[Value]) -> Vec<Finding> {
     by_section
         .into_iter()
         .map(|(section, list)| {
-            let accepted = list[0]["ptxas"] == "accepted";
-            let values: Vec<&str> =
-                list.iter().filter_map(|r| r["name"].as_str()?.split_once(' ').map(|x| x.1)).collect();
-            let variant = list[0]["name"].as_str().unwrap_or("").split(' ').next().unwrap_or("").to_string();
+            let accepted = list[0].ptxas == "accepted";
+            let values: Vec<&str> = list.iter().filter_map(|r| r.name.split_once(' ').map(|x| x.1)).collect();
+            let variant = list[0].name.split(' ').next().unwrap_or("").to_string();
             let summary = if accepted {
                 format!(
                     "ptxas accepts `{variant}` with {} as an immediate, outside the range the text gives the operand, \
@@ -363,7 +335,7 @@ pub(super) fn range_findings(rows: &[Value]) -> Vec<Finding> {
                     "ptxas rejects `{variant}` with {} as an immediate ({}), where the text's range only restricts \
                      the value the block uses: the text does not say an immediate outside it is an error",
                     values.join(", "),
-                    list[0]["error"].as_str().unwrap_or("").trim_start_matches("error : ")
+                    list[0].error.as_deref().unwrap_or("").trim_start_matches("error : ")
                 )
             };
             Finding {
@@ -379,10 +351,7 @@ pub(super) fn range_findings(rows: &[Value]) -> Vec<Finding> {
                     .map(|r| {
                         format!(
                             "Assembled by `ptxcheck vendor syntax`: `{}` under PTX {}, {}: {}.",
-                            r["instruction"].as_str().unwrap_or(""),
-                            r["ptx"].as_str().unwrap_or("?"),
-                            r["target"].as_str().unwrap_or("?"),
-                            r["ptxas"].as_str().unwrap_or("?")
+                            r.instruction, r.ptx, r.target, r.ptxas
                         )
                     })
                     .collect(),
@@ -397,18 +366,54 @@ pub(super) fn range_findings(rows: &[Value]) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::oracle::record::{FoldCounts, FoldHead, SyntaxCounts, SyntaxHead, ToolRecord};
     use serde_json::json;
+
+    /// Recorded syntax cases, each given only by the fields a test needs.
+    fn syntax_rows(rows: serde_json::Value) -> Vec<syntax::Row> {
+        let full = |r: &serde_json::Value| {
+            let mut full = json!({"kind": "", "name": "", "instruction": "", "ptx": "", "target": "", "ptxas": "",
+                                  "verdict": ""});
+            for (k, v) in r.as_object().unwrap() {
+                full[k] = v.clone();
+            }
+            serde_json::from_value(full).unwrap()
+        };
+        rows.as_array().unwrap().iter().map(full).collect()
+    }
+
+    /// A record of these cases and instances.
+    fn vendor(cases: Vec<syntax::Row>, instances: Vec<fold::Row>) -> Vendor {
+        let tool = ToolRecord { release: "12.9".into(), wheel: None };
+        Vendor {
+            syntax: SyntaxRecord {
+                head: SyntaxHead { ptxas: tool.clone(), arch: "sm_90".into(), counts: SyntaxCounts::default() },
+                cases,
+            },
+            fold: FoldRecord {
+                head: FoldHead {
+                    ptxas: tool.clone(),
+                    cuobjdump: tool,
+                    setting: String::new(),
+                    samples_per_variant: 0,
+                    counts: FoldCounts::default(),
+                },
+                instances,
+            },
+            hardware: None,
+        }
+    }
 
     #[test]
     fn immediates_outside_a_stated_range_are_one_finding_per_section() {
-        let rows: Vec<Value> = vec![
-            json!({"kind": "range-edge", "name": "lop3.b32 immLut=256", "instruction": "lop3.b32 %d, %a, %b, %c, 256;",
-                   "ptx": "4.3", "target": "sm_50", "ptxas": "accepted", "verdict": "disagree"}),
-            json!({"kind": "range-edge", "name": "lop3.b32 immLut=-1", "instruction": "lop3.b32 %d, %a, %b, %c, -1;",
-                   "ptx": "4.3", "target": "sm_50", "ptxas": "accepted", "verdict": "disagree"}),
-            json!({"kind": "range-edge", "name": "shf.l.clamp.b32 c=33", "instruction": "shf.l.clamp.b32 %d, %a, %b, 33;",
-                   "ptx": "4.0", "target": "sm_50", "ptxas": "accepted", "verdict": "agree"}),
-        ];
+        let rows = syntax_rows(json!([
+            {"kind": "range-edge", "name": "lop3.b32 immLut=256", "instruction": "lop3.b32 %d, %a, %b, %c, 256;",
+             "ptx": "4.3", "target": "sm_50", "ptxas": "accepted", "verdict": "disagree"},
+            {"kind": "range-edge", "name": "lop3.b32 immLut=-1", "instruction": "lop3.b32 %d, %a, %b, %c, -1;",
+             "ptx": "4.3", "target": "sm_50", "ptxas": "accepted", "verdict": "disagree"},
+            {"kind": "range-edge", "name": "shf.l.clamp.b32 c=33", "instruction": "shf.l.clamp.b32 %d, %a, %b, 33;",
+             "ptx": "4.0", "target": "sm_50", "ptxas": "accepted", "verdict": "agree"},
+        ]));
         let found = range_findings(&rows);
         assert_eq!(found.len(), 1);
         assert_eq!((found[0].id.as_str(), found[0].section.as_str()), ("vendor-range-lop3.b32", "9.7.8.6"));
@@ -422,8 +427,8 @@ mod tests {
 
     #[test]
     fn ptxas_and_the_text_disagreeing_on_legality_are_requirement_findings() {
-        let vendor = Vendor {
-            syntax: json!({"cases": [
+        let vendor = vendor(
+            syntax_rows(json!([
                 {"kind": "forbidden-type", "name": "9.7.1.14", "instruction": "popc.u32 %d, %a;", "ptx": "8.8",
                  "target": "sm_90", "ptxas": "accepted"},
                 {"kind": "below-ptx", "name": "lop3.or.b32", "instruction": "lop3.or.b32 %d|%p, %a, %b, %c, 0x96, %q;",
@@ -432,10 +437,9 @@ mod tests {
                  "target": "sm_50", "ptxas": "rejected", "error": "no"},
                 {"kind": "variant", "name": "add.u32", "instruction": "add.u32 %d, %a, %b;", "ptx": "4.0",
                  "target": "sm_50", "ptxas": "accepted"},
-            ]}),
-            fold: json!({"instances": []}),
-            hardware: None,
-        };
+            ])),
+            Vec::new(),
+        );
         let found = vendor.requirement_findings();
         let ids: Vec<&str> = found.iter().map(|f| f.id.as_str()).collect();
         assert_eq!(ids, ["vendor-accepts-forbidden-type-popc.u32-8.8-sm_90", "vendor-rejects-add.s32"]);
@@ -445,16 +449,17 @@ mod tests {
 
     #[test]
     fn the_vendor_column_reads_the_recorded_instances() {
-        let vendor = Vendor {
-            syntax: json!({"cases": [{"kind": "example", "instruction": "bfe.b32  d,a,start,len;", "error": "bad type"}]}),
-            fold: json!({"instances": [
-                {"variant": "div.u32", "origin": "audit div-by-zero-unspecified", "inputs": ["0x0", "0x0"],
-                 "model": ["unspecified"], "vendor": ["0xffffffff"], "verdict": "vendor picks", "matches": ["smt-lib-total"]},
-                {"variant": "add.s32", "origin": "sample", "inputs": ["0x1", "0x2"], "model": ["0x3"], "vendor": ["0x3"],
-                 "verdict": "agree"},
-            ]}),
-            hardware: None,
-        };
+        let instances = serde_json::from_value(json!([
+            {"variant": "div.u32", "origin": "audit div-by-zero-unspecified", "inputs": ["0x0", "0x0"],
+             "model": ["unspecified"], "vendor": ["0xffffffff"], "verdict": "vendor picks", "matches": ["smt-lib-total"]},
+            {"variant": "add.s32", "origin": "sample", "inputs": ["0x1", "0x2"], "model": ["0x3"], "vendor": ["0x3"],
+             "verdict": "agree"},
+        ]))
+        .unwrap();
+        let vendor = vendor(
+            syntax_rows(json!([{"kind": "example", "instruction": "bfe.b32  d,a,start,len;", "error": "bad type"}])),
+            instances,
+        );
         let finding = |id: &str, kind: FindingKind, summary: &str| Finding {
             id: id.into(),
             section: "9.7.1.8".into(),
@@ -476,11 +481,12 @@ mod tests {
         );
         assert_eq!(lines.len(), 2, "and the GPU line");
         assert_eq!(lines[1], "GPU: not run (no GPU run is committed under vendor/)");
-        let syntax = finding(
+        let mut syntax = finding(
             "9.7.1.19/example-syntax-1",
             FindingKind::ExampleSyntax,
-            "refuted: the example `bfe.b32  d,a,start,len;` fits",
+            "the example `bfe.b32  d,a,start,len;` does not fit the Syntax block of 9.7.1.19",
         );
+        syntax.fragment = "bfe.b32  d,a,start,len;".into();
         assert_eq!(vendor.lines(&syntax)[0], "ptxas: rejects it (`bad type`)");
         assert_eq!(vendor.lines(&finding("other", FindingKind::Ambiguity, "")).len(), 1, "the GPU line alone");
     }

@@ -478,7 +478,6 @@ fn shfl(variant: &Variant, _witnesses: &[(Variant, Vec<u128>, Reason)], size: Si
     out
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
