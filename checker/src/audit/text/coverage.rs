@@ -429,7 +429,7 @@ fn mark_passes(doc: &Document, units: &[Unit], by: &mut [Vec<String>]) {
         }
     }
     // A modifier's label and the text under it, read against each other.
-    for l in super::labels::labelled(&units) {
+    for l in super::labels::labelled(units) {
         if super::labels::KINDS.iter().any(|(k, _)| *k == l.kind) && !super::labels::qualifiers(&l.text).is_empty() {
             for u in [l.label, l.content] {
                 if let Some(k) = units.iter().position(|x| x.id == u.id) {
