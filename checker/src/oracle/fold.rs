@@ -15,8 +15,6 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
 use crate::audit::claims::Check;
 use crate::ptx::parse::{parse_instruction, OperandText};
 use ptx_spec::bv::{hex, mask};
@@ -24,6 +22,7 @@ use ptx_spec::catalogue::{OperandType, Role, Variant};
 
 use super::kernel::{instruction, register_type, NEWEST};
 use super::ptxas::{assemble_each, disassemble, Scratch, Tool, ToolError};
+pub use super::record::FoldRow as Row;
 use super::record::{AuditWitnesses, WitnessRecord};
 use super::sass::{functions, stores, Stored};
 
@@ -49,26 +48,6 @@ pub struct Instance {
     /// For an audit witness: the readings' names and, per output, each
     /// reading's value (`None`: undefined under that reading).
     pub readings: Option<Readings>,
-}
-
-/// An instance and what ptxas made of it.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Row {
-    pub variant: String,
-    pub origin: String,
-    pub inputs: Vec<String>,
-    /// The model's outputs: hex, or `unspecified`.
-    pub model: Vec<String>,
-    /// ptxas's folded outputs: hex, or `not folded (OPCODE)`.
-    pub vendor: Vec<String>,
-    /// `agree`, `disagree`, `vendor picks` (the model leaves the value
-    /// unspecified; ptxas folds it to one), `not folded` or `rejected`.
-    pub verdict: String,
-    /// For an audit witness: the readings whose values ptxas's match.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub matches: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
 }
 
 /// Whether the fold oracle can take the variant: one thread's values.

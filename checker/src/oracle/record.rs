@@ -11,7 +11,6 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize};
 
-use super::{fold, syntax};
 use crate::error::Error;
 use ptx_spec::bv::parse_hex;
 
@@ -21,6 +20,46 @@ use ptx_spec::bv::parse_hex;
 pub struct ToolRecord {
     pub release: String,
     pub wheel: Option<String>,
+}
+
+/// A case of `ptxas-syntax.json` (`super::syntax`) and ptxas's answer.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SyntaxRow {
+    pub kind: String,
+    pub name: String,
+    pub instruction: String,
+    pub ptx: String,
+    pub target: String,
+    pub ptxas: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub catalogue: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub syntax_block: Option<bool>,
+    /// `agree`, `disagree`, or `out of scope` (neither of ptxcheck's checks
+    /// judges it: a floating-point example).
+    pub verdict: String,
+}
+
+/// An instance of `ptxas-fold.json` (`super::fold`) and what ptxas made of it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct FoldRow {
+    pub variant: String,
+    pub origin: String,
+    pub inputs: Vec<String>,
+    /// The model's outputs: hex, or `unspecified`.
+    pub model: Vec<String>,
+    /// ptxas's folded outputs: hex, or `not folded (OPCODE)`.
+    pub vendor: Vec<String>,
+    /// `agree`, `disagree`, `vendor picks` (the model leaves the value
+    /// unspecified; ptxas folds it to one), `not folded` or `rejected`.
+    pub verdict: String,
+    /// For an audit witness: the readings whose values ptxas's match.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matches: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// `ptxas-syntax.json` before its cases.
@@ -59,7 +98,7 @@ pub struct SyntaxCounts {
 pub struct SyntaxRecord {
     #[serde(flatten)]
     pub head: SyntaxHead,
-    pub cases: Vec<syntax::Row>,
+    pub cases: Vec<SyntaxRow>,
 }
 
 /// `ptxas-fold.json` before its instances.
@@ -86,7 +125,7 @@ pub struct FoldCounts {
 
 impl FoldCounts {
     /// The counts of `rows`.
-    pub fn of(rows: &[fold::Row]) -> FoldCounts {
+    pub fn of(rows: &[FoldRow]) -> FoldCounts {
         let n = |v: &str| rows.iter().filter(|r| r.verdict == v).count();
         FoldCounts {
             instances: rows.len(),
@@ -104,7 +143,7 @@ impl FoldCounts {
 pub struct FoldRecord {
     #[serde(flatten)]
     pub head: FoldHead,
-    pub instances: Vec<fold::Row>,
+    pub instances: Vec<FoldRow>,
 }
 
 /// The witnesses of the audit in a report's `ptxcheck.json`: each

@@ -15,8 +15,6 @@
 //!
 //! A case where ptxas and ptxcheck answer differently is a finding.
 
-use serde::{Deserialize, Serialize};
-
 use crate::audit::syntax::EXAMPLE_INSTRUCTIONS;
 use crate::audit::text::ranges::RANGES;
 use crate::ptx::parse::{parse_instruction, OperandText};
@@ -25,30 +23,11 @@ use ptx_spec::catalogue::{Role, Variant};
 pub use super::kernel::Case;
 use super::kernel::{entry, register_type, Setting, NEWEST, SHFL_LEGAL, SHFL_REMOVED};
 use super::ptxas::{assemble_each, Tool, ToolError};
+pub use super::record::SyntaxRow as Row;
 
 /// The architecture ptxas compiles every module for; the module's `.target`
 /// is what legality depends on.
 pub const ARCH: &str = "sm_90";
-
-/// A case and ptxas's answer.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Row {
-    pub kind: String,
-    pub name: String,
-    pub instruction: String,
-    pub ptx: String,
-    pub target: String,
-    pub ptxas: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub catalogue: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub syntax_block: Option<bool>,
-    /// `agree`, `disagree`, or `out of scope` (neither of ptxcheck's checks
-    /// judges it: a floating-point example).
-    pub verdict: String,
-}
 
 /// Every case, in a fixed order: variants in catalogue order, the shfl
 /// removals, then examples in spec order.
