@@ -1,6 +1,6 @@
 //! The sm_90 model against every committed H100 result
-//! (`reports/vendor/h100-run.txt`): no disagreement and no value left for
-//! the hardware to pick; and each rule's evidence, as its table states it,
+//! (`reports/vendor/h100-run.txt` and `h100-edges.txt`): no disagreement and
+//! no value left for the hardware to pick; and each rule's evidence, as its table states it,
 //! is the number of results in that rule's case; and both encodings of
 //! every variant a rule changes proven equal, a fault planted in a rule
 //! caught.
@@ -19,9 +19,15 @@ use ptxcheck::prove::{prove_against_in, prove_in, Verdict};
 
 const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
 
-fn results() -> String {
-    let path = format!("{}/../reports/vendor/h100-run.txt", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(path).expect("the committed H100 results")
+/// Each committed results file: its name under `reports/`, and its text.
+fn results() -> Vec<(&'static str, String)> {
+    ptxcheck::sm_90_report::RESULTS
+        .iter()
+        .map(|name| {
+            let path = format!("{}/../reports/{name}", env!("CARGO_MANIFEST_DIR"));
+            (*name, std::fs::read_to_string(path).expect("the committed H100 results"))
+        })
+        .collect()
 }
 
 fn hex(t: &str) -> u128 {
@@ -30,26 +36,27 @@ fn hex(t: &str) -> u128 {
 
 #[test]
 fn sm_90_agrees_with_every_h100_result() {
-    let text = results();
-    let rows = hw::compare_in(&text, Model::Sm90).expect("the file reads");
-    assert_eq!(rows.len(), 8643);
-    let bad: Vec<String> = rows
-        .iter()
-        .filter(|r| r.verdict != "agree")
-        .map(|r| format!("line {}: {} -> {} (sm_90 {})", r.line, r.label, r.hardware, r.model))
-        .collect();
-    assert!(bad.is_empty(), "{} results differ:\n{}", bad.len(), bad.join("\n"));
-    // The spec model, for contrast, leaves 936 to the hardware and is
-    // contradicted 5 times.
-    let spec = hw::compare_in(&text, Model::Spec).expect("the file reads");
-    let count = |v: &str| spec.iter().filter(|r| r.verdict == v).count();
-    assert_eq!((count("agree"), count("disagree"), count("hardware picks")), (7702, 5, 936));
+    // Per file: its results, and the spec model's agreements, contradictions
+    // and values it leaves to the hardware, for contrast.
+    let expected = [(8643, (7702, 5, 936)), (4706, (4610, 10, 86))];
+    for ((name, text), (len, spec_counts)) in results().iter().zip(expected) {
+        let rows = hw::compare_in(text, Model::Sm90).expect("the file reads");
+        assert_eq!(rows.len(), len, "{name}");
+        let bad: Vec<String> = rows
+            .iter()
+            .filter(|r| r.verdict != "agree")
+            .map(|r| format!("{name} line {}: {} -> {} (sm_90 {})", r.line, r.label, r.hardware, r.model))
+            .collect();
+        assert!(bad.is_empty(), "{} results differ:\n{}", bad.len(), bad.join("\n"));
+        let spec = hw::compare_in(text, Model::Spec).expect("the file reads");
+        let count = |v: &str| spec.iter().filter(|r| r.verdict == v).count();
+        assert_eq!((count("agree"), count("disagree"), count("hardware picks")), spec_counts, "{name}");
+    }
 }
 
-/// The variant and the model's input values of one results line.
-fn inputs(line: &str) -> (Variant, Vec<BitVec>) {
-    let left = line.split(" -> ").next().unwrap();
-    let tokens: Vec<&str> = left.split_whitespace().collect();
+/// The variant and the model's input values of one result's label.
+fn inputs(label: &str) -> (Variant, Vec<BitVec>) {
+    let tokens: Vec<&str> = label.split_whitespace().collect();
     if tokens[0] == "inst" {
         let v = Variant::from_mnemonic(tokens[1]).unwrap();
         let values = v.inputs().iter().zip(&tokens[2..]).map(|(o, t)| BitVec::new(o.ty.width(), hex(t))).collect();
@@ -72,7 +79,11 @@ fn inputs(line: &str) -> (Variant, Vec<BitVec>) {
 #[test]
 fn each_rule_states_the_results_in_its_case() {
     let mut counted: BTreeMap<(&str, String), u32> = BTreeMap::new();
-    for line in results().lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    let labels: Vec<String> = results()
+        .iter()
+        .flat_map(|(_, text)| hw::compare_in(text, Model::Spec).unwrap().into_iter().map(|r| r.label))
+        .collect();
+    for line in &labels {
         let (v, values) = inputs(line);
         // Every result where sm_90 and spec differ falls in a rule's case.
         let spec_out = v.run_in(Model::Spec, &values.iter().map(|b| b.unsigned()).collect::<Vec<_>>());
@@ -111,21 +122,18 @@ fn eval_with_the_sm_90_model() {
     let (code, _, err) = run(&["eval", "div.u32 d, 7, 0", "--model", "sm_91"]);
     assert_eq!(code, Some(2));
     assert_eq!(err.lines().count(), 1, "{err}");
-    let (code, out, _) = run(&[
-        "hw",
-        "compare",
-        &format!("{}/../reports/vendor/h100-run.txt", env!("CARGO_MANIFEST_DIR")),
-        "--model",
-        "sm_90",
-    ]);
-    assert_eq!(code, Some(0));
-    assert!(out.contains("8643 results: 8643 agree, 0 disagree, 0 hardware picks"), "{out}");
+    for (file, n) in [("h100-run.txt", 8643), ("h100-edges.txt", 4706)] {
+        let path = format!("{}/../reports/vendor/{file}", env!("CARGO_MANIFEST_DIR"));
+        let (code, out, _) = run(&["hw", "compare", &path, "--model", "sm_90"]);
+        assert_eq!(code, Some(0));
+        assert!(out.contains(&format!("{n} results: {n} agree, 0 disagree, 0 hardware picks")), "{out}");
+    }
 }
 
 #[test]
 fn every_variant_a_rule_changes_is_proven_in_sm_90() {
     let changed: Vec<Variant> = Variant::all().into_iter().filter(|v| !Model::Sm90.rules_for(v).is_empty()).collect();
-    assert_eq!(changed.len(), 21);
+    assert_eq!(changed.len(), 23);
     for v in changed {
         let r = prove_in(Model::Sm90, &v, &Backend::Embedded, TIMEOUT);
         assert!(r.verdict.is_proven(), "{v}: {:?}", r.verdict);
@@ -160,15 +168,16 @@ fn a_fault_planted_in_an_sm_90_rule_is_caught() {
     assert!(spec.verdict.is_proven(), "{:?}", spec.verdict);
 }
 
-/// The fns rule for offset -2^31 planted wrong: defined at every mask.
+/// The division-by-zero rule planted wrong: defined for every dividend of
+/// div.s32, where no result has a < 0.
 #[test]
 fn a_vendor_rule_that_claims_too_much_is_caught() {
-    let v = Variant::from_mnemonic("fns.b32").unwrap();
+    let v = Variant::from_mnemonic("div.s32").unwrap();
     let r = prove_against_in(Model::Sm90, &v, &Backend::Embedded, TIMEOUT, |sym, ins| {
         let mut outs = encode::encode_in(Model::Sm90, &v, sym, ins);
-        let min_offset = sym.eq(ins[2], sym.constant(32, 1 << 31));
-        let base_small = sym.bvule(ins[1], sym.constant(32, 31));
-        outs[0].defined = sym.or(outs[0].defined, sym.and(min_offset, base_small));
+        let b_zero = sym.is_zero(ins[1]);
+        outs[0].value = sym.ite(b_zero, sym.constant(32, 0xffff_ffff), outs[0].value);
+        outs[0].defined = sym.or(outs[0].defined, b_zero);
         outs
     });
     let Verdict::Counterexample(cex) = r.verdict else { panic!("expected a counterexample, got {:?}", r.verdict) };
@@ -185,11 +194,12 @@ fn the_committed_sm_90_report_is_current() {
         std::path::PathBuf::from(format!("{}/../reports/vendor/ptxas-fold.json", env!("CARGO_MANIFEST_DIR")));
     let fold: ptxcheck::oracle::record::FoldRecord =
         ptxcheck::oracle::record::read(&fold_path).unwrap().expect("the committed ptxas results");
-    let text = ptxcheck::sm_90_report::markdown(Some(&results()), Some(&fold));
+    let text = ptxcheck::sm_90_report::markdown(&results(), Some(&fold));
     if std::env::var("INSTA_UPDATE").as_deref() == Ok("always") {
         std::fs::write(&path, &text).unwrap();
     }
     assert_eq!(std::fs::read_to_string(&path).unwrap_or_default(), text, "reports/sm_90.md is stale");
-    assert!(text.contains("| `sm_90` | 8643 | 8643 | 0 | 0 |"), "{text}");
-    assert!(text.contains("| `spec` | 8643 | 7702 | 5 | 936 |"), "{text}");
+    assert!(text.contains("| `vendor/h100-run.txt` | `sm_90` | 8643 | 8643 | 0 | 0 |"), "{text}");
+    assert!(text.contains("| `vendor/h100-run.txt` | `spec` | 8643 | 7702 | 5 | 936 |"), "{text}");
+    assert!(text.contains("| `vendor/h100-edges.txt` | `sm_90` | 4706 | 4706 | 0 | 0 |"), "{text}");
 }

@@ -112,8 +112,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let report = report::build(&runs, &audit, vendor.as_ref(), text.as_ref());
     // The sm_90 model's deviations: a file of its own, from the rule table
     // and the committed H100 results.
-    let results = std::fs::read_to_string(dir.join(sm_90_report::RESULTS)).ok();
-    let sm_90 = sm_90_report::markdown(results.as_deref(), vendor.as_ref().map(|v| &v.fold));
+    let results: Vec<(&str, String)> = sm_90_report::RESULTS
+        .iter()
+        .filter_map(|name| Some((*name, std::fs::read_to_string(dir.join(name)).ok()?)))
+        .collect();
+    let sm_90 = sm_90_report::markdown(&results, vendor.as_ref().map(|v| &v.fold));
     if args.check {
         let mut stale = report.stale(dir);
         let sm_90_path = dir.join(sm_90_report::FILE);

@@ -328,7 +328,11 @@ pub fn compare(text: &str) -> Result<Vec<Compared>, String> {
     compare_in(text, Model::Spec)
 }
 
-/// [`compare`] against the concrete semantics of `model`.
+/// [`compare`] against the concrete semantics of `model`. Two formats are
+/// read, line by line: `hw run`'s (`inst VARIANT INPUTS -> OUTPUTS`, `shfl
+/// ... -> OUTPUTS`), and an edge sweep's (`INSTRUCTION|VALUE OF d`: the
+/// instruction on immediates, as PTX writes it). Either way a line's label
+/// is `inst VARIANT INPUTS`, so results of both files meet on one input.
 pub fn compare_in(text: &str, model: Model) -> Result<Vec<Compared>, String> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l.trim())) {
@@ -336,49 +340,8 @@ pub fn compare_in(text: &str, model: Model) -> Result<Vec<Compared>, String> {
             continue;
         }
         let bad = |why: &str| format!("results line {n}: {why}: `{line}`");
-        let (left, right) = line.split_once(" -> ").ok_or_else(|| bad("no ` -> `"))?;
-        let got: Vec<u128> = right
-            .split_whitespace()
-            .map(|t| parse_hex(t).ok_or_else(|| bad("not a hex value")))
-            .collect::<Result<_, _>>()?;
-        let tokens: Vec<&str> = left.split_whitespace().collect();
-        let (model, widths): (Vec<Option<u128>>, Vec<u32>) = match tokens.first() {
-            Some(&"inst") if tokens.len() >= 2 => {
-                let v = Variant::from_mnemonic(tokens[1]).ok_or_else(|| bad("unknown variant"))?;
-                let inputs: Vec<u128> = tokens[2..]
-                    .iter()
-                    .map(|t| parse_hex(t).ok_or_else(|| bad("bad input")))
-                    .collect::<Result<_, _>>()?;
-                if inputs.len() != v.inputs().len() {
-                    return Err(bad("wrong number of inputs"));
-                }
-                let model = v.run_in(model, &inputs).into_iter().map(|o| o.map(|b| b.unsigned())).collect();
-                (model, v.outputs().iter().map(|o| o.ty.width()).collect())
-            }
-            Some(&"shfl") if tokens.len() == 8 => {
-                let field = |key: &str| -> Result<u32, String> {
-                    let t = tokens.iter().find_map(|t| t.strip_prefix(key)).ok_or_else(|| bad("missing field"))?;
-                    parse_hex(t).and_then(|v| u32::try_from(v).ok()).ok_or_else(|| bad("bad field"))
-                };
-                let (b, c, active, base) = (field("b=")?, field("c=")?, field("active=")?, field("base=")?);
-                let lane = tokens[7].strip_prefix("lane=").and_then(|l| l.parse::<usize>().ok()).filter(|l| *l < 32);
-                let lane = lane.ok_or_else(|| bad("bad lane"))?;
-                let text = format!("{} {}, a, {b:#x}, {c:#x}", tokens[1], tokens[2]);
-                let lanes =
-                    LaneValues::parse(&format!("a={}..{}", base, base + 31)).map_err(|e| bad(&e.to_string()))?;
-                let e = evaluate_warp_in(&text, &[lanes], active, model).map_err(|e| bad(&e.to_string()))?;
-                let model = e.rows[lane]
-                    .outputs
-                    .iter()
-                    .map(|o| match o {
-                        LaneOutput::Value(v) => Some(v.unsigned()),
-                        _ => None,
-                    })
-                    .collect();
-                (model, e.output_types.iter().map(|t| t.width()).collect())
-            }
-            _ => return Err(bad("expected `inst` or `shfl` results")),
-        };
+        let read = if line.contains(" -> ") { run_line(line, model) } else { edge_line(line, model) };
+        let Read { label, model, widths, got } = read.map_err(|why| bad(&why))?;
         if got.len() != model.len() {
             return Err(bad("wrong number of results"));
         }
@@ -393,7 +356,7 @@ pub fn compare_in(text: &str, model: Model) -> Result<Vec<Compared>, String> {
         let show = |vals: Vec<String>| vals.join(" ");
         out.push(Compared {
             line: n,
-            label: left.to_string(),
+            label,
             hardware: show(got.iter().zip(&widths).map(|(g, &w)| hex(*g, w)).collect()),
             model: show(
                 model.iter().zip(&widths).map(|(m, &w)| m.map_or("unspecified".to_string(), |v| hex(v, w))).collect(),
@@ -402,6 +365,91 @@ pub fn compare_in(text: &str, model: Model) -> Result<Vec<Compared>, String> {
         });
     }
     Ok(out)
+}
+
+/// One result line read: its label, the model's outputs (`None`: left
+/// open), their widths, and the hardware's values.
+struct Read {
+    label: String,
+    model: Vec<Option<u128>>,
+    widths: Vec<u32>,
+    got: Vec<u128>,
+}
+
+/// The model's outputs of `variant` on `inputs`, and their widths.
+fn model_outputs(variant: &Variant, inputs: &[u128], model: Model) -> (Vec<Option<u128>>, Vec<u32>) {
+    let values = variant.run_in(model, inputs).into_iter().map(|o| o.map(|b| b.unsigned())).collect();
+    (values, variant.outputs().iter().map(|o| o.ty.width()).collect())
+}
+
+/// A line of `hw run`'s results.
+fn run_line(line: &str, model: Model) -> Result<Read, String> {
+    let (left, right) = line.split_once(" -> ").ok_or("no ` -> `")?;
+    let got: Vec<u128> =
+        right.split_whitespace().map(|t| parse_hex(t).ok_or("not a hex value")).collect::<Result<_, _>>()?;
+    let tokens: Vec<&str> = left.split_whitespace().collect();
+    let (model, widths) = match tokens.first() {
+        Some(&"inst") if tokens.len() >= 2 => {
+            let v = Variant::from_mnemonic(tokens[1]).ok_or("unknown variant")?;
+            let inputs: Vec<u128> =
+                tokens[2..].iter().map(|t| parse_hex(t).ok_or("bad input")).collect::<Result<_, _>>()?;
+            if inputs.len() != v.inputs().len() {
+                return Err("wrong number of inputs".into());
+            }
+            model_outputs(&v, &inputs, model)
+        }
+        Some(&"shfl") if tokens.len() == 8 => {
+            let field = |key: &str| -> Result<u32, String> {
+                let t = tokens.iter().find_map(|t| t.strip_prefix(key)).ok_or("missing field")?;
+                Ok(parse_hex(t).and_then(|v| u32::try_from(v).ok()).ok_or("bad field")?)
+            };
+            let (b, c, active, base) = (field("b=")?, field("c=")?, field("active=")?, field("base=")?);
+            let lane = tokens[7].strip_prefix("lane=").and_then(|l| l.parse::<usize>().ok()).filter(|l| *l < 32);
+            let lane = lane.ok_or("bad lane")?;
+            let text = format!("{} {}, a, {b:#x}, {c:#x}", tokens[1], tokens[2]);
+            let lanes = LaneValues::parse(&format!("a={}..{}", base, base + 31)).map_err(|e| e.to_string())?;
+            let e = evaluate_warp_in(&text, &[lanes], active, model).map_err(|e| e.to_string())?;
+            let model = e.rows[lane]
+                .outputs
+                .iter()
+                .map(|o| match o {
+                    LaneOutput::Value(v) => Some(v.unsigned()),
+                    _ => None,
+                })
+                .collect();
+            (model, e.output_types.iter().map(|t| t.width()).collect())
+        }
+        _ => return Err("expected `inst` or `shfl` results".into()),
+    };
+    Ok(Read { label: left.to_string(), model, widths, got })
+}
+
+/// A line of an edge sweep: `INSTRUCTION|VALUE`, the instruction's inputs
+/// all immediates and VALUE its one destination's.
+fn edge_line(line: &str, model: Model) -> Result<Read, String> {
+    let (instruction, value) = line.rsplit_once('|').ok_or("expected ` -> ` or `INSTRUCTION|VALUE`")?;
+    let got = parse_hex(value).ok_or("not a hex value")?;
+    let parsed = crate::ptx::parse::parse_instruction(instruction.trim()).map_err(|e| e.to_string())?;
+    let v = parsed.variant;
+    if v.outputs().len() != 1 || v.is_warp_wide() {
+        return Err("an edge result gives one destination of one thread".into());
+    }
+    let inputs: Vec<u128> = v
+        .operands()
+        .iter()
+        .zip(&parsed.operands)
+        .filter(|(o, _)| !o.is_dest())
+        .map(|(_, t)| match t {
+            crate::ptx::parse::OperandText::Imm(b) => Ok(b.unsigned()),
+            _ => Err("an input that is not an immediate"),
+        })
+        .collect::<Result<_, _>>()?;
+    let label = std::iter::once(format!("inst {v}"))
+        .chain(v.inputs().iter().zip(&inputs).map(|(o, x)| hex(*x, o.ty.width())))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let (model, widths) = model_outputs(&v, &inputs, model);
+    Ok(Read { label, model, widths, got: vec![got] })
 }
 
 #[cfg(test)]

@@ -17,6 +17,9 @@ use crate::audit::Audit;
 use crate::oracle::fold;
 use crate::oracle::hw::{self, Compared};
 
+/// The edge sweep's results on the same GPU, beside the run.
+pub const EDGES: &str = "h100-edges.txt";
+
 /// The file of the committed run, under the report's `vendor/`.
 pub const RUN: &str = "h100-run.txt";
 
@@ -32,7 +35,18 @@ impl Hardware {
     /// The run in `dir/vendor`, if there is one that reads.
     pub fn load(dir: &Path) -> Option<Hardware> {
         let text = std::fs::read_to_string(dir.join("vendor").join(RUN)).ok()?;
-        Hardware::parse(&text)
+        let mut hw = Hardware::parse(&text)?;
+        // The edge sweep on the same GPU: its results join the run's, one
+        // label per input (the run's result first where both have one).
+        if let Ok(edges) = std::fs::read_to_string(dir.join("vendor").join(EDGES)) {
+            for row in hw::compare(&edges).ok()? {
+                if !hw.by_label.contains_key(&row.label) {
+                    hw.by_label.insert(row.label.clone(), hw.rows.len());
+                    hw.rows.push(row);
+                }
+            }
+        }
+        Some(hw)
     }
 
     pub fn parse(text: &str) -> Option<Hardware> {

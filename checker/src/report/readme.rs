@@ -197,11 +197,14 @@ pub(super) fn readme_hardware(s: &mut String, hw: Option<&Hardware>, audit: &Aud
     let _ = writeln!(
         s,
         "The same instances and 360 whole-warp shfl cases run on {}, recorded in \
-         [vendor/{}](vendor/{}) by `ptxcheck hw run --output`; each finding below says which reading the GPU \
-         takes on its witness.\n",
+         [vendor/{}](vendor/{}) by `ptxcheck hw run --output`, with an edge sweep on the same GPU made without \
+         ptxcheck ([vendor/{}](vendor/{}): every operand at its edge values, each instance its own kernel); each \
+         finding below says which reading the GPU takes on its witness.\n",
         hw.device,
         hardware::RUN,
-        hardware::RUN
+        hardware::RUN,
+        hardware::EDGES,
+        hardware::EDGES
     );
     let mut t = vec![vec!["results on the GPU".to_string(), "count".into()]];
     t.push(vec!["all".into(), hw.rows.len().to_string()]);

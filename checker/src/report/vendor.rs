@@ -6,6 +6,7 @@ use std::path::Path;
 
 use ptx_spec::bv::{parse_hex, BitVec};
 use ptx_spec::catalogue::Variant;
+use ptx_spec::hardware::Model;
 
 use crate::audit::finding::{Finding, FindingKind, Severity, WitnessTable};
 use crate::audit::passages::compare::{self as passage_compare, PassageResult};
@@ -81,6 +82,8 @@ impl Vendor {
                 let run = hw.instances(findings);
                 picks_elsewhere(&run, findings, passages)
                     .or_else(|| instances_verdict(&run, findings))
+                    .or_else(|| takes_elsewhere(&run, findings, passages))
+                    .or_else(|| rule_verdict(findings))
                     .unwrap_or_else(|| "not run".into())
             }
         }
@@ -205,15 +208,7 @@ pub(super) fn picks_elsewhere(
             if i.verdict != "disagree" || !covers(p, name) {
                 continue;
             }
-            let Some(variant) = Variant::from_mnemonic(name) else { continue };
-            let ins: Option<Vec<BitVec>> = variant
-                .inputs()
-                .iter()
-                .zip(&i.inputs)
-                .map(|(o, t)| parse_hex(t).map(|v| BitVec::new(o.ty.width(), v)))
-                .collect();
-            let vendor: Option<Vec<u128>> = i.vendor.iter().map(|v| parse_hex(v)).collect();
-            let (Some(ins), Some(vendor)) = (ins, vendor) else { continue };
+            let Some((variant, ins, vendor)) = instance_values(i) else { continue };
             let matches = readings_giving(&variant, p, &ins, &vendor);
             // A value another passage's reading also gives is no evidence
             // for this one: a 64-bit bfe length of 0x101 read as 255 is the
@@ -236,6 +231,57 @@ pub(super) fn picks_elsewhere(
         }
     }
     None
+}
+
+/// A recorded instance's variant, inputs and vendor values, where each
+/// reads.
+fn instance_values(i: &fold::Row) -> Option<(Variant, Vec<BitVec>, Vec<u128>)> {
+    let variant = Variant::from_mnemonic(&i.variant)?;
+    let ins: Option<Vec<BitVec>> = variant
+        .inputs()
+        .iter()
+        .zip(&i.inputs)
+        .map(|(o, t)| parse_hex(t).map(|v| BitVec::new(o.ty.width(), v)))
+        .collect();
+    let vendor: Option<Vec<u128>> = i.vendor.iter().map(|v| parse_hex(v)).collect();
+    Some((variant, ins?, vendor?))
+}
+
+/// Where a recorded instance of any origin falls on a variant of one of
+/// these findings' passages and its value tells the passage's readings
+/// apart (some give it, some do not): which readings give it. The reading
+/// probes and case boundaries that a run holds decide a root cause this
+/// way when no witness of its own was run.
+pub(super) fn takes_elsewhere(
+    source: &[fold::Row],
+    findings: &[&Finding],
+    passages: &[PassageResult],
+) -> Option<String> {
+    for p in passages.iter().filter(|p| findings.iter().any(|f| f.id == p.passage.id)) {
+        let widths = p.passage.widths();
+        for i in source.iter().filter(|i| widths.iter().any(|w| *w == i.variant)) {
+            let Some((variant, ins, vendor)) = instance_values(i) else { continue };
+            let matches = readings_giving(&variant, p, &ins, &vendor);
+            if !matches.is_empty() && matches.len() < p.passage.readings.len() {
+                return Some(format!(
+                    "on {} it takes `{}`: {}",
+                    origin_words(&i.origin),
+                    matches.join("`, `"),
+                    instance_text(i)
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// Where an sm_90 rule, drawn from the committed GPU results, fills in or
+/// replaces the assumption one of these findings is about: the rule, its
+/// formula and its evidence (warp-wide shfl, which the instances above do
+/// not hold, is decided this way).
+fn rule_verdict(findings: &[&Finding]) -> Option<String> {
+    let rule = Model::Sm90.rules().iter().find(|r| findings.iter().any(|f| f.id == r.assumption))?;
+    Some(format!("gives a value in every case (`{}`: {}; {} results)", rule.id, rule.formula, rule.results()))
 }
 
 /// The readings of passage `p` that give `vendor` on `ins` (each evaluated

@@ -12,7 +12,7 @@ use ptx_spec::catalogue::shfl::{input, WARP};
 use ptx_spec::catalogue::{Inputs, Out, Outputs, Variant};
 use ptx_spec::hardware::sm_90::{
     covers, BIT_FIELD_64_WIDE_OPERAND, DIV_BY_ZERO, FNS_BASE_ABOVE_31, FNS_MOST_NEGATIVE_OFFSET, REM_BY_ZERO,
-    REM_TRUNCATING, SHFL_SOURCE_NOT_EXECUTING,
+    REM_TRUNCATING, SHFL_SOURCE_NOT_EXECUTING, SIGNED_BY_ZERO_NEGATIVE,
 };
 
 /// The sm_90 encoding of `v` on `values` (in the order of `Variant::inputs`).
@@ -38,26 +38,26 @@ pub fn encode<A: Algebra>(v: &Variant, sym: &A, values: &[A::Bv]) -> Outputs<A> 
                 o.defined = sym.not(b_zero);
             }
             // 9.7.1.8-9, sm90-div-by-zero / sm90-rem-by-zero: all ones, for
-            // signed types only where a >= 0 was measured.
+            // signed types where a >= 0, and where a < 0 at the widths
+            // sm90-signed-by-zero-negative-dividend covers.
             let rule = if is_div { &DIV_BY_ZERO } else { &REM_BY_ZERO };
             if covers(rule, v) {
-                let case = if t.is_signed() { sym.and(b_zero, a_sign_clear) } else { b_zero };
+                let every_a = !t.is_signed() || covers(&SIGNED_BY_ZERO_NEGATIVE, v);
+                let case = if every_a { b_zero } else { sym.and(b_zero, a_sign_clear) };
                 o.value = sym.ite(case, sym.bvnot(sym.constant(w, 0)), o.value);
                 o.defined = sym.or(case, o.defined);
             }
         }
         Variant::BitCount(BitCount::Fns) => {
-            let (mask, base, offset) = (ins.get("mask"), ins.get("base"), ins.get("offset"));
+            let (base, offset) = (ins.get("base"), ins.get("offset"));
             let zero = sym.constant(32, 0);
             // 9.7.1.17, sm90-fns-base-above-31: some bit above bit 4 of base.
             let high_base = sym.not(sym.eq(sym.extract(31, 5, base), sym.constant(27, 0)));
-            // sm90-fns-most-negative-offset: 0 at mask = base = 0, open elsewhere
-            // (base above 31 included).
+            // sm90-fns-most-negative-offset: 0 whatever the mask and the base.
             let min_offset = sym.eq(offset, sym.constant(32, 0x8000_0000));
-            let at_measured = sym.eq(sym.bvor(mask, base), zero);
             let o = outs[0];
             let (value, defined) = if covers(&FNS_MOST_NEGATIVE_OFFSET, v) {
-                (sym.ite(min_offset, zero, o.value), choose(sym, min_offset, at_measured, o.defined))
+                (sym.ite(min_offset, zero, o.value), sym.or(min_offset, o.defined))
             } else {
                 (o.value, o.defined)
             };
@@ -74,20 +74,17 @@ pub fn encode<A: Algebra>(v: &Variant, sym: &A, values: &[A::Bv]) -> Outputs<A> 
         }
         Variant::BitField(op @ (BitField::Bfe(_) | BitField::Bfi(_))) if covers(&BIT_FIELD_64_WIDE_OPERAND, v) => {
             // 9.7.1.19-20, sm90-bfe-bfi-64-wide-operand: the encoding run on
-            // the position and length as each of the two readings the data
-            // leaves open hands them to it; a value only where both agree.
+            // the position and length saturated at 255.
             let (pos, len) = match op {
                 BitField::Bfe(_) => ("b", "c"),
                 _ => ("c", "d"),
             };
-            // Both readings are written without `ite`: the encoding masks
-            // the operand to its low byte, so setting every bit gives 255.
+            // Written without `ite`: the encoding masks the operand to its
+            // low byte, so setting every bit of one above 255 gives 255.
             // Why: with an `ite` there, z3 4.8.12 expands the exported
             // define-funs bit by bit (see `bit_field.rs`) and does not load
             // them within 30 s; without, they load as fast as the spec's.
             let all_if = |bit: A::Bv, x: A::Bv| sym.bvor(x, sym.sign_extend(31, bit));
-            // 2^31 and above: the top bit.
-            let wide = |x: A::Bv| all_if(sym.extract(31, 31, x), x);
             // Above 255: the borrow of 255 - x, at 33 bits.
             let above_255 = |x: A::Bv| {
                 let diff = sym.bvsub(sym.constant(33, 0xff), sym.zero_extend(1, x));
@@ -102,9 +99,7 @@ pub fn encode<A: Algebra>(v: &Variant, sym: &A, values: &[A::Bv]) -> Outputs<A> 
                 }
                 super::encode(v, sym, &changed)[0].value
             };
-            let wide_255 = reading(&wide);
-            let saturating = reading(&above_255);
-            outs[0] = Out { value: wide_255, defined: sym.eq(wide_255, saturating) };
+            outs[0] = Out { value: reading(&above_255), defined: sym.bool_constant(true) };
         }
         Variant::Shfl(_) if covers(&SHFL_SOURCE_NOT_EXECUTING, v) => {
             // 9.7.9.5, sm90-shfl-inactive-source-zero: the value a lane that

@@ -98,6 +98,8 @@ pub struct Rule {
     pub assumption: &'static str,
     /// The variants it changes, by name.
     pub variants: &'static [&'static str],
+    /// The rule as a formula over its variant's operands (w: the width).
+    pub formula: &'static str,
     /// What the vendor's hardware does, and where the data stops.
     pub rule: &'static str,
     /// What stays unspecified in the vendor model, and why ("" if nothing).

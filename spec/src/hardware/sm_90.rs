@@ -1,10 +1,12 @@
 //! The `sm_90` model: what an NVIDIA H100 (compute capability 9.0) computes,
 //! as the spec model changed by the named rules of [`RULES`].
 //!
-//! Every rule rests on the H100's results committed in
-//! `reports/vendor/h100-run.txt` (the PTX compiled by the driver, operands
-//! loaded from memory, so nothing was folded), and covers the variants, and
-//! the cases, that those results reach. Where they do not decide a case, the
+//! Every rule rests on the H100's results committed in `reports/vendor/`:
+//! `h100-run.txt` (`hw run`'s program) and `h100-edges.txt` (an edge sweep
+//! made without ptxcheck, each instance its own kernel), both with the PTX
+//! compiled by the driver and the operands loaded from memory, so nothing
+//! was folded. Each rule covers the variants, and the cases, that those
+//! results reach, and is stated over the whole input space. Where they do not decide a case, the
 //! case stays unspecified here too, and the rule says so: a vendor model is
 //! only as good as the measurements behind it.
 //!
@@ -18,7 +20,7 @@ use crate::catalogue::bit_count::BitCount;
 use crate::catalogue::bit_field::BitField;
 use crate::catalogue::div_rem::DivRem;
 use crate::catalogue::shfl::WARP;
-use crate::catalogue::{Inputs, Out, Outputs, Variant};
+use crate::catalogue::{Inputs, Outputs, Variant};
 use crate::family::shfl::{read_lane, source_lane};
 
 /// 9.7.1.8: the quotient for b = 0.
@@ -27,13 +29,30 @@ pub const DIV_BY_ZERO: Rule = Rule {
     section: "9.7.1.8",
     change: Change::FillsUnspecified,
     assumption: "div-by-zero-unspecified",
-    variants: &["div.u16", "div.u32", "div.u64", "div.s64"],
-    rule: "b = 0 gives all ones (0xffff, 0xffffffff, 0xffffffffffffffff): for div.u16, div.u32 and \
-           div.u64 whatever a is, for div.s64 when a >= 0. Extrapolated over a from one or two values \
-           of a per variant (a = 0, 0x20, a random one)",
-    open: "div.s16 and div.s32 by zero (no result), and div.s64 by zero with a < 0 (no result; a \
-           sign-magnitude divider would give 1 there, not -1)",
-    evidence: &[("div.u16", 1), ("div.u32", 1), ("div.u64", 2), ("div.s64", 2)],
+    variants: &["div.u16", "div.u32", "div.u64", "div.s16", "div.s32", "div.s64"],
+    formula: "b = 0 and (unsigned or a >= 0) -> d = 2^w - 1",
+    rule: "b = 0 gives all ones (0xffff, 0xffffffff, 0xffffffffffffffff): for the unsigned types \
+           whatever a is, for the signed types when a >= 0 (a < 0 at 16 bits: \
+           sm90-signed-by-zero-negative-dividend). Extrapolated over a from a few values of a per \
+           variant (0, 1, 0x20, the sign bit, all ones, random ones)",
+    open: "div.s32 and div.s64 by zero with a < 0: no result has one, and a sign-magnitude divider \
+           would give 1 there, not -1 (`ptxcheck eval 'div.s32 d, -1, 0'` on an H100 decides it)",
+    evidence: &[("div.u16", 4), ("div.u32", 2), ("div.u64", 4), ("div.s16", 2), ("div.s32", 2), ("div.s64", 2)],
+};
+
+/// 9.7.1.8-9: signed division and remainder by zero of a negative dividend,
+/// at 16 bits.
+pub const SIGNED_BY_ZERO_NEGATIVE: Rule = Rule {
+    id: "sm90-signed-by-zero-negative-dividend",
+    section: "9.7.1.8-9",
+    change: Change::FillsUnspecified,
+    assumption: "div-by-zero-unspecified",
+    variants: &["div.s16", "rem.s16"],
+    formula: "b = 0 and a < 0 -> d = 2^w - 1 (w = 16)",
+    rule: "b = 0 with a < 0 gives all ones too, as with a >= 0: not the 1 a sign-magnitude divider \
+           would give (-(all ones)). Every 16-bit result with a < 0 by zero fits it",
+    open: "",
+    evidence: &[("div.s16", 2), ("rem.s16", 1)],
 };
 
 /// 9.7.1.9: the remainder for b = 0.
@@ -43,11 +62,14 @@ pub const REM_BY_ZERO: Rule = Rule {
     change: Change::FillsUnspecified,
     assumption: "rem-by-zero-unspecified",
     variants: &["rem.u16", "rem.u32", "rem.s16", "rem.s64"],
+    formula: "b = 0 and (unsigned or a >= 0) -> d = 2^w - 1",
     rule: "b = 0 gives all ones, not a (so not a - q*b with the all-ones quotient): for rem.u16 and \
-           rem.u32 whatever a is, for rem.s16 and rem.s64 when a >= 0. Extrapolated over a from one \
-           or two values of a per variant",
-    open: "rem.u64 and rem.s32 by zero (no result), and signed rem by zero with a < 0 (no result)",
-    evidence: &[("rem.u16", 1), ("rem.u32", 1), ("rem.s16", 2), ("rem.s64", 1)],
+           rem.u32 whatever a is, for rem.s16 and rem.s64 when a >= 0 (a < 0 at 16 bits: \
+           sm90-signed-by-zero-negative-dividend). Extrapolated over a from a few values of a per \
+           variant",
+    open: "rem.u64 and rem.s32 by zero (no result has one: `ptxcheck eval 'rem.u64 d, 1, 0'` and \
+           `'rem.s32 d, 1, 0'` on an H100 decide them), and rem.s64 by zero with a < 0 (no result)",
+    evidence: &[("rem.u16", 5), ("rem.u32", 2), ("rem.s16", 4), ("rem.s64", 1)],
 };
 
 /// 9.7.1.9: the machine-dependent remainder of negative operands.
@@ -57,11 +79,12 @@ pub const REM_TRUNCATING: Rule = Rule {
     change: Change::FillsUnspecified,
     assumption: "rem-negative-machine-dependent",
     variants: &["rem.s16", "rem.s32", "rem.s64"],
+    formula: "b != 0 -> d = bvsrem(a, b)",
     rule: "for b != 0 with a or b negative, the remainder of truncating division: the sign of a, \
            magnitude below |b| (C's %, SMT-LIB's bvsrem); MIN rem -1 is 0. Every such result at \
            16, 32 and 64 bits fits it; the flooring reading fails on each with mixed signs",
     open: "",
-    evidence: &[("rem.s16", 7), ("rem.s32", 12), ("rem.s64", 12)],
+    evidence: &[("rem.s16", 31), ("rem.s32", 19), ("rem.s64", 20)],
 };
 
 /// 9.7.1.17: fns with base above 31.
@@ -71,13 +94,13 @@ pub const FNS_BASE_ABOVE_31: Rule = Rule {
     change: Change::FillsUnspecified,
     assumption: "fns-base-above-31-undefined",
     variants: &["fns.b32"],
-    rule: "base > 31 (unsigned) gives 0xffffffff, whatever the mask, for every offset but -2^31: \
-           the results cover base 32, 0x7fffffff, 0xfffffffe, 0xffffffff and random bases, with \
-           offset 0, positive and negative, and masks 0, all ones and random",
-    open: "offset = -2^31, which no result has: there the H100 leaves the spec's rule \
-           (sm90-fns-most-negative-offset), and ptxas's constant folder gives 0 for \
-           mask = base = 0xffffffff",
-    evidence: &[("fns.b32", 16)],
+    formula: "base >u 31 and offset != -2^31 -> d = 0xffffffff",
+    rule: "base > 31 (unsigned) gives 0xffffffff, whatever the mask, for every offset but -2^31 \
+           (sm90-fns-most-negative-offset): the results cover base 32, 0x3f, 0x7fffffff, 0xfffffffe, \
+           0xffffffff and random bases, with offset 0, positive and negative, and masks 0, all ones \
+           and random",
+    open: "",
+    evidence: &[("fns.b32", 41)],
 };
 
 /// 9.7.1.17: fns with offset = -2^31, which the hardware contradicts.
@@ -87,29 +110,30 @@ pub const FNS_MOST_NEGATIVE_OFFSET: Rule = Rule {
     change: Change::Replaces,
     assumption: "fns-most-negative-offset",
     variants: &["fns.b32"],
-    rule: "offset = -2^31 with mask = 0 and base = 0 gives 0, where the spec model (and every reading \
-           of |offset| the audit knows) finds no set bit and gives 0xffffffff. One result: the \
-           hardware's rule for this offset cannot be told from it, so sm_90 takes only that input",
-    open: "offset = -2^31 with any other mask or base, base above 31 included: unspecified (the \
-           spec model's 0xffffffff is contradicted, the hardware's rule not known)",
-    evidence: &[("fns.b32", 1)],
+    formula: "offset = -2^31 -> d = 0",
+    rule: "offset = -2^31 gives 0 whatever the mask and the base, base above 31 included, where the \
+           spec model (and every reading of |offset| the audit knows) finds no set bit and gives \
+           0xffffffff. The results cover masks 0, 0x80000001 (bit 0 set: 0 is no position found \
+           there), 0xfffffffe and 0x12c, with base 0 and 0x3f",
+    open: "",
+    evidence: &[("fns.b32", 4)],
 };
 
-/// 9.7.1.19-20: 64-bit bfe and bfi with a position or length of 2^31 or more.
+/// 9.7.1.19-20: 64-bit bfe and bfi with a position or length above 255.
 pub const BIT_FIELD_64_WIDE_OPERAND: Rule = Rule {
     id: "sm90-bfe-bfi-64-wide-operand",
     section: "9.7.1.19-20",
     change: Change::Replaces,
     assumption: "restricted to the 8-bit value range 0..255",
     variants: &["bfe.u64", "bfe.s64", "bfi.b64"],
-    rule: "at 64 bits a position or length of 2^31 or more acts as 255 (a field past the msb), not \
-           as its low byte: 4 results contradict the 8-bit mask, every other result with such an \
-           operand fits. At 32 bits the mask holds on every result (50), so bfe.u32, bfe.s32 and \
-           bfi.b32 keep it. Below 256 both readings are the same",
-    open: "64-bit position or length from 256 to 2^31 - 1: the results there (9) fit both the 8-bit \
-           mask and saturation at 255, so sm_90 gives a value only where those two readings agree \
-           and leaves the rest unspecified",
-    evidence: &[("bfe.u64", 9), ("bfe.s64", 8), ("bfi.b64", 10)],
+    formula: "w = 64 -> pos := min(pos, 255), len := min(len, 255), then the spec's bfe/bfi",
+    rule: "at 64 bits a position or length above 255 acts as 255 (saturates: a field past the msb), \
+           not as its low byte (the spec's 8-bit range): results from 0x100 and 0x101 to 2^31 and \
+           above contradict the low byte and fit saturation, none contradicts it. At 32 bits the \
+           low byte holds on every result, so bfe.u32, bfe.s32 and bfi.b32 keep it. Below 256 both \
+           are the same",
+    open: "",
+    evidence: &[("bfe.u64", 28), ("bfe.s64", 27), ("bfi.b64", 31)],
 };
 
 /// 9.7.9.5: shfl reading from a lane that does not execute.
@@ -128,6 +152,7 @@ pub const SHFL_SOURCE_NOT_EXECUTING: Rule = Rule {
         "shfl.idx.b32",
         "shfl.idx.b32 d|p",
     ],
+    formula: "source lane not in the active mask -> d = 0",
     rule: "a lane whose source lane does not execute gets d = 0 (p as in the spec model), though the \
            source lane holds its a: every lane had loaded a before the lanes outside the active mask \
            branched around the shfl. Measured under 5 active masks and 9 (b, c) pairs per variant. \
@@ -150,6 +175,7 @@ pub const SHFL_SOURCE_NOT_EXECUTING: Rule = Rule {
 pub const RULES: &[Rule] = &[
     DIV_BY_ZERO,
     REM_BY_ZERO,
+    SIGNED_BY_ZERO_NEGATIVE,
     REM_TRUNCATING,
     FNS_BASE_ABOVE_31,
     FNS_MOST_NEGATIVE_OFFSET,
@@ -175,8 +201,12 @@ pub fn semantics<A: Algebra>(v: &Variant, alg: &A, values: &[A::Bv]) -> Outputs<
             let (a, b) = (ins.get("a"), ins.get("b"));
             let by_zero = alg.is_zero(b);
             let signed = matches!(op, DivRem::Div(t) | DivRem::Rem(t) if t.is_signed());
-            // Signed variants: measured for a >= 0 only.
-            let a_measured = if signed { alg.bvsge(a, alg.constant_like(a, 0)) } else { alg.bool_constant(true) };
+            // Signed variants: measured for a >= 0, and at 16 bits for a < 0.
+            let a_measured = if signed && !covers(&SIGNED_BY_ZERO_NEGATIVE, v) {
+                alg.bvsge(a, alg.constant_like(a, 0))
+            } else {
+                alg.bool_constant(true)
+            };
             let rule = if matches!(op, DivRem::Div(_)) { &DIV_BY_ZERO } else { &REM_BY_ZERO };
             let o = &mut outs[0];
             if signed && matches!(op, DivRem::Rem(_)) && covers(&REM_TRUNCATING, v) {
@@ -191,15 +221,13 @@ pub fn semantics<A: Algebra>(v: &Variant, alg: &A, values: &[A::Bv]) -> Outputs<
             }
         }
         Variant::BitCount(BitCount::Fns) => {
-            let (mask, base, offset) = (ins.get("mask"), ins.get("base"), ins.get("offset"));
+            let (base, offset) = (ins.get("base"), ins.get("offset"));
             let base_above_31 = alg.bvugt(base, alg.constant(32, 31));
             let most_negative = alg.eq(offset, alg.constant(32, 1 << 31));
-            let measured = alg.and(alg.is_zero(mask), alg.is_zero(base));
             let o = &mut outs[0];
-            // Offset -2^31: 0 at the one measured input, open elsewhere,
-            // whatever the base.
+            // Offset -2^31: 0, whatever the mask and the base.
             o.value = alg.ite(most_negative, alg.constant(32, 0), o.value);
-            o.defined = alg.or(alg.and(most_negative, measured), alg.and(alg.not(most_negative), o.defined));
+            o.defined = alg.or(most_negative, o.defined);
             // Base above 31, at every other offset.
             let all_ones = alg.and(base_above_31, alg.not(most_negative));
             o.value = alg.ite(all_ones, alg.constant(32, 0xffff_ffff), o.value);
@@ -207,21 +235,14 @@ pub fn semantics<A: Algebra>(v: &Variant, alg: &A, values: &[A::Bv]) -> Outputs<
         }
         Variant::BitField(op @ (BitField::Bfe(_) | BitField::Bfi(_))) if covers(&BIT_FIELD_64_WIDE_OPERAND, v) => {
             let (pos, len) = if matches!(op, BitField::Bfe(_)) { ("b", "c") } else { ("c", "d") };
+            // Position and length saturate at 255.
             let k255 = alg.constant(32, 0xff);
-            // Reading 1: 2^31 and above act as 255; below, the spec's low byte.
-            let wide_as_255 = |x: A::Bv| alg.ite(alg.bvuge(x, alg.constant(32, 1 << 31)), k255, x);
-            // Reading 2: saturation at 255.
-            let saturated = |x: A::Bv| alg.umin(x, k255);
-            let with = |f: &dyn Fn(A::Bv) -> A::Bv| {
-                let changed: Vec<A::Bv> = operands
-                    .iter()
-                    .zip(values)
-                    .map(|(o, &x)| if o.name == pos || o.name == len { f(x) } else { x })
-                    .collect();
-                v.semantics(alg, &changed).remove(0)
-            };
-            let (first, second) = (with(&wide_as_255), with(&saturated));
-            outs[0] = Out { value: first.value, defined: alg.eq(first.value, second.value) };
+            let changed: Vec<A::Bv> = operands
+                .iter()
+                .zip(values)
+                .map(|(o, &x)| if o.name == pos || o.name == len { alg.umin(x, k255) } else { x })
+                .collect();
+            outs[0] = v.semantics(alg, &changed).remove(0);
         }
         Variant::Shfl(_) if covers(&SHFL_SOURCE_NOT_EXECUTING, v) => {
             let Variant::Shfl(shfl) = v else { unreachable!() };
@@ -252,7 +273,7 @@ pub fn rule_for(v: &Variant, values: &[BitVec]) -> Option<&'static Rule> {
             let (a, b) = (ins.get("a"), ins.get("b"));
             let signed = matches!(op, DivRem::Div(t) | DivRem::Rem(t) if t.is_signed());
             match op {
-                _ if b.unsigned() == 0 && signed && negative(a) => None,
+                _ if b.unsigned() == 0 && signed && negative(a) => Some(&SIGNED_BY_ZERO_NEGATIVE),
                 DivRem::Div(_) if b.unsigned() == 0 => Some(&DIV_BY_ZERO),
                 DivRem::Rem(_) if b.unsigned() == 0 => Some(&REM_BY_ZERO),
                 DivRem::Rem(_) if signed && (negative(a) || negative(b)) => Some(&REM_TRUNCATING),
@@ -263,7 +284,7 @@ pub fn rule_for(v: &Variant, values: &[BitVec]) -> Option<&'static Rule> {
         Variant::BitCount(BitCount::Fns) if ins.get("base").unsigned() > 31 => Some(&FNS_BASE_ABOVE_31),
         Variant::BitField(op @ (BitField::Bfe(_) | BitField::Bfi(_))) => {
             let (pos, len) = if matches!(op, BitField::Bfe(_)) { ("b", "c") } else { ("c", "d") };
-            let wide = [ins.get(pos), ins.get(len)].iter().any(|x| x.unsigned() >= 1 << 31);
+            let wide = [ins.get(pos), ins.get(len)].iter().any(|x| x.unsigned() > 0xff);
             wide.then_some(&BIT_FIELD_64_WIDE_OPERAND)
         }
         Variant::Shfl(shfl) => {
