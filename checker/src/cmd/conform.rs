@@ -46,7 +46,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
 
 fn read(file: &Path) -> Result<Vec<Outcome>, Error> {
     let text = std::fs::read_to_string(file).map_err(|e| Error::file(format!("cannot read {}", file.display()), e))?;
-    files::read(file, &text).map_err(Error::usage)
+    let outcomes = files::read(file, &text).map_err(Error::usage)?;
+    if outcomes.is_empty() {
+        return Err(Error::usage(format!("{} holds no results: nothing to score", file.display())));
+    }
+    Ok(outcomes)
 }
 
 /// Run the suite in `dir` on the GPU: each variant's vectors through its

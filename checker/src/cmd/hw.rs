@@ -36,8 +36,9 @@ pub enum HwCommand {
         #[arg(long, default_value_t = 16)]
         samples: usize,
         /// The audit report whose witnesses are instances.
-        #[arg(long, default_value = "reports/ptxcheck.json", value_name = "FILE")]
-        audit: PathBuf,
+        /// (Default: the report built into ptxcheck.)
+        #[arg(long, value_name = "FILE")]
+        audit: Option<PathBuf>,
         /// Write the results file (what `hw compare` reads) here.
         #[arg(long, value_name = "FILE")]
         output: Option<PathBuf>,
@@ -62,8 +63,9 @@ pub enum HwCommand {
         #[arg(long, value_enum)]
         only: Option<SweepMode>,
         /// The audit report whose witnesses are boundary inputs.
-        #[arg(long, default_value = "reports/ptxcheck.json", value_name = "FILE")]
-        audit: PathBuf,
+        /// (Default: the report built into ptxcheck.)
+        #[arg(long, value_name = "FILE")]
+        audit: Option<PathBuf>,
         /// Write the record (counts, digests, examples; JSON) here.
         #[arg(long, value_name = "FILE")]
         output: Option<PathBuf>,
@@ -78,8 +80,9 @@ pub enum HwCommand {
         #[arg(long, default_value_t = 16)]
         samples: usize,
         /// The audit report whose witnesses are instances.
-        #[arg(long, default_value = "reports/ptxcheck.json", value_name = "FILE")]
-        audit: PathBuf,
+        /// (Default: the report built into ptxcheck.)
+        #[arg(long, value_name = "FILE")]
+        audit: Option<PathBuf>,
     },
     /// Compare a results file (from `hw run --output`) with the model.
     Compare {
@@ -95,19 +98,19 @@ pub enum HwCommand {
 pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     match args.command {
         HwCommand::Run { samples, audit, output, format } => {
-            run_on_gpu(samples, &audit, output.as_deref(), format, out)
+            run_on_gpu(samples, audit.as_deref(), output.as_deref(), format, out)
         }
-        HwCommand::Emit { dir, samples, audit } => emit(&dir, samples, &audit, out),
+        HwCommand::Emit { dir, samples, audit } => emit(&dir, samples, audit.as_deref(), out),
         HwCommand::Sweep { targets, samples, seed, only, audit, output, jobs } => {
             let pool = thread_pool(jobs)?;
-            sweep(&pool, &targets, samples, seed, only, &audit, output.as_deref(), out)
+            sweep(&pool, &targets, samples, seed, only, audit.as_deref(), output.as_deref(), out)
         }
         HwCommand::Compare { results, format, model } => compare(&results, format, model, out),
     }
 }
 
 /// The program `hw run` runs and `hw emit` writes.
-fn program(samples: usize, audit: &Path) -> Result<hw::Program, Error> {
+fn program(samples: usize, audit: Option<&Path>) -> Result<hw::Program, Error> {
     // The hardware runs the instances of `vendor fold`.
     Ok(hw::Program::new(&fold_instances(audit, samples, &thread_pool(None)?)?, &hw::shfl_cases()))
 }
@@ -126,7 +129,7 @@ fn sweep(
     samples: u64,
     seed: u64,
     only: Option<SweepMode>,
-    audit: &Path,
+    audit: Option<&Path>,
     output: Option<&Path>,
     out: &mut dyn Write,
 ) -> Result<ExitCode, Error> {
@@ -225,7 +228,7 @@ const FILES: [&str; 3] = ["ptxcheck_hw.ptx", "ptxcheck_hw_shfl.ptx", "ptxcheck_s
 /// `hw emit`: the program's PTX modules, and one with every variant's sweep
 /// kernel, for reading or for other tools (`hw run` and `hw sweep` make and
 /// run them themselves).
-fn emit(dir: &Path, samples: usize, audit: &Path, out: &mut dyn Write) -> Result<ExitCode, Error> {
+fn emit(dir: &Path, samples: usize, audit: Option<&Path>, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let output = Output::in_dir(dir, &FILES)?;
     let program = program(samples, audit)?;
     output.write(&[&program.ptx, &program.shfl_ptx, &sweep::module()])?;
@@ -242,7 +245,7 @@ fn emit(dir: &Path, samples: usize, audit: &Path, out: &mut dyn Write) -> Result
 /// `hw run`: the results file's text, written where asked, then compared.
 fn run_on_gpu(
     samples: usize,
-    audit: &Path,
+    audit: Option<&Path>,
     output: Option<&Path>,
     format: Format,
     out: &mut dyn Write,
@@ -272,6 +275,9 @@ fn compare(results: &Path, format: Format, model: Model, out: &mut dyn Write) ->
     let text =
         std::fs::read_to_string(results).map_err(|e| Error::file(format!("cannot read {}", results.display()), e))?;
     let rows = hw::compare_in(&text, model).map_err(Error::usage)?;
+    if rows.is_empty() {
+        return Err(Error::usage(format!("{} holds no results: nothing to compare", results.display())));
+    }
     show(&rows, format, out)
 }
 

@@ -41,8 +41,10 @@ pub struct Args {
     exhaustive: bool,
     /// The audit report whose findings' witnesses and readings' probes are
     /// vectors.
-    #[arg(long, default_value = "reports/ptxcheck.json", value_name = "FILE")]
-    audit: PathBuf,
+    /// (Default: the report built into ptxcheck, so that the suite is made
+    /// from any folder.)
+    #[arg(long, value_name = "FILE")]
+    audit: Option<PathBuf>,
     /// Run every mutant of `ptxcheck mutants` on the suite's vectors and
     /// print the share killed per instruction (exit 1 when one is missed);
     /// survivors are settled by the solver.
@@ -62,7 +64,7 @@ pub struct Args {
 /// either side of each case boundary of `variants` (found by the solver on
 /// `pool`), with reasons.
 pub fn witnesses(
-    audit: &Path,
+    audit: Option<&Path>,
     variants: &[Variant],
     pool: &rayon::ThreadPool,
 ) -> Result<Vec<(Variant, Vec<u128>, Reason)>, Error> {
@@ -99,7 +101,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     };
     let setup = Setup::with("embedded", args.timeout, args.jobs)?;
     let start = Instant::now();
-    let witnesses = witnesses(&args.audit, &variants, &setup.pool)?;
+    let witnesses = witnesses(args.audit.as_deref(), &variants, &setup.pool)?;
     let suite = setup.install(|| suite(&variants, &witnesses, size))?;
     if let (Some(output), Some(dir)) = (&output, &args.output) {
         let (jsonl, csv, ptx) = setup.install(|| {

@@ -134,7 +134,10 @@ fn run_fold(common: &Common, cuobjdump: Option<&Path>, samples: usize, out: &mut
     let output = common.output("ptxas-fold.json")?;
     let ptxas = find_ptxas(common.ptxas.as_deref())?;
     let cuobjdump = find_cuobjdump(cuobjdump)?;
-    let instances = fold_instances(&common.dir.join("ptxcheck.json"), samples, &thread_pool(None)?)?;
+    // The report being checked, where there is one; else the built-in one.
+    let report = common.dir.join("ptxcheck.json");
+    let audit = report.is_file().then_some(report.as_path());
+    let instances = fold_instances(audit, samples, &thread_pool(None)?)?;
     let rows = fold::run(&ptxas, &cuobjdump, &instances)?;
     let counts = FoldCounts::of(&rows);
     let record = FoldRecord {
@@ -163,7 +166,11 @@ fn run_fold(common: &Common, cuobjdump: Option<&Path>, samples: usize, out: &mut
 /// every case boundary of the model (found by the solver on `pool`), and
 /// every probe of the readings (an input on which two readings of a
 /// passage differ, from each comparison of the audit), without repeats.
-pub fn fold_instances(audit: &Path, samples: usize, pool: &rayon::ThreadPool) -> Result<Vec<fold::Instance>, Error> {
+pub fn fold_instances(
+    audit: Option<&Path>,
+    samples: usize,
+    pool: &rayon::ThreadPool,
+) -> Result<Vec<fold::Instance>, Error> {
     let report = read_witnesses(audit)?;
     let mut all = fold::instances(&report, samples);
     all.extend(case_boundaries(pool)?);
@@ -172,9 +179,15 @@ pub fn fold_instances(audit: &Path, samples: usize, pool: &rayon::ThreadPool) ->
     Ok(all)
 }
 
-/// The audit's witnesses in the report `audit` (`reports/ptxcheck.json`).
-pub fn read_witnesses(audit: &Path) -> Result<AuditWitnesses, Error> {
-    record::read(audit)?.ok_or_else(|| Error::usage(format!("cannot read {}: no such file", audit.display())))
+/// The audit's witnesses in the report `audit` (a `ptxcheck.json`), or
+/// without one, in the report built into ptxcheck.
+pub fn read_witnesses(audit: Option<&Path>) -> Result<AuditWitnesses, Error> {
+    match audit {
+        Some(path) => {
+            record::read(path)?.ok_or_else(|| Error::usage(format!("cannot read {}: no such file", path.display())))
+        }
+        None => record::built_in_witnesses(),
+    }
 }
 
 /// The inputs on either side of every case boundary of the model, with a

@@ -202,6 +202,16 @@ impl<'de> Deserialize<'de> for Hex {
     }
 }
 
+/// The committed report (`reports/ptxcheck.json`) as ptxcheck was built
+/// with it: `vectors`, `hw` and `vendor fold` take its witnesses from here
+/// unless given a report, so that they run from any folder.
+const BUILT_IN_REPORT: &str = include_str!("../../../reports/ptxcheck.json");
+
+/// The witnesses of the report built into ptxcheck.
+pub fn built_in_witnesses() -> Result<AuditWitnesses, Error> {
+    parse(Path::new("the built-in reports/ptxcheck.json"), BUILT_IN_REPORT)
+}
+
 /// The record in `text`, read from `path`: an error names the file, and
 /// the field and line where it fails.
 pub fn parse<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, Error> {

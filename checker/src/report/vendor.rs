@@ -259,7 +259,7 @@ pub(super) fn takes_elsewhere(
 ) -> Option<String> {
     for p in passages.iter().filter(|p| findings.iter().any(|f| f.id == p.passage.id)) {
         let widths = p.passage.widths();
-        for i in source.iter().filter(|i| widths.iter().any(|w| *w == i.variant)) {
+        for i in source.iter().filter(|i| widths.contains(&i.variant)) {
             let Some((variant, ins, vendor)) = instance_values(i) else { continue };
             let matches = readings_giving(&variant, p, &ins, &vendor);
             if !matches.is_empty() && matches.len() < p.passage.readings.len() {

@@ -314,7 +314,10 @@ mod tests {
         assert_eq!(run("div.u32", &[7, 0]), Some(0xffff_ffff));
         assert_eq!(run("div.s64", &[0x20, 0]), Some(u128::from(u64::MAX)));
         assert_eq!(run("div.s64", &[u128::from(u64::MAX), 0]), None); // a < 0: not measured
-        assert_eq!(run("div.s32", &[7, 0]), None); // no result
+        assert_eq!(run("div.s32", &[7, 0]), Some(0xffff_ffff));
+        assert_eq!(run("div.s32", &[0xffff_ffff, 0]), None); // a < 0: no result
+        assert_eq!(run("div.s16", &[0x8001, 0]), Some(0xffff)); // a < 0 at 16 bits: measured
+        assert_eq!(run("rem.s16", &[0xfffe, 0]), Some(0xffff));
         assert_eq!(run("rem.u16", &[0, 0]), Some(0xffff));
         assert_eq!(run("rem.u64", &[0, 0]), None);
         assert_eq!(run("rem.s32", &[0xbde7_f659, 0xff]), Some(0xffff_fff5));
@@ -322,13 +325,13 @@ mod tests {
         assert_eq!(run("rem.s32", &[7, 0]), None);
         assert_eq!(run("fns.b32", &[0, 0x20, 0]), Some(0xffff_ffff));
         assert_eq!(run("fns.b32", &[0, 0, 0x8000_0000]), Some(0));
-        assert_eq!(run("fns.b32", &[1, 0, 0x8000_0000]), None);
-        // No result has base > 31 with offset -2^31 (ptxas folds 0 there).
-        assert_eq!(run("fns.b32", &[0xffff_ffff, 0xffff_ffff, 0x8000_0000]), None);
+        assert_eq!(run("fns.b32", &[0x8000_0001, 0, 0x8000_0000]), Some(0));
+        assert_eq!(run("fns.b32", &[0xffff_ffff, 0xffff_ffff, 0x8000_0000]), Some(0));
         assert_eq!(run("fns.b32", &[0xffff_ffff, 0xffff_ffff, 0x7fff_ffff]), Some(0xffff_ffff));
         assert_eq!(run("fns.b32", &[0xaaaa_aaaa, 2, 0xffff_ffff]), Some(1)); // the spec's example
         assert_eq!(run("bfe.u64", &[0x40, 0x8000_0000, 0xffff_ffff]), Some(0));
-        assert_eq!(run("bfe.u64", &[1, 0x100, 1]), None); // low byte 0 or saturated: differ
+        assert_eq!(run("bfe.u64", &[1, 0x100, 1]), Some(0)); // saturated at 255, not the low byte 0
+        assert_eq!(run("bfe.s64", &[0x11, 0x100, 0x7f]), Some(0)); // an edge-sweep result
         assert_eq!(run("bfe.u64", &[1, 0x140, 1]), Some(0)); // both readings past the msb
         assert_eq!(run("bfe.u32", &[0xe2f1_a82c, 0, 0x1262_e002]), Some(0)); // the low byte at 32 bits
         assert_eq!(
