@@ -139,3 +139,24 @@ fn a_missing_ptxas_is_one_line_and_status_2() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(text(&o).1, "error: ptxas at /nonexistent/ptxas cannot be run: no such file\n");
 }
+
+/// ptxas's miscompilations: the committed record's column for the pinned
+/// ptxas is what that ptxas folds now, and every reproducer assembles.
+#[test]
+fn vendor_defects_match_the_committed_record() {
+    let Some(o) = vendor_or_skip(&["vendor", "defects", "--format", "json", "--dir", &repo("reports")]) else {
+        return;
+    };
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{err}");
+    let now: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let committed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(repo("reports/vendor/ptxas-defects.json")).unwrap()).unwrap();
+    let release = now["ptxas"][0]["release"].clone();
+    let k = committed["ptxas"].as_array().unwrap().iter().position(|t| t["release"] == release).expect("pinned ptxas");
+    let column = |v: &serde_json::Value, k: usize| -> Vec<serde_json::Value> {
+        v["defects"].as_array().unwrap().iter().map(|d| d["by_ptxas"][k].clone()).collect()
+    };
+    assert_eq!(column(&now, 0), column(&committed, k));
+    assert!(!column(&now, 0).is_empty(), "sub.sat.s32's folding is a defect of the pinned ptxas");
+}

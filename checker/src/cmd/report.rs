@@ -91,7 +91,14 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         args.solvers.iter().map(|name| Setup::with(name, args.timeout, args.jobs)).collect::<Result<Vec<_>, _>>()?;
     let setup = Setup::with("embedded", args.timeout, args.jobs)?;
     let output = if args.check { None } else { Some(Report::output(&args.dir)?) };
-    let sm_90_output = if args.check { None } else { Some(Output::in_dir(&args.dir, &[sm_90_report::FILE])?) };
+    // The files of their own beside the report: the sm_90 model's
+    // deviations, and ptxas's defects where their record is committed.
+    let has_defects = args.dir.join("vendor").join(crate::oracle::defects::FILE).is_file();
+    let mut own = vec![sm_90_report::FILE];
+    if has_defects {
+        own.push(report::defects::FILE);
+    }
+    let own_output = if args.check { None } else { Some(Output::in_dir(&args.dir, &own)?) };
     // The text is read before anything is proven: bad input stops at once.
     let paths = spec_text(&args)?;
     let text = if paths.is_empty() { None } else { Some(crate::audit::text::run(&paths)?) };
@@ -116,12 +123,23 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         .iter()
         .filter_map(|name| Some((*name, std::fs::read_to_string(dir.join(name)).ok()?)))
         .collect();
-    let sm_90 = sm_90_report::markdown(&results, vendor.as_ref().map(|v| &v.fold));
+    let mut own_texts = vec![sm_90_report::markdown(&results, vendor.as_ref().map(|v| &v.fold))];
+    if let Some(defects) = vendor.as_ref().and_then(|v| v.defects.as_ref()) {
+        own_texts.push(report::defects::markdown(defects));
+    }
+    if own_texts.len() != own.len() {
+        return Err(Error::usage(format!(
+            "{} reads only with ptxas-syntax.json and ptxas-fold.json",
+            dir.join("vendor").join(crate::oracle::defects::FILE).display()
+        )));
+    }
     if args.check {
         let mut stale = report.stale(dir);
-        let sm_90_path = dir.join(sm_90_report::FILE);
-        if std::fs::read_to_string(&sm_90_path).ok().as_deref() != Some(sm_90.as_str()) {
-            stale.push(sm_90_path);
+        for (name, text) in own.iter().zip(&own_texts) {
+            let path = dir.join(name);
+            if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+                stale.push(path);
+            }
         }
         if stale.is_empty() {
             writeln!(out, "{}: current", dir.display())?;
@@ -135,9 +153,9 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     if let Some(output) = output {
         report.write(&output)?;
     }
-    if let Some(output) = sm_90_output {
-        output.write(&[&sm_90])?;
+    if let Some(output) = own_output {
+        output.write(&own_texts.iter().map(String::as_str).collect::<Vec<_>>())?;
     }
-    writeln!(out, "wrote {} files to {}", FILES.len() + 1, dir.display())?;
+    writeln!(out, "wrote {} files to {}", FILES.len() + own.len(), dir.display())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -20,7 +20,7 @@ use crate::oracle::ptxas::{find_cuobjdump, find_ptxas, version, Tool};
 use crate::oracle::record::{
     self, AuditWitnesses, FoldCounts, FoldHead, FoldRecord, SyntaxCounts, SyntaxHead, SyntaxRecord, ToolRecord,
 };
-use crate::oracle::{boundary, fold, negative, syntax};
+use crate::oracle::{boundary, defects, fold, negative, syntax};
 use crate::output::Output;
 use ptx_smt::solver::Backend;
 use ptx_spec::catalogue::Variant;
@@ -70,12 +70,36 @@ pub enum VendorCommand {
         #[arg(long, default_value_t = 16)]
         samples: usize,
     },
+    /// ptxas's miscompilations: every folded value of the committed
+    /// ptxas-fold.json that the H100 contradicts, each assembled again as
+    /// a reproducer with every ptxas given (repeat --ptxas), to say which
+    /// versions fold it wrong.
+    Defects {
+        /// A ptxas to check, repeated for each version (default: the one
+        /// `vendor fold` runs).
+        #[arg(long = "ptxas", value_name = "PATH")]
+        ptxas: Vec<PathBuf>,
+        /// The cuobjdump to run (default: on PATH, else the nvidia-cuda-cuobjdump wheel's).
+        #[arg(long, value_name = "PATH")]
+        cuobjdump: Option<PathBuf>,
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+        /// Write the result to reports/vendor/ptxas-defects.json.
+        #[arg(long)]
+        write: bool,
+        /// The reports' folder.
+        #[arg(long, default_value = "reports", value_name = "DIR")]
+        dir: PathBuf,
+    },
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     match args.command {
         VendorCommand::Syntax { common } => run_syntax(&common, out),
         VendorCommand::Fold { common, cuobjdump, samples } => run_fold(&common, cuobjdump.as_deref(), samples, out),
+        VendorCommand::Defects { ptxas, cuobjdump, format, write, dir } => {
+            run_defects(&ptxas, cuobjdump.as_deref(), format, write, &dir, out)
+        }
     }
 }
 
@@ -177,6 +201,80 @@ pub fn fold_instances(
     all.extend(fold::probe_instances(&report));
     fold::unique(&mut all);
     Ok(all)
+}
+
+/// `vendor defects`.
+fn run_defects(
+    ptxas: &[PathBuf],
+    cuobjdump: Option<&Path>,
+    format: Format,
+    write: bool,
+    dir: &Path,
+    out: &mut dyn Write,
+) -> Result<ExitCode, Error> {
+    let target = dir.join("vendor").join(defects::FILE);
+    let output = if write { Some(Output::in_dir(&dir.join("vendor"), &[defects::FILE])?) } else { None };
+    let fold_path = dir.join("vendor").join("ptxas-fold.json");
+    let fold: FoldRecord = record::read(&fold_path)?
+        .ok_or_else(|| Error::usage(format!("cannot read {}: no such file", fold_path.display())))?;
+    let results: Vec<(&str, String)> = crate::sm_90_report::RESULTS
+        .iter()
+        .filter_map(|name| Some((*name, std::fs::read_to_string(dir.join(name)).ok()?)))
+        .collect();
+    let found = defects::find(&fold.instances, &results).map_err(Error::usage)?;
+    let tools = if ptxas.is_empty() {
+        vec![find_ptxas(None)?]
+    } else {
+        ptxas.iter().map(|p| find_ptxas(Some(p))).collect::<Result<_, _>>()?
+    };
+    let cuobjdump = find_cuobjdump(cuobjdump)?;
+    let instances: Vec<fold::Instance> = found.iter().filter_map(defects::instance).collect();
+    let mut by_ptxas: Vec<Vec<String>> = vec![Vec::new(); found.len()];
+    let mut records = Vec::new();
+    for tool in &tools {
+        records.push(tool_record(tool, "ptxas")?);
+        for (i, row) in fold::run(tool, &cuobjdump, &instances)?.iter().enumerate() {
+            by_ptxas[i].push(defects::folded_text(row));
+        }
+    }
+    let record = defects::DefectsRecord {
+        head: defects::DefectsHead { ptxas: records, setting: "ptxas -O3 -arch=sm_90, PTX 8.8".into() },
+        defects: found
+            .into_iter()
+            .zip(by_ptxas)
+            .map(|(defect, by_ptxas)| defects::DefectRow { defect, by_ptxas })
+            .collect(),
+    };
+    let text = record::lines_json(&record.head, "defects", &record.defects);
+    match format {
+        Format::Json => out.write_all(text.as_bytes())?,
+        Format::Table => {
+            for d in &record.defects {
+                writeln!(
+                    out,
+                    "{} {}: H100 {} ({}); folded: {}",
+                    d.defect.variant,
+                    d.defect.inputs.join(" "),
+                    d.defect.hardware.join(" "),
+                    d.defect.evidence,
+                    record
+                        .head
+                        .ptxas
+                        .iter()
+                        .zip(&d.by_ptxas)
+                        .map(|(t, f)| format!("{} {f}", t.release))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                )?;
+            }
+            writeln!(out, "{} inputs where ptxas's constant folding and the H100 differ", record.defects.len())?;
+        }
+    }
+    if let Some(output) = output {
+        output.write(&[&text])?;
+        writeln!(out, "wrote {}", target.display())?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The audit's witnesses in the report `audit` (a `ptxcheck.json`), or

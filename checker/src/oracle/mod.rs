@@ -4,6 +4,7 @@
 //! (`hw`), ready for a machine with a GPU.
 
 pub mod boundary;
+pub mod defects;
 pub mod fold;
 pub mod gpu;
 pub mod hw;

@@ -81,5 +81,7 @@ pub(super) fn json_report(runs: &[SolverRun], audit: &Audit, vendor: Option<&Ven
         "assumptions": assumption::ALL,
         "claims": claims_json::claims(&audit.claims),
         "audit": audit.json(),
+        // ptxas's miscompilations: apart from the spec's root causes.
+        "vendor_defects": vendor.and_then(|v| v.defects.as_ref()).map_or(&[][..], |d| &d.defects[..]),
     })
 }

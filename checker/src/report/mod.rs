@@ -16,6 +16,7 @@ use crate::error::Error;
 use crate::output::Output;
 use crate::prove::ProofResult;
 
+pub mod defects;
 mod errata;
 mod findings;
 pub mod hardware;

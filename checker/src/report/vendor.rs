@@ -12,6 +12,7 @@ use crate::audit::finding::{Finding, FindingKind, Severity, WitnessTable};
 use crate::audit::passages::compare::{self as passage_compare, PassageResult};
 
 use crate::error::Error;
+use crate::oracle::defects::{self, DefectsRecord};
 use crate::oracle::record::{self, FoldRecord, SyntaxRecord};
 use crate::oracle::{fold, syntax};
 
@@ -24,6 +25,9 @@ pub struct Vendor {
     pub fold: FoldRecord,
     /// The committed GPU run, if there is one (`vendor/h100-run.txt`).
     pub hardware: Option<Hardware>,
+    /// ptxas's miscompilations, if their record is committed
+    /// (`vendor/ptxas-defects.json`).
+    pub defects: Option<DefectsRecord>,
 }
 
 impl Vendor {
@@ -32,7 +36,8 @@ impl Vendor {
     pub fn load(dir: &Path) -> Result<Option<Vendor>, Error> {
         let syntax = record::read(&dir.join("vendor").join("ptxas-syntax.json"))?;
         let fold = record::read(&dir.join("vendor").join("ptxas-fold.json"))?;
-        Ok(syntax.zip(fold).map(|(syntax, fold)| Vendor { syntax, fold, hardware: Hardware::load(dir) }))
+        let defects = record::read(&dir.join("vendor").join(defects::FILE))?;
+        Ok(syntax.zip(fold).map(|(syntax, fold)| Vendor { syntax, fold, hardware: Hardware::load(dir), defects }))
     }
 
     /// The recorded cases of the spec's example `instruction`.
@@ -53,11 +58,39 @@ impl Vendor {
         if let Some(s) = said.first() {
             return s.to_string();
         }
-        let own = instances_verdict(&self.fold.instances, findings);
-        match (own, picks_elsewhere(&self.fold.instances, findings, passages)) {
+        // A miscompilation is ptxas's defect, not a reading it takes: such
+        // inputs are left out here and named apart.
+        let miscompiled = |i: &fold::Row| {
+            self.defects
+                .as_ref()
+                .is_some_and(|d| d.defects.iter().any(|x| x.defect.variant == i.variant && x.defect.inputs == i.inputs))
+        };
+        let clean: Vec<fold::Row> = self.fold.instances.iter().filter(|i| !miscompiled(i)).cloned().collect();
+        let own = instances_verdict(&clean, findings);
+        let verdict = match (own, picks_elsewhere(&clean, findings, passages)) {
             (Some(own), Some(elsewhere)) => format!("{own}; but {elsewhere}"),
             (None, Some(samples)) => samples,
             (own, None) => own.unwrap_or_else(|| "no instance".into()),
+        };
+        let widths: Vec<String> = passages
+            .iter()
+            .filter(|p| findings.iter().any(|f| f.id == p.passage.id))
+            .flat_map(|p| p.passage.widths())
+            .collect();
+        let mut defects: Vec<&str> = self
+            .fold
+            .instances
+            .iter()
+            .filter(|i| miscompiled(i) && widths.contains(&i.variant))
+            .map(|i| i.variant.as_str())
+            .collect();
+        defects.dedup();
+        match defects.len() {
+            0 => verdict,
+            _ => format!(
+                "{verdict}; ptxas miscompiles `{}` on constants ([vendor-defects.md](vendor-defects.md))",
+                defects.join("`, `")
+            ),
         }
     }
 
@@ -447,6 +480,7 @@ mod tests {
                 instances,
             },
             hardware: None,
+            defects: None,
         }
     }
 
