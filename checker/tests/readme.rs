@@ -53,6 +53,10 @@ const NOT_RUN: &[(&str, &str)] = &[
     ("ptxcheck vendor syntax --write", "needs ptxas, and rewrites reports/vendor/"),
     ("ptxcheck vendor fold --check", "needs ptxas and cuobjdump from the CUDA wheels"),
     ("ptxcheck vendor fold --write", "needs ptxas and cuobjdump, and rewrites reports/vendor/"),
+    (
+        "ptxcheck vendor defects --ptxas PTXAS_12_9 --ptxas PTXAS_13_5 --write",
+        "needs two ptxas releases and cuobjdump, and rewrites reports/vendor/",
+    ),
     // Needs a GPU: checker/tests/vendor.rs runs them, and checks the one-line error without a driver.
     ("ptxcheck hw run --output results.txt", "needs an NVIDIA GPU and its driver"),
     (

@@ -187,6 +187,16 @@ fn show(out: &mut dyn Write, tallies: &[(Variant, Tally)], model: Model, width: 
             total(|t| t.picks)
         ),
     )?;
+    // What the results do not reach is said, so the summary never reads as
+    // if the whole catalogue had been checked.
+    let all = Variant::all();
+    let not_run: Vec<String> =
+        all.iter().filter(|v| !tallies.iter().any(|(t, _)| t == *v)).map(|v| format!("`{v}`")).collect();
+    if !not_run.is_empty() {
+        let text =
+            format!("not run: {} of the {} variants have no result: {}", not_run.len(), all.len(), not_run.join(", "));
+        note(out, width, "", "          ", &text)?;
+    }
     if failed_model > 0 {
         writeln!(out, "{failed_model} results fail against the {} model: exit status 1.", model.name())?;
     }
