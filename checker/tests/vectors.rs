@@ -238,7 +238,11 @@ fn bad_results_files_are_one_line_with_file_and_line() {
             r#"{"variant":"add.u16","inputs":{"a":"12z","b":"0x2"},"actual":"0x3"}"#.into(),
             "r.jsonl:1: inputs.a `12z` is not a hex value",
         ),
-        ("missing", r#"{"variant":"add.u16","inputs":{"a":"0x1","b":"0x2"}}"#.into(), "r.jsonl:1: no `actual`"),
+        (
+            "missing",
+            r#"{"variant":"add.u16","inputs":{"a":"0x1","b":"0x2"}}"#.into(),
+            "r.jsonl:1: no `actual` (or `outcome`)",
+        ),
         (
             "operand",
             r#"{"variant":"add.u16","inputs":{"a":"0x1","b":"0x2","z":"0x0"},"actual":"0x3"}"#.into(),
@@ -259,7 +263,7 @@ fn bad_results_files_are_one_line_with_file_and_line() {
     let csv = dir.join("r.csv");
     std::fs::write(&csv, "variant,inputs,actual\nadd.u16,a=0x1 b=0x2,\n").unwrap();
     let o = ptxcheck(&["conform", csv.to_str().unwrap()]);
-    assert_eq!(stderr(&o), format!("error: {}:2: no `actual`\n", csv.display()));
+    assert_eq!(stderr(&o), format!("error: {}:2: no `actual` (or `outcome`)\n", csv.display()));
     let o = ptxcheck(&["conform", dir.join("absent.jsonl").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
@@ -359,4 +363,26 @@ fn conform_on_a_hand_made_results_file() {
     let o = ptxcheck(&["conform", &file, "--model", "sm_90"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).ends_with("3 results fail against the sm_90 model: exit status 1.\n"), "{}", stdout(&o));
+}
+
+/// Results that are no value: a crash where the spec defines the value
+/// fails; a trap where the spec leaves it open is the implementation's
+/// pick, but fails against sm_90 where the H100 gives a value; a variant
+/// answered `unimplemented` throughout is said so and never passes.
+#[test]
+fn conform_scores_crashes_traps_and_unimplemented_variants() {
+    let file = format!("{}/tests/data/conform-events.jsonl", env!("CARGO_MANIFEST_DIR"));
+    let o = ptxcheck(&["conform", &file, "--width", "120"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("│ div.s32      │ spec  │ 1        │ a=0x80000000  │ crash: SIGFPE "), "{out}");
+    assert!(out.contains("unimplemented: `mad24.lo.s32` answers every one of its 2 results so"), "{out}");
+    assert!(out.contains("│ mad24.lo.s32 │ 2       │ 0      │ 2             │"), "{out}");
+    assert!(out.contains("6 results: 1 passed, 3 failed against the spec, 1 failed against sm_90 only"), "{out}");
+    assert!(out.contains("5 gave no value (1"), "{out}");
+    assert!(out.contains("not run: 182 of the 187 variants have no result:"), "{out}");
+    assert!(out.ends_with("3 results fail against the spec model: exit status 1.\n"), "{out}");
+    // Against sm_90, div.u32 by zero is all ones: its trap fails too.
+    let o = ptxcheck(&["conform", &file, "--model", "sm_90"]);
+    assert!(stdout(&o).ends_with("4 results fail against the sm_90 model: exit status 1.\n"), "{}", stdout(&o));
 }

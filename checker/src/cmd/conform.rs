@@ -108,10 +108,12 @@ fn show(out: &mut dyn Write, tallies: &[(Variant, Tally)], model: Model, width: 
                 count(t.failed_spec),
                 count(t.failed_sm_90_only),
                 count(t.picks),
+                count(t.events),
             ]
         })
         .collect();
-    let header = ["variant", "results", "passed", "failed (spec)", "failed (sm_90 only)", "implementation picks"];
+    let header =
+        ["variant", "results", "passed", "failed (spec)", "failed (sm_90 only)", "implementation picks", "no value"];
     writeln!(out, "{}", Table::new(&header, rows).render(width))?;
     let mut failures = Vec::new();
     for (v, t) in tallies {
@@ -145,7 +147,7 @@ fn show(out: &mut dyn Write, tallies: &[(Variant, Tally)], model: Model, width: 
                 m.name().to_string(),
                 count(t.failed(m)),
                 show_inputs(v, &f.inputs),
-                show_outputs(v, f.actual.iter().map(|&x| Some(x))),
+                f.event.clone().unwrap_or_else(|| show_outputs(v, f.actual.iter().map(|&x| Some(x)))),
                 show_outputs(v, f.expected.iter().copied()),
                 f.reason.clone(),
                 others,
@@ -173,18 +175,26 @@ fn show(out: &mut dyn Write, tallies: &[(Variant, Tally)], model: Model, width: 
     }
     let total = |f: fn(&Tally) -> usize| tallies.iter().map(|(_, t)| f(t)).sum::<usize>();
     let failed_model: usize = tallies.iter().map(|(_, t)| t.failed(model)).sum();
+    // A variant the implementation does not have at all is said so, and
+    // never counts as passed.
+    for (v, t) in tallies.iter().filter(|(_, t)| t.unimplemented == t.results) {
+        note(out, width, "", "", &format!("unimplemented: `{v}` answers every one of its {} results so", t.results))?;
+    }
     note(
         out,
         width,
         "",
         "",
         &format!(
-            "{} results: {} passed, {} failed against the spec, {} failed against sm_90 only, {} implementation picks",
+            "{} results: {} passed, {} failed against the spec, {} failed against sm_90 only, {} implementation picks; \
+             {} gave no value ({} of them where the spec leaves every output open)",
             total(|t| t.results),
             total(|t| t.passed),
             total(|t| t.failed_spec),
             total(|t| t.failed_sm_90_only),
-            total(|t| t.picks)
+            total(|t| t.picks),
+            total(|t| t.events),
+            total(|t| t.event_picks)
         ),
     )?;
     // What the results do not reach is said, so the summary never reads as

@@ -4,13 +4,18 @@
 //! recomputed from its inputs. Against a model, a result fails when an
 //! output the model defines differs; where the spec leaves an output open,
 //! any value passes, and a result with one is an "implementation pick".
+//!
+//! A result may be an event instead of a value (a trap, a crash, an
+//! unimplemented instruction, a timeout). Where the model defines an
+//! output, it fails; where the model leaves every output open, it is the
+//! implementation's pick, counted apart from the value picks.
 
 use std::collections::{BTreeMap, HashMap};
 
 use ptx_spec::catalogue::Variant;
 use ptx_spec::hardware::Model;
 
-use super::files::Outcome;
+use super::files::{Event, Outcome};
 use super::Vector;
 use ptx_spec::bv::hex;
 
@@ -20,6 +25,8 @@ pub struct Failure {
     pub at: String,
     pub inputs: Vec<u128>,
     pub actual: Vec<u128>,
+    /// What happened instead of a value (`crash: SIGFPE`), if it was no value.
+    pub event: Option<String>,
     pub expected: Vec<Option<u128>>,
     pub reason: String,
 }
@@ -39,6 +46,14 @@ pub struct Tally {
     /// The spec leaves an output open, the implementation gives a value,
     /// and every output the spec defines matches.
     pub picks: usize,
+    /// Results that are an event (trap, crash, unimplemented, timeout)
+    /// rather than a value, whatever their verdict.
+    pub events: usize,
+    /// Events where the spec leaves every output open (and sm_90 too):
+    /// the implementation's pick, apart from the value picks.
+    pub event_picks: usize,
+    /// Results answered `unimplemented`.
+    pub unimplemented: usize,
     /// The least failing input against each model, with the reasons of
     /// every failing vector (named findings, readings and claims first).
     pub spec_failure: Option<Failure>,
@@ -96,11 +111,28 @@ pub fn compare(outcomes: &[Outcome]) -> Vec<(Variant, Tally)> {
         let v = Vector::new(o.variant, o.inputs.clone(), super::Reason::Exhaustive);
         let t = out.entry(index[&o.variant]).or_default();
         t.results += 1;
-        let (spec, sm_90) = (fails(&v.spec, &o.actual), fails(&v.sm_90, &o.actual));
+        // An event fails against a model wherever that model defines an
+        // output.
+        let defines = |expected: &[Option<u128>]| expected.iter().any(Option::is_some);
+        let (spec, sm_90) = match &o.event {
+            Some(_) => (defines(&v.spec), defines(&v.sm_90)),
+            None => (fails(&v.spec, &o.actual), fails(&v.sm_90, &o.actual)),
+        };
+        if let Some((event, _)) = &o.event {
+            t.events += 1;
+            if *event == Event::Unimplemented {
+                t.unimplemented += 1;
+            }
+        }
+        let event = o.event.as_ref().map(|(e, m)| match m {
+            Some(m) => format!("{}: {m}", e.word()),
+            None => e.word().to_string(),
+        });
         let failure = |expected: &[Option<u128>]| Failure {
             at: o.at.clone(),
             inputs: o.inputs.clone(),
             actual: o.actual.clone(),
+            event: event.clone(),
             expected: expected.to_vec(),
             reason: o.reason.clone().unwrap_or_else(|| "-".into()),
         };
@@ -112,6 +144,8 @@ pub fn compare(outcomes: &[Outcome]) -> Vec<(Variant, Tally)> {
             }
         } else if sm_90 {
             t.failed_sm_90_only += 1;
+        } else if o.event.is_some() {
+            t.event_picks += 1;
         } else if v.spec.iter().any(Option::is_none) {
             t.picks += 1;
         } else {

@@ -105,9 +105,46 @@ pub struct Outcome {
     pub at: String,
     pub variant: Variant,
     pub inputs: Vec<u128>,
+    /// The outputs it gave; empty where it gave an [`Event`] instead.
     pub actual: Vec<u128>,
+    /// What happened instead of a value, and its message, if anything did.
+    pub event: Option<(Event, Option<String>)>,
     /// Why the vector is in the suite, as the file says (a label).
     pub reason: Option<String>,
+}
+
+/// What an implementation may answer instead of a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Event {
+    /// It raised an error or exception and stopped (division by zero, say).
+    Trap,
+    /// Its process died (a signal, or an exit before answering).
+    Crash,
+    /// It does not implement the instruction.
+    Unimplemented,
+    /// It gave no answer in time.
+    Timeout,
+}
+
+impl Event {
+    pub const ALL: [Event; 4] = [Event::Trap, Event::Crash, Event::Unimplemented, Event::Timeout];
+
+    pub fn word(self) -> &'static str {
+        match self {
+            Event::Trap => "trap",
+            Event::Crash => "crash",
+            Event::Unimplemented => "unimplemented",
+            Event::Timeout => "timeout",
+        }
+    }
+
+    /// The event a results file names, or an error listing the words.
+    pub fn from_word(word: &str) -> Result<Event, String> {
+        Event::ALL.into_iter().find(|e| e.word() == word).ok_or_else(|| {
+            let words: Vec<&str> = Event::ALL.iter().map(|e| e.word()).collect();
+            format!("outcome `{}` is none of {}", shown(word), words.join(", "))
+        })
+    }
 }
 
 /// A hex value (`0x` optional) of at most `width` bits.
@@ -208,17 +245,31 @@ fn read_lines(file: &Path, text: &str, with_actual: bool) -> Result<Vec<Outcome>
             Some(_) => return Err(fail("`inputs` is not an object".into())),
             None => return Err(fail("no `inputs`".into())),
         };
+        let event = match (obj.get("outcome"), obj.get("actual")) {
+            _ if !with_actual => None,
+            (Some(_), Some(_)) => return Err(fail("both `actual` and `outcome`: give one".into())),
+            (Some(Value::String(word)), None) => {
+                let message = match obj.get("message") {
+                    None | Some(Value::Null) => None,
+                    Some(Value::String(m)) => Some(m.clone()),
+                    Some(_) => return Err(fail("`message` is not a string".into())),
+                };
+                Some((Event::from_word(word).map_err(fail)?, message))
+            }
+            (Some(_), None) => return Err(fail("`outcome` is not a string".into())),
+            (None, _) => None,
+        };
         let actual = match obj.get("actual") {
-            _ if !with_actual => Vec::new(),
+            _ if !with_actual || event.is_some() => Vec::new(),
             Some(Value::String(s)) => actual_text(&v, s).map_err(fail)?,
             Some(Value::Object(m)) => from_object(&v.outputs(), m, "actual").map_err(fail)?,
             Some(_) => return Err(fail("`actual` is neither a hex string nor an object".into())),
-            None => return Err(fail("no `actual`".into())),
+            None => return Err(fail("no `actual` (or `outcome`)".into())),
         };
         let reason = obj
             .get("reason")
             .map(|r| serde_json::from_value::<Reason>(r.clone()).map_or_else(|_| r.to_string(), |r| r.label()));
-        out.push(Outcome { at, variant: v, inputs, actual, reason });
+        out.push(Outcome { at, variant: v, inputs, actual, event, reason });
     }
     Ok(out)
 }
@@ -233,6 +284,7 @@ pub fn read_csv(file: &Path, text: &str) -> Result<Vec<Outcome>, String> {
     };
     let (cv, ci, ca) = (column("variant")?, column("inputs")?, column("actual")?);
     let cr = header.iter().position(|h| h == "reason");
+    let (co, cm) = (header.iter().position(|h| h == "outcome"), header.iter().position(|h| h == "message"));
     let mut out = Vec::new();
     for record in r.records() {
         let record = record.map_err(|e| {
@@ -244,12 +296,18 @@ pub fn read_csv(file: &Path, text: &str) -> Result<Vec<Outcome>, String> {
         let fail = |why: String| format!("{at}: {why}");
         let v = variant(&record[cv]).map_err(fail)?;
         let inputs = from_pairs(&v.inputs(), &record[ci], "inputs").map_err(fail)?;
-        if record[ca].trim().is_empty() {
-            return Err(fail("no `actual`".into()));
-        }
-        let actual = actual_text(&v, &record[ca]).map_err(fail)?;
+        let word = co.map(|c| record[c].trim()).filter(|w| !w.is_empty());
+        let (actual, event) = match (word, record[ca].trim().is_empty()) {
+            (Some(_), false) => return Err(fail("both `actual` and `outcome`: give one".into())),
+            (Some(word), true) => {
+                let message = cm.map(|c| record[c].to_string()).filter(|m| !m.is_empty());
+                (Vec::new(), Some((Event::from_word(word).map_err(fail)?, message)))
+            }
+            (None, true) => return Err(fail("no `actual` (or `outcome`)".into())),
+            (None, false) => (actual_text(&v, &record[ca]).map_err(fail)?, None),
+        };
         let reason = cr.map(|c| record[c].to_string()).filter(|r| !r.is_empty());
-        out.push(Outcome { at, variant: v, inputs, actual, reason });
+        out.push(Outcome { at, variant: v, inputs, actual, event, reason });
     }
     Ok(out)
 }
@@ -273,7 +331,7 @@ mod tests {
         let v = Variant::from_mnemonic("add.u32").unwrap();
         let vectors = vec![Vector::new(v, vec![5, 7], Reason::Boundary { name: "x".into() })];
         let line = jsonl(&vectors);
-        assert!(line.starts_with(r#"{"schema_version":1,"id":0,"variant":"add.u32","reason":{"kind":"boundary","name":"x"},"inputs":{"a":"0x00000005","b":"0x00000007"},"spec":{"d":"0x0000000c"}"#), "{line}");
+        assert!(line.starts_with(r#"{"schema_version":2,"id":0,"variant":"add.u32","reason":{"kind":"boundary","name":"x"},"inputs":{"a":"0x00000005","b":"0x00000007"},"spec":{"d":"0x0000000c"}"#), "{line}");
         let with = line.trim_end().strip_suffix('}').unwrap().to_string() + r#","actual":"0xc"}"#;
         let got = read_jsonl(Path::new("r.jsonl"), &with).unwrap();
         assert_eq!((got[0].inputs.clone(), got[0].actual.clone()), (vec![5, 7], vec![12]));
@@ -283,6 +341,22 @@ mod tests {
             (got[0].inputs.clone(), got[0].actual.clone(), got[0].at.as_str()),
             (vec![5, 7], vec![12], "r.csv:2")
         );
+    }
+
+    #[test]
+    fn an_outcome_stands_for_a_value() {
+        let line = r#"{"variant":"div.s32","inputs":{"a":"0x80000000","b":"0xffffffff"},"outcome":"crash","message":"SIGFPE"}"#;
+        let got = read_jsonl(Path::new("r.jsonl"), line).unwrap();
+        assert_eq!(got[0].event, Some((Event::Crash, Some("SIGFPE".into()))));
+        assert!(got[0].actual.is_empty());
+        let csv_text = "variant,inputs,actual,outcome,message\ndiv.u32,a=0x7 b=0x0,,trap,\nadd.u32,a=0x1 b=0x1,0x2,,\n";
+        let got = read_csv(Path::new("r.csv"), csv_text).unwrap();
+        assert_eq!((got[0].event.clone(), got[1].event.clone()), (Some((Event::Trap, None)), None));
+        let err = |text: &str| read_jsonl(Path::new("r.jsonl"), text).unwrap_err();
+        let both = r#"{"variant":"add.u16","inputs":{"a":"0x1","b":"0x1"},"actual":"0x2","outcome":"trap"}"#;
+        assert_eq!(err(both), "r.jsonl:1: both `actual` and `outcome`: give one");
+        let word = r#"{"variant":"add.u16","inputs":{"a":"0x1","b":"0x1"},"outcome":"boom"}"#;
+        assert_eq!(err(word), "r.jsonl:1: outcome `boom` is none of trap, crash, unimplemented, timeout");
     }
 
     #[test]
@@ -297,7 +371,7 @@ mod tests {
         let add = r#"{"variant":"add.u16","inputs":{"a":"0x1"},"actual":"0x2"}"#;
         assert_eq!(err(add), "r.jsonl:1: inputs has no `b`");
         let add = r#"{"variant":"add.u16","inputs":{"a":"0x1","b":"0x1"}}"#;
-        assert_eq!(err(add), "r.jsonl:1: no `actual`");
+        assert_eq!(err(add), "r.jsonl:1: no `actual` (or `outcome`)");
         let huge = format!(r#"{{"variant":"add.u16","inputs":{{"a":"0x{}","b":"0x1"}},"actual":"0"}}"#, "f".repeat(40));
         assert!(err(&huge).contains("is wider than 16 bits"), "{}", err(&huge));
     }

@@ -39,8 +39,9 @@ use crate::oracle::fold::Instance;
 use crate::oracle::sweep::Sample;
 
 /// The version of the JSON Lines and CSV layout (`docs/vectors.md`); raised
-/// when a field changes meaning.
-pub const SCHEMA_VERSION: u32 = 1;
+/// when a field changes meaning. 2: a result may carry an `outcome` (trap,
+/// crash, unimplemented, timeout) instead of `actual`.
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Variants with at most this many input bits get every input.
 pub const SMALL_BITS: u32 = 16;

@@ -171,6 +171,7 @@ pub fn run(gpu: &Gpu, variant: &Variant, vectors: &[(usize, &Vector)]) -> Result
                 variant: *variant,
                 inputs: v.inputs.clone(),
                 actual: actual.collect(),
+                event: None,
                 reason: Some(v.reason.label()),
             });
         }
