@@ -8,8 +8,9 @@ use std::path::Path;
 
 use ptx_spec::assumption::Assumption;
 use ptx_spec::bv::Concrete;
-use ptx_spec::bv::{mask, parse_hex};
+use ptx_spec::bv::{hex, mask, parse_hex};
 use ptx_spec::catalogue::Variant;
+use ptx_spec::family::shfl::Warp;
 
 use crate::audit::finding::{Finding, WitnessTable};
 use crate::audit::passages::compare::{PairVerdict, PassageResult};
@@ -19,6 +20,27 @@ use crate::oracle::hw::{self, Compared};
 
 /// The edge sweep's results on the same GPU, beside the run.
 pub const EDGES: &str = "h100-edges.txt";
+
+/// The variant and the thread's model inputs of a whole-warp shfl result's
+/// label (`shfl shfl.up.b32 d|p b=0x1 c=0x0 active=0xffffffff base=0x100
+/// lane=3`): lane l holds a = base + l.
+fn shfl_thread(label: &str) -> Option<(Variant, Vec<ptx_spec::BitVec>)> {
+    let tokens: Vec<&str> = label.split_whitespace().collect();
+    let name =
+        if tokens.get(2) == Some(&"d|p") { format!("{} d|p", tokens.get(1)?) } else { tokens.get(1)?.to_string() };
+    let variant = Variant::from_mnemonic(&name)?;
+    let field =
+        |key: &str| -> Option<u32> { u32::try_from(parse_hex(tokens.iter().find_map(|t| t.strip_prefix(key))?)?).ok() };
+    let lane: usize = tokens.iter().find_map(|t| t.strip_prefix("lane="))?.parse().ok().filter(|l| *l < 32)?;
+    let base = field("base=")?;
+    let warp = Warp {
+        a: std::array::from_fn(|l| base.wrapping_add(l as u32)),
+        b: [field("b=")?; 32],
+        c: [field("c=")?; 32],
+        active: field("active=")?,
+    };
+    Some((variant, warp.thread_inputs(lane)))
+}
 
 /// The file of the committed run, under the report's `vendor/`.
 pub const RUN: &str = "h100-run.txt";
@@ -246,6 +268,15 @@ impl Hardware {
         out.extend(
             self.rows.iter().filter(|r| r.label.starts_with("inst ")).map(|r| instance(r, "run".into(), vec![])),
         );
+        // A whole-warp shfl case, one lane: the thread's inputs, so that the
+        // readings of shfl's passages can be run on it.
+        for r in self.rows.iter().filter(|r| r.label.starts_with("shfl ")) {
+            let Some((variant, inputs)) = shfl_thread(&r.label) else { continue };
+            let mut row = instance(r, format!("run {}", r.label), vec![]);
+            row.variant = variant.to_string();
+            row.inputs = variant.inputs().iter().zip(&inputs).map(|(o, x)| hex(x.unsigned(), o.ty.width())).collect();
+            out.push(row);
+        }
         out
     }
 }

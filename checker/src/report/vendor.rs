@@ -171,7 +171,11 @@ impl Vendor {
 
 /// A recorded instance in a few words: `add.s32 0x1, 0x7fffffff -> 0x80000000`.
 pub(super) fn instance_text(i: &fold::Row) -> String {
-    format!("`{} {}` gives {}", i.variant, i.inputs.join(", "), i.vendor.join(", "))
+    match i.origin.strip_prefix("run shfl ") {
+        // A shfl lane: its case as the run names it, not its 99 inputs.
+        Some(case) => format!("`{case}` gives {}", i.vendor.join(", ")),
+        None => format!("`{} {}` gives {}", i.variant, i.inputs.join(", "), i.vendor.join(", ")),
+    }
 }
 
 /// An instance's origin as the report says it: `a sample`, `a case
