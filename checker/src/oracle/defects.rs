@@ -13,12 +13,12 @@
 use std::collections::HashMap;
 
 use ptx_spec::bv::{hex, parse_hex};
-use ptx_spec::catalogue::{OperandType, Role, Variant};
+use ptx_spec::catalogue::Variant;
 use ptx_spec::hardware::Model;
 
 use super::fold::{self, Instance};
 use super::hw;
-use super::kernel::{entry, instruction, register_type, NEWEST};
+use super::kernel::{entry, NEWEST};
 use super::record::{FoldRow, ToolRecord};
 use serde::{Deserialize, Serialize};
 
@@ -148,8 +148,8 @@ pub fn instance(d: &Defect) -> Option<Instance> {
 
 /// A module a user can send to NVIDIA: kernel `folded` computes the
 /// instruction on constant operands, kernel `loaded` on the same values
-/// loaded from memory (`in`, one 8-byte slot per input operand). ptxas
-/// folds the first; on the GPU the two store different values.
+/// loaded from memory (operand k of the instruction at byte 8k of `in`).
+/// ptxas folds the first; on the GPU the two store different values.
 pub fn reproducer(inst: &Instance) -> String {
     let mut text = NEWEST.header();
     text.push('\n');
@@ -166,48 +166,7 @@ pub fn reproducer(inst: &Instance) -> String {
         "ld.param.u64 %param, [in];".to_string(),
         "cvta.to.global.u64 %in, %param;".to_string(),
     ];
-    let mut tokens = Vec::new();
-    let mut outputs = Vec::new();
-    let mut inputs = inst.inputs.iter();
-    for (k, o) in inst.variant.operands().into_iter().enumerate() {
-        let token = if o.is_dest() {
-            let reg = format!("%d{}", outputs.len());
-            registers.push((reg.clone(), register_type(o.ty).into()));
-            outputs.push((reg.clone(), o.ty));
-            reg
-        } else {
-            let value = *inputs.next().unwrap_or(&0);
-            match (o.role, o.ty) {
-                (Role::Imm, ty) => hex(value, ty.width()),
-                (_, OperandType::Pred) => {
-                    let (word, reg) = (format!("%w{k}"), format!("%p{k}"));
-                    registers.push((word.clone(), ".b32".into()));
-                    registers.push((reg.clone(), ".pred".into()));
-                    body.push(format!("ld.global.b32 {word}, [%in+{}];", 8 * k));
-                    body.push(format!("setp.ne.u32 {reg}, {word}, 0;"));
-                    reg
-                }
-                (_, ty) => {
-                    let reg = format!("%a{k}");
-                    registers.push((reg.clone(), register_type(ty).into()));
-                    body.push(format!("ld.global{} {reg}, [%in+{}];", register_type(ty), 8 * k));
-                    reg
-                }
-            }
-        };
-        tokens.push((token, o.piped));
-    }
-    body.push(instruction(&inst.variant.mnemonic(), tokens));
-    for (n, (reg, ty)) in outputs.iter().enumerate() {
-        match ty {
-            OperandType::Pred => {
-                registers.push((format!("%s{n}"), ".b32".into()));
-                body.push(format!("selp.b32 %s{n}, 1, 0, {reg};"));
-                body.push(format!("st.global.b32 [%out+{}], %s{n};", 8 * n));
-            }
-            ty => body.push(format!("st.global{} [%out+{}], {reg};", register_type(*ty), 8 * n)),
-        }
-    }
+    body.extend(fold::instance_body_from(0, inst, &mut registers, fold::Operands::Loaded));
     body.push("ret;".into());
     text.push_str(&entry("loaded", "(.param .u64 out, .param .u64 in)", &registers, &body));
     text
@@ -253,7 +212,7 @@ mod tests {
         let module = reproducer(&instance(&found[1]).unwrap());
         assert!(module.contains(".visible .entry folded(.param .u64 out)"), "{module}");
         assert!(module.contains("mov.b32 %i0_2, 0x80000000;"), "{module}");
-        assert!(module.contains("ld.global.b32 %a2, [%in+16];"), "{module}");
-        assert!(module.contains("sub.sat.s32 %d0, %a1, %a2;"), "{module}");
+        assert!(module.contains("ld.global.b32 %i0_2, [%in+16];"), "{module}");
+        assert!(module.contains("sub.sat.s32 %o0_0, %i0_1, %i0_2;"), "{module}");
     }
 }

@@ -208,6 +208,26 @@ pub fn unique(all: &mut Vec<Instance>) {
 /// The PTX lines of instance `j` in a kernel: inputs moved into registers,
 /// the instruction, its results stored at `j * SLOT`.
 pub fn instance_body(j: usize, inst: &Instance, registers: &mut Vec<(String, String)>) -> Vec<String> {
+    instance_body_from(j, inst, registers, Operands::Constants)
+}
+
+/// Where an instance's register operands get their values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operands {
+    /// Moved in as constants, which ptxas may fold.
+    Constants,
+    /// Loaded from global memory at `%in` (operand k of the instruction at
+    /// byte 8k): computed at run time.
+    Loaded,
+}
+
+/// [`instance_body`], its operands given as `from` says.
+pub fn instance_body_from(
+    j: usize,
+    inst: &Instance,
+    registers: &mut Vec<(String, String)>,
+    from: Operands,
+) -> Vec<String> {
     let mut body = Vec::new();
     let mut tokens: Vec<(String, bool)> = Vec::new();
     let mut inputs = inst.inputs.iter();
@@ -225,13 +245,25 @@ pub fn instance_body(j: usize, inst: &Instance, registers: &mut Vec<(String, Str
                 (_, OperandType::Pred) => {
                     let reg = format!("%i{j}_{}", tokens.len());
                     registers.push((reg.clone(), ".pred".into()));
-                    body.push(format!("setp.ne.u32 {reg}, {value}, 0;"));
+                    if from == Operands::Loaded {
+                        let word = format!("%w{j}_{}", tokens.len());
+                        registers.push((word.clone(), ".b32".into()));
+                        body.push(format!("ld.global.b32 {word}, [%in+{}];", 8 * tokens.len()));
+                        body.push(format!("setp.ne.u32 {reg}, {word}, 0;"));
+                    } else {
+                        body.push(format!("setp.ne.u32 {reg}, {value}, 0;"));
+                    }
                     reg
                 }
                 (_, ty) => {
                     let reg = format!("%i{j}_{}", tokens.len());
                     registers.push((reg.clone(), register_type(ty).into()));
-                    body.push(format!("mov{} {reg}, {};", register_type(ty), hex(value, ty.width())));
+                    body.push(match from {
+                        Operands::Constants => format!("mov{} {reg}, {};", register_type(ty), hex(value, ty.width())),
+                        Operands::Loaded => {
+                            format!("ld.global{} {reg}, [%in+{}];", register_type(ty), 8 * tokens.len())
+                        }
+                    });
                     reg
                 }
             }

@@ -65,7 +65,7 @@ pub fn markdown(record: &DefectsRecord) -> String {
         let _ = writeln!(
             md,
             "Kernel `folded` computes the instruction on constants, kernel `loaded` on the same values loaded from \
-             `in` (one 8-byte slot per input operand, in order). The H100 computes {}; ptxas {} folds `folded` to \
+             `in` (operand k of the instruction at byte 8k). The H100 computes {}; ptxas {} folds `folded` to \
              {}, so on the GPU `folded` stores {2} and `loaded` {0}.\n",
             d.defect.hardware.join(", "),
             releases.first().map_or("", |r| r.rsplit(' ').next().unwrap_or(r)),
