@@ -77,6 +77,14 @@ const NOT_RUN: &[(&str, &str)] = &[
     ),
     ("ptxcheck conform results.csv --model sm_90", "reads an implementation's results, as above, in CSV"),
     (
+        "ptxcheck conform suite --exec ./adapter --save results.jsonl",
+        "needs the whole suite and the adapter built; checker/tests/vectors.rs runs the example adapter on a suite",
+    ),
+    (
+        "ptxcheck conform results.jsonl --format json",
+        "reads an implementation's results; checker/tests/vectors.rs checks the JSON of --exec and of a results file",
+    ),
+    (
         "ptxcheck vectors and or xor not cnot lop3 shf shl shr --kill-rate",
         "minutes: every mutant of 9.7.8 on the suite, survivors through the solver",
     ),

@@ -372,11 +372,14 @@ fn conform_on_a_hand_made_results_file() {
 #[test]
 fn conform_scores_crashes_traps_and_unimplemented_variants() {
     let file = format!("{}/tests/data/conform-events.jsonl", env!("CARGO_MANIFEST_DIR"));
-    let o = ptxcheck(&["conform", &file, "--width", "120"]);
+    let o = ptxcheck(&["conform", &file, "--width", "200"]);
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
-    assert!(out.contains("│ div.s32      │ spec  │ 1        │ a=0x80000000  │ crash: SIGFPE "), "{out}");
-    assert!(out.contains("unimplemented: `mad24.lo.s32` answers every one of its 2 results so"), "{out}");
+    let div = out.lines().find(|l| l.starts_with("│ div.s32      │ spec  │")).unwrap_or_else(|| panic!("{out}"));
+    for cell in ["│ 1 of 1   │ every input │", "│ a=0x80000000 b=0xffffffff ", "│ crash: SIGFPE "] {
+        assert!(div.contains(cell), "{cell}: {div}");
+    }
+    assert!(out.contains("unimplemented: 1 variant answers `unimplemented` to every result: `mad24.lo.s32`"), "{out}");
     assert!(out.contains("│ mad24.lo.s32 │ 2       │ 0      │ 2             │"), "{out}");
     assert!(out.contains("6 results: 1 passed, 3 failed against the spec, 1 failed against sm_90 only"), "{out}");
     assert!(out.contains("5 gave no value (1"), "{out}");
@@ -385,4 +388,179 @@ fn conform_scores_crashes_traps_and_unimplemented_variants() {
     // Against sm_90, div.u32 by zero is all ones: its trap fails too.
     let o = ptxcheck(&["conform", &file, "--model", "sm_90"]);
     assert!(stdout(&o).ends_with("4 results fail against the sm_90 model: exit status 1.\n"), "{}", stdout(&o));
+}
+
+/// bfe.u64 as an emulator had it, with either of two bugs: the position
+/// taken modulo 64, and the mask `(1 << len) - 1` made in 32 bits, so that
+/// a length of 32 or more wraps.
+fn bfe_u64(x: &[u128], position_wraps: bool, short_mask: bool) -> u64 {
+    let (a, pos, len) = (x[0] as u64, x[1] as u32 & 0xff, x[2] as u32 & 0xff);
+    let pos = if position_wraps { pos % 64 } else { pos };
+    if pos >= 64 {
+        return 0;
+    }
+    let mask = match (short_mask, len) {
+        (true, _) => 1u32.wrapping_shl(len % 32).wrapping_sub(1) as u64,
+        (false, 64..) => u64::MAX,
+        (false, _) => (1u64 << len) - 1,
+    };
+    (a >> pos) & mask
+}
+
+/// The groups of failures against the spec of the one variant in `file`,
+/// but for the group of sm_90's values (`where sm_90 and the spec differ`).
+fn spec_groups(file: &Path) -> Vec<Value> {
+    let o = ptxcheck(&["conform", file.to_str().unwrap(), "--format", "json"]);
+    let json: Value = serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("{e}: {}", stdout(&o)));
+    let groups = json["variants"][0]["groups"]["spec"].as_array().unwrap().clone();
+    groups.into_iter().filter(|g| !g["condition"].as_str().unwrap().starts_with("where ")).collect()
+}
+
+/// A hex string of a JSON field as a number.
+fn number(v: &Value) -> u64 {
+    u64::from_str_radix(v.as_str().unwrap().trim_start_matches("0x"), 16).unwrap()
+}
+
+/// Two bugs in one variant are two groups, each with its own least failing
+/// input that shows that bug alone; one bug is one group.
+#[test]
+fn conform_groups_the_failures_of_two_bugs_in_one_variant_apart() {
+    let dir = scratch("groups");
+    let audit = repo("reports/ptxcheck.json");
+    let o = ptxcheck(&["vectors", "bfe.u64", "--output", dir.to_str().unwrap(), "--audit", &audit]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let suite = std::fs::read_to_string(dir.join("vectors.jsonl")).unwrap();
+    let write = |name: &str, position_wraps: bool, short_mask: bool| {
+        let mut out = String::new();
+        for line in suite.lines() {
+            let mut json: Value = serde_json::from_str(line).unwrap();
+            let x: Vec<u128> = json["inputs"].as_object().unwrap().values().map(|v| number(v) as u128).collect();
+            json["actual"] = Value::String(format!("{:#018x}", bfe_u64(&x, position_wraps, short_mask)));
+            out.push_str(&json.to_string());
+            out.push('\n');
+        }
+        let file = dir.join(name);
+        std::fs::write(&file, out).unwrap();
+        file
+    };
+    let correct = write("correct.jsonl", false, false);
+    assert_eq!(ptxcheck(&["conform", correct.to_str().unwrap()]).status.code(), Some(0));
+
+    // The position modulo 64: one group, every failure at a position of
+    // 64 or more.
+    let one = spec_groups(&write("one.jsonl", true, false));
+    assert_eq!(one.len(), 1, "{one:#?}");
+    assert!(one[0]["condition"].as_str().unwrap().contains("b[7:0] >= 64"), "{one:#?}");
+    assert!(number(&one[0]["least_input"]["inputs"]["b"]) & 0xff >= 64, "{one:#?}");
+
+    // Both: a group for each, the larger first; each least input shows its
+    // own bug and not the other's.
+    let two = spec_groups(&write("two.jsonl", true, true));
+    assert_eq!(two.len(), 2, "{two:#?}");
+    let (short, wraps) = (&two[0], &two[1]);
+    assert!(short["condition"].as_str().unwrap().contains("c[7:0] >= 32"), "{two:#?}");
+    assert!(wraps["condition"].as_str().unwrap().contains("b[7:0] >= 64"), "{two:#?}");
+    let least = |g: &Value, name: &str| number(&g["least_input"]["inputs"][name]) & 0xff;
+    assert!(least(short, "c") >= 32 && least(short, "b") < 64, "{short:#}");
+    assert!(least(wraps, "b") >= 64, "{wraps:#}");
+    assert_eq!(short["kind"], "value");
+    assert!(short["size"].as_u64().unwrap() > wraps["size"].as_u64().unwrap());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `--exec` runs the example adapter over a suite: a crash on a defined
+/// input fails, a crash where the spec leaves the value open is a pick, a
+/// variant the adapter lacks is unimplemented, no vector is missed, and
+/// `--save` writes results that conform reads back the same.
+#[test]
+fn conform_exec_survives_a_crashing_adapter_and_misses_no_vector() {
+    let dir = scratch("exec");
+    let adapter = dir.join("adapter");
+    let cc = Command::new("cc")
+        .args(["-O0", "-o", adapter.to_str().unwrap(), &repo("examples/adapter.c")])
+        .output()
+        .expect("a C compiler (cc), which Rust's linking needs too");
+    assert!(cc.status.success(), "{}", String::from_utf8_lossy(&cc.stderr));
+    let suite = dir.join("suite");
+    let audit = repo("reports/ptxcheck.json");
+    let mut args = vec!["vectors", "add.u32", "div.s32", "div.u32", "bfe.u32", "mad24.lo.s32"];
+    args.extend(["--samples", "200", "--output", suite.to_str().unwrap(), "--audit", &audit]);
+    assert_eq!(ptxcheck(&args).status.code(), Some(0));
+    let vectors = std::fs::read_to_string(suite.join("vectors.jsonl")).unwrap().lines().count();
+    let saved = dir.join("results.jsonl");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["conform", suite.to_str().unwrap(), "--exec", adapter.to_str().unwrap()];
+        args.extend(["--save", saved.to_str().unwrap(), "--batch", "100"]);
+        args.extend(extra);
+        ptxcheck(&args)
+    };
+    let o = run(&["--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let json: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(json["results"].as_u64(), Some(vectors as u64), "every vector answered once");
+    assert_eq!(std::fs::read_to_string(&saved).unwrap().lines().count(), vectors);
+    let variant = |name: &str| json["variants"].as_array().unwrap().iter().find(|v| v["variant"] == name).unwrap();
+    // div.s32: the crash at -2^31 / -1, where the spec defines the value,
+    // is its one group against the spec; the crashes by zero are picks.
+    let div = variant("div.s32");
+    let groups = div["groups"]["spec"].as_array().unwrap();
+    assert_eq!(groups.len(), 1, "{div:#}");
+    assert_eq!(groups[0]["kind"], "crash");
+    assert_eq!(groups[0]["condition"], "a = -2^31, b = -1");
+    assert_eq!(groups[0]["least_input"]["outcome"], "crash: SIGFPE");
+    assert!(div["no_value_picks"].as_u64().unwrap() > 0, "{div:#}");
+    // div.u32's trap by zero is a pick against the spec, a failure
+    // against sm_90.
+    let divu = variant("div.u32");
+    assert_eq!(divu["failed_spec"], 0);
+    assert_eq!(divu["groups"]["sm_90"][0]["condition"], "b = 0");
+    // bfe.u32's one bug: one group.
+    let bfe = variant("bfe.u32")["groups"]["spec"].as_array().unwrap();
+    assert_eq!(bfe.len(), 1, "{bfe:#?}");
+    assert!(bfe[0]["condition"].as_str().unwrap().contains("c[7:0] >= 32"), "{bfe:#?}");
+    assert_eq!(json["unimplemented"], serde_json::json!(["mad24.lo.s32"]));
+    assert_eq!(json["not_run"]["count"], 0);
+    assert_eq!(variant("add.u32")["passed"], variant("add.u32")["results"]);
+
+    // The saved results read back give the same verdicts.
+    let again = ptxcheck(&["conform", saved.to_str().unwrap(), "--suite", suite.to_str().unwrap(), "--format", "json"]);
+    let back: Value = serde_json::from_str(&stdout(&again)).unwrap();
+    for key in ["results", "passed", "failed_spec", "failed_sm_90_only", "no_value", "unimplemented", "not_run"] {
+        assert_eq!(back[key], json[key], "{key}");
+    }
+
+    // Results for part of the suite: the rest is listed as not run, and a
+    // variant covered in part says how much.
+    let text = std::fs::read_to_string(&saved).unwrap();
+    let add: Vec<&str> = text.lines().filter(|l| l.contains(r#""variant":"add.u32""#)).collect();
+    let part = dir.join("part.jsonl");
+    std::fs::write(&part, add[..10].join("\n") + "\n").unwrap();
+    let o = ptxcheck(&["conform", part.to_str().unwrap(), "--suite", suite.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains(&format!("in part: 1 variant has results for part of its vectors: `add.u32` 10 of {}", add.len())), "{out}");
+    assert!(out.contains("not run: 4 of the 5 variants have no result: `mad24.lo.s32`, `div.u32`, `div.s32`, `bfe.u32`"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A command that never answers: each batch's vector times out, a fresh
+/// process takes the next, and the run ends.
+#[test]
+fn conform_exec_records_a_timeout_and_goes_on() {
+    let dir = scratch("timeout");
+    let suite = dir.join("vectors.jsonl");
+    let line = r#"{"variant":"add.u32","inputs":{"a":"0x1","b":"0x2"}}"#;
+    std::fs::write(&suite, format!("{line}\n{line}\n")).unwrap();
+    let o = ptxcheck(&["conform", suite.to_str().unwrap(), "--exec", "sleep 20", "--batch-timeout", "0.3"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{}", stderr(&o));
+    assert!(out.contains("timeout: no answer within 0.3"), "{out}");
+    assert!(out.contains("2 results: 0 passed, 2 failed against the spec"), "{out}");
+    let o = ptxcheck(&["conform", suite.to_str().unwrap(), "--exec", "'unclosed"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o).trim(), "error: --exec `'unclosed`: not a command line (an unclosed quote?), or empty");
+    let o = ptxcheck(&["conform", suite.to_str().unwrap(), "--exec", "no-such-command-here"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot run `no-such-command-here`"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -3,27 +3,35 @@
 //! against the model chosen. With `--gpu`, the suite's own PTX is run on the
 //! GPU and its results compared the same way.
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
-use ptx_spec::catalogue::Variant;
+use ptx_spec::bv::hex;
+use ptx_spec::catalogue::{Operand, Variant};
 use ptx_spec::hardware::Model;
+use serde_json::{json, Value};
 
 use super::render::{note, Table, Width, WidthArgs};
-use super::status;
+use super::{progress_bar, status, Format};
 use crate::error::Error;
 use crate::oracle::gpu::Gpu;
+use crate::output::Output;
 use crate::vectors::conform::{self, show_inputs, show_outputs, Tally};
+use crate::vectors::exec::{self, Exec};
 use crate::vectors::files::{self, Outcome};
-use crate::vectors::{ptx, Reason, Vector};
+use crate::vectors::groups::Group;
+use crate::vectors::{ptx, Reason, Vector, SCHEMA_VERSION};
 
 /// The arguments of `ptxcheck conform`.
 #[derive(clap::Args)]
 pub struct Args {
     /// An implementation's results: the suite's JSON Lines with an `actual`
-    /// field, or its CSV with the `actual` column filled in (a name ending
-    /// in `.csv`). With --gpu: the suite's folder, whose vectors are run.
+    /// (or `outcome`) field, or its CSV with the `actual` column filled in
+    /// (a name ending in `.csv`). With --gpu or --exec: the suite's folder
+    /// (or its `vectors.jsonl`), whose vectors are run.
     results: PathBuf,
     /// The model a failure is counted against for the exit status: `spec`,
     /// or `sm_90` (the H100's rules). Both are always reported.
@@ -31,17 +39,65 @@ pub struct Args {
     model: Model,
     /// Run the suite in the folder RESULTS on the GPU (through the CUDA
     /// driver), its self-checking PTX, and compare what the device gives.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "exec")]
     gpu: bool,
+    /// Run the suite in the folder RESULTS through COMMAND: one vector a
+    /// line on its standard input (`add.u32 a=0x1 b=0x2`), one answer a
+    /// line back (`d=0x3`, or `trap`, `crash`, `unimplemented`, `timeout`
+    /// and a message). A process that dies is recorded as a crash of the
+    /// vector it was on, and a fresh one goes on from the next.
+    #[arg(long, value_name = "COMMAND")]
+    exec: Option<String>,
+    /// With --exec: also write the results, the suite's lines with what the
+    /// command answered, as JSON Lines to FILE.
+    #[arg(long, value_name = "FILE", requires = "exec")]
+    save: Option<PathBuf>,
+    /// With --exec: vectors sent at a time.
+    #[arg(long, default_value_t = 1024, value_name = "N", requires = "exec",
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    batch: u32,
+    /// With --exec: the time a batch may take, in seconds; the vector the
+    /// command was on when it ran out is recorded as a timeout.
+    #[arg(long, default_value_t = 30.0, value_name = "SECONDS", requires = "exec")]
+    batch_timeout: f64,
+    /// The suite's folder (or its `vectors.jsonl`) the results answer: each
+    /// variant the results cover only in part says how much.
+    #[arg(long, value_name = "DIR")]
+    suite: Option<PathBuf>,
+    /// Output format: the tables, or one JSON object.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
     #[command(flatten)]
     width: WidthArgs,
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
-    let outcomes = if args.gpu { run_on_gpu(&args.results, out)? } else { read(&args.results)? };
+    let save = args.save.as_deref().map(Output::file).transpose()?;
+    let (outcomes, suite) = if args.gpu {
+        let suite = Suite::read(&args.results)?;
+        (run_on_gpu(&suite, out)?, Some(suite))
+    } else if let Some(command) = &args.exec {
+        let suite = Suite::read(&args.results)?;
+        let outcomes = run_exec(&args, command, &suite)?;
+        if let Some(save) = &save {
+            save.write(&[&suite.results(&outcomes)])?;
+        }
+        (outcomes, Some(suite))
+    } else {
+        let suite = args.suite.as_deref().map(Suite::read).transpose()?;
+        (read(&args.results)?, suite)
+    };
     let tallies = conform::compare(&outcomes);
-    let failed = show(out, &tallies, args.model, args.width.resolve())?;
-    Ok(status(failed == 0))
+    let sizes = suite.as_ref().map(Suite::sizes);
+    let summary = Summary::new(&tallies, sizes.as_ref(), args.model);
+    match args.format {
+        Format::Table => show(out, &tallies, &summary, args.width.resolve())?,
+        Format::Json => {
+            let json = summary.json(&tallies);
+            writeln!(out, "{}", serde_json::to_string_pretty(&json).expect("JSON serialises"))?;
+        }
+    }
+    Ok(status(summary.failed == 0))
 }
 
 fn read(file: &Path) -> Result<Vec<Outcome>, Error> {
@@ -53,12 +109,80 @@ fn read(file: &Path) -> Result<Vec<Outcome>, Error> {
     Ok(outcomes)
 }
 
+/// The suite's own vectors, with their lines as written.
+struct Suite {
+    text: String,
+    vectors: Vec<Outcome>,
+}
+
+impl Suite {
+    /// The suite in the folder `path` (its `vectors.jsonl`), or the file
+    /// `path`.
+    fn read(path: &Path) -> Result<Suite, Error> {
+        let file = if path.is_dir() { path.join(files::JSONL) } else { path.to_path_buf() };
+        let text =
+            std::fs::read_to_string(&file).map_err(|e| Error::file(format!("cannot read {}", file.display()), e))?;
+        let vectors = files::read_suite(&file, &text).map_err(Error::usage)?;
+        if vectors.is_empty() {
+            return Err(Error::usage(format!("{} holds no vectors: nothing to run", file.display())));
+        }
+        Ok(Suite { text, vectors })
+    }
+
+    /// Vectors per variant, in catalogue order.
+    fn sizes(&self) -> Vec<(Variant, usize)> {
+        let mut counts: HashMap<Variant, usize> = HashMap::new();
+        for v in &self.vectors {
+            *counts.entry(v.variant).or_default() += 1;
+        }
+        Variant::all().into_iter().filter_map(|v| counts.get(&v).map(|&n| (v, n))).collect()
+    }
+
+    /// The results file of `outcomes` (one for each vector, in order): each
+    /// suite line with what the implementation gave.
+    fn results(&self, outcomes: &[Outcome]) -> String {
+        let mut text = String::new();
+        for (line, o) in self.text.lines().filter(|l| !l.trim().is_empty()).zip(outcomes) {
+            let mut fields: serde_json::Map<String, serde_json::Value> =
+                serde_json::from_str(line).expect("a suite line read once already");
+            match &o.event {
+                Some((event, message)) => {
+                    fields.insert("outcome".into(), event.word().into());
+                    if let Some(m) = message {
+                        fields.insert("message".into(), m.as_str().into());
+                    }
+                }
+                None => {
+                    let actual = hexes(&o.variant.outputs(), o.actual.iter().map(|&x| Some(x)));
+                    fields.insert("actual".into(), actual);
+                }
+            }
+            text.push_str(&serde_json::to_string(&fields).expect("JSON serialises"));
+            text.push('\n');
+        }
+        text
+    }
+}
+
+/// Run the suite through `command`, with a progress bar on a terminal.
+fn run_exec(args: &Args, command: &str, suite: &Suite) -> Result<Vec<Outcome>, Error> {
+    let argv = shlex::split(command).filter(|a| !a.is_empty()).ok_or_else(|| {
+        Error::usage(format!("--exec `{command}`: not a command line (an unclosed quote?), or empty"))
+    })?;
+    if !(args.batch_timeout > 0.0 && args.batch_timeout <= 86_400.0) {
+        return Err(Error::usage(format!("--batch-timeout {}: give more than 0 s, at most 86400", args.batch_timeout)));
+    }
+    let exec = Exec { argv, batch: args.batch as usize, timeout: Duration::from_secs_f64(args.batch_timeout) };
+    let bar = progress_bar(suite.vectors.len() as u64);
+    let outcomes = exec::run(&exec, &suite.vectors, &|n| bar.set_position(n as u64));
+    bar.finish_and_clear();
+    outcomes
+}
+
 /// Run the suite in `dir` on the GPU: each variant's vectors through its
 /// module, the device's own mismatch count printed beside the host's.
-fn run_on_gpu(dir: &Path, out: &mut dyn Write) -> Result<Vec<Outcome>, Error> {
-    let file = dir.join(files::JSONL);
-    let text = std::fs::read_to_string(&file).map_err(|e| Error::file(format!("cannot read {}", file.display()), e))?;
-    let suite = files::read_suite(&file, &text).map_err(Error::usage)?;
+fn run_on_gpu(suite: &Suite, out: &mut dyn Write) -> Result<Vec<Outcome>, Error> {
+    let suite = &suite.vectors;
     let gpu = Gpu::open()?;
     writeln!(out, "running {} vectors on {}", suite.len(), gpu.info.line())?;
     let vectors: Vec<Vector> =
@@ -96,8 +220,134 @@ fn count(n: usize) -> String {
     n.to_string()
 }
 
-/// The tables; the number of results failing against `model`.
-fn show(out: &mut dyn Write, tallies: &[(Variant, Tally)], model: Model, width: Width) -> Result<usize, Error> {
+/// What the tables and the JSON both say, computed once.
+struct Summary {
+    model: Model,
+    /// Results failing against `model`.
+    failed: usize,
+    /// Variants that answered `unimplemented` to every result.
+    unimplemented: Vec<Variant>,
+    /// Variants with no result: of the suite where it is known, else of the
+    /// catalogue.
+    not_run: Vec<Variant>,
+    /// Out of how many: the suite's variants, or the catalogue's.
+    of: usize,
+    /// Variants the results cover in part: results, and the suite's vectors.
+    partial: Vec<(Variant, usize, usize)>,
+}
+
+impl Summary {
+    fn new(tallies: &[(Variant, Tally)], sizes: Option<&Vec<(Variant, usize)>>, model: Model) -> Summary {
+        let ran = |v: &Variant| tallies.iter().any(|(t, _)| t == v);
+        let (not_run, of): (Vec<Variant>, usize) = match sizes {
+            Some(s) => (s.iter().map(|(v, _)| *v).filter(|v| !ran(v)).collect(), s.len()),
+            None => (Variant::all().into_iter().filter(|v| !ran(v)).collect(), Variant::all().len()),
+        };
+        let partial = tallies
+            .iter()
+            .filter_map(|(v, t)| {
+                let n = sizes?.iter().find(|(s, _)| s == v)?.1;
+                (t.results < n).then_some((*v, t.results, n))
+            })
+            .collect();
+        Summary {
+            model,
+            failed: tallies.iter().map(|(_, t)| t.failed(model)).sum(),
+            unimplemented: tallies.iter().filter(|(_, t)| t.unimplemented == t.results).map(|(v, _)| *v).collect(),
+            not_run,
+            of,
+            partial,
+        }
+    }
+
+    fn json(&self, tallies: &[(Variant, Tally)]) -> Value {
+        let total = |f: fn(&Tally) -> usize| tallies.iter().map(|(_, t)| f(t)).sum::<usize>();
+        let variants: Vec<Value> = tallies
+            .iter()
+            .map(|(v, t)| {
+                let groups = |m: Model| t.groups(m).iter().map(|g| group_json(v, g)).collect::<Vec<_>>();
+                json!({
+                    "variant": v.to_string(),
+                    "results": t.results,
+                    "passed": t.passed,
+                    "failed_spec": t.failed_spec,
+                    "failed_sm_90": t.failed(Model::Sm90),
+                    "picks": t.picks,
+                    "no_value": t.events,
+                    "no_value_picks": t.event_picks,
+                    "unimplemented": t.unimplemented,
+                    "suite": self.partial.iter().find(|p| p.0 == *v).map(|p| p.2),
+                    "groups": { "spec": groups(Model::Spec), "sm_90": groups(Model::Sm90) },
+                })
+            })
+            .collect();
+        let names = |vs: &[Variant]| vs.iter().map(|v| v.to_string()).collect::<Vec<_>>();
+        json!({
+            "schema_version": SCHEMA_VERSION,
+            "model": self.model.name(),
+            "results": total(|t| t.results),
+            "passed": total(|t| t.passed),
+            "failed_spec": total(|t| t.failed_spec),
+            "failed_sm_90_only": total(|t| t.failed_sm_90_only),
+            "picks": total(|t| t.picks),
+            "no_value": total(|t| t.events),
+            "failed": self.failed,
+            "variants": variants,
+            "unimplemented": names(&self.unimplemented),
+            "not_run": { "count": self.not_run.len(), "of": self.of, "variants": names(&self.not_run) },
+            "partial": self.partial.iter().map(|(v, n, of)| json!({"variant": v.to_string(), "results": n, "suite": of}))
+                .collect::<Vec<_>>(),
+        })
+    }
+}
+
+fn hexes(ops: &[Operand], values: impl Iterator<Item = Option<u128>>) -> Value {
+    Value::Object(
+        ops.iter()
+            .zip(values)
+            .map(|(o, x)| (o.name.to_string(), x.map_or(Value::Null, |x| Value::String(hex(x, o.ty.width())))))
+            .collect(),
+    )
+}
+
+fn group_json(v: &Variant, g: &Group) -> Value {
+    let f = &g.least;
+    json!({
+        "size": g.size,
+        "kind": g.kind,
+        "condition": g.condition,
+        "pattern": g.pattern,
+        "named": g.named,
+        "least_input": {
+            "at": f.at,
+            "inputs": hexes(&v.inputs(), f.inputs.iter().map(|&x| Some(x))),
+            "actual": if f.event.is_some() { Value::Null } else { hexes(&v.outputs(), f.actual.iter().map(|&x| Some(x))) },
+            "outcome": f.event,
+            "expected": hexes(&v.outputs(), f.expected.iter().copied()),
+            "reason": f.reason,
+        },
+    })
+}
+
+/// Whether sm_90's groups say nothing the spec's do not: sm_90 agrees with
+/// the spec wherever the spec defines a value, but for the readings its
+/// rules replace.
+fn same_groups(t: &Tally) -> bool {
+    let key = |g: &Group| (g.size, g.condition.clone(), g.least.inputs.clone(), g.least.expected.clone());
+    t.spec_groups.iter().map(key).eq(t.sm_90_groups.iter().map(key))
+}
+
+/// `3; 2 more` for a list cut at three.
+fn first_three(items: &[String]) -> String {
+    let shown: Vec<&str> = items.iter().take(3).map(String::as_str).collect();
+    match items.len().saturating_sub(3) {
+        0 => shown.join("; "),
+        more => format!("{}; {more} more", shown.join("; ")),
+    }
+}
+
+/// The tables and the notes.
+fn show(out: &mut dyn Write, tallies: &[(Variant, Tally)], summary: &Summary, width: Width) -> Result<(), Error> {
     let rows = tallies
         .iter()
         .map(|(v, t)| {
@@ -118,40 +368,23 @@ fn show(out: &mut dyn Write, tallies: &[(Variant, Tally)], model: Model, width: 
     let mut failures = Vec::new();
     for (v, t) in tallies {
         for m in [Model::Spec, Model::Sm90] {
-            let Some(f) = t.failure(m) else { continue };
-            // sm_90 agrees with the spec wherever the spec defines a value,
-            // but for the readings its rules replace: a second row only
-            // where it says something new.
-            if m == Model::Sm90
-                && t.failed(Model::Sm90) == t.failed_spec
-                && t.spec_failure.as_ref().is_some_and(|s| s.inputs == f.inputs && s.expected == f.expected)
-            {
+            if m == Model::Sm90 && same_groups(t) {
                 continue;
             }
-            let reasons = t.reasons(m);
-            // The named things (findings, readings, claims) among the other
-            // failing vectors: what the failures have in common.
-            let named: Vec<&String> = reasons
-                .iter()
-                .filter(|r| ["finding ", "reading ", "claim "].iter().any(|k| r.starts_with(k)) && **r != f.reason)
-                .collect();
-            let others = if !named.is_empty() {
-                let shown: Vec<&str> = named.iter().take(3).map(|s| s.as_str()).collect();
-                let more = named.len().saturating_sub(3);
-                format!("{}{}", shown.join("; "), if more > 0 { format!("; {more} more") } else { String::new() })
-            } else {
-                String::new()
-            };
-            failures.push(vec![
-                v.to_string(),
-                m.name().to_string(),
-                count(t.failed(m)),
-                show_inputs(v, &f.inputs),
-                f.event.clone().unwrap_or_else(|| show_outputs(v, f.actual.iter().map(|&x| Some(x)))),
-                show_outputs(v, f.expected.iter().copied()),
-                f.reason.clone(),
-                others,
-            ]);
+            for g in t.groups(m) {
+                let f = &g.least;
+                failures.push(vec![
+                    v.to_string(),
+                    m.name().to_string(),
+                    format!("{} of {}", g.size, t.failed(m)),
+                    g.condition.clone(),
+                    show_inputs(v, &f.inputs),
+                    f.event.clone().unwrap_or_else(|| show_outputs(v, f.actual.iter().map(|&x| Some(x)))),
+                    show_outputs(v, f.expected.iter().copied()),
+                    g.pattern.clone(),
+                    first_three(&g.named),
+                ]);
+            }
         }
     }
     if !failures.is_empty() {
@@ -159,26 +392,32 @@ fn show(out: &mut dyn Write, tallies: &[(Variant, Tally)], model: Model, width: 
             "variant",
             "model",
             "failures",
+            "where",
             "least failing input",
             "actual",
             "expected",
-            "its reason",
-            "other findings, readings, claims failing",
+            "how it differs",
+            "findings, readings, claims (or its reason)",
         ];
-        let table = Table::new(&header, failures)
-            .wrap(3, Some(40))
-            .wrap(4, Some(40))
-            .wrap(5, Some(40))
-            .wrap(6, Some(40))
-            .wrap(7, Some(40));
+        let mut table = Table::new(&header, failures);
+        for column in 3..9 {
+            // The inputs of three 64-bit operands stay on one line.
+            table = table.wrap(column, Some(if column == 4 { 48 } else { 30 }));
+        }
         writeln!(out, "{}", table.render(width))?;
     }
     let total = |f: fn(&Tally) -> usize| tallies.iter().map(|(_, t)| f(t)).sum::<usize>();
-    let failed_model: usize = tallies.iter().map(|(_, t)| t.failed(model)).sum();
+    let list = |vs: &[Variant]| vs.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ");
     // A variant the implementation does not have at all is said so, and
     // never counts as passed.
-    for (v, t) in tallies.iter().filter(|(_, t)| t.unimplemented == t.results) {
-        note(out, width, "", "", &format!("unimplemented: `{v}` answers every one of its {} results so", t.results))?;
+    if !summary.unimplemented.is_empty() {
+        let n = summary.unimplemented.len();
+        let text = format!(
+            "unimplemented: {n} {} `unimplemented` to every result: {}",
+            if n == 1 { "variant answers" } else { "variants answer" },
+            list(&summary.unimplemented)
+        );
+        note(out, width, "", "          ", &text)?;
     }
     note(
         out,
@@ -198,17 +437,30 @@ fn show(out: &mut dyn Write, tallies: &[(Variant, Tally)], model: Model, width: 
         ),
     )?;
     // What the results do not reach is said, so the summary never reads as
-    // if the whole catalogue had been checked.
-    let all = Variant::all();
-    let not_run: Vec<String> =
-        all.iter().filter(|v| !tallies.iter().any(|(t, _)| t == *v)).map(|v| format!("`{v}`")).collect();
-    if !not_run.is_empty() {
-        let text =
-            format!("not run: {} of the {} variants have no result: {}", not_run.len(), all.len(), not_run.join(", "));
+    // if the whole suite had been checked.
+    if !summary.partial.is_empty() {
+        let each: Vec<String> =
+            summary.partial.iter().map(|(v, n, of)| format!("`{v}` {n} of {of}")).collect();
+        let text = format!(
+            "in part: {} {} for part of {} vectors: {}",
+            each.len(),
+            if each.len() == 1 { "variant has results" } else { "variants have results" },
+            if each.len() == 1 { "its" } else { "their" },
+            each.join(", ")
+        );
         note(out, width, "", "          ", &text)?;
     }
-    if failed_model > 0 {
-        writeln!(out, "{failed_model} results fail against the {} model: exit status 1.", model.name())?;
+    if !summary.not_run.is_empty() {
+        let text = format!(
+            "not run: {} of the {} variants have no result: {}",
+            summary.not_run.len(),
+            summary.of,
+            list(&summary.not_run)
+        );
+        note(out, width, "", "          ", &text)?;
     }
-    Ok(failed_model)
+    if summary.failed > 0 {
+        writeln!(out, "{} results fail against the {} model: exit status 1.", summary.failed, summary.model.name())?;
+    }
+    Ok(())
 }

@@ -194,15 +194,7 @@ impl Setup {
     /// further job starts, and the results, which may hold the interrupted
     /// queries' errors, are dropped for [`Error::Interrupted`].
     pub fn run_all<T: Send>(&self, variants: &[Variant], job: impl Fn(&Variant) -> T + Sync) -> Result<Vec<T>> {
-        let bar = ProgressBar::with_draw_target(
-            Some(variants.len() as u64),
-            if io::stderr().is_terminal() && io::stdout().is_terminal() {
-                ProgressDrawTarget::stderr()
-            } else {
-                ProgressDrawTarget::hidden()
-            },
-        );
-        bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").expect("a valid template"));
+        let bar = progress_bar(variants.len() as u64);
         let results: Option<Vec<T>> = self.pool.install(|| {
             variants
                 .par_iter()
@@ -221,6 +213,21 @@ impl Setup {
         crate::interrupt::check()?;
         Ok(results.expect("every job ran, as no interrupt came"))
     }
+}
+
+/// A progress bar of `len` steps, drawn on standard error when both it and
+/// standard output are a terminal, and hidden otherwise.
+pub fn progress_bar(len: u64) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(
+        Some(len),
+        if io::stderr().is_terminal() && io::stdout().is_terminal() {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        },
+    );
+    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").expect("a valid template"));
+    bar
 }
 
 /// The variants `targets` names (see [`crate::select`]).

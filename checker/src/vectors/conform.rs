@@ -9,14 +9,19 @@
 //! unimplemented instruction, a timeout). Where the model defines an
 //! output, it fails; where the model leaves every output open, it is the
 //! implementation's pick, counted apart from the value picks.
+//!
+//! The failures of each variant against each model are grouped by cause
+//! (`super::groups`).
 
 use std::collections::{BTreeMap, HashMap};
 
 use ptx_spec::catalogue::Variant;
 use ptx_spec::hardware::Model;
 
+use rayon::prelude::*;
+
 use super::files::{Event, Outcome};
-use super::Vector;
+use super::groups::{groups, Case, Class, Group, Shape};
 use ptx_spec::bv::hex;
 
 /// One failing result, as shown.
@@ -54,12 +59,9 @@ pub struct Tally {
     pub event_picks: usize,
     /// Results answered `unimplemented`.
     pub unimplemented: usize,
-    /// The least failing input against each model, with the reasons of
-    /// every failing vector (named findings, readings and claims first).
-    pub spec_failure: Option<Failure>,
-    pub sm_90_failure: Option<Failure>,
-    pub spec_reasons: Vec<String>,
-    pub sm_90_reasons: Vec<String>,
+    /// The failures against each model, grouped by cause (`groups`).
+    pub spec_groups: Vec<Group>,
+    pub sm_90_groups: Vec<Group>,
 }
 
 impl Tally {
@@ -71,17 +73,10 @@ impl Tally {
         }
     }
 
-    pub fn failure(&self, model: Model) -> Option<&Failure> {
+    pub fn groups(&self, model: Model) -> &[Group] {
         match model {
-            Model::Spec => self.spec_failure.as_ref(),
-            Model::Sm90 => self.sm_90_failure.as_ref(),
-        }
-    }
-
-    pub fn reasons(&self, model: Model) -> &[String] {
-        match model {
-            Model::Spec => &self.spec_reasons,
-            Model::Sm90 => &self.sm_90_reasons,
+            Model::Spec => &self.spec_groups,
+            Model::Sm90 => &self.sm_90_groups,
         }
     }
 }
@@ -92,53 +87,70 @@ pub fn fails(expected: &[Option<u128>], actual: &[u128]) -> bool {
     expected.iter().zip(actual).any(|(e, a)| e.is_some_and(|e| e != *a))
 }
 
-fn keep(slot: &mut Option<Failure>, reasons: &mut Vec<String>, f: Failure) {
-    if !reasons.contains(&f.reason) && reasons.len() < 64 {
-        reasons.push(f.reason.clone());
-    }
-    // The least input in operand order, as the audit's witnesses are.
-    if slot.as_ref().is_none_or(|s| f.inputs < s.inputs) {
-        *slot = Some(f);
+/// Both models' outputs for one result.
+struct Expected {
+    spec: Vec<Option<u128>>,
+    sm_90: Vec<Option<u128>>,
+}
+
+impl Expected {
+    fn of(&self, model: Model) -> &[Option<u128>] {
+        match model {
+            Model::Spec => &self.spec,
+            Model::Sm90 => &self.sm_90,
+        }
     }
 }
 
-/// Every result compared; per variant in catalogue order.
+/// Whether `o` fails against a model whose outputs are `expected`: an
+/// event fails wherever the model defines an output.
+fn fails_against(o: &Outcome, expected: &[Option<u128>]) -> bool {
+    match &o.event {
+        Some(_) => expected.iter().any(Option::is_some),
+        None => fails(expected, &o.actual),
+    }
+}
+
+fn failure(o: &Outcome, expected: &[Option<u128>]) -> Failure {
+    Failure {
+        at: o.at.clone(),
+        inputs: o.inputs.clone(),
+        actual: o.actual.clone(),
+        event: o.event.as_ref().map(|(e, m)| match m {
+            Some(m) => format!("{}: {m}", e.word()),
+            None => e.word().to_string(),
+        }),
+        expected: expected.to_vec(),
+        reason: o.reason.clone().unwrap_or_else(|| "-".into()),
+    }
+}
+
+/// Every result compared; per variant in catalogue order, each with its
+/// failures grouped against each model.
 pub fn compare(outcomes: &[Outcome]) -> Vec<(Variant, Tally)> {
     let all = Variant::all();
     let index: HashMap<Variant, usize> = all.iter().enumerate().map(|(i, v)| (*v, i)).collect();
-    let mut out: BTreeMap<usize, Tally> = BTreeMap::new();
-    for o in outcomes {
-        let v = Vector::new(o.variant, o.inputs.clone(), super::Reason::Exhaustive);
-        let t = out.entry(index[&o.variant]).or_default();
+    let expected: Vec<Expected> = outcomes
+        .par_iter()
+        .map(|o| {
+            let run = |model| o.variant.run_in(model, &o.inputs).into_iter().map(|x| x.map(|b| b.unsigned())).collect();
+            Expected { spec: run(Model::Spec), sm_90: run(Model::Sm90) }
+        })
+        .collect();
+    let mut out: BTreeMap<usize, (Tally, Vec<usize>)> = BTreeMap::new();
+    for (k, (o, x)) in outcomes.iter().zip(&expected).enumerate() {
+        let (t, members) = out.entry(index[&o.variant]).or_default();
+        members.push(k);
         t.results += 1;
-        // An event fails against a model wherever that model defines an
-        // output.
-        let defines = |expected: &[Option<u128>]| expected.iter().any(Option::is_some);
-        let (spec, sm_90) = match &o.event {
-            Some(_) => (defines(&v.spec), defines(&v.sm_90)),
-            None => (fails(&v.spec, &o.actual), fails(&v.sm_90, &o.actual)),
-        };
+        let (spec, sm_90) = (fails_against(o, &x.spec), fails_against(o, &x.sm_90));
         if let Some((event, _)) = &o.event {
             t.events += 1;
             if *event == Event::Unimplemented {
                 t.unimplemented += 1;
             }
         }
-        let event = o.event.as_ref().map(|(e, m)| match m {
-            Some(m) => format!("{}: {m}", e.word()),
-            None => e.word().to_string(),
-        });
-        let failure = |expected: &[Option<u128>]| Failure {
-            at: o.at.clone(),
-            inputs: o.inputs.clone(),
-            actual: o.actual.clone(),
-            event: event.clone(),
-            expected: expected.to_vec(),
-            reason: o.reason.clone().unwrap_or_else(|| "-".into()),
-        };
         if spec {
             t.failed_spec += 1;
-            keep(&mut t.spec_failure, &mut t.spec_reasons, failure(&v.spec));
             if !sm_90 {
                 t.failed_spec_only += 1;
             }
@@ -146,16 +158,44 @@ pub fn compare(outcomes: &[Outcome]) -> Vec<(Variant, Tally)> {
             t.failed_sm_90_only += 1;
         } else if o.event.is_some() {
             t.event_picks += 1;
-        } else if v.spec.iter().any(Option::is_none) {
+        } else if x.spec.iter().any(Option::is_none) {
             t.picks += 1;
         } else {
             t.passed += 1;
         }
-        if sm_90 {
-            keep(&mut t.sm_90_failure, &mut t.sm_90_reasons, failure(&v.sm_90));
-        }
     }
-    out.into_iter().map(|(i, t)| (all[i], t)).collect()
+    let mut tallies: Vec<(usize, Tally, Vec<usize>)> = out.into_iter().map(|(i, (t, m))| (i, t, m)).collect();
+    tallies.par_iter_mut().for_each(|(i, t, members)| {
+        let variant = all[*i];
+        for model in Model::ALL {
+            if t.failed(model) == 0 {
+                continue;
+            }
+            let other = if model == Model::Spec { Model::Sm90 } else { Model::Spec };
+            let cases: Vec<Case> = members
+                .iter()
+                .map(|&k| {
+                    let (o, x) = (&outcomes[k], &expected[k]);
+                    let fails = fails_against(o, x.of(model));
+                    let theirs = x.of(other).iter().zip(&o.actual).all(|(e, a)| *e == Some(*a));
+                    let class = match (&o.event, fails) {
+                        (_, false) => Class::Passed,
+                        (Some((e, _)), true) => Class::Event(*e),
+                        (None, true) if theirs => Class::Theirs,
+                        (None, true) => Class::Value(Shape::of(x.of(model), &o.actual)),
+                    };
+                    Case { class, inputs: &o.inputs, failure: fails.then(|| failure(o, x.of(model))), other: x.of(other) }
+                })
+                .collect();
+            let name = |m: Model| if m == Model::Spec { "the spec" } else { "sm_90" };
+            let found = groups(&variant, &cases, name(model), name(other));
+            match model {
+                Model::Spec => t.spec_groups = found,
+                Model::Sm90 => t.sm_90_groups = found,
+            }
+        }
+    });
+    tallies.into_iter().map(|(i, t, _)| (all[i], t)).collect()
 }
 
 /// Operand values as `a=0x1 b=0x2`.

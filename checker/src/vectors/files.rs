@@ -16,6 +16,7 @@ use std::path::Path;
 
 use ptx_spec::bv::mask;
 use ptx_spec::catalogue::{Operand, Variant};
+use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -108,10 +109,13 @@ pub struct Outcome {
     /// The outputs it gave; empty where it gave an [`Event`] instead.
     pub actual: Vec<u128>,
     /// What happened instead of a value, and its message, if anything did.
-    pub event: Option<(Event, Option<String>)>,
+    pub event: Option<Happened>,
     /// Why the vector is in the suite, as the file says (a label).
     pub reason: Option<String>,
 }
+
+/// An event and its message, if it came with one.
+pub type Happened = (Event, Option<String>);
 
 /// What an implementation may answer instead of a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -209,7 +213,7 @@ fn from_pairs(ops: &[Operand], text: &str, what: &str) -> Result<Vec<u128>, Stri
 
 /// An `actual` field: one hex value for a one-output variant, or the
 /// outputs by name.
-fn actual_text(v: &Variant, text: &str) -> Result<Vec<u128>, String> {
+pub(crate) fn actual_text(v: &Variant, text: &str) -> Result<Vec<u128>, String> {
     let outs = v.outputs();
     if !text.contains('=') && outs.len() == 1 {
         return Ok(vec![value(text.trim(), outs[0].ty.width(), "actual")?]);
@@ -229,49 +233,51 @@ pub fn read_suite(file: &Path, text: &str) -> Result<Vec<Outcome>, String> {
 }
 
 fn read_lines(file: &Path, text: &str, with_actual: bool) -> Result<Vec<Outcome>, String> {
-    let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
+    // Lines are read in parallel; the first bad one, in file order, is the
+    // one reported.
+    let lines: Vec<(usize, &str)> = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).collect();
+    let read: Vec<Result<Outcome, String>> =
+        lines.par_iter().map(|&(n, line)| read_line(file, n, line, with_actual)).collect();
+    read.into_iter().collect()
+}
+
+fn read_line(file: &Path, n: usize, line: &str, with_actual: bool) -> Result<Outcome, String> {
+    let at = format!("{}:{}", file.display(), n + 1);
+    let fail = |why: String| format!("{at}: {why}");
+    let json: Value = serde_json::from_str(line).map_err(|e| fail(format!("not JSON: {e}")))?;
+    let obj = json.as_object().ok_or_else(|| fail("not a JSON object".into()))?;
+    let name = obj.get("variant").and_then(Value::as_str).ok_or_else(|| fail("no `variant`".into()))?;
+    let v = variant(name).map_err(fail)?;
+    let inputs = match obj.get("inputs") {
+        Some(Value::Object(m)) => from_object(&v.inputs(), m, "inputs").map_err(fail)?,
+        Some(_) => return Err(fail("`inputs` is not an object".into())),
+        None => return Err(fail("no `inputs`".into())),
+    };
+    let event = match (obj.get("outcome"), obj.get("actual")) {
+        _ if !with_actual => None,
+        (Some(_), Some(_)) => return Err(fail("both `actual` and `outcome`: give one".into())),
+        (Some(Value::String(word)), None) => {
+            let message = match obj.get("message") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(m)) => Some(m.clone()),
+                Some(_) => return Err(fail("`message` is not a string".into())),
+            };
+            Some((Event::from_word(word).map_err(fail)?, message))
         }
-        let at = format!("{}:{}", file.display(), n + 1);
-        let fail = |why: String| format!("{at}: {why}");
-        let json: Value = serde_json::from_str(line).map_err(|e| fail(format!("not JSON: {e}")))?;
-        let obj = json.as_object().ok_or_else(|| fail("not a JSON object".into()))?;
-        let name = obj.get("variant").and_then(Value::as_str).ok_or_else(|| fail("no `variant`".into()))?;
-        let v = variant(name).map_err(fail)?;
-        let inputs = match obj.get("inputs") {
-            Some(Value::Object(m)) => from_object(&v.inputs(), m, "inputs").map_err(fail)?,
-            Some(_) => return Err(fail("`inputs` is not an object".into())),
-            None => return Err(fail("no `inputs`".into())),
-        };
-        let event = match (obj.get("outcome"), obj.get("actual")) {
-            _ if !with_actual => None,
-            (Some(_), Some(_)) => return Err(fail("both `actual` and `outcome`: give one".into())),
-            (Some(Value::String(word)), None) => {
-                let message = match obj.get("message") {
-                    None | Some(Value::Null) => None,
-                    Some(Value::String(m)) => Some(m.clone()),
-                    Some(_) => return Err(fail("`message` is not a string".into())),
-                };
-                Some((Event::from_word(word).map_err(fail)?, message))
-            }
-            (Some(_), None) => return Err(fail("`outcome` is not a string".into())),
-            (None, _) => None,
-        };
-        let actual = match obj.get("actual") {
-            _ if !with_actual || event.is_some() => Vec::new(),
-            Some(Value::String(s)) => actual_text(&v, s).map_err(fail)?,
-            Some(Value::Object(m)) => from_object(&v.outputs(), m, "actual").map_err(fail)?,
-            Some(_) => return Err(fail("`actual` is neither a hex string nor an object".into())),
-            None => return Err(fail("no `actual` (or `outcome`)".into())),
-        };
-        let reason = obj
-            .get("reason")
-            .map(|r| serde_json::from_value::<Reason>(r.clone()).map_or_else(|_| r.to_string(), |r| r.label()));
-        out.push(Outcome { at, variant: v, inputs, actual, event, reason });
-    }
-    Ok(out)
+        (Some(_), None) => return Err(fail("`outcome` is not a string".into())),
+        (None, _) => None,
+    };
+    let actual = match obj.get("actual") {
+        _ if !with_actual || event.is_some() => Vec::new(),
+        Some(Value::String(s)) => actual_text(&v, s).map_err(fail)?,
+        Some(Value::Object(m)) => from_object(&v.outputs(), m, "actual").map_err(fail)?,
+        Some(_) => return Err(fail("`actual` is neither a hex string nor an object".into())),
+        None => return Err(fail("no `actual` (or `outcome`)".into())),
+    };
+    let reason = obj
+        .get("reason")
+        .map(|r| serde_json::from_value::<Reason>(r.clone()).map_or_else(|_| r.to_string(), |r| r.label()));
+    Ok(Outcome { at, variant: v, inputs, actual, event, reason })
 }
 
 /// Results from CSV text with a header naming at least `variant`, `inputs`

@@ -22,7 +22,9 @@
 //! made-up value.
 
 pub mod conform;
+pub mod exec;
 pub mod files;
+pub mod groups;
 pub mod kill;
 pub mod ptx;
 
