@@ -21,20 +21,9 @@ use ptx_spec::hardware::Model;
 use rayon::prelude::*;
 
 use super::files::{Event, Outcome};
+pub use super::groups::Failure;
 use super::groups::{groups, Case, Class, Group, Shape};
 use ptx_spec::bv::hex;
-
-/// One failing result, as shown.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Failure {
-    pub at: String,
-    pub inputs: Vec<u128>,
-    pub actual: Vec<u128>,
-    /// What happened instead of a value (`crash: SIGFPE`), if it was no value.
-    pub event: Option<String>,
-    pub expected: Vec<Option<u128>>,
-    pub reason: String,
-}
 
 /// One variant's counts.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -31,7 +31,6 @@ use ptx_spec::bv::{hex, mask};
 use ptx_spec::catalogue::Variant;
 use serde::Serialize;
 
-use super::conform::Failure;
 use super::files::Event;
 
 /// The fewest results a predicate must leave out of a group's region to be
@@ -93,6 +92,18 @@ pub struct Case<'a> {
     /// The other model's expected outputs (sm_90's when grouping against
     /// the spec), to see whether a wrong value is that model's.
     pub other: &'a [Option<u128>],
+}
+
+/// One failing result, as shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    pub at: String,
+    pub inputs: Vec<u128>,
+    pub actual: Vec<u128>,
+    /// What happened instead of a value (`crash: SIGFPE`), if it was no value.
+    pub event: Option<String>,
+    pub expected: Vec<Option<u128>>,
+    pub reason: String,
 }
 
 /// One group of failures.
