@@ -559,6 +559,13 @@ fn conform_exec_records_a_timeout_and_goes_on() {
     let o = ptxcheck(&["conform", suite.to_str().unwrap(), "--exec", "'unclosed"]);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(stderr(&o).trim(), "error: --exec `'unclosed`: not a command line (an unclosed quote?), or empty");
+    let o = ptxcheck(&["conform", suite.to_str().unwrap(), "--exec", "echo hello"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: --exec: the answer to `add.u32 a=0x00000001 b=0x00000002` is not outputs or an outcome: \
+         actual `hello` is not a hex value\n"
+    );
     let o = ptxcheck(&["conform", suite.to_str().unwrap(), "--exec", "no-such-command-here"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("cannot run `no-such-command-here`"), "{}", stderr(&o));

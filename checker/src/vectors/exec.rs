@@ -177,12 +177,16 @@ pub fn run(exec: &Exec, suite: &[Outcome], progress: &dyn Fn(usize)) -> Result<V
             let o = &suite[out.len()];
             let left = deadline.saturating_duration_since(Instant::now());
             let (actual, event) = match p.answers.recv_timeout(left) {
-                Ok(text) => answer(&o.variant, &text).map_err(|why| {
-                    Error::usage(format!(
-                        "--exec: the answer to `{}` is not outputs or an outcome: {why}",
-                        line(&o.variant, &o.inputs)
-                    ))
-                })?,
+                Ok(text) => match answer(&o.variant, &text) {
+                    Ok(read) => read,
+                    Err(why) => {
+                        p.kill();
+                        let vector = line(&o.variant, &o.inputs);
+                        return Err(Error::usage(format!(
+                            "--exec: the answer to `{vector}` is not outputs or an outcome: {why}"
+                        )));
+                    }
+                },
                 Err(RecvTimeoutError::Timeout) => {
                     p.kill();
                     dead = true;
