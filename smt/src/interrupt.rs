@@ -32,7 +32,11 @@ pub fn requested() -> bool {
 /// The z3 crate's context is thread-local and its interrupt handle borrows
 /// it, so the handle cannot be kept in a registry for a signal handler to
 /// use; a watcher thread scoped to the query holds it instead.
+///
+/// The query waits for a free slot first ([`crate::slots`]): only so many
+/// Z3 checks run at once, however many threads there are.
 pub(crate) fn watch_z3<T>(query: impl FnOnce() -> T) -> T {
+    let _slot = crate::slots::take();
     let ctx = z3::Context::thread_local();
     let handle = ctx.handle();
     let done = AtomicBool::new(false);

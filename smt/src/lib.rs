@@ -15,6 +15,7 @@ pub mod encode;
 pub mod eval;
 pub mod interrupt;
 pub mod query;
+pub mod slots;
 pub mod solver;
 pub mod term;
 

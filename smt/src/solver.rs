@@ -276,7 +276,8 @@ impl Backend {
         timeout: Duration,
     ) -> Result<SatResult, SolverError> {
         // One Z3 context per thread (the z3 crate's thread-local one), a fresh
-        // solver per query.
+        // solver per query, made, used and dropped in one slot.
+        let _slot = crate::slots::take();
         let solver = self.embedded_solver(z3::Solver::new(), ctx, vars, assertions, timeout)?;
         let answer = interrupt::watch_z3(|| solver.check());
         self.embedded_answer(&solver, vars, answer)
@@ -304,6 +305,7 @@ impl Backend {
         count: usize,
         timeout: Duration,
     ) -> Result<z3::Solver, SolverError> {
+        let _slot = crate::slots::take();
         let mut params = z3::Params::new();
         params.set_u32("timeout", u32::try_from(timeout.as_millis()).unwrap_or(u32::MAX).max(1));
         // By default Z3 takes over SIGINT while it checks, and answers
@@ -361,9 +363,11 @@ impl Backend {
         assertions: &[SExpr],
         timeout: Duration,
     ) -> Result<Option<Incremental<'_>>, SolverError> {
+        let slot = crate::slots::take();
         let Some(solver) = self.kept_solver()? else { return Ok(None) };
         let solver = self.embedded_solver(solver, ctx, vars, assertions, timeout)?;
-        Ok(Some(Incremental { backend: self, solver: Held::Own(solver), vars: vars.to_vec(), assumed: Vec::new() }))
+        let vars = vars.to_vec();
+        Ok(Some(Incremental { backend: self, solver: Held::Own(solver), vars, assumed: Vec::new(), _slot: slot }))
     }
 
     /// A solver to keep across checks: the embedded Z3's for QF_BV, its
@@ -393,6 +397,7 @@ impl Backend {
         goals: &[SExpr],
         timeout: Duration,
     ) -> Result<Option<Goals<'_>>, SolverError> {
+        let slot = crate::slots::take();
         let Some(solver) = self.kept_solver()? else { return Ok(None) };
         let names: Vec<String> = (0..goals.len()).map(|i| format!("goal!{i}")).collect();
         let guarded: Vec<SExpr> = names.iter().zip(goals).map(|(n, &g)| ctx.imp(ctx.atom(n.as_str()), g)).collect();
@@ -401,7 +406,7 @@ impl Backend {
         text.insert_str(text.find('\n').map_or(0, |i| i + 1), &declarations);
         let solver = self.embedded_solver_from(solver, text, goals.len(), timeout)?;
         let selectors = names.iter().map(|n| z3::ast::Bool::new_const(n.as_str())).collect();
-        Ok(Some(Goals { backend: self, solver, vars: vars.to_vec(), selectors }))
+        Ok(Some(Goals { backend: self, solver, vars: vars.to_vec(), selectors, _slot: slot }))
     }
 
     fn check_process(&self, ctx: &mut Context, vars: &[Var], assertions: &[SExpr]) -> Result<SatResult, SolverError> {
@@ -578,6 +583,9 @@ pub struct Incremental<'a> {
     /// Assumed in every check: the goal's literal, and the pins kept where
     /// the solver is shared with other goals.
     assumed: Vec<z3::ast::Bool>,
+    /// Held from its making to its dropping, which is Z3's work too; the
+    /// last field, so dropped after the solver.
+    _slot: crate::slots::Slot,
 }
 
 /// A solver of one's own, or one shared by the goals of a [`Goals`].
@@ -622,6 +630,8 @@ pub struct Goals<'a> {
     solver: z3::Solver,
     vars: Vec<Var>,
     selectors: Vec<z3::ast::Bool>,
+    /// As [`Incremental`]'s.
+    _slot: crate::slots::Slot,
 }
 
 impl Goals<'_> {
@@ -633,6 +643,7 @@ impl Goals<'_> {
             solver: Held::Shared(&self.solver),
             vars: self.vars.clone(),
             assumed: vec![self.selectors[i].clone()],
+            _slot: crate::slots::take(),
         }
     }
 }
