@@ -1,14 +1,14 @@
 //! The benchmarks, each cold (a fresh process per run, a fresh solver for
 //! every query, no proof cache): `prove all`, timed as a whole and per
-//! variant; `claims`, `audit` and the mutation self-test on CI's targets,
-//! timed as a whole; and the exhaustive cross-check's throughput per
-//! variant.
+//! variant, and with `--jobs` 1, 2, 4, 8 and 16 (wall and CPU time);
+//! `claims`, `audit` and the mutation self-test on CI's targets, timed as a
+//! whole; and the exhaustive cross-check's throughput per variant.
 //!
 //! Run with `cargo bench -p ptxcheck`. `PTXCHECK_BENCH_RUNS` sets the number
 //! of cold runs of each command (default 3; 0 runs only the throughput),
 //! `PTXCHECK_BENCH_SOLVER` the solver (default embedded), and
-//! `PTXCHECK_BENCH_ONLY` a comma-separated subset of `prove`, `claims`,
-//! `audit`, `mutants` and `exhaustive`. The figures in the README come from
+//! `PTXCHECK_BENCH_ONLY` a comma-separated subset of `prove`, `jobs`,
+//! `claims`, `audit`, `mutants` and `exhaustive`. The figures in the README come from
 //! here.
 
 use std::collections::BTreeMap;
@@ -65,6 +65,9 @@ fn main() {
         if wanted("prove") {
             prove_all(runs);
         }
+        if wanted("jobs") {
+            jobs_scaling(runs);
+        }
         for (name, args) in [
             ("claims", vec!["claims"]),
             ("audit", vec!["audit"]),
@@ -77,6 +80,39 @@ fn main() {
     }
     if wanted("exhaustive") {
         exhaustive_throughput();
+    }
+}
+
+/// The CPU time (user and system) of the finished child processes so far.
+fn children_cpu() -> f64 {
+    // SAFETY: getrusage only writes the struct it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) };
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+/// `prove all --no-cache` with 1, 2, 4, 8 and 16 jobs: the median wall and
+/// CPU time of `runs` cold runs each, on this machine's cores.
+fn jobs_scaling(runs: usize) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!("prove all --no-cache by --jobs, {runs} cold runs each, {cores} cores:");
+    println!("  | --jobs | wall | CPU |");
+    println!("  | --- | --- | --- |");
+    for jobs in [1, 2, 4, 8, 16] {
+        let (mut walls, mut cpus) = (Vec::new(), Vec::new());
+        for _ in 0..runs {
+            let (start, cpu) = (Instant::now(), children_cpu());
+            let status = Command::new(env!("CARGO_BIN_EXE_ptxcheck"))
+                .args(["prove", "all", "--no-cache", "--jobs", &jobs.to_string()])
+                .stdout(std::process::Stdio::null())
+                .status()
+                .expect("ptxcheck runs");
+            assert!(status.success(), "prove all --jobs {jobs}: {status}");
+            walls.push(start.elapsed().as_secs_f64());
+            cpus.push(children_cpu() - cpu);
+        }
+        println!("  | {jobs} | {:.1} s | {:.1} s |", median(walls), median(cpus));
     }
 }
 
