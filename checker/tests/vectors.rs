@@ -195,6 +195,13 @@ fn the_suite_passes_a_correct_implementation_and_catches_every_planted_bug() {
     assert!(out.contains("a=0x00000001 b=0x00000020 "), "shr.s32 by 32:\n{out}");
     assert!(out.contains("finding shf-shift-by-32"), "{out}");
     assert!(out.contains("results fail against the spec model: exit status 1."), "{out}");
+    // An amount taken modulo the width is one group: at its multiples.
+    let o = ptxcheck(&["conform", broken.to_str().unwrap(), "--format", "json"]);
+    let json: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let shf = json["variants"].as_array().unwrap().iter().find(|v| v["variant"] == "shf.l.wrap.b32").unwrap();
+    let groups = shf["groups"]["spec"].as_array().unwrap();
+    assert_eq!(groups.len(), 1, "{groups:#?}");
+    assert!(groups[0]["condition"].as_str().unwrap().starts_with("c mod 32 = 0"), "{groups:#?}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

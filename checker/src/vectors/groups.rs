@@ -13,12 +13,14 @@
 //! reader looks for the cause. The predicates are fixed per variant: an
 //! operand or its low byte (where positions, lengths and lanes are read)
 //! at least a power of two, the width or one past it; equal to zero, one,
-//! all ones or the signed extremes. A condition starts with the predicate
-//! that holds the most of the class's failures left in the smallest share
-//! of results, and adds predicates that keep every failure it holds and
-//! raise their share among its results; its failures are a group, and the
-//! rest are covered again. Groups of wrong values over the same condition
-//! are one (a wrong product is sometimes too large, sometimes too small).
+//! all ones or the signed extremes; a multiple of the width (an amount
+//! taken modulo the width goes wrong at each). A condition starts with the
+//! predicate that holds the most of the class's failures left in the
+//! smallest share of results, and adds predicates that keep every failure
+//! it holds and raise their share among its results; its failures are a
+//! group, and the rest are covered again. Groups of wrong values over the
+//! same condition are one (a wrong product is sometimes too large,
+//! sometimes too small).
 //!
 //! Each group has its size, its own least failing input, its condition
 //! (`b[7:0] >= 64, c[7:0] != 0`) and how its values differ from the
@@ -157,6 +159,9 @@ struct Field {
 enum Test {
     AtLeast(u128),
     Is(u128),
+    /// A multiple of 2^k: an amount or a position taken modulo the width
+    /// goes wrong at every multiple of it.
+    Multiple(u32),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -177,6 +182,7 @@ impl Atom {
         match self.test {
             Test::AtLeast(t) => x >= t,
             Test::Is(t) => x == t,
+            Test::Multiple(k) => x & mask(k) == 0,
         }
     }
 }
@@ -196,10 +202,10 @@ fn atoms(variant: &Variant) -> Vec<Atom> {
             let m = mask(field.bits);
             let mut tests = vec![Test::Is(0), Test::Is(1), Test::Is(m), Test::Is(1 << (field.bits - 1)), Test::Is(m >> 1)];
             tests.extend((1..field.bits).map(|k| Test::AtLeast(1 << k)));
-            tests.extend([Test::AtLeast(data_width), Test::AtLeast(data_width + 1)].into_iter().filter(|t| match t {
-                Test::AtLeast(x) => *x <= m,
-                Test::Is(_) => true,
-            }));
+            tests.extend([data_width, data_width + 1].into_iter().filter(|&x| x <= m).map(Test::AtLeast));
+            if data_width.is_power_of_two() && data_width < m {
+                tests.push(Test::Multiple(data_width.trailing_zeros()));
+            }
             for test in tests {
                 let atom = Atom { field, test };
                 if !out.contains(&atom) {
@@ -445,6 +451,9 @@ fn condition(variant: &Variant, path: &[(Atom, bool)]) -> String {
         match (atom.test, yes) {
             (Test::AtLeast(t), true) => f.lo = Some(f.lo.map_or(t, |x| x.max(t))),
             (Test::AtLeast(t), false) => f.hi = Some(f.hi.map_or(t, |x| x.min(t))),
+            (Test::Multiple(k), yes) => {
+                f.eqs.push(format!("mod {} {} 0", 1u128 << k, if *yes { "=" } else { "!=" }));
+            }
             (Test::Is(t), yes) => {
                 let shown = if signed && t >> (bits - 1) & 1 == 1 {
                     if t == mask(bits) {
