@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use ptx_spec::bv::hex;
 use ptx_spec::catalogue::{Operand, Variant};
 use ptx_spec::hardware::Model;
 use serde_json::{json, Value};
@@ -302,12 +301,7 @@ impl Summary {
 }
 
 fn hexes(ops: &[Operand], values: impl Iterator<Item = Option<u128>>) -> Value {
-    Value::Object(
-        ops.iter()
-            .zip(values)
-            .map(|(o, x)| (o.name.to_string(), x.map_or(Value::Null, |x| Value::String(hex(x, o.ty.width())))))
-            .collect(),
-    )
+    Value::Object(files::named(ops, values))
 }
 
 fn group_json(v: &Variant, g: &Group) -> Value {

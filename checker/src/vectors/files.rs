@@ -42,7 +42,9 @@ struct Line<'a> {
     sm_90: Map<String, Value>,
 }
 
-fn named(ops: &[Operand], values: impl Iterator<Item = Option<u128>>) -> Map<String, Value> {
+/// Values by operand name, as hex strings padded to the operand's width;
+/// `null` where a value is `None`.
+pub(crate) fn named(ops: &[Operand], values: impl Iterator<Item = Option<u128>>) -> Map<String, Value> {
     ops.iter()
         .zip(values)
         .map(|(o, v)| (o.name.to_string(), v.map_or(Value::Null, |v| Value::String(hex(v, o.ty.width())))))
