@@ -146,8 +146,14 @@ pub struct RootCause {
     pub quote: String,
     /// The problem, in one line.
     pub problem: String,
-    /// The proposed fix: the replacement text or the sentence to add.
-    pub fix: String,
+    /// The proposed fix as edits of the text, applied in order; the prose
+    /// of the fix ([`RootCause::fix`]) is made from them.
+    #[serde(rename = "edit")]
+    pub edits: Vec<Edit>,
+    /// What the edits leave to words: an alternative, or what else the
+    /// edit settles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub also: Option<String>,
     /// Where the fix is a choice between readings: the reading proposed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reading: Option<String>,
@@ -155,9 +161,105 @@ pub struct RootCause {
     pub findings: Vec<String>,
 }
 
+/// One edit of the spec text: in unit `unit` (a coverage unit's id, where
+/// the edit starts), the first `old` at or after that unit's block becomes
+/// `new`. White space in `old` matches any white space of the text, line
+/// breaks included; `new` is written as given. An addition keeps `old` at
+/// the start or end of `new`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Edit {
+    pub unit: String,
+    pub old: String,
+    pub new: String,
+}
+
+/// What an edit does, as the prose of a fix says it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EditKind<'a> {
+    /// `new` is `old` followed by this text.
+    AddAfter(&'a str),
+    /// `new` is this text followed by `old`.
+    AddBefore(&'a str),
+    /// `old` is replaced.
+    Replace,
+}
+
+impl Edit {
+    pub fn kind(&self) -> EditKind<'_> {
+        // An addition is whole words or lines: `Example` to `Examples` is a
+        // replacement.
+        let words = |r: &&str| !r.trim().is_empty();
+        let after = self.new.strip_prefix(self.old.as_str()).filter(|r| words(r) && r.starts_with(char::is_whitespace));
+        let before = self.new.strip_suffix(self.old.as_str()).filter(|r| words(r) && r.ends_with(char::is_whitespace));
+        if let Some(rest) = after {
+            EditKind::AddAfter(rest)
+        } else if let Some(rest) = before {
+            EditKind::AddBefore(rest)
+        } else {
+            EditKind::Replace
+        }
+    }
+
+    /// The text the edit puts in the document that was not there: what a
+    /// newer document must hold for the edit to be present.
+    pub fn added(&self) -> &str {
+        match self.kind() {
+            EditKind::AddAfter(t) | EditKind::AddBefore(t) => t,
+            EditKind::Replace => &self.new,
+        }
+    }
+
+    /// The section it edits (`9.7.1.9`).
+    pub fn section(&self) -> &str {
+        self.unit.split('/').next().unwrap_or(&self.unit)
+    }
+
+    /// Where it is, in words: `9.7.1.9 Notes`, `9.7.1's introduction`.
+    pub fn place(&self) -> String {
+        let block = self.unit.split('/').nth(1).unwrap_or("intro");
+        match crate::audit::text::document::BlockKind::from_key(block) {
+            Some(kind) => format!("{} {}", self.section(), kind.label()),
+            None => format!("{}'s introduction", self.section()),
+        }
+    }
+
+    /// The edit in one sentence: where, and what to add or replace.
+    pub fn prose(&self) -> String {
+        match self.kind() {
+            EditKind::AddAfter(t) => format!("In {}, after {}, add {}.", self.place(), quoted(&self.old), quoted(t)),
+            EditKind::AddBefore(t) => {
+                format!("In {}, before {}, add {}.", self.place(), quoted(&self.old), quoted(t))
+            }
+            EditKind::Replace => {
+                format!("In {}, replace {} by {}.", self.place(), quoted(&self.old), quoted(&self.new))
+            }
+        }
+    }
+}
+
+/// A text in quotes, one line: each of its lines quoted, joined by `/` (a
+/// line break of the text).
+fn quoted(text: &str) -> String {
+    let lines: Vec<String> = text
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|l| !l.is_empty())
+        .map(|l| format!("\"{l}\""))
+        .collect();
+    lines.join(" / ")
+}
+
 impl RootCause {
     pub fn severity(&self) -> Severity {
         severity(self.impact)
+    }
+
+    /// The proposed fix in words: each edit, then what they leave to words.
+    pub fn fix(&self) -> String {
+        let mut parts: Vec<String> = self.edits.iter().map(Edit::prose).collect();
+        parts.extend(self.also.clone());
+        parts.join(" ")
     }
 
     pub fn sections_text(&self) -> String {
@@ -297,7 +399,7 @@ mod tests {
         assert!(!all().is_empty() && all().len() <= 50, "at most 50 root causes, for a ten-minute read");
         for rc in all() {
             assert!(!rc.findings.is_empty(), "{}: no sites", rc.id);
-            assert!(!rc.fix.trim().is_empty() && !rc.problem.trim().is_empty(), "{}", rc.id);
+            assert!(!rc.edits.is_empty() && !rc.problem.trim().is_empty(), "{}", rc.id);
             assert!(!rc.problem.contains('\n'), "{}: the problem is one line", rc.id);
             assert!(!rc.sections.is_empty(), "{}", rc.id);
         }
@@ -327,7 +429,8 @@ mod tests {
         let e = load("t.toml", "[[root_cause]]\nid = \"x\"\nclass = \"wrong exampel\"\n").unwrap_err();
         assert!(e.starts_with("t.toml:3: ") && !e.contains('\n'), "{e}");
         let twice = "[[root_cause]]\nid = \"x\"\nsections = []\nclass = \"wording\"\nimpact = \"wording\"\n\
-                     quote = \"\"\nproblem = \"\"\nfix = \"\"\nfindings = [\"f\"]\n";
+                     quote = \"\"\nproblem = \"\"\nfindings = [\"f\"]\n\
+                     [[root_cause.edit]]\nunit = \"9.7.1/intro/sentence-1\"\nold = \"a\"\nnew = \"b\"\n";
         let e = load("t.toml", &format!("{twice}{}", twice.replace("\"x\"", "\"y\""))).unwrap_err();
         assert_eq!(e, "t.toml: finding `f` under two root causes");
     }

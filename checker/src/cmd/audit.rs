@@ -109,7 +109,7 @@ pub fn finding_text(out: &mut dyn Write, width: Width, f: &Finding) -> io::Resul
     writeln!(out, "{} ({}, {}, severity {})", f.id, f.section, f.kind.label(), f.severity.label())?;
     if let Some(rc) = crate::audit::errata::of(&f.id) {
         note(out, width, "  ", "    ", &format!("root cause: {} ({}): {}", rc.id, rc.class.label(), rc.problem))?;
-        note(out, width, "  ", "    ", &format!("proposed fix: {}", rc.fix))?;
+        note(out, width, "  ", "    ", &format!("proposed fix: {}", rc.fix()))?;
     }
     if !f.fragment.is_empty() {
         note(out, width, "  ", "    ", &format!("spec: `{}`", f.fragment))?;

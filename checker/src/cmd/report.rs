@@ -102,6 +102,16 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     // The text is read before anything is proven: bad input stops at once.
     let paths = spec_text(&args)?;
     let text = if paths.is_empty() { None } else { Some(crate::audit::text::run(&paths)?) };
+    // The errata are judged against the whole text: a section left out
+    // would read as every root cause there unjudged.
+    if let Some(m) = text.as_ref().and_then(|t| t.missing.first()) {
+        let n = text.as_ref().map_or(0, |t| t.missing.len());
+        let more = if n > 1 { format!(" (and {} more)", n - 1) } else { String::new() };
+        return Err(Error::usage(format!(
+            "--text: section {m}{more} is not in the text; the errata are judged against all of sections 9.7.1, \
+             9.7.8 and 9.7.9.5"
+        )));
+    }
     let mut runs = Vec::new();
     for setup in &setups {
         let results = setup.run_all(&variants, |v| prove::prove(v, &setup.backend, setup.timeout))?;

@@ -10,7 +10,9 @@ use serde_json::json;
 
 use super::render::{note, Table, Width, WidthArgs};
 use super::{status, Format};
-use crate::audit::text::{self, coverage, document::TextError, drift};
+use crate::audit::errata;
+use crate::audit::text::judge::{Judgement, Status};
+use crate::audit::text::{self, coverage, document::TextError, drift, judge, revision};
 use crate::error::Error;
 use crate::output::Output;
 
@@ -60,7 +62,9 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     };
     let audit = text::run(&args.paths)?;
     if let Some(output) = output {
-        let (prints, missing) = drift::record(&audit.document);
+        let (mut prints, missing) = drift::record(&audit.document);
+        prints.unit = judge::record_units(&audit.coverage);
+        prints.rests_on = judge::rests_on(errata::all(), &audit.coverage);
         if let Some(m) = missing.first() {
             let more = if missing.len() > 1 { format!(" (and {} more)", missing.len() - 1) } else { String::new() };
             return Err(Error::usage(format!("cannot record the fingerprints: {m}{more}")));
@@ -68,9 +72,10 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         output.write(&[&drift::to_toml(&prints)])?;
         writeln!(
             out,
-            "wrote {} block and {} passage fingerprints to {}",
+            "wrote {} block, {} passage and {} unit fingerprints to {}",
             prints.block.len(),
             prints.passage.len(),
+            prints.unit.len(),
             args.record_fingerprints.as_ref().map_or(String::new(), |p| p.display().to_string())
         )?;
         return Ok(ExitCode::SUCCESS);
@@ -80,16 +85,34 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         return coverage(&audit, args.format, width, out);
     }
     if args.format == Format::Json {
+        // Each finding with the units it rests on.
+        let findings: Vec<serde_json::Value> = audit
+            .findings
+            .iter()
+            .map(|f| {
+                let mut v = json!(f);
+                v["units"] = json!(judge::units_of(&audit.coverage, std::slice::from_ref(&f.section), &f.fragment));
+                v
+            })
+            .collect();
         let value = json!({
-            "findings": audit.findings,
+            "findings": findings,
             "spelling_skipped": audit.spelling_skipped,
             "stale": audit.stale,
             "compared": audit.compared,
             "unchecked": audit.unchecked,
             "helpers_unlisted": audit.helpers_unlisted,
+            "units": {
+                "changed": audit.revision.changed.iter().map(|(old, now)| json!({"id": old.id, "now": now})).collect::<Vec<_>>(),
+                "added": audit.revision.added,
+                "removed": audit.revision.removed,
+            },
+            "root_causes": audit.judged,
+            "sections_missing": audit.missing,
+            "assumptions_stated": stated(&audit.judged).iter().map(|(a, rc)| json!({"id": a, "root_cause": rc})).collect::<Vec<_>>(),
         });
         writeln!(out, "{value:#}")?;
-        return Ok(status(audit.stale.is_empty() && audit.helpers_unlisted.is_empty()));
+        return Ok(status(settled(&audit)));
     }
     let mut sections: Vec<&str> = audit.document.sections.iter().map(|s| s.number.as_str()).collect();
     let renderings = sections.len();
@@ -130,7 +153,106 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         audit.compared,
         audit.stale.len()
     )?;
-    Ok(status(audit.stale.is_empty() && audit.helpers_unlisted.is_empty()))
+    if !audit.missing.is_empty() {
+        let shown: Vec<&str> = audit.missing.iter().take(4).map(String::as_str).collect();
+        let more = if audit.missing.len() > 4 { ", ..." } else { "" };
+        writeln!(
+            out,
+            "not in the document: {} sections ({}{more}): their units not compared, their root causes not judged",
+            audit.missing.len(),
+            shown.join(", ")
+        )?;
+    }
+    revision_lines(&audit.revision, out)?;
+    judged(&audit.judged, width, out)?;
+    Ok(status(settled(&audit)))
+}
+
+/// Nothing to look at: no stale transcription, no unlisted helper, no unit
+/// changed since the recording, every root cause open.
+fn settled(audit: &text::TextAudit) -> bool {
+    audit.stale.is_empty()
+        && audit.helpers_unlisted.is_empty()
+        && audit.revision.is_empty()
+        && audit.judged.iter().all(|j| matches!(j.status, Status::Open | Status::Missing))
+}
+
+/// Every unit that changed, came or went since the recorded text, with the
+/// claims, passages and transcriptions that rest on it.
+fn revision_lines(diff: &revision::Diff, out: &mut dyn Write) -> Result<(), Error> {
+    let rests = |p: &revision::UnitPrint| {
+        let checks: Vec<&str> = p.checks().collect();
+        if checks.is_empty() {
+            String::new()
+        } else {
+            format!("; stale: re-check {}", checks.join(", "))
+        }
+    };
+    for (old, now) in &diff.changed {
+        let id = if old.id == now.id { String::new() } else { format!(", now {}", now.id) };
+        writeln!(out, "unit changed: {}{id} ({}:{}): \"{}\"{}", old.id, now.file, now.line, now.text, rests(old))?;
+    }
+    for u in &diff.added {
+        writeln!(out, "unit new: {} ({}:{}): \"{}\" (no check reads it yet)", u.id, u.file, u.line, u.text)?;
+    }
+    for p in &diff.removed {
+        writeln!(out, "unit gone: {}{}", p.id, rests(p))?;
+    }
+    writeln!(
+        out,
+        "units: {} changed, {} new, {} gone since the recorded text",
+        diff.changed.len(),
+        diff.added.len(),
+        diff.removed.len()
+    )?;
+    Ok(())
+}
+
+/// The model's assumptions that a fixed root cause's text now states: each
+/// with the root cause.
+fn stated(judged: &[Judgement]) -> Vec<(&'static str, String)> {
+    let fixed = judged.iter().filter(|j| j.status == Status::Fixed);
+    fixed
+        .flat_map(|j| {
+            let rc = errata::all().iter().find(|rc| rc.id == j.id);
+            let sites = rc.map(|rc| rc.findings.clone()).unwrap_or_default();
+            ptx_spec::assumption::ALL.iter().filter(move |a| sites.iter().any(|f| f == a.id)).map(move |a| (a.id, j.id.clone()))
+        })
+        .collect()
+}
+
+/// The root causes judged: those not open, each with why, then the table
+/// of root causes by status.
+fn judged(judged: &[Judgement], width: Width, out: &mut dyn Write) -> Result<(), Error> {
+    let moved: Vec<Vec<String>> = judged
+        .iter()
+        .filter(|j| j.status != Status::Open)
+        .map(|j| vec![j.id.clone(), j.status.label().to_string(), j.how.clone()])
+        .collect();
+    if !moved.is_empty() {
+        let table = Table::new(&["root cause", "status", "why"], moved).wrap(2, Some(72));
+        writeln!(out, "{}", table.render(width))?;
+    }
+    for (a, rc) in stated(judged) {
+        writeln!(out, "assumption {a}: stated by the text now ({rc} is fixed), no longer adopted by the model")?;
+    }
+    let rows: Vec<Vec<String>> = Status::ALL
+        .iter()
+        .map(|s| {
+            let ids: Vec<&str> = judged.iter().filter(|j| j.status == *s).map(|j| j.id.as_str()).collect();
+            let named = match (s, ids.len()) {
+                (_, 0) => "-".to_string(),
+                (Status::Open, n) if n == judged.len() => format!("every root cause ({n})"),
+                (Status::Open, n) if n > 8 => format!("every other root cause ({n})"),
+                (Status::Missing, n) if n > 8 => format!("{n}, on sections not in the document"),
+                _ => ids.join(", "),
+            };
+            vec![s.label().to_string(), ids.len().to_string(), named]
+        })
+        .collect();
+    let table = Table::new(&["status", "root causes", "which"], rows).wrap(2, Some(64));
+    writeln!(out, "{}", table.render(width))?;
+    Ok(())
 }
 
 /// `text --coverage`: the counts per section and per kind of unit, every

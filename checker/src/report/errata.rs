@@ -4,6 +4,8 @@ use std::fmt::Write as _;
 
 use crate::audit::errata::{self, Class, Impact, RootCause};
 use crate::audit::finding::{Finding, FindingKind, Severity, WitnessTable};
+use crate::audit::text::judge::Status;
+use crate::audit::text::TextAudit;
 use crate::audit::Audit;
 
 use super::vendor::Vendor;
@@ -118,7 +120,35 @@ pub(super) fn class_counts(errata: &[Erratum]) -> String {
     markdown_table(&t)
 }
 
-pub(super) fn errata_md(audit: &Audit, vendor: Option<&Vendor>) -> String {
+/// The sentence that says which text the errata were judged against, and
+/// how each root cause stands in it.
+fn judged_against(text: Option<&TextAudit>) -> String {
+    let Some(t) = text else {
+        return "Not judged against a text: `ptxcheck report --text PATH...` judges each root cause against the \
+                user's copy of the sections.\n"
+            .into();
+    };
+    let mut files: Vec<&str> = t.document.sections.iter().map(|s| s.file.as_str()).collect();
+    files.dedup();
+    let names: Vec<&str> = files.iter().map(|f| f.rsplit('/').next().unwrap_or(f)).collect();
+    let counts: Vec<String> = Status::ALL
+        .iter()
+        .map(|s| format!("{} {}", t.judged.iter().filter(|j| j.status == *s).count(), s.label()))
+        .collect();
+    format!(
+        "Judged against the text `ptxcheck report --text` was given: {} files ({}), {} units, fingerprint `{}` \
+         (`ptxcheck.json`'s `spec_text`). Root causes: {}. A root cause is open while the units it rests on are \
+         unchanged; fixed where its edit is in the text and the passes that read the text no longer find it; \
+         changed where its units changed otherwise ([findings.md](findings.md) lists them).\n",
+        names.len(),
+        names.join(", "),
+        t.coverage.units.len(),
+        &t.fingerprint()[..16],
+        counts.join(", ")
+    )
+}
+
+pub(super) fn errata_md(audit: &Audit, vendor: Option<&Vendor>, text: Option<&TextAudit>) -> String {
     let errata = errata_of(audit, vendor);
     let mut s = String::from(HEADER);
     s.push_str("# Errata\n\n");
@@ -131,6 +161,8 @@ pub(super) fn errata_md(audit: &Audit, vendor: Option<&Vendor>) -> String {
         errata.len(),
         audit.findings.len()
     );
+    s.push_str(&judged_against(text));
+    s.push('\n');
     s.push_str("Severity is judged by the impact on someone implementing the instruction from the text:\n\n");
     s.push_str(&severity_rules());
     s.push('\n');
@@ -147,12 +179,15 @@ pub(super) fn errata_md(audit: &Audit, vendor: Option<&Vendor>) -> String {
         "ptxas".into(),
         "hardware".into(),
     ]];
+    if text.is_some() {
+        t[0].insert(5, "in the text".into());
+    }
     for (n, e) in errata.iter().enumerate() {
         let (problem, fix) = e.root_cause.map_or_else(
             || ("findings no root cause lists yet".to_string(), "-".to_string()),
-            |rc| (rc.problem.clone(), rc.fix.clone()),
+            |rc| (rc.problem.clone(), rc.fix()),
         );
-        t.push(vec![
+        let mut row = vec![
             (n + 1).to_string(),
             format!("[{}](findings.md#{})", e.id(), anchor(e.id())),
             e.sections(),
@@ -162,7 +197,12 @@ pub(super) fn errata_md(audit: &Audit, vendor: Option<&Vendor>) -> String {
             fix,
             e.ptxas.clone(),
             e.hardware.clone(),
-        ]);
+        ];
+        if let Some(t) = text {
+            let judged = t.judged.iter().find(|j| j.id == e.id());
+            row.insert(5, judged.map_or("-".into(), |j| j.status.label().to_string()));
+        }
+        t.push(row);
     }
     s.push_str(&markdown_table(&t));
     s

@@ -3,13 +3,14 @@
 use std::fmt::Write as _;
 
 use crate::audit::finding::{Finding, WitnessTable};
+use crate::audit::text::{judge, TextAudit};
 use crate::audit::Audit;
 
 use super::errata::{compact_markdown, errata_of};
 use super::vendor::Vendor;
 use super::{anchor, markdown_table, HEADER};
 
-pub(super) fn findings(audit: &Audit, vendor: Option<&Vendor>) -> String {
+pub(super) fn findings(audit: &Audit, vendor: Option<&Vendor>, text: Option<&TextAudit>) -> String {
     let errata = errata_of(audit, vendor);
     let mut s = String::from(HEADER);
     s.push_str("# Findings\n\n");
@@ -55,8 +56,13 @@ pub(super) fn findings(audit: &Audit, vendor: Option<&Vendor>) -> String {
                 );
                 let _ = writeln!(s, "- spec: `{}`", rc.quote.replace('`', "'"));
                 let _ = writeln!(s, "- ptxas: {}; hardware: {}", e.ptxas, e.hardware);
+                if let Some(j) = text.and_then(|t| t.judged.iter().find(|j| j.id == rc.id)) {
+                    let _ = writeln!(s, "- in the text: {} ({})", j.status.label(), j.how);
+                    let ids: Vec<String> = j.rests_on.iter().map(|u| format!("`{u}`")).collect();
+                    let _ = writeln!(s, "- rests on: {}", ids.join(", "));
+                }
                 let _ = writeln!(s, "\n{}.\n", capitalise(&rc.problem));
-                let _ = writeln!(s, "Proposed fix: {}", rc.fix);
+                let _ = writeln!(s, "Proposed fix: {}", rc.fix());
                 if let Some(r) = &rc.reading {
                     let _ = writeln!(s, "(the reading `{r}`)");
                 }
@@ -83,6 +89,11 @@ pub(super) fn findings(audit: &Audit, vendor: Option<&Vendor>) -> String {
         s.push_str(&markdown_table(&t));
         for f in &e.findings {
             finding_md(&mut s, f, vendor);
+            let units = text.map(|t| judge::units_of(&t.coverage, std::slice::from_ref(&f.section), &f.fragment));
+            if let Some(ids) = units.filter(|u| !u.is_empty()) {
+                let ids: Vec<String> = ids.iter().map(|u| format!("`{u}`")).collect();
+                let _ = writeln!(s, "\nRests on: {}.", ids.join(", "));
+            }
         }
     }
     s

@@ -15,11 +15,9 @@ use super::{SolverRun, SCHEMA_VERSION};
 
 /// The spec text's summary for tools (its findings are among the audit's).
 pub(super) fn text_json(t: &TextAudit) -> Value {
-    // What was read: the SHA-256 of its units' fingerprints, in order, so a
-    // report says which text it was made with.
-    let prints: String = t.coverage.units.iter().map(|a| a.unit.sha256.as_str()).collect::<Vec<_>>().join("\n");
+    // What was read, so a report says which text it was made with.
     json!({
-        "fingerprint": crate::audit::text::drift::sha256(&prints),
+        "fingerprint": t.fingerprint(),
         "compared": t.compared,
         "unchecked": t.unchecked,
         "stale": t.stale.iter().map(|x| json!({ "what": x.what, "change": x.change })).collect::<Vec<_>>(),
@@ -33,13 +31,38 @@ pub(super) fn text_json(t: &TextAudit) -> Value {
     })
 }
 
+/// What the report's text says of each root cause and finding: a root
+/// cause's status in it and the units it rests on; a finding's units.
+pub(super) fn judged_json(json: &mut Value, t: &TextAudit) {
+    if let Some(rcs) = json["root_causes"].as_array_mut() {
+        for rc in rcs {
+            if let Some(j) = t.judged.iter().find(|j| rc["id"] == j.id.as_str()) {
+                rc["status"] = json!(j.status);
+                rc["status_why"] = json!(j.how);
+                rc["rests_on"] = json!(j.rests_on);
+            }
+        }
+    }
+    if let Some(fs) = json["audit"]["findings"].as_array_mut() {
+        for f in fs {
+            let section = f["section"].as_str().unwrap_or_default().to_string();
+            let fragment = f["fragment"].as_str().unwrap_or_default();
+            f["units"] = json!(crate::audit::text::judge::units_of(&t.coverage, &[section], fragment));
+        }
+    }
+}
+
 pub(super) fn json_report(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>) -> Value {
     let root_causes: Vec<Value> = errata_of(audit, vendor)
         .iter()
         .map(|e| {
             let ids: Vec<&str> = e.findings.iter().map(|f| f.id.as_str()).collect();
             let mut v = match e.root_cause {
-                Some(rc) => json!(rc),
+                Some(rc) => {
+                    let mut v = json!(rc);
+                    v["fix"] = json!(rc.fix());
+                    v
+                }
                 None => json!({ "id": errata::UNASSIGNED, "class": "unclassified" }),
             };
             v["severity"] = json!(e.severity());

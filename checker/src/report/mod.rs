@@ -28,7 +28,7 @@ mod vendor;
 use errata::errata_md;
 pub use errata::{errata_of, Erratum};
 use findings::findings;
-use json::{json_report, text_json};
+use json::{judged_json, json_report, text_json};
 use readme::{readme, readme_text};
 use variants::variants;
 pub use vendor::Vendor;
@@ -68,12 +68,13 @@ pub fn build(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>, text: O
     if let Some(t) = text {
         readme_text(&mut readme, t);
         json["spec_text"] = text_json(t);
+        judged_json(&mut json, t);
     }
     Report {
         files: vec![
             ("README.md", readme),
-            ("errata.md", errata_md(audit, vendor)),
-            ("findings.md", findings(audit, vendor)),
+            ("errata.md", errata_md(audit, vendor, text)),
+            ("findings.md", findings(audit, vendor, text)),
             ("variants.md", variants(runs, vendor.and_then(|v| v.hardware.as_ref()), audit)),
             ("ptxcheck.json", format!("{json:#}\n")),
         ],

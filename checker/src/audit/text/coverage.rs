@@ -301,6 +301,12 @@ fn matchable(text: &str) -> String {
     collapse(&drift::plain(text).replace("//", " ").replace("/*", " ").replace("*/", " "))
 }
 
+/// The units (indices into `units`) that `fragment` is in, in the sections
+/// `sections` (a group includes its subsections).
+pub(crate) fn units_quoting(units: &[Unit], sections: &[String], fragment: &str) -> Vec<usize> {
+    quoted(units, &Quote { by: String::new(), sections: sections.to_vec(), fragment: fragment.to_string() })
+}
+
 /// Whether section `number` is in the scope of a check made for `scopes`
 /// (a group includes its subsections).
 fn in_scope(number: &str, scopes: &[String]) -> bool {

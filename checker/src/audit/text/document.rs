@@ -46,9 +46,26 @@ pub enum BlockKind {
 }
 
 impl BlockKind {
+    pub const ALL: [BlockKind; 9] = [
+        BlockKind::Syntax,
+        BlockKind::Description,
+        BlockKind::Semantics,
+        BlockKind::Notes,
+        BlockKind::PtxIsaNotes,
+        BlockKind::TargetIsaNotes,
+        BlockKind::Examples,
+        BlockKind::DeprecationNote,
+        BlockKind::RemovalNote,
+    ];
+
     /// The standard label, as the structure table gives it.
     pub fn label(self) -> &'static str {
         STRUCTURE.labels.iter().find(|l| l.block == self).map_or("?", |l| l.standard.as_str())
+    }
+
+    /// The block whose key is `key`.
+    pub fn from_key(key: &str) -> Option<BlockKind> {
+        BlockKind::ALL.into_iter().find(|k| k.key() == key)
     }
 
     /// The key of the block in the fingerprint table (`ptx-isa-notes`).
@@ -280,9 +297,17 @@ pub fn read(paths: &[PathBuf]) -> Result<Document, TextError> {
         }
     }
     let mut doc = Document::default();
+    // A file given twice (by two names, or as two copies) would make every
+    // section it renders a second rendering of itself.
+    let mut seen: Vec<(&PathBuf, Vec<u8>)> = Vec::new();
     for f in &files {
         let bytes = std::fs::read(f).map_err(|e| io_error(f, e))?;
+        if let Some((other, _)) = seen.iter().find(|(_, b)| *b == bytes) {
+            let message = format!("given twice: the same text as {}", other.display());
+            return Err(TextError { file: f.display().to_string(), line: None, message, io: None });
+        }
         doc.sections.extend(parse(&f.display().to_string(), &bytes)?);
+        seen.push((f, bytes));
     }
     Ok(doc)
 }

@@ -9,9 +9,9 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use super::document::{normalise, paragraphs, BlockKind, Document, Line, Section};
+pub use super::units::sha256;
 use crate::audit::claims::section_key;
 
 /// The blocks of a section the project transcribes.
@@ -44,6 +44,13 @@ pub struct Fingerprints {
     pub block: Vec<BlockPrint>,
     #[serde(default)]
     pub passage: Vec<PassagePrint>,
+    /// Every unit of the document (`revision`), written by hand in
+    /// [`to_toml`]: one line each.
+    #[serde(default, skip_serializing)]
+    pub unit: Vec<super::revision::UnitPrint>,
+    /// The units each root cause rests on.
+    #[serde(default, skip_serializing)]
+    pub rests_on: Vec<super::revision::RestsOn>,
 }
 
 pub const FILE: (&str, &str) = ("checker/text/fingerprints.toml", include_str!("../../../text/fingerprints.toml"));
@@ -60,10 +67,6 @@ pub fn toml_error((file, text): (&str, &str), e: &toml::de::Error) -> String {
     format!("{file}:{line}: {}", e.message())
 }
 
-/// SHA-256 of a normalised text, in hex.
-pub fn sha256(text: &str) -> String {
-    Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
-}
 
 /// The blocks the project transcribes, by section: its Syntax blocks
 /// (`audit::syntax`), its Semantics blocks read as C (`audit::literal`) and
@@ -177,7 +180,12 @@ pub fn to_toml(prints: &Fingerprints) -> String {
                 # block of the PTX ISA sections the project transcribes, as it stood when transcribed:\n\
                 # fingerprints only, never the text. Written by `ptxcheck text --record-fingerprints`;\n\
                 # `ptxcheck text` lists every block of a newer document that no longer matches.\n\n";
-    format!("{head}{}", toml::to_string(prints).unwrap_or_default())
+    format!(
+        "{head}{}{}{}",
+        super::revision::units_toml(&prints.unit),
+        toml::to_string(prints).unwrap_or_default(),
+        super::revision::rests_toml(&prints.rests_on)
+    )
 }
 
 /// How a transcribed block differs from the document.

@@ -12,11 +12,13 @@ pub mod declarations;
 pub mod document;
 pub mod drift;
 pub mod helpers;
+pub mod judge;
 pub mod labels;
 pub mod operands;
 pub mod packed;
 pub mod ranges;
 pub mod requirements;
+pub mod revision;
 pub mod tables;
 pub mod units;
 pub mod wording;
@@ -47,6 +49,21 @@ pub struct TextAudit {
     pub helpers_unlisted: Vec<String>,
     /// Every unit of the document, and what checks it.
     pub coverage: coverage::Coverage,
+    /// How its units differ from the recorded ones.
+    pub revision: revision::Diff,
+    /// Every root cause of the errata, judged against it.
+    pub judged: Vec<judge::Judgement>,
+    /// The recorded sections it does not render, in document order.
+    pub missing: Vec<String>,
+}
+
+impl TextAudit {
+    /// Which text was read: the SHA-256 of its units' fingerprints, in
+    /// order.
+    pub fn fingerprint(&self) -> String {
+        let prints: Vec<&str> = self.coverage.units.iter().map(|a| a.unit.sha256.as_str()).collect();
+        drift::sha256(&prints.join("\n"))
+    }
 }
 
 /// Read the document and run the wording pass and the drift check.
@@ -78,6 +95,35 @@ pub fn run(paths: &[PathBuf]) -> Result<TextAudit, TextError> {
         let (file, message) = e.split_once(": ").unwrap_or((coverage::MARKS_FILE.0, &e));
         TextError { file: file.to_string(), line: None, message: message.to_string(), io: None }
     })?;
+    let now: Vec<units::Unit> = coverage.units.iter().map(|a| a.unit.clone()).collect();
+    if let Some(u) = now.iter().find(|u| u.id.split('/').next().is_some_and(|s| s.contains('@'))) {
+        let first = document.renderings(u.base_section()).next().map(|s| format!("{}:{}", s.file, s.line));
+        return Err(TextError {
+            file: u.file.clone(),
+            line: Some(u.line),
+            message: format!(
+                "section {} is given twice with different text (first at {}): two releases mixed? \
+                 Give one release at a time",
+                u.base_section(),
+                first.unwrap_or_default()
+            ),
+            io: None,
+        });
+    }
+    // Sections the document does not render are not compared unit by unit:
+    // they are named, and the root causes that rest on them not judged.
+    let missing = judge::missing_sections(&document, &prints.unit);
+    let rendered: Vec<revision::UnitPrint> =
+        prints.unit.iter().filter(|p| !missing.iter().any(|m| m == p.section())).cloned().collect();
+    let revision = revision::diff(&rendered, &now);
+    let judged = judge::judge(
+        &document,
+        crate::audit::errata::all(),
+        (&prints.unit, &prints.rests_on),
+        &now,
+        &revision,
+        &findings,
+    );
     Ok(TextAudit {
         document,
         findings,
@@ -87,5 +133,8 @@ pub fn run(paths: &[PathBuf]) -> Result<TextAudit, TextError> {
         compared,
         helpers_unlisted: helpers.unlisted,
         coverage,
+        revision,
+        judged,
+        missing,
     })
 }

@@ -179,6 +179,34 @@ fn same_width(vs: &[Variant], keep: impl Fn(&ptx_spec::catalogue::Operand) -> bo
     Ok(())
 }
 
+/// `provided the operands are of the same size`, and where the sentence
+/// goes on `but the shift amount of shl and shr is a 32-bit value`: those
+/// instructions' amount (`b`) is then held to 32 bits instead.
+fn same_size_but_shift_amounts(vs: &[Variant], t: &str) -> Result<(), (String, String)> {
+    let plain = t.replace('`', "");
+    let excepted: Vec<&str> = plain
+        .split_once("shift amount of ")
+        .filter(|(_, rest)| rest.contains("is a 32-bit value"))
+        .map(|(_, rest)| {
+            let named = rest.split(" is ").next().unwrap_or("");
+            named.split([' ', ',']).filter(|w| !w.is_empty() && *w != "and").collect()
+        })
+        .unwrap_or_default();
+    let amount = |v: &Variant, o: &ptx_spec::catalogue::Operand| {
+        o.name == "b" && excepted.iter().any(|e| v.mnemonic().split('.').next() == Some(*e))
+    };
+    for v in vs {
+        if let Some(o) = v.operands().into_iter().find(|o| amount(v, o) && o.ty.width() != 32) {
+            return fail(v, format!("the shift amount `{}` is {}, not 32 bits", o.name, o.ty));
+        }
+        let keep = |o: &ptx_spec::catalogue::Operand| {
+            matches!(o.role, Role::Dest | Role::Src) && !o.piped && o.ty != OperandType::Pred && !amount(v, o)
+        };
+        same_width(std::slice::from_ref(v), keep)?;
+    }
+    Ok(())
+}
+
 fn fail(v: &Variant, why: String) -> Result<(), (String, String)> {
     Err((v.to_string(), why))
 }
@@ -187,9 +215,7 @@ const RULES: &[Rule] = &[
     // A group's introduction: `... operands of any type, provided the
     // operands are of the same size`, said of every instruction of the group.
     |vs, t, _| {
-        t.contains("provided the operands are of the same size").then(|| {
-            same_width(vs, |o| matches!(o.role, Role::Dest | Role::Src) && !o.piped && o.ty != OperandType::Pred)
-        })
+        t.contains("provided the operands are of the same size").then(|| same_size_but_shift_amounts(vs, t))
     },
     // `Integer arithmetic instructions operate on the integer types`: every
     // variant's type is an integer (`.bN`, `.uN`, `.sN`); constants as

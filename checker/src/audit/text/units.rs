@@ -12,7 +12,7 @@
 use serde::Serialize;
 
 use super::document::{Block, BlockKind, Document, Line, Section};
-use super::drift::sha256;
+use sha2::{Digest, Sha256};
 
 /// What a unit is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -184,6 +184,11 @@ impl Builder<'_> {
         self.block = block;
         self.counts.clear();
     }
+}
+
+/// SHA-256 of a normalised text, in hex.
+pub fn sha256(text: &str) -> String {
+    Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Every run of white space one space, ends trimmed.
