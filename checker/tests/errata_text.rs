@@ -208,6 +208,18 @@ fn an_edited_sentence_is_changed_and_names_what_rests_on_it() {
     assert_eq!(changed["id"], "9.7.1.9/notes/sentence-1");
     assert!(changed["now"]["text"].as_str().unwrap().contains("is fixed and"), "{changed}");
     others_open(&v, &["rem-negative-operands"]);
+    // With the recorded release given, the old text stands beside the new,
+    // and the passage that is a model assumption is named as one.
+    let tmp = tempfile::tempdir().unwrap();
+    for (name, text) in &files {
+        std::fs::write(tmp.path().join(name), text).unwrap();
+    }
+    let o = ptxcheck(&["text", tmp.path().to_str().unwrap(), "--since", dir.to_str().unwrap()]);
+    let out = stdout(&o);
+    let line = out.lines().find(|l| l.starts_with("unit changed: 9.7.1.9/notes/sentence-1")).unwrap_or_default();
+    assert!(line.contains("now \"The behavior for negative numbers is fixed and"), "{out}");
+    assert!(line.contains("was \"The behavior for negative numbers is machine-dependent and"), "{line}");
+    assert!(line.contains("assumption:rem-negative-machine-dependent"), "{line}");
 }
 
 #[test]

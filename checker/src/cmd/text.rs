@@ -2,6 +2,7 @@
 //! input. Its wording, structure and code as findings, and every block the
 //! project transcribed that the document no longer matches.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -34,6 +35,12 @@ pub struct Args {
     /// checkable and why, and every unit that is unread (exit 1 while one is).
     #[arg(long, conflicts_with = "record_fingerprints")]
     coverage: bool,
+    /// The release the recorded fingerprints were taken from (the
+    /// project's: the seed text), to show each changed or gone unit's old
+    /// text beside its new one. Only the units whose fingerprint is the
+    /// recorded one are shown.
+    #[arg(long, value_name = "PATH", num_args = 1.., conflicts_with_all = ["record_fingerprints", "coverage"])]
+    since: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
@@ -61,6 +68,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         None => None,
     };
     let audit = text::run(&args.paths)?;
+    let was = old_texts(&args.since, &audit.revision)?;
     if let Some(output) = output {
         let (mut prints, missing) = drift::record(&audit.document);
         prints.unit = judge::record_units(&audit.coverage);
@@ -103,13 +111,13 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
             "unchecked": audit.unchecked,
             "helpers_unlisted": audit.helpers_unlisted,
             "units": {
-                "changed": audit.revision.changed.iter().map(|(old, now)| json!({"id": old.id, "now": now})).collect::<Vec<_>>(),
+                "changed": audit.revision.changed.iter().map(|(old, now)| json!({"id": old.id, "now": now, "was": was.get(&old.id)})).collect::<Vec<_>>(),
                 "added": audit.revision.added,
-                "removed": audit.revision.removed,
+                "removed": audit.revision.removed.iter().map(|p| json!({"id": p.id, "rests": p.rests, "was": was.get(&p.id)})).collect::<Vec<_>>(),
             },
             "root_causes": audit.judged,
             "sections_missing": audit.missing,
-            "assumptions_stated": stated(&audit.judged).iter().map(|(a, rc)| json!({"id": a, "root_cause": rc})).collect::<Vec<_>>(),
+            "assumptions_stated": audit.assumptions_stated().iter().map(|(a, rc)| json!({"id": a, "root_cause": rc})).collect::<Vec<_>>(),
         });
         writeln!(out, "{value:#}")?;
         return Ok(status(settled(&audit)));
@@ -163,8 +171,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
             shown.join(", ")
         )?;
     }
-    revision_lines(&audit.revision, out)?;
+    revision_lines(&audit.revision, &was, out)?;
     judged(&audit.judged, width, out)?;
+    for (a, rc) in audit.assumptions_stated() {
+        writeln!(out, "assumption {a}: stated by the text now ({rc} is fixed), no longer adopted by the model")?;
+    }
     Ok(status(settled(&audit)))
 }
 
@@ -179,9 +190,31 @@ fn settled(audit: &text::TextAudit) -> bool {
 
 /// Every unit that changed, came or went since the recorded text, with the
 /// claims, passages and transcriptions that rest on it.
-fn revision_lines(diff: &revision::Diff, out: &mut dyn Write) -> Result<(), Error> {
+/// The old text of each changed or gone unit, from the release given to
+/// `--since`, where its fingerprint is the recorded one.
+fn old_texts(since: &[PathBuf], diff: &revision::Diff) -> Result<BTreeMap<String, String>, Error> {
+    if since.is_empty() {
+        return Ok(BTreeMap::new());
+    }
+    let old = crate::audit::text::units::units(&crate::audit::text::document::read(since)?);
+    let wanted = diff.changed.iter().map(|(p, _)| p).chain(&diff.removed);
+    Ok(wanted
+        .filter_map(|p| {
+            let u = old.iter().find(|u| u.id == p.id && u.sha256.starts_with(&p.sha256))?;
+            Some((p.id.clone(), u.text.clone()))
+        })
+        .collect())
+}
+
+fn revision_lines(diff: &revision::Diff, was: &BTreeMap<String, String>, out: &mut dyn Write) -> Result<(), Error> {
+    let was_text = |id: &str| was.get(id).map(|t| format!(", was \"{t}\"")).unwrap_or_default();
     let rests = |p: &revision::UnitPrint| {
-        let checks: Vec<&str> = p.checks().collect();
+        // A passage that is a model assumption is named as one too.
+        let assumed = p.checks().filter_map(|c| c.strip_prefix("passage:")).filter_map(|id| {
+            ptx_spec::assumption::ALL.iter().find(|a| a.id == id).map(|a| format!("assumption:{}", a.id))
+        });
+        let assumed: Vec<String> = assumed.collect();
+        let checks: Vec<&str> = p.checks().chain(assumed.iter().map(String::as_str)).collect();
         if checks.is_empty() {
             String::new()
         } else {
@@ -190,13 +223,22 @@ fn revision_lines(diff: &revision::Diff, out: &mut dyn Write) -> Result<(), Erro
     };
     for (old, now) in &diff.changed {
         let id = if old.id == now.id { String::new() } else { format!(", now {}", now.id) };
-        writeln!(out, "unit changed: {}{id} ({}:{}): \"{}\"{}", old.id, now.file, now.line, now.text, rests(old))?;
+        writeln!(
+            out,
+            "unit changed: {}{id} ({}:{}): now \"{}\"{}{}",
+            old.id,
+            now.file,
+            now.line,
+            now.text,
+            was_text(&old.id),
+            rests(old)
+        )?;
     }
     for u in &diff.added {
         writeln!(out, "unit new: {} ({}:{}): \"{}\" (no check reads it yet)", u.id, u.file, u.line, u.text)?;
     }
     for p in &diff.removed {
-        writeln!(out, "unit gone: {}{}", p.id, rests(p))?;
+        writeln!(out, "unit gone: {}{}{}", p.id, was_text(&p.id), rests(p))?;
     }
     writeln!(
         out,
@@ -206,19 +248,6 @@ fn revision_lines(diff: &revision::Diff, out: &mut dyn Write) -> Result<(), Erro
         diff.removed.len()
     )?;
     Ok(())
-}
-
-/// The model's assumptions that a fixed root cause's text now states: each
-/// with the root cause.
-fn stated(judged: &[Judgement]) -> Vec<(&'static str, String)> {
-    let fixed = judged.iter().filter(|j| j.status == Status::Fixed);
-    fixed
-        .flat_map(|j| {
-            let rc = errata::all().iter().find(|rc| rc.id == j.id);
-            let sites = rc.map(|rc| rc.findings.clone()).unwrap_or_default();
-            ptx_spec::assumption::ALL.iter().filter(move |a| sites.iter().any(|f| f == a.id)).map(move |a| (a.id, j.id.clone()))
-        })
-        .collect()
 }
 
 /// The root causes judged: those not open, each with why, then the table
@@ -232,9 +261,6 @@ fn judged(judged: &[Judgement], width: Width, out: &mut dyn Write) -> Result<(),
     if !moved.is_empty() {
         let table = Table::new(&["root cause", "status", "why"], moved).wrap(2, Some(72));
         writeln!(out, "{}", table.render(width))?;
-    }
-    for (a, rc) in stated(judged) {
-        writeln!(out, "assumption {a}: stated by the text now ({rc} is fixed), no longer adopted by the model")?;
     }
     let rows: Vec<Vec<String>> = Status::ALL
         .iter()

@@ -2,6 +2,8 @@
 
 use std::fmt::Write as _;
 
+use rayon::prelude::*;
+
 use crate::audit::errata::{self, Class, Impact, RootCause};
 use crate::audit::finding::{Finding, FindingKind, Severity, WitnessTable};
 use crate::audit::text::judge::Status;
@@ -56,8 +58,10 @@ impl Erratum<'_> {
 /// Every root cause with findings, in the table's order, then the findings
 /// no root cause lists.
 pub fn errata_of<'a>(audit: &'a Audit, vendor: Option<&Vendor>) -> Vec<Erratum<'a>> {
+    // Each root cause's vendor and GPU verdicts are independent and read
+    // thousands of results: one root cause per thread.
     errata::group(&audit.findings)
-        .into_iter()
+        .into_par_iter()
         .map(|(root_cause, findings)| {
             let (ptxas, hardware) = match vendor {
                 Some(v) => {
@@ -148,8 +152,11 @@ fn judged_against(text: Option<&TextAudit>) -> String {
     )
 }
 
-pub(super) fn errata_md(audit: &Audit, vendor: Option<&Vendor>, text: Option<&TextAudit>) -> String {
-    let errata = errata_of(audit, vendor);
+pub(super) fn errata_md(
+    audit: &Audit,
+    errata: &[Erratum],
+    text: Option<&TextAudit>,
+) -> String {
     let mut s = String::from(HEADER);
     s.push_str("# Errata\n\n");
     let _ = writeln!(
@@ -166,7 +173,7 @@ pub(super) fn errata_md(audit: &Audit, vendor: Option<&Vendor>, text: Option<&Te
     s.push_str("Severity is judged by the impact on someone implementing the instruction from the text:\n\n");
     s.push_str(&severity_rules());
     s.push('\n');
-    s.push_str(&class_counts(&errata));
+    s.push_str(&class_counts(errata));
     s.push('\n');
     let mut t = vec![vec![
         "#".to_string(),

@@ -4,14 +4,12 @@ use std::fmt::Write as _;
 
 use crate::audit::finding::{Finding, WitnessTable};
 use crate::audit::text::{judge, TextAudit};
-use crate::audit::Audit;
 
-use super::errata::{compact_markdown, errata_of};
+use super::errata::{compact_markdown, Erratum};
 use super::vendor::Vendor;
 use super::{anchor, markdown_table, HEADER};
 
-pub(super) fn findings(audit: &Audit, vendor: Option<&Vendor>, text: Option<&TextAudit>) -> String {
-    let errata = errata_of(audit, vendor);
+pub(super) fn findings(errata: &[Erratum], vendor: Option<&Vendor>, text: Option<&TextAudit>) -> String {
     let mut s = String::from(HEADER);
     s.push_str("# Findings\n\n");
     s.push_str(
@@ -31,7 +29,7 @@ pub(super) fn findings(audit: &Audit, vendor: Option<&Vendor>, text: Option<&Tex
     );
     let mut t =
         vec![vec!["root cause".to_string(), "section".into(), "class".into(), "severity".into(), "findings".into()]];
-    for e in &errata {
+    for e in errata {
         let ids: Vec<String> = e.findings.iter().map(|f| format!("[{}](#{})", f.id, anchor(&f.id))).collect();
         t.push(vec![
             format!("[{}](#{})", e.id(), anchor(e.id())),
@@ -42,7 +40,7 @@ pub(super) fn findings(audit: &Audit, vendor: Option<&Vendor>, text: Option<&Tex
         ]);
     }
     s.push_str(&markdown_table(&t));
-    for e in &errata {
+    for e in errata {
         let _ = write!(s, "\n## {}\n\n", e.id());
         let _ = writeln!(s, "- section: {}", e.sections());
         match e.root_cause {

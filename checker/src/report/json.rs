@@ -9,7 +9,7 @@ use crate::audit::errata;
 use crate::audit::text::TextAudit;
 use crate::audit::Audit;
 
-use super::errata::errata_of;
+use super::errata::Erratum;
 use super::vendor::Vendor;
 use super::{SolverRun, SCHEMA_VERSION};
 
@@ -43,6 +43,14 @@ pub(super) fn judged_json(json: &mut Value, t: &TextAudit) {
             }
         }
     }
+    let stated = t.assumptions_stated();
+    if let Some(all) = json["assumptions"].as_array_mut() {
+        for a in all {
+            if let Some((_, rc)) = stated.iter().find(|(id, _)| a["id"] == *id) {
+                a["stated_by_text"] = json!(rc);
+            }
+        }
+    }
     if let Some(fs) = json["audit"]["findings"].as_array_mut() {
         for f in fs {
             let section = f["section"].as_str().unwrap_or_default().to_string();
@@ -52,8 +60,8 @@ pub(super) fn judged_json(json: &mut Value, t: &TextAudit) {
     }
 }
 
-pub(super) fn json_report(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>) -> Value {
-    let root_causes: Vec<Value> = errata_of(audit, vendor)
+pub(super) fn json_report(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>, errata: &[Erratum]) -> Value {
+    let root_causes: Vec<Value> = errata
         .iter()
         .map(|e| {
             let ids: Vec<&str> = e.findings.iter().map(|f| f.id.as_str()).collect();

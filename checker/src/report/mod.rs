@@ -63,8 +63,12 @@ pub const SCHEMA_VERSION: u32 = 2;
 
 /// Build every file of the report.
 pub fn build(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>, text: Option<&TextAudit>) -> Report {
-    let mut readme = readme(runs, audit, vendor);
-    let mut json = json_report(runs, audit, vendor);
+    let stated = text.map(TextAudit::assumptions_stated).unwrap_or_default();
+    // The errata are computed once: each root cause's vendor and GPU
+    // verdicts read every committed result.
+    let errata = errata_of(audit, vendor);
+    let mut readme = readme(runs, audit, vendor, &errata);
+    let mut json = json_report(runs, audit, vendor, &errata);
     if let Some(t) = text {
         readme_text(&mut readme, t);
         json["spec_text"] = text_json(t);
@@ -73,9 +77,9 @@ pub fn build(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>, text: O
     Report {
         files: vec![
             ("README.md", readme),
-            ("errata.md", errata_md(audit, vendor, text)),
-            ("findings.md", findings(audit, vendor, text)),
-            ("variants.md", variants(runs, vendor.and_then(|v| v.hardware.as_ref()), audit)),
+            ("errata.md", errata_md(audit, &errata, text)),
+            ("findings.md", findings(&errata, vendor, text)),
+            ("variants.md", variants(runs, vendor.and_then(|v| v.hardware.as_ref()), audit, &stated)),
             ("ptxcheck.json", format!("{json:#}\n")),
         ],
     }

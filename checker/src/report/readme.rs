@@ -10,12 +10,12 @@ use crate::audit::finding::{Finding, FindingKind};
 use crate::audit::text::TextAudit;
 use crate::audit::Audit;
 
-use super::errata::{class_counts, errata_of};
+use super::errata::{class_counts, Erratum};
 use super::hardware::{self, Hardware};
 use super::vendor::Vendor;
 use super::{markdown_table, SolverRun, HEADER};
 
-pub(super) fn readme(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>) -> String {
+pub(super) fn readme(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>, errata: &[Erratum]) -> String {
     let mut s = String::from(HEADER);
     s.push_str("# ptxcheck reports\n\n");
     s.push_str(
@@ -27,7 +27,7 @@ pub(super) fn readme(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>)
          - [ptxcheck.json](ptxcheck.json): all of it, for tools.\n\n",
     );
 
-    readme_errata(&mut s, audit, vendor);
+    readme_errata(&mut s, audit, errata);
     readme_variants(&mut s, runs);
     readme_claims(&mut s, audit);
     if let Some(v) = vendor {
@@ -269,8 +269,7 @@ pub(super) fn agreement(runs: &[SolverRun]) -> String {
 }
 
 /// The README's lead: the errata by class and severity.
-pub(super) fn readme_errata(s: &mut String, audit: &Audit, vendor: Option<&Vendor>) {
-    let errata = errata_of(audit, vendor);
+pub(super) fn readme_errata(s: &mut String, audit: &Audit, errata: &[Erratum]) {
     s.push_str("## Errata\n\n");
     let _ = writeln!(
         s,
@@ -279,7 +278,7 @@ pub(super) fn readme_errata(s: &mut String, audit: &Audit, vendor: Option<&Vendo
         errata.len(),
         audit.findings.len()
     );
-    s.push_str(&class_counts(&errata));
+    s.push_str(&class_counts(errata));
     s.push('\n');
 }
 

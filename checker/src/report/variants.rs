@@ -10,7 +10,14 @@ use crate::audit::Audit;
 use super::hardware::Hardware;
 use super::{markdown_table, SolverRun, HEADER};
 
-pub(super) fn variants(runs: &[SolverRun], hw: Option<&Hardware>, audit: &Audit) -> String {
+/// `stated`: the assumptions the report's text now states, each with its
+/// fixed root cause.
+pub(super) fn variants(
+    runs: &[SolverRun],
+    hw: Option<&Hardware>,
+    audit: &Audit,
+    stated: &[(&'static str, String)],
+) -> String {
     let mut s = String::from(HEADER);
     s.push_str("# Variants\n\n");
     s.push_str(
@@ -50,6 +57,9 @@ pub(super) fn variants(runs: &[SolverRun], hw: Option<&Hardware>, audit: &Audit)
             users.len(),
             if users.is_empty() { "all integer variants".to_string() } else { users.join(", ") }
         );
+        if let Some((_, rc)) = stated.iter().find(|(id, _)| *id == a.id) {
+            let _ = writeln!(s, "- in the text: stated by the text now ({rc} is fixed); no longer adopted by the model");
+        }
         let _ = writeln!(s, "- GPU: {}\n", hw.map_or("not run".to_string(), |h| h.assumption_line(a, &users, audit)));
     }
     s

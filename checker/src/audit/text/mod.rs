@@ -58,6 +58,20 @@ pub struct TextAudit {
 }
 
 impl TextAudit {
+    /// The model's assumptions that the text now states, each with the
+    /// fixed root cause it is a site of.
+    pub fn assumptions_stated(&self) -> Vec<(&'static str, String)> {
+        let fixed = self.judged.iter().filter(|j| j.status == judge::Status::Fixed);
+        let sites = |id: &str| crate::audit::errata::all().iter().find(|rc| rc.id == id).map(|rc| rc.findings.clone());
+        fixed
+            .flat_map(|j| {
+                let sites = sites(&j.id).unwrap_or_default();
+                let stated = ptx_spec::assumption::ALL.iter().filter(move |a| sites.iter().any(|f| f == a.id));
+                stated.map(move |a| (a.id, j.id.clone()))
+            })
+            .collect()
+    }
+
     /// Which text was read: the SHA-256 of its units' fingerprints, in
     /// order.
     pub fn fingerprint(&self) -> String {
