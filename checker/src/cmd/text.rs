@@ -99,7 +99,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
             .iter()
             .map(|f| {
                 let mut v = json!(f);
-                v["units"] = json!(judge::units_of(&audit.coverage, std::slice::from_ref(&f.section), &f.fragment));
+                v["units"] = json!(audit.units_of(f));
                 v
             })
             .collect();

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use crate::audit::finding::{Finding, WitnessTable};
-use crate::audit::text::{judge, TextAudit};
+use crate::audit::text::TextAudit;
 
 use super::errata::{compact_markdown, Erratum};
 use super::vendor::Vendor;
@@ -87,7 +87,7 @@ pub(super) fn findings(errata: &[Erratum], vendor: Option<&Vendor>, text: Option
         s.push_str(&markdown_table(&t));
         for f in &e.findings {
             finding_md(&mut s, f, vendor);
-            let units = text.map(|t| judge::units_of(&t.coverage, std::slice::from_ref(&f.section), &f.fragment));
+            let units = text.map(|t| t.units_of(f));
             if let Some(ids) = units.filter(|u| !u.is_empty()) {
                 let ids: Vec<String> = ids.iter().map(|u| format!("`{u}`")).collect();
                 let _ = writeln!(s, "\nRests on: {}.", ids.join(", "));

@@ -33,7 +33,7 @@ pub(super) fn text_json(t: &TextAudit) -> Value {
 
 /// What the report's text says of each root cause and finding: a root
 /// cause's status in it and the units it rests on; a finding's units.
-pub(super) fn judged_json(json: &mut Value, t: &TextAudit) {
+pub(super) fn judged_json(json: &mut Value, t: &TextAudit, audit: &Audit) {
     if let Some(rcs) = json["root_causes"].as_array_mut() {
         for rc in rcs {
             if let Some(j) = t.judged.iter().find(|j| rc["id"] == j.id.as_str()) {
@@ -53,9 +53,9 @@ pub(super) fn judged_json(json: &mut Value, t: &TextAudit) {
     }
     if let Some(fs) = json["audit"]["findings"].as_array_mut() {
         for f in fs {
-            let section = f["section"].as_str().unwrap_or_default().to_string();
-            let fragment = f["fragment"].as_str().unwrap_or_default();
-            f["units"] = json!(crate::audit::text::judge::units_of(&t.coverage, &[section], fragment));
+            if let Some(finding) = audit.findings.iter().find(|x| f["id"] == x.id.as_str()) {
+                f["units"] = json!(t.units_of(finding));
+            }
         }
     }
 }

@@ -72,7 +72,7 @@ pub fn build(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>, text: O
     if let Some(t) = text {
         readme_text(&mut readme, t);
         json["spec_text"] = text_json(t);
-        judged_json(&mut json, t);
+        judged_json(&mut json, t, audit);
     }
     Report {
         files: vec![

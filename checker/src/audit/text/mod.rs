@@ -58,6 +58,19 @@ pub struct TextAudit {
 }
 
 impl TextAudit {
+    /// The units a finding rests on: those its fragment is in, or, where
+    /// the fragment runs across units (a list's items quoted with a comma),
+    /// those of its root cause in the finding's section.
+    pub fn units_of(&self, f: &crate::audit::finding::Finding) -> Vec<String> {
+        let mine = judge::units_of(&self.coverage, std::slice::from_ref(&f.section), &f.fragment);
+        if !mine.is_empty() {
+            return mine;
+        }
+        let rc = self.judged.iter().find(|j| j.id == f.root_cause);
+        let section = |u: &&String| u.split('/').next().is_some_and(|s| s == f.section);
+        rc.map(|j| j.rests_on.iter().filter(section).cloned().collect()).unwrap_or_default()
+    }
+
     /// The model's assumptions that the text now states, each with the
     /// fixed root cause it is a site of.
     pub fn assumptions_stated(&self) -> Vec<(&'static str, String)> {
