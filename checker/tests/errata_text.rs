@@ -32,15 +32,20 @@ fn seed_files(dir: &Path) -> Vec<(String, String)> {
         .collect()
 }
 
-/// `ptxcheck text --format json` on the files written to a fresh folder.
-fn text_of(files: &[(String, String)]) -> Value {
+/// The files, as (name, text), written to a fresh folder.
+fn written(files: &[(String, String)]) -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
     for (name, text) in files {
         std::fs::write(tmp.path().join(name), text).unwrap();
     }
-    let o = ptxcheck(&["text", tmp.path().to_str().unwrap(), "--format", "json"]);
-    assert!(o.status.code().is_some_and(|c| c < 2), "{}", stderr(&o));
-    serde_json::from_str(&stdout(&o)).unwrap()
+    tmp
+}
+
+/// `ptxcheck text --format json` on the files written to a fresh folder.
+fn text_of(files: &[(String, String)]) -> Value {
+    let (out, err, code) = text_run(files, true);
+    assert!(code == 0 || code == 1, "{err}");
+    serde_json::from_str(&out).unwrap()
 }
 
 fn statuses(v: &Value) -> BTreeMap<String, String> {
@@ -111,10 +116,7 @@ fn every_fix_applied_alone_fixes_its_root_cause_and_nothing_else() {
 /// `ptxcheck text` on files written to a fresh folder: (stdout, stderr,
 /// exit status), with `--format json` where asked.
 fn text_run(files: &[(String, String)], json: bool) -> (String, String, i32) {
-    let tmp = tempfile::tempdir().unwrap();
-    for (name, text) in files {
-        std::fs::write(tmp.path().join(name), text).unwrap();
-    }
+    let tmp = written(files);
     let mut args = vec!["text", tmp.path().to_str().unwrap()];
     if json {
         args.extend(["--format", "json"]);
@@ -210,10 +212,7 @@ fn an_edited_sentence_is_changed_and_names_what_rests_on_it() {
     others_open(&v, &["rem-negative-operands"]);
     // With the recorded release given, the old text stands beside the new,
     // and the passage that is a model assumption is named as one.
-    let tmp = tempfile::tempdir().unwrap();
-    for (name, text) in &files {
-        std::fs::write(tmp.path().join(name), text).unwrap();
-    }
+    let tmp = written(&files);
     let o = ptxcheck(&["text", tmp.path().to_str().unwrap(), "--since", dir.to_str().unwrap()]);
     let out = stdout(&o);
     let line = out.lines().find(|l| l.starts_with("unit changed: 9.7.1.9/notes/sentence-1")).unwrap_or_default();
@@ -288,10 +287,7 @@ fn a_deleted_section_is_named_and_its_root_causes_not_judged() {
     assert_eq!(judgement(&v, "not-pred-complement")["status"], "missing");
     others_open(&v, &["not-pred-complement"]);
     // The errata are not judged against a text that lacks a section.
-    let tmp = tempfile::tempdir().unwrap();
-    for (name, text) in &files {
-        std::fs::write(tmp.path().join(name), text).unwrap();
-    }
+    let tmp = written(&files);
     let o = ptxcheck(&["report", "--check", "--text", tmp.path().to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
@@ -305,17 +301,12 @@ fn a_text_given_twice_or_two_releases_mixed_is_one_line_and_writes_nothing() {
     };
     let seeds = seed_files(&dir);
     let newer = edited(&seeds, "9.7.1.9/notes/sentence-1", "negative infinity.", "negative infinity. A new one.");
-    let tmp = tempfile::tempdir().unwrap();
-    for (name, text) in &seeds {
-        std::fs::write(tmp.path().join(name), text).unwrap();
-    }
+    let tmp = written(&seeds);
     let (name, text) = newer.iter().find(|(_, t)| t.contains("A new one.")).unwrap();
-    let mixed = tmp.path().join("mixed");
-    std::fs::create_dir(&mixed).unwrap();
-    for (n, t) in &seeds {
-        std::fs::write(mixed.join(n), t).unwrap();
-    }
-    std::fs::write(mixed.join(format!("z-{name}")), text).unwrap();
+    let mut both = seeds.clone();
+    both.push((format!("z-{name}"), text.clone()));
+    let mixed_dir = written(&both);
+    let mixed = mixed_dir.path();
     let out = tmp.path().join("prints.toml");
     let d = tmp.path().to_str().unwrap();
     for (args, want) in [

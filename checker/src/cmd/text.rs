@@ -180,7 +180,8 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
 }
 
 /// Nothing to look at: no stale transcription, no unlisted helper, no unit
-/// changed since the recording, every root cause open.
+/// changed since the recording, every root cause open (or not judged, on a
+/// section the document leaves out).
 fn settled(audit: &text::TextAudit) -> bool {
     audit.stale.is_empty()
         && audit.helpers_unlisted.is_empty()
@@ -188,8 +189,6 @@ fn settled(audit: &text::TextAudit) -> bool {
         && audit.judged.iter().all(|j| matches!(j.status, Status::Open | Status::Missing))
 }
 
-/// Every unit that changed, came or went since the recorded text, with the
-/// claims, passages and transcriptions that rest on it.
 /// The old text of each changed or gone unit, from the release given to
 /// `--since`, where its fingerprint is the recorded one.
 fn old_texts(since: &[PathBuf], diff: &revision::Diff) -> Result<BTreeMap<String, String>, Error> {
@@ -206,6 +205,8 @@ fn old_texts(since: &[PathBuf], diff: &revision::Diff) -> Result<BTreeMap<String
         .collect())
 }
 
+/// Every unit that changed, came or went since the recorded text, with the
+/// claims, passages and transcriptions that rest on it.
 fn revision_lines(diff: &revision::Diff, was: &BTreeMap<String, String>, out: &mut dyn Write) -> Result<(), Error> {
     let was_text = |id: &str| was.get(id).map(|t| format!(", was \"{t}\"")).unwrap_or_default();
     let rests = |p: &revision::UnitPrint| {
