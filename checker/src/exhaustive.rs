@@ -111,11 +111,7 @@ fn first_difference(
     scratch: &mut ptx_spec::program::Scratch,
 ) -> Option<u64> {
     program.run(first, shifts, scratch);
-    let differ = program.root(scratch, 0);
-    if differ.iter().fold(0, |acc, &d| acc | d) == 0 {
-        return None;
-    }
-    differ.iter().position(|&d| d != 0).map(|i| first + i as u64)
+    program.first_nonzero(scratch, 0).map(|i| first + i as u64)
 }
 
 fn outputs(outs: &[ptx_spec::catalogue::Out<BitVec, bool>]) -> Vec<Option<BitVec>> {
@@ -235,9 +231,14 @@ mod tests {
             let (smt, concrete) = (encode::encode(&v, &t, &ins), v.semantics(&t, &ins));
             let roots: Vec<Word> = smt.iter().chain(&concrete).flat_map(|o| [o.value, o.defined]).collect();
             let program = t.program(&roots);
-            let (shifts, mut scratch) = (shifts(&widths), program.scratch());
+            let shifts = shifts(&widths);
             let total = 1u64 << input_bits(&v);
-            for first in [0, total / 3, total.saturating_sub(BLOCK as u64)] {
+            // The lanes the exhaustive check runs (32 bits wide where the
+            // values fit), and 64-bit ones.
+            for (first, mut scratch) in [0, total / 3, total.saturating_sub(BLOCK as u64)]
+                .into_iter()
+                .flat_map(|first| [(first, program.scratch()), (first, program.wide_scratch())])
+            {
                 let first = first / BLOCK as u64 * BLOCK as u64;
                 program.run(first, &shifts, &mut scratch);
                 for lane in 0..BLOCK.min(total as usize) {
@@ -247,7 +248,7 @@ mod tests {
                     let expect =
                         encode::encode(&v, &Concrete, &one[..n]).into_iter().chain(v.semantics(&Concrete, &one[..n]));
                     for (k, out) in expect.enumerate() {
-                        let got = (program.root(&scratch, 2 * k)[lane], program.root(&scratch, 2 * k + 1)[lane]);
+                        let got = (program.root(&scratch, 2 * k, lane), program.root(&scratch, 2 * k + 1, lane));
                         assert_eq!(
                             got.1,
                             u64::from(out.defined),

@@ -18,7 +18,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use crate::bv::Algebra;
-use crate::word::{mask, signed, Op2, MAX_WORD_WIDTH};
+use crate::word::{mask, Lane, Op2, MAX_WORD_WIDTH};
 
 /// Inputs executed together by [`Program::run`].
 pub const BLOCK: usize = 256;
@@ -382,7 +382,14 @@ pub struct Program {
 
 /// The slots a program runs in; make one per thread with [`Program::scratch`].
 pub struct Scratch {
-    slots: Vec<Vec<u64>>,
+    slots: Slots,
+}
+
+/// A slot per value, each holding a block of lanes: 32-bit lanes where no
+/// step is wider (twice as many per vector instruction), 64-bit otherwise.
+enum Slots {
+    Narrow(Vec<Vec<u32>>),
+    Wide(Vec<Vec<u64>>),
 }
 
 impl Program {
@@ -457,33 +464,80 @@ impl Program {
         self.steps.is_empty()
     }
 
-    /// Slots for this program, its constants filled in.
+    /// Whether every step's values fit 32 bits.
+    fn fits_narrow(&self) -> bool {
+        let widest = self.steps.iter().map(|(n, _)| n.width).chain(self.inputs.iter().map(|&(_, w, _)| w)).max();
+        widest.unwrap_or(0) <= u32::BITS && self.constants.iter().all(|&(v, _)| v <= u64::from(u32::MAX))
+    }
+
+    /// Slots for this program, its constants filled in: 32-bit lanes
+    /// where its values fit them.
     pub fn scratch(&self) -> Scratch {
-        let mut slots = vec![vec![0u64; BLOCK]; self.slots.max(1)];
-        for &(v, s) in &self.constants {
-            slots[s as usize] = vec![v; BLOCK];
+        if self.fits_narrow() {
+            Scratch { slots: Slots::Narrow(self.slots_of()) }
+        } else {
+            self.wide_scratch()
         }
-        Scratch { slots }
+    }
+
+    /// Slots of 64-bit lanes, whatever the program's widths (tests hold the
+    /// two kinds of lanes to each other).
+    pub fn wide_scratch(&self) -> Scratch {
+        Scratch { slots: Slots::Wide(self.slots_of()) }
+    }
+
+    fn slots_of<L: Lane>(&self) -> Vec<Vec<L>> {
+        let mut slots = vec![vec![L::ZERO; BLOCK]; self.slots.max(1)];
+        for &(v, s) in &self.constants {
+            slots[s as usize] = vec![L::from_u64(v); BLOCK];
+        }
+        slots
     }
 
     /// Run on the [`BLOCK`] inputs numbered `first..first + BLOCK`: operand
     /// `k` of input `n` is the bits of `n` from `shifts[k]` up, cut to its
     /// width. Root `i`'s values are then `scratch.root(self, i)`.
     pub fn run(&self, first: u64, shifts: &[u32], scratch: &mut Scratch) {
-        let slots = &mut scratch.slots;
+        match &mut scratch.slots {
+            Slots::Narrow(slots) => self.run_on(first, shifts, slots),
+            Slots::Wide(slots) => self.run_on(first, shifts, slots),
+        }
+    }
+
+    fn run_on<L: Lane>(&self, first: u64, shifts: &[u32], slots: &mut [Vec<L>]) {
         for &(k, width, s) in &self.inputs {
             let (shift, m) = (shifts[k as usize], mask(width));
             let out = &mut slots[s as usize];
             for (i, v) in out.iter_mut().enumerate() {
-                *v = ((first + i as u64) >> shift) & m;
+                *v = L::from_u64(((first + i as u64) >> shift) & m);
             }
         }
         run_steps(&self.steps, slots);
     }
 
-    /// The values of root `i` after [`Program::run`].
-    pub fn root<'a>(&self, scratch: &'a Scratch, i: usize) -> &'a [u64] {
-        &scratch.slots[self.roots[i] as usize]
+    /// The value of root `i` in lane `lane` after [`Program::run`].
+    pub fn root(&self, scratch: &Scratch, i: usize, lane: usize) -> u64 {
+        let slot = self.roots[i] as usize;
+        match &scratch.slots {
+            Slots::Narrow(slots) => u64::from(slots[slot][lane]),
+            Slots::Wide(slots) => slots[slot][lane],
+        }
+    }
+
+    /// The first lane where root `i` is not 0 after [`Program::run`].
+    pub fn first_nonzero(&self, scratch: &Scratch, i: usize) -> Option<usize> {
+        fn first<L: Lane>(lanes: &[L]) -> Option<usize> {
+            // One pass with no early exit (it vectorises), then the search.
+            if lanes.iter().fold(L::ZERO, |acc, &d| acc | d) == L::ZERO {
+                return None;
+            }
+            lanes.iter().position(|&d| d != L::ZERO)
+        }
+        let slot = self.roots[i] as usize;
+        match &scratch.slots {
+            Slots::Narrow(slots) => first(&slots[slot]),
+            Slots::Wide(slots) => first(&slots[slot]),
+        }
     }
 }
 
@@ -522,7 +576,14 @@ fn rename(n: &Node, mut s: impl FnMut(Reg) -> Reg) -> Node {
 /// has: the same code compiled twice, for x86-64's baseline (two words per
 /// instruction) and for AVX2 (four, and 64-bit comparisons in one
 /// instruction), picked once the processor is known.
-fn run_steps(steps: &[(Node, u32)], slots: &mut [Vec<u64>]) {
+fn run_steps<L: Lane>(steps: &[(Node, u32)], slots: &mut [Vec<L>]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("avx512bw") {
+        // SAFETY: the processor has just been found to support AVX-512 F
+        // and BW, the requirements of `run_steps_avx512`.
+        unsafe { run_steps_avx512(steps, slots) };
+        return;
+    }
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the processor has just been found to support AVX2, the
@@ -536,8 +597,16 @@ fn run_steps(steps: &[(Node, u32)], slots: &mut [Vec<u64>]) {
 }
 
 #[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx2")]
+unsafe fn run_steps_avx512<L: Lane>(steps: &[(Node, u32)], slots: &mut [Vec<L>]) {
+    for (node, dest) in steps {
+        execute(node, *dest as usize, slots);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn run_steps_avx2(steps: &[(Node, u32)], slots: &mut [Vec<u64>]) {
+unsafe fn run_steps_avx2<L: Lane>(steps: &[(Node, u32)], slots: &mut [Vec<L>]) {
     for (node, dest) in steps {
         execute(node, *dest as usize, slots);
     }
@@ -549,12 +618,12 @@ unsafe fn run_steps_avx2(steps: &[(Node, u32)], slots: &mut [Vec<u64>]) {
 /// step gets its own loop (the `match` is outside it), which the compiler
 /// vectorises.
 #[inline(always)]
-fn execute(node: &Node, dest: usize, slots: &mut [Vec<u64>]) {
+fn execute<L: Lane>(node: &Node, dest: usize, slots: &mut [Vec<L>]) {
     let w = node.width;
-    let m = mask(w);
+    let m = L::mask(w);
     let mut taken = std::mem::take(&mut slots[dest]);
-    let out: &mut [u64; BLOCK] = (&mut taken[..]).try_into().expect("a slot holds a block");
-    let get = |r: Reg| -> &[u64; BLOCK] { slots[r.0 as usize][..].try_into().expect("a slot holds a block") };
+    let out: &mut [L; BLOCK] = (&mut taken[..]).try_into().expect("a slot holds a block");
+    let get = |r: Reg| -> &[L; BLOCK] { slots[r.0 as usize][..].try_into().expect("a slot holds a block") };
     macro_rules! lanes1 {
         ($a:expr, |$x:ident| $body:expr) => {{
             let a = get($a);
@@ -582,12 +651,12 @@ fn execute(node: &Node, dest: usize, slots: &mut [Vec<u64>]) {
             Eq, Ult, Ule, Slt, Sle),
         Step::Not(a) => lanes1!(a, |x| !x & m),
         Step::Neg(a) => lanes1!(a, |x| x.wrapping_neg() & m),
-        Step::Shr(lo, a) => lanes1!(a, |x| (x >> lo) & m),
-        Step::Sext(from, a) => lanes1!(a, |x| signed(from, x) as u64 & m),
+        Step::Shr(lo, a) => lanes1!(a, |x| x.shr(lo) & m),
+        Step::Sext(from, a) => lanes1!(a, |x| x.sext(from) & m),
         Step::Concat(h, l, lw) => {
             let (h, l) = (get(h), get(l));
             for i in 0..BLOCK {
-                out[i] = (h[i] << lw) | l[i];
+                out[i] = h[i].shl(lw) | l[i];
             }
         }
         Step::Ite(c, t, e) => {
@@ -621,15 +690,17 @@ mod tests {
         let t = Tracer::new();
         let (v, d) = f(&t, t.input(0, 16), t.input(1, 16));
         let p = t.program(&[v, d]);
-        let mut s = p.scratch();
-        for first in [0u64, 0x1234_5600, 0xffff_ff00, 0x8000_7f00] {
+        for (first, mut s) in [0u64, 0x1234_5600, 0xffff_ff00, 0x8000_7f00]
+            .into_iter()
+            .flat_map(|first| [(first, p.scratch()), (first, p.wide_scratch())])
+        {
             p.run(first, &[0, 16], &mut s);
             for i in 0..BLOCK {
                 let n = first + i as u64;
                 let (a, b) = (BitVec::new(16, u128::from(n & 0xffff)), BitVec::new(16, u128::from(n >> 16 & 0xffff)));
                 let (cv, cd) = f(&Concrete, a, b);
-                assert_eq!(p.root(&s, 0)[i], cv.unsigned() as u64, "value at {n:#x}");
-                assert_eq!(p.root(&s, 1)[i], u64::from(cd), "defined at {n:#x}");
+                assert_eq!(p.root(&s, 0, i), cv.unsigned() as u64, "value at {n:#x}");
+                assert_eq!(p.root(&s, 1, i), u64::from(cd), "defined at {n:#x}");
             }
         }
     }

@@ -26,18 +26,143 @@ pub fn signed(width: u32, x: u64) -> i64 {
     ((x << up) as i64) >> up
 }
 
-/// A shift amount as a number, saturated: any amount at or above the width
-/// behaves the same in every shift.
-#[inline(always)]
-fn amount(y: u64) -> u32 {
-    y.min(64) as u32
+/// The machine word a lane is held in: `u64` holds any bit-vector up to
+/// [`MAX_WORD_WIDTH`] bits, `u32` one of at most 32 bits at twice as many
+/// lanes per vector instruction. Every operation below is written once,
+/// against this trait, and compiled for both.
+pub trait Lane:
+    Copy
+    + Default
+    + Eq
+    + Ord
+    + Send
+    + Sync
+    + std::fmt::Debug
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitXor<Output = Self>
+    + std::ops::Not<Output = Self>
+    + 'static
+{
+    /// The word's own width.
+    const BITS: u32;
+    const ZERO: Self;
+    const ONE: Self;
+    const ONES: Self;
+    /// The low bits of `v` (the caller knows they are all there is).
+    fn from_u64(v: u64) -> Self;
+    fn to_u64(self) -> u64;
+    fn from_bool(b: bool) -> Self;
+    fn wrapping_add(self, y: Self) -> Self;
+    fn wrapping_sub(self, y: Self) -> Self;
+    fn wrapping_mul(self, y: Self) -> Self;
+    fn wrapping_neg(self) -> Self;
+    fn checked_div(self, y: Self) -> Option<Self>;
+    fn checked_rem(self, y: Self) -> Option<Self>;
+    /// Shifts by fewer than [`Lane::BITS`] bits.
+    fn shl(self, n: u32) -> Self;
+    fn shr(self, n: u32) -> Self;
+    /// The word read as two's complement, shifted right by fewer than
+    /// [`Lane::BITS`] bits, the sign copied in.
+    fn sar(self, n: u32) -> Self;
+    /// The word read as two's complement, compared.
+    fn signed_lt(self, y: Self) -> bool;
+    /// The word as a shift amount, saturated at [`Lane::BITS`]: any amount
+    /// at or above a width behaves the same in every shift.
+    fn amount(self) -> u32;
+
+    /// The low `width` bits set.
+    #[inline(always)]
+    fn mask(width: u32) -> Self {
+        if width >= Self::BITS {
+            Self::ONES
+        } else {
+            Self::ONE.shl(width).wrapping_sub(Self::ONE)
+        }
+    }
+
+    /// `self` of `width` bits sign-extended to the whole word.
+    #[inline(always)]
+    fn sext(self, width: u32) -> Self {
+        let up = Self::BITS - width;
+        self.shl(up).sar(up)
+    }
 }
+
+macro_rules! lane {
+    ($u:ty, $i:ty) => {
+        impl Lane for $u {
+            const BITS: u32 = <$u>::BITS;
+            const ZERO: $u = 0;
+            const ONE: $u = 1;
+            const ONES: $u = <$u>::MAX;
+            #[inline(always)]
+            fn from_u64(v: u64) -> $u {
+                v as $u
+            }
+            #[inline(always)]
+            fn to_u64(self) -> u64 {
+                self as u64
+            }
+            #[inline(always)]
+            fn from_bool(b: bool) -> $u {
+                <$u>::from(b)
+            }
+            #[inline(always)]
+            fn wrapping_add(self, y: $u) -> $u {
+                <$u>::wrapping_add(self, y)
+            }
+            #[inline(always)]
+            fn wrapping_sub(self, y: $u) -> $u {
+                <$u>::wrapping_sub(self, y)
+            }
+            #[inline(always)]
+            fn wrapping_mul(self, y: $u) -> $u {
+                <$u>::wrapping_mul(self, y)
+            }
+            #[inline(always)]
+            fn wrapping_neg(self) -> $u {
+                <$u>::wrapping_neg(self)
+            }
+            #[inline(always)]
+            fn checked_div(self, y: $u) -> Option<$u> {
+                <$u>::checked_div(self, y)
+            }
+            #[inline(always)]
+            fn checked_rem(self, y: $u) -> Option<$u> {
+                <$u>::checked_rem(self, y)
+            }
+            #[inline(always)]
+            fn shl(self, n: u32) -> $u {
+                self << n
+            }
+            #[inline(always)]
+            fn shr(self, n: u32) -> $u {
+                self >> n
+            }
+            #[inline(always)]
+            fn sar(self, n: u32) -> $u {
+                ((self as $i) >> n) as $u
+            }
+            #[inline(always)]
+            fn signed_lt(self, y: $u) -> bool {
+                (self as $i) < (y as $i)
+            }
+            #[inline(always)]
+            fn amount(self) -> u32 {
+                self.min(<$u>::BITS as $u) as u32
+            }
+        }
+    };
+}
+lane!(u32, i32);
+lane!(u64, i64);
 
 /// The magnitude of `x` read as signed, and whether it was negative.
 #[inline(always)]
-fn magnitude(width: u32, x: u64) -> (u64, bool) {
-    let negative = signed(width, x) < 0;
-    (if negative { x.wrapping_neg() & mask(width) } else { x }, negative)
+fn magnitude<L: Lane>(width: u32, x: L) -> (L, bool) {
+    let negative = x.sext(width).signed_lt(L::ZERO);
+    (if negative { x.wrapping_neg() & L::mask(width) } else { x }, negative)
 }
 
 /// A binary operation: the bit-vector ones give a value of the operands'
@@ -70,23 +195,23 @@ impl Op2 {
         matches!(self, Op2::Eq | Op2::Ult | Op2::Ule | Op2::Slt | Op2::Sle)
     }
 
-    /// The operation on operands `x` and `y` of `width` bits; the result is
-    /// cut back to `width` bits (a comparison's to one).
+    /// The operation on operands `x` and `y` of `width` bits (at most the
+    /// lane's); the result is cut back to `width` bits (a comparison's to one).
     #[inline(always)]
-    pub fn apply(self, width: u32, x: u64, y: u64) -> u64 {
-        let m = mask(width);
+    pub fn apply<L: Lane>(self, width: u32, x: L, y: L) -> L {
+        let m = L::mask(width);
         match self {
             Op2::Add => x.wrapping_add(y) & m,
             Op2::Sub => x.wrapping_sub(y) & m,
             Op2::Mul => x.wrapping_mul(y) & m,
             // QF_BV: division by zero gives all ones.
-            Op2::Udiv => x.checked_div(y).unwrap_or(u64::MAX) & m,
+            Op2::Udiv => x.checked_div(y).unwrap_or(L::ONES) & m,
             // QF_BV: remainder by zero gives the dividend.
             Op2::Urem => x.checked_rem(y).unwrap_or(x),
             // QF_BV defines bvsdiv through bvudiv of the magnitudes.
             Op2::Sdiv => {
                 let ((ux, nx), (uy, ny)) = (magnitude(width, x), magnitude(width, y));
-                let q = ux.checked_div(uy).unwrap_or(u64::MAX);
+                let q = ux.checked_div(uy).unwrap_or(L::ONES);
                 (if nx != ny { q.wrapping_neg() } else { q }) & m
             }
             // QF_BV: the remainder takes the sign of the dividend.
@@ -99,25 +224,27 @@ impl Op2 {
             Op2::Or => x | y,
             Op2::Xor => x ^ y,
             Op2::Shl => {
-                if amount(y) >= width {
-                    0
+                let n = y.amount();
+                if n >= width {
+                    L::ZERO
                 } else {
-                    (x << y) & m
+                    x.shl(n) & m
                 }
             }
             Op2::Lshr => {
-                if amount(y) >= width {
-                    0
+                let n = y.amount();
+                if n >= width {
+                    L::ZERO
                 } else {
-                    x >> y
+                    x.shr(n)
                 }
             }
-            Op2::Ashr => (signed(width, x) >> amount(y).min(width - 1)) as u64 & m,
-            Op2::Eq => u64::from(x == y),
-            Op2::Ult => u64::from(x < y),
-            Op2::Ule => u64::from(x <= y),
-            Op2::Slt => u64::from(signed(width, x) < signed(width, y)),
-            Op2::Sle => u64::from(signed(width, x) <= signed(width, y)),
+            Op2::Ashr => x.sext(width).sar(y.amount().min(width - 1)) & m,
+            Op2::Eq => L::from_bool(x == y),
+            Op2::Ult => L::from_bool(x < y),
+            Op2::Ule => L::from_bool(x <= y),
+            Op2::Slt => L::from_bool(x.sext(width).signed_lt(y.sext(width))),
+            Op2::Sle => L::from_bool(!y.sext(width).signed_lt(x.sext(width))),
         }
     }
 }
@@ -128,13 +255,40 @@ mod tests {
 
     #[test]
     fn hand_worked_values() {
-        assert_eq!(Op2::Udiv.apply(8, 7, 0), 0xff);
-        assert_eq!(Op2::Urem.apply(8, 7, 0), 7);
-        assert_eq!(Op2::Sdiv.apply(8, 0xf9, 2), 0xfd); // -7 / 2 = -3
-        assert_eq!(Op2::Srem.apply(8, 0xf9, 2), 0xff); // -7 rem 2 = -1
-        assert_eq!(Op2::Ashr.apply(8, 0x80, 200), 0xff);
-        assert_eq!(Op2::Shl.apply(8, 1, 8), 0);
-        assert_eq!(Op2::Slt.apply(8, 0x80, 0x7f), 1);
+        assert_eq!(Op2::Udiv.apply(8, 7u64, 0), 0xff);
+        assert_eq!(Op2::Urem.apply(8, 7u64, 0), 7);
+        assert_eq!(Op2::Sdiv.apply(8, 0xf9u64, 2), 0xfd); // -7 / 2 = -3
+        assert_eq!(Op2::Srem.apply(8, 0xf9u64, 2), 0xff); // -7 rem 2 = -1
+        assert_eq!(Op2::Ashr.apply(8, 0x80u64, 200), 0xff);
+        assert_eq!(Op2::Shl.apply(8, 1u64, 8), 0);
+        assert_eq!(Op2::Slt.apply(8, 0x80u64, 0x7f), 1);
         assert_eq!(Op2::Add.apply(64, u64::MAX, 1), 0);
+    }
+
+    /// Every operation on 32-bit lanes gives what it gives on 64-bit ones,
+    /// for every width a 32-bit lane holds.
+    #[test]
+    fn narrow_lanes_compute_what_wide_ones_do() {
+        use Op2::*;
+        let ops = [Add, Sub, Mul, Udiv, Urem, Sdiv, Srem, And, Or, Xor, Shl, Lshr, Ashr, Eq, Ult, Ule, Slt, Sle];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for width in 1..=32 {
+            let m = mask(width);
+            let edges = [0, 1, m, m >> 1, (m >> 1) + 1, u64::from(width), u64::from(width) - 1];
+            for _ in 0..400 {
+                let pick = |r: u64| if r % 4 == 0 { edges[(r >> 8) as usize % edges.len()] } else { r >> 3 & m };
+                let (x, y) = (pick(next()), pick(next()));
+                for op in ops {
+                    let wide = op.apply(width, x, y);
+                    assert_eq!(u64::from(op.apply(width, x as u32, y as u32)), wide, "{op:?} {width} {x:#x} {y:#x}");
+                }
+            }
+        }
     }
 }
