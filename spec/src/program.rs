@@ -9,7 +9,12 @@
 //! are not emitted at all. What is left is a short program over `u64` words
 //! that [`Program::run`] executes on [`BLOCK`] inputs at once, one tight loop
 //! per step, with no per-value width or definedness bookkeeping: the widths
-//! are fixed when the program is built. Every operation is
+//! are fixed when the program is built. The lanes are 32-bit words where no
+//! value is wider (twice as many per vector instruction). When the program
+//! is built, a step that reads one bit of a word (an unrolled loop's test or
+//! count) reads it in place, and a select between a value and that value
+//! updated by a constant (a loop's guarded counter or shift) is one step
+//! (`fuse_bit`): loops unrolled 32 times cost half the passes. Every operation is
 //! [`word::Op2::apply`](crate::word::Op2::apply) or a shift and mask, the
 //! same functions as the lane algebra's, and a test holds programs to
 //! [`Concrete`](crate::bv::Concrete) on every variant.
@@ -21,7 +26,7 @@ use crate::bv::Algebra;
 use crate::word::{mask, Lane, Op2, MAX_WORD_WIDTH};
 
 /// Inputs executed together by [`Program::run`].
-pub const BLOCK: usize = 256;
+pub const BLOCK: usize = 512;
 
 /// A step's index in the program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -53,6 +58,24 @@ enum Step {
     Sext(u32, Reg),
     /// Condition (0 or 1), then, else.
     Ite(Reg, Reg, Reg),
+    // The steps below are made only when a program is built: each is a
+    // step above whose one-bit operand, an extract of one bit, is read in
+    // place (see `fuse_bit`).
+    /// [`Step::Ite`] on bit `i` of a word.
+    IteBit(Reg, u32, Reg, Reg),
+    /// [`Step::IteBit`] whose then-branch is a constant: a loop that picks
+    /// a constant at each turn reads it from the step, not a slot.
+    IteBitConst(Reg, u32, u64, Reg),
+    /// `a op k` where bit `i` of `x` is `set` (a Boolean is its bit 0),
+    /// else `a`, for an `op` that leaves `a` as it is when its right
+    /// operand is 0, and a constant `k` below the width: computed as
+    /// `a op (k or 0)`, so the two branches of a loop's guarded update (a
+    /// counter raised, a word shifted) are one step with no shift test.
+    UpdateIf { op: Op2, a: Reg, k: u64, x: Reg, i: u32, set: bool },
+    /// [`Op2::Add`] of a word and bit `i` of another.
+    AddBit(Reg, Reg, u32),
+    /// [`Step::Concat`] of a word above bit `i` of another.
+    ConcatBit(Reg, Reg, u32),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -66,8 +89,11 @@ impl Node {
         match self.step {
             Step::Input(_) | Step::Const(_) => vec![],
             Step::Not(a) | Step::Neg(a) | Step::Shr(_, a) | Step::Sext(_, a) => vec![a],
-            Step::Bin(_, a, b) | Step::Concat(a, b, _) => vec![a, b],
-            Step::Ite(c, t, e) => vec![c, t, e],
+            Step::Bin(_, a, b) | Step::Concat(a, b, _) | Step::AddBit(a, b, _) | Step::ConcatBit(a, b, _) => {
+                vec![a, b]
+            }
+            Step::Ite(c, t, e) | Step::IteBit(c, _, t, e) => vec![c, t, e],
+            Step::IteBitConst(x, _, _, e) | Step::UpdateIf { x, a: e, .. } => vec![x, e],
         }
     }
 }
@@ -392,8 +418,54 @@ enum Slots {
     Wide(Vec<Vec<u64>>),
 }
 
+/// `node` with a one-bit operand that extracts bit `i` of a word `x`
+/// (`Shr(i, x)` at width 1) reading that bit of `x` itself, where `node`
+/// has a step that does: an unrolled loop tests or adds one bit of a word
+/// at each turn, and the fused step saves the pass that extracts it (the
+/// extract is then left to no reader, and not run).
+fn fuse_bit(nodes: &[Node], node: &Node) -> Node {
+    let bit = |r: Reg| match nodes[r.0 as usize] {
+        Node { step: Step::Shr(i, x), width: 1 } => Some((x, i)),
+        _ => None,
+    };
+    let constant = |r: Reg| match nodes[r.0 as usize].step {
+        Step::Const(k) => Some(k),
+        _ => None,
+    };
+    // `e` computes `t op k` with an `op` that leaves `t` as it is for
+    // k = 0, and a constant k below the width.
+    let update_of = |t: Reg, e: Reg| match nodes[e.0 as usize] {
+        Node {
+            step: Step::Bin(op @ (Op2::Add | Op2::Sub | Op2::Or | Op2::Xor | Op2::Shl | Op2::Lshr | Op2::Ashr), a, k),
+            width,
+        } if a == t && width == node.width => constant(k).filter(|&k| k < u64::from(width)).map(|k| (op, k)),
+        _ => None,
+    };
+    // A condition as a bit of a word: an extract of one bit, or a Boolean's bit 0.
+    let condition = |c: Reg| bit(c).unwrap_or((c, 0));
+    let step = match node.step {
+        Step::Ite(c, t, e) => {
+            let (x, i) = condition(c);
+            match (update_of(e, t), update_of(t, e), constant(t)) {
+                (Some((op, k)), _, _) => Some(Step::UpdateIf { op, a: e, k, x, i, set: true }),
+                (_, Some((op, k)), _) => Some(Step::UpdateIf { op, a: t, k, x, i, set: false }),
+                (_, _, Some(k)) if bit(c).is_some() => Some(Step::IteBitConst(x, i, k, e)),
+                _ => bit(c).map(|(x, i)| Step::IteBit(x, i, t, e)),
+            }
+        }
+        Step::Bin(Op2::Add, a, b) => {
+            bit(b).map(|(x, i)| Step::AddBit(a, x, i)).or_else(|| bit(a).map(|(x, i)| Step::AddBit(b, x, i)))
+        }
+        Step::Concat(h, l, 1) => bit(l).map(|(x, i)| Step::ConcatBit(h, x, i)),
+        _ => None,
+    };
+    Node { step: step.unwrap_or(node.step), width: node.width }
+}
+
 impl Program {
     fn new(nodes: &[Node], roots: &[Word]) -> Program {
+        let fused: Vec<Node> = nodes.iter().map(|n| fuse_bit(nodes, n)).collect();
+        let nodes = &fused[..];
         // The steps the roots need, and each one's last reader.
         let mut needed = vec![false; nodes.len()];
         for r in roots {
@@ -567,6 +639,15 @@ fn rename(n: &Node, mut s: impl FnMut(Reg) -> Reg) -> Node {
         Step::Concat(h, l, w) => Step::Concat(s(h), s(l), w),
         Step::Sext(f, a) => Step::Sext(f, s(a)),
         Step::Ite(c, t, e) => Step::Ite(s(c), s(t), s(e)),
+        Step::IteBit(c, i, t, e) => Step::IteBit(s(c), i, s(t), s(e)),
+        Step::IteBitConst(x, i, k, e) => Step::IteBitConst(s(x), i, k, s(e)),
+        Step::UpdateIf { op, a, k, x, i, set } => {
+            // In the order of `Node::operands`: x, a.
+            let x = s(x);
+            Step::UpdateIf { op, a: s(a), k, x, i, set }
+        }
+        Step::AddBit(a, x, i) => Step::AddBit(s(a), s(x), i),
+        Step::ConcatBit(h, x, i) => Step::ConcatBit(s(h), s(x), i),
         other => other,
     };
     Node { step, width: n.width }
@@ -666,6 +747,59 @@ fn execute<L: Lane>(node: &Node, dest: usize, slots: &mut [Vec<L>]) {
                 out[i] = (t[i] & pick) | (e[i] & !pick);
             }
         }
+        Step::IteBit(x, bit, t, e) => {
+            let (x, t, e) = (get(x), get(t), get(e));
+            for i in 0..BLOCK {
+                let pick = (x[i].shr(bit) & L::ONE).wrapping_neg();
+                out[i] = (t[i] & pick) | (e[i] & !pick);
+            }
+        }
+        Step::IteBitConst(x, bit, k, e) => {
+            let (x, e, k) = (get(x), get(e), L::from_u64(k));
+            for i in 0..BLOCK {
+                let pick = (x[i].shr(bit) & L::ONE).wrapping_neg();
+                out[i] = (k & pick) | (e[i] & !pick);
+            }
+        }
+        Step::UpdateIf { op, a, k, x, i: bit, set } => {
+            let (a, x, k, flip) = (get(a), get(x), L::from_u64(k), L::from_bool(!set));
+            macro_rules! update {
+                ($($name:ident: |$v:ident, $n:ident| $body:expr),*) => {
+                    match op {
+                        $(Op2::$name => {
+                            for i in 0..BLOCK {
+                                let apply = ((x[i].shr(bit) & L::ONE) ^ flip).wrapping_neg();
+                                let ($v, $n) = (a[i], k & apply);
+                                out[i] = $body;
+                            }
+                        })*
+                        _ => unreachable!("{op:?} is not fused"),
+                    }
+                };
+            }
+            // The amount `n` is below the width: the shifts need no test.
+            update!(
+                Add: |v, n| v.wrapping_add(n) & m,
+                Sub: |v, n| v.wrapping_sub(n) & m,
+                Or: |v, n| v | n,
+                Xor: |v, n| v ^ n,
+                Shl: |v, n| v.shl(n.to_u64() as u32) & m,
+                Lshr: |v, n| v.shr(n.to_u64() as u32),
+                Ashr: |v, n| v.sext(w).sar(n.to_u64() as u32) & m
+            )
+        }
+        Step::AddBit(a, x, bit) => {
+            let (a, x) = (get(a), get(x));
+            for i in 0..BLOCK {
+                out[i] = a[i].wrapping_add(x[i].shr(bit) & L::ONE) & m;
+            }
+        }
+        Step::ConcatBit(h, x, bit) => {
+            let (h, x) = (get(h), get(x));
+            for i in 0..BLOCK {
+                out[i] = h[i].shl(1) | (x[i].shr(bit) & L::ONE);
+            }
+        }
     }
     slots[dest] = taken;
 }
@@ -701,6 +835,62 @@ mod tests {
                 let (cv, cd) = f(&Concrete, a, b);
                 assert_eq!(p.root(&s, 0, i), cv.unsigned() as u64, "value at {n:#x}");
                 assert_eq!(p.root(&s, 1, i), u64::from(cd), "defined at {n:#x}");
+            }
+        }
+    }
+
+    type Update<A> = fn(&A, <A as Algebra>::Bv, <A as Algebra>::Bv) -> <A as Algebra>::Bv;
+
+    /// Loops' turns as the models write them: a bit tested, a counter
+    /// raised or a word shifted under a condition, a bit added or put below
+    /// a word. Each becomes one fused step, and computes what the algebra does.
+    fn turns<A: Algebra>(alg: &A, a: A::Bv, b: A::Bv) -> Vec<A::Bv> {
+        let k = |v: u128| alg.constant(16, v);
+        let bit = |x: A::Bv, i: u32| alg.eq(alg.extract(i, i, x), alg.constant(1, 1));
+        let boolean = alg.bvult(a, b);
+        let updates: [Update<A>; 7] = [
+            |alg, x, n| alg.bvadd(x, n),
+            |alg, x, n| alg.bvsub(x, n),
+            |alg, x, n| alg.bvor(x, n),
+            |alg, x, n| alg.bvxor(x, n),
+            |alg, x, n| alg.bvshl(x, n),
+            |alg, x, n| alg.bvlshr(x, n),
+            |alg, x, n| alg.bvashr(x, n),
+        ];
+        let mut out = Vec::new();
+        for (j, update) in updates.iter().enumerate() {
+            let n = k(j as u128 + 3);
+            for c in [bit(b, j as u32), boolean] {
+                out.push(alg.ite(c, update(alg, a, n), a));
+                out.push(alg.ite(c, a, update(alg, a, n)));
+            }
+        }
+        out.push(alg.ite(bit(b, 5), k(7), a));
+        out.push(alg.ite(bit(b, 6), a, b));
+        out.push(alg.bvadd(a, alg.zero_extend(15, alg.extract(9, 9, b))));
+        out.push(alg.concat(alg.extract(14, 0, a), alg.extract(2, 2, b)));
+        out
+    }
+
+    #[test]
+    fn fused_steps_compute_what_the_algebra_does() {
+        let t = Tracer::new();
+        let roots = turns(&t, t.input(0, 16), t.input(1, 16));
+        let p = t.program(&roots);
+        // One step per turn, and two that no turn fuses: the comparison, and
+        // the extract of `a` the last turn concatenates.
+        assert_eq!(p.len(), roots.len() + 2, "{p:#?}");
+        for (first, mut s) in [0u64, 0x8000_0000, 0x7fff_fe00, 0xffff_fe00]
+            .into_iter()
+            .flat_map(|first| [(first, p.scratch()), (first, p.wide_scratch())])
+        {
+            p.run(first, &[0, 16], &mut s);
+            for i in 0..BLOCK {
+                let n = first + i as u64;
+                let (a, b) = (BitVec::new(16, u128::from(n & 0xffff)), BitVec::new(16, u128::from(n >> 16 & 0xffff)));
+                for (r, want) in turns(&Concrete, a, b).into_iter().enumerate() {
+                    assert_eq!(p.root(&s, r, i), want.unsigned() as u64, "turn {r} at {n:#x}");
+                }
             }
         }
     }
