@@ -72,6 +72,11 @@ enum Step {
     /// `a op (k or 0)`, so the two branches of a loop's guarded update (a
     /// counter raised, a word shifted) are one step with no shift test.
     UpdateIf { op: Op2, a: Reg, k: u64, x: Reg, i: u32, set: bool },
+    /// Two [`Step::UpdateIf`] in a row on the same test, each `Add` or
+    /// `Shl` (a loop's counter raised and its word shifted: `d++; a <<= 1`),
+    /// in one pass: the first's result goes to the step's own slot, the
+    /// second's to `second` (a slot), at `second_width` bits.
+    UpdatePair { ops: [Op2; 2], a: [Reg; 2], k: [u64; 2], x: Reg, i: u32, set: bool, second: Reg, second_width: u32 },
     /// [`Op2::Add`] of a word and bit `i` of another.
     AddBit(Reg, Reg, u32),
     /// [`Step::Concat`] of a word above bit `i` of another.
@@ -94,6 +99,7 @@ impl Node {
             }
             Step::Ite(c, t, e) | Step::IteBit(c, _, t, e) => vec![c, t, e],
             Step::IteBitConst(x, _, _, e) | Step::UpdateIf { x, a: e, .. } => vec![x, e],
+            Step::UpdatePair { x, a: [a, b], .. } => vec![x, a, b],
         }
     }
 }
@@ -342,6 +348,18 @@ impl Algebra for Tracer {
         if a == b {
             return self.bool_constant(true);
         }
+        // `x >> k == 0` is `x < 2^k`: one step, where a binary search tests
+        // whether a word's top bits are clear.
+        let node = self.nodes.borrow()[a.reg.0 as usize];
+        if let (Some(0), Step::Bin(Op2::Lshr, x, k)) = (self.constant_of(b), node.step) {
+            match self.constant_of(Word { reg: k, width: a.width }) {
+                Some(k) if k > 0 && k < u64::from(a.width) && node.width == a.width => {
+                    let x = Word { reg: x, width: a.width };
+                    return self.bin(Op2::Ult, x, self.constant(a.width, 1u128 << k));
+                }
+                _ => {}
+            }
+        }
         // A test of one bit: `(y & 2^i) == 0`, and a Boolean against 0 or 1.
         match (self.single_bit_test(a), self.constant_of(b)) {
             (Some((y, i)), Some(0)) => return self.bvnot(self.bit_of(y, i)),
@@ -462,6 +480,50 @@ fn fuse_bit(nodes: &[Node], node: &Node) -> Node {
     Node { step: step.unwrap_or(node.step), width: node.width }
 }
 
+/// Each two steps in a row that are [`Step::UpdateIf`] on the same test,
+/// `Add` or `Shl`, as one [`Step::UpdatePair`], where that runs them as
+/// they were: the second reads neither the first's result nor the test's
+/// word in the slot it writes. (It may write where the first reads its
+/// word: a counter's slot given to the shifted word, read lane by lane
+/// before it is written.)
+fn pair_updates(steps: Vec<(Node, u32)>) -> Vec<(Node, u32)> {
+    let mut paired = Vec::with_capacity(steps.len());
+    let mut rest = steps.into_iter().peekable();
+    while let Some((first, dest)) = rest.next() {
+        let next = rest.peek().copied();
+        let pair = match (first.step, next) {
+            (
+                Step::UpdateIf { op, a, k, x, i, set },
+                Some((Node { step: Step::UpdateIf { op: op2, a: a2, k: k2, x: x2, i: i2, set: set2 }, width }, second)),
+            ) if (x, i, set) == (x2, i2, set2)
+                && [op, op2].iter().all(|o| matches!(o, Op2::Add | Op2::Shl))
+                && ![a2.0, x.0].contains(&dest)
+                && x.0 != second =>
+            {
+                Some(Step::UpdatePair {
+                    ops: [op, op2],
+                    a: [a, a2],
+                    k: [k, k2],
+                    x,
+                    i,
+                    set,
+                    second: Reg(second),
+                    second_width: width,
+                })
+            }
+            _ => None,
+        };
+        match pair {
+            Some(step) => {
+                rest.next();
+                paired.push((Node { step, width: first.width }, dest));
+            }
+            None => paired.push((first, dest)),
+        }
+    }
+    paired
+}
+
 impl Program {
     fn new(nodes: &[Node], roots: &[Word]) -> Program {
         let fused: Vec<Node> = nodes.iter().map(|n| fuse_bit(nodes, n)).collect();
@@ -524,7 +586,7 @@ impl Program {
             }
         }
         let roots = roots.iter().map(|r| slot_of[r.reg.0 as usize]).collect();
-        Program { steps, inputs, constants, roots, slots: slots as usize }
+        Program { steps: pair_updates(steps), inputs, constants, roots, slots: slots as usize }
     }
 
     /// How many steps run per block (inputs and constants aside).
@@ -628,6 +690,69 @@ fn fold(node: &Node, values: &[u64]) -> u64 {
     slots[values.len()][0]
 }
 
+/// [`Step::UpdatePair`]: both updates in one pass over the lanes, one loop
+/// per pair of operations.
+#[inline(always)]
+fn execute_pair<L: Lane>(
+    ops: [Op2; 2],
+    a: [Reg; 2],
+    k: [u64; 2],
+    (x, bit, set): (Reg, u32, bool),
+    dest: [usize; 2],
+    widths: [u32; 2],
+    slots: &mut [Vec<L>],
+) {
+    let (mut first, mut second) = (std::mem::take(&mut slots[dest[0]]), std::mem::take(&mut slots[dest[1]]));
+    {
+        fn block<L>(v: &[L]) -> &[L; BLOCK] {
+            v.try_into().expect("a slot holds a block")
+        }
+        // The first's word is read from the second's slot where the two
+        // are one (taken out of the slots above).
+        let in_place = a[0].0 as usize == dest[1];
+        let (x, a1) = (block(&slots[x.0 as usize]), block(&slots[a[1].0 as usize]));
+        let a0 = if in_place { x } else { block(&slots[a[0].0 as usize]) };
+        let (out0, out1): (&mut [L; BLOCK], &mut [L; BLOCK]) =
+            ((&mut first[..]).try_into().expect("a block"), (&mut second[..]).try_into().expect("a block"));
+        let (k0, k1, tested) = (L::from_u64(k[0]), L::from_u64(k[1]), L::ONE.shl(bit));
+        let (m0, m1) = (L::mask(widths[0]), L::mask(widths[1]));
+        // The amounts are below the widths: the shifts need no test.
+        macro_rules! pair {
+            ($($f:ident, $g:ident: |$v:ident, $n:ident, $w:ident| $body:expr, |$v2:ident, $n2:ident, $w2:ident| $body2:expr);*) => {
+                match (ops[0], ops[1]) {
+                    $((Op2::$f, Op2::$g) => {
+                        macro_rules! lanes {
+                            ($read:expr) => {
+                                for i in 0..BLOCK {
+                                    let hit = ((x[i] & tested) != L::ZERO) == set;
+                                    let ($v, $n, $w) = ($read(&*out1, i), if hit { k0 } else { L::ZERO }, m0);
+                                    let ($v2, $n2, $w2) = (a1[i], if hit { k1 } else { L::ZERO }, m1);
+                                    out0[i] = $body;
+                                    out1[i] = $body2;
+                                }
+                            };
+                        }
+                        if in_place {
+                            lanes!(|o: &[L; BLOCK], i: usize| o[i])
+                        } else {
+                            lanes!(|_: &[L; BLOCK], i: usize| a0[i])
+                        }
+                    })*
+                    _ => unreachable!("{ops:?} are not paired"),
+                }
+            };
+        }
+        pair!(
+            Add, Add: |v, n, m| v.wrapping_add(n) & m, |u, p, q| u.wrapping_add(p) & q;
+            Add, Shl: |v, n, m| v.wrapping_add(n) & m, |u, p, q| u.shl(p.to_u64() as u32) & q;
+            Shl, Add: |v, n, m| v.shl(n.to_u64() as u32) & m, |u, p, q| u.wrapping_add(p) & q;
+            Shl, Shl: |v, n, m| v.shl(n.to_u64() as u32) & m, |u, p, q| u.shl(p.to_u64() as u32) & q
+        );
+    }
+    slots[dest[0]] = first;
+    slots[dest[1]] = second;
+}
+
 /// The node with each operand `r` renamed to `s(r)`, in the order of
 /// [`Node::operands`].
 fn rename(n: &Node, mut s: impl FnMut(Reg) -> Reg) -> Node {
@@ -700,6 +825,10 @@ unsafe fn run_steps_avx2<L: Lane>(steps: &[(Node, u32)], slots: &mut [Vec<L>]) {
 /// vectorises.
 #[inline(always)]
 fn execute<L: Lane>(node: &Node, dest: usize, slots: &mut [Vec<L>]) {
+    if let Step::UpdatePair { ops, a, k, x, i, set, second, second_width } = node.step {
+        let widths = [node.width, second_width];
+        return execute_pair(ops, a, k, (x, i, set), [dest, second.0 as usize], widths, slots);
+    }
     let w = node.width;
     let m = L::mask(w);
     let mut taken = std::mem::take(&mut slots[dest]);
@@ -728,6 +857,7 @@ fn execute<L: Lane>(node: &Node, dest: usize, slots: &mut [Vec<L>]) {
     }
     match node.step {
         Step::Input(_) | Step::Const(_) => unreachable!("loaded before the steps"),
+        Step::UpdatePair { .. } => unreachable!("run by execute_pair"),
         Step::Bin(op, a, b) => bin!(op, a, b; Add, Sub, Mul, Udiv, Urem, Sdiv, Srem, And, Or, Xor, Shl, Lshr, Ashr,
             Eq, Ult, Ule, Slt, Sle),
         Step::Not(a) => lanes1!(a, |x| !x & m),
@@ -750,28 +880,37 @@ fn execute<L: Lane>(node: &Node, dest: usize, slots: &mut [Vec<L>]) {
         Step::IteBit(x, bit, t, e) => {
             let (x, t, e) = (get(x), get(t), get(e));
             for i in 0..BLOCK {
-                let pick = (x[i].shr(bit) & L::ONE).wrapping_neg();
+                let pick = x[i].bit_mask(bit);
                 out[i] = (t[i] & pick) | (e[i] & !pick);
             }
         }
         Step::IteBitConst(x, bit, k, e) => {
             let (x, e, k) = (get(x), get(e), L::from_u64(k));
             for i in 0..BLOCK {
-                let pick = (x[i].shr(bit) & L::ONE).wrapping_neg();
+                let pick = x[i].bit_mask(bit);
                 out[i] = (k & pick) | (e[i] & !pick);
             }
         }
         Step::UpdateIf { op, a, k, x, i: bit, set } => {
-            let (a, x, k, flip) = (get(a), get(x), L::from_u64(k), L::from_bool(!set));
+            let (a, x, k, tested) = (get(a), get(x), L::from_u64(k), L::ONE.shl(bit));
+            // One loop per operation, and per kind of mask: none at the
+            // lane's full width (the commonest), so that the loop has
+            // nothing to do for it.
             macro_rules! update {
-                ($($name:ident: |$v:ident, $n:ident| $body:expr),*) => {
+                ($($name:ident: |$v:ident, $n:ident, $m:ident| $body:expr),*) => {
                     match op {
                         $(Op2::$name => {
-                            for i in 0..BLOCK {
-                                let apply = ((x[i].shr(bit) & L::ONE) ^ flip).wrapping_neg();
-                                let ($v, $n) = (a[i], k & apply);
-                                out[i] = $body;
+                            macro_rules! lanes {
+                                ($mask:expr) => {{
+                                    let $m = $mask;
+                                    for i in 0..BLOCK {
+                                        let $n = if ((x[i] & tested) != L::ZERO) == set { k } else { L::ZERO };
+                                        let $v = a[i];
+                                        out[i] = $body;
+                                    }
+                                }};
                             }
+                            if m == L::ONES { lanes!(L::ONES) } else { lanes!(m) }
                         })*
                         _ => unreachable!("{op:?} is not fused"),
                     }
@@ -779,13 +918,13 @@ fn execute<L: Lane>(node: &Node, dest: usize, slots: &mut [Vec<L>]) {
             }
             // The amount `n` is below the width: the shifts need no test.
             update!(
-                Add: |v, n| v.wrapping_add(n) & m,
-                Sub: |v, n| v.wrapping_sub(n) & m,
-                Or: |v, n| v | n,
-                Xor: |v, n| v ^ n,
-                Shl: |v, n| v.shl(n.to_u64() as u32) & m,
-                Lshr: |v, n| v.shr(n.to_u64() as u32),
-                Ashr: |v, n| v.sext(w).sar(n.to_u64() as u32) & m
+                Add: |v, n, m| v.wrapping_add(n) & m,
+                Sub: |v, n, m| v.wrapping_sub(n) & m,
+                Or: |v, n, m| (v | n) & m,
+                Xor: |v, n, m| (v ^ n) & m,
+                Shl: |v, n, m| v.shl(n.to_u64() as u32) & m,
+                Lshr: |v, n, m| v.shr(n.to_u64() as u32) & m,
+                Ashr: |v, n, m| v.sext(w).sar(n.to_u64() as u32) & m
             )
         }
         Step::AddBit(a, x, bit) => {

@@ -81,6 +81,12 @@ pub trait Lane:
         }
     }
 
+    /// All ones where bit `i` is set, else 0.
+    #[inline(always)]
+    fn bit_mask(self, i: u32) -> Self {
+        self.shl(Self::BITS - 1 - i).sar(Self::BITS - 1)
+    }
+
     /// `self` of `width` bits sign-extended to the whole word.
     #[inline(always)]
     fn sext(self, width: u32) -> Self {
