@@ -77,6 +77,21 @@ enum Step {
     /// in one pass: the first's result goes to the step's own slot, the
     /// second's to `second` (a slot), at `second_width` bits.
     UpdatePair { ops: [Op2; 2], a: [Reg; 2], k: [u64; 2], x: Reg, i: u32, set: bool, second: Reg, second_width: u32 },
+    /// `turns` [`Step::UpdatePair`]s in a row, alike, each testing its
+    /// second word and reading only the results of the one before, whose
+    /// results nothing else reads: an unrolled loop rolled up again, run
+    /// with its two values in registers (see `execute_chain`).
+    UpdateChain { ops: [Op2; 2], a: [Reg; 2], k: [u64; 2], i: u32, set: bool, second: Reg, second_width: u32, turns: u32 },
+    /// `count` [`Step::AddBit`]s (`concat` false) or [`Step::ConcatBit`]s
+    /// in a row, on bits `first`, `first + 1`, ... of one word (`first`,
+    /// `first - 1`, ... where `down`), each on the one before's result
+    /// only: a loop that counts or gathers a word's bits, run in registers.
+    BitRun { concat: bool, acc: Reg, x: Reg, first: u32, count: u32, down: bool },
+    /// `count` [`Step::IteBitConst`]s in a row on bits `first`, `first + 1`,
+    /// ... of one word (down where `down`), each picking the bit's index
+    /// plus `offset`, each on the one before's result only: a loop that
+    /// records where it last found a set bit, run in registers.
+    SelectRun { x: Reg, e: Reg, first: u32, count: u32, down: bool, offset: u64 },
     /// [`Op2::Add`] of a word and bit `i` of another.
     AddBit(Reg, Reg, u32),
     /// [`Step::Concat`] of a word above bit `i` of another.
@@ -100,6 +115,8 @@ impl Node {
             Step::Ite(c, t, e) | Step::IteBit(c, _, t, e) => vec![c, t, e],
             Step::IteBitConst(x, _, _, e) | Step::UpdateIf { x, a: e, .. } => vec![x, e],
             Step::UpdatePair { x, a: [a, b], .. } => vec![x, a, b],
+            Step::UpdateChain { a: [a, b], .. } | Step::BitRun { acc: a, x: b, .. } => vec![a, b],
+            Step::SelectRun { x, e, .. } => vec![x, e],
         }
     }
 }
@@ -524,6 +541,137 @@ fn pair_updates(steps: Vec<(Node, u32)>) -> Vec<(Node, u32)> {
     paired
 }
 
+/// Runs of [`Step::UpdatePair`] as [`Step::UpdateChain`]s: each pair
+/// alike the one before and reading just its two results (the second as
+/// its word and its test), whose results no other step and no root reads.
+fn chain_pairs(steps: Vec<(Node, u32)>, roots: &[u32]) -> Vec<(Node, u32)> {
+    let only_next = read_only_by_next(&steps, roots);
+    let pair = |j: usize| match steps[j].0.step {
+        Step::UpdatePair { ops, a, k, x, i, set, second, second_width } if x == a[1] => {
+            Some((ops, a, k, i, set, second, second_width, steps[j].0.width, steps[j].1))
+        }
+        _ => None,
+    };
+    let mut chained = Vec::with_capacity(steps.len());
+    let mut j = 0;
+    while j < steps.len() {
+        let Some((ops, a, k, i, set, second, second_width, width, dest)) = pair(j) else {
+            chained.push(steps[j]);
+            j += 1;
+            continue;
+        };
+        // Extend while the next pair continues this one.
+        let (mut end, mut last) = (j, (second, dest));
+        while let Some(next) = pair(end + 1) {
+            let (ops2, a2, k2, i2, set2, second2, sw2, width2, dest2) = next;
+            let continues = (ops2, k2, i2, set2, sw2, width2) == (ops, k, i, set, second_width, width)
+                && a2 == [Reg(last.1), last.0]
+                && only_next[end];
+            if !continues {
+                break;
+            }
+            end += 1;
+            last = (second2, dest2);
+        }
+        if end == j {
+            chained.push(steps[j]);
+        } else {
+            let turns = u32::try_from(end - j + 1).expect("fewer than 2^32 turns");
+            let step = Step::UpdateChain { ops, a, k, i, set, second: last.0, second_width, turns };
+            chained.push((Node { step, width }, last.1));
+        }
+        j = end + 1;
+    }
+    chained
+}
+
+/// For each step, whether its results are read by the next step alone (no
+/// other step, no root): by slot, each read is of the slot's last writer.
+fn read_only_by_next(steps: &[(Node, u32)], roots: &[u32]) -> Vec<bool> {
+    let mut writer: HashMap<u32, usize> = HashMap::new();
+    let mut only_next = vec![true; steps.len()];
+    for (j, (node, dest)) in steps.iter().enumerate() {
+        for r in node.operands() {
+            if let Some(&w) = writer.get(&r.0) {
+                only_next[w] &= w + 1 == j;
+            }
+        }
+        writer.insert(*dest, j);
+        if let Step::UpdatePair { second, .. } | Step::UpdateChain { second, .. } = node.step {
+            writer.insert(second.0, j);
+        }
+    }
+    for r in roots {
+        if let Some(&w) = writer.get(r) {
+            only_next[w] = false;
+        }
+    }
+    only_next
+}
+
+/// Runs of [`Step::AddBit`], of [`Step::ConcatBit`] or of
+/// [`Step::IteBitConst`] on one word's bits in order as [`Step::BitRun`]s
+/// and [`Step::SelectRun`]s: each step on the one before's result, which
+/// nothing else reads.
+fn chain_bits(steps: Vec<(Node, u32)>, roots: &[u32]) -> Vec<(Node, u32)> {
+    let only_next = read_only_by_next(&steps, roots);
+    // Kind (a count, a gathering, or a select with the offset of its
+    // constant from its bit), running value, word, bit.
+    #[derive(PartialEq)]
+    enum Kind {
+        Count,
+        Gather,
+        Select(u64),
+    }
+    let bit_step = |j: usize| match steps.get(j).map(|s| s.0.step) {
+        Some(Step::AddBit(acc, x, i)) => Some((Kind::Count, acc, x, i)),
+        Some(Step::ConcatBit(acc, x, i)) => Some((Kind::Gather, acc, x, i)),
+        Some(Step::IteBitConst(x, i, k, e)) => Some((Kind::Select(k.wrapping_sub(u64::from(i))), e, x, i)),
+        _ => None,
+    };
+    let mut chained = Vec::with_capacity(steps.len());
+    let mut j = 0;
+    while j < steps.len() {
+        let Some((kind, acc, x, first)) = bit_step(j) else {
+            chained.push(steps[j]);
+            j += 1;
+            continue;
+        };
+        let (mut end, mut last, mut down) = (j, first, None);
+        while let Some((kind2, acc2, x2, i2)) = bit_step(end + 1) {
+            let dir = if i2 + 1 == last {
+                true
+            } else if last + 1 == i2 {
+                false
+            } else {
+                break;
+            };
+            // A gathering grows by a bit a turn; the others keep their width.
+            let same_width = kind == Kind::Gather || steps[end + 1].0.width == steps[j].0.width;
+            if (&kind2, x2, acc2) != (&kind, x, Reg(steps[end].1)) || !only_next[end] || !same_width {
+                break;
+            }
+            if *down.get_or_insert(dir) != dir {
+                break;
+            }
+            end += 1;
+            last = i2;
+        }
+        if end == j {
+            chained.push(steps[j]);
+        } else {
+            let (count, down) = (u32::try_from(end - j + 1).expect("fewer than 2^32 bits"), down.unwrap_or(false));
+            let step = match kind {
+                Kind::Select(offset) => Step::SelectRun { x, e: acc, first, count, down, offset },
+                gather => Step::BitRun { concat: gather == Kind::Gather, acc, x, first, count, down },
+            };
+            chained.push((Node { step, width: steps[end].0.width }, steps[end].1));
+        }
+        j = end + 1;
+    }
+    chained
+}
+
 impl Program {
     fn new(nodes: &[Node], roots: &[Word]) -> Program {
         let fused: Vec<Node> = nodes.iter().map(|n| fuse_bit(nodes, n)).collect();
@@ -585,8 +733,9 @@ impl Program {
                 }
             }
         }
-        let roots = roots.iter().map(|r| slot_of[r.reg.0 as usize]).collect();
-        Program { steps: pair_updates(steps), inputs, constants, roots, slots: slots as usize }
+        let roots: Vec<u32> = roots.iter().map(|r| slot_of[r.reg.0 as usize]).collect();
+        let steps = chain_bits(chain_pairs(pair_updates(steps), &roots), &roots);
+        Program { steps, inputs, constants, roots, slots: slots as usize }
     }
 
     /// How many steps run per block (inputs and constants aside).
@@ -753,6 +902,169 @@ fn execute_pair<L: Lane>(
     slots[dest[1]] = second;
 }
 
+/// Lanes run together by [`execute_chain`]: eight vector registers' worth
+/// of 32-bit lanes for each of the two values, which the compiler keeps in
+/// registers through all turns. A turn waits on the one before, so the
+/// eight independent vectors are what keeps the processor busy.
+const CHAIN_LANES: usize = 128;
+
+/// [`Step::UpdateChain`]: every turn of the loop on a few lanes at a time,
+/// the counter and the word held in registers from the first turn to the
+/// last (each turn is the pair's update: `d = hit ? d op k0 : d`, `w = hit ?
+/// w op k1 : w`, with hit bit `i` of `w` being `set`).
+#[inline(always)]
+fn execute_chain<L: Lane>(
+    ops: [Op2; 2],
+    a: [Reg; 2],
+    k: [u64; 2],
+    (bit, set, turns): (u32, bool, u32),
+    dest: [usize; 2],
+    widths: [u32; 2],
+    slots: &mut [Vec<L>],
+) {
+    // The inputs copied first: the results may be written where they were.
+    let (mut first, mut second) = (slots[a[0].0 as usize].clone(), slots[a[1].0 as usize].clone());
+    let (k0, k1, tested) = (L::from_u64(k[0]), L::from_u64(k[1]), L::ONE.shl(bit));
+    let (m0, m1) = (L::mask(widths[0]), L::mask(widths[1]));
+    macro_rules! chain {
+        ($($f:ident, $g:ident: |$v:ident, $n:ident| $body:expr, |$v2:ident, $n2:ident| $body2:expr);*) => {
+            match (ops[0], ops[1]) {
+                $((Op2::$f, Op2::$g) => {
+                    for (d, w) in first.chunks_exact_mut(CHAIN_LANES).zip(second.chunks_exact_mut(CHAIN_LANES)) {
+                        let mut dv: [L; CHAIN_LANES] = d.try_into().expect("a chunk");
+                        let mut wv: [L; CHAIN_LANES] = w.try_into().expect("a chunk");
+                        for _ in 0..turns {
+                            for j in 0..CHAIN_LANES {
+                                let hit = ((wv[j] & tested) != L::ZERO) == set;
+                                let ($v, $n) = (dv[j], if hit { k0 } else { L::ZERO });
+                                let ($v2, $n2) = (wv[j], if hit { k1 } else { L::ZERO });
+                                dv[j] = $body & m0;
+                                wv[j] = $body2 & m1;
+                            }
+                        }
+                        d.copy_from_slice(&dv);
+                        w.copy_from_slice(&wv);
+                    }
+                })*
+                _ => unreachable!("{ops:?} are not paired"),
+            }
+        };
+    }
+    // The amounts are below the widths: the shifts need no test.
+    chain!(
+        Add, Add: |v, n| v.wrapping_add(n), |u, p| u.wrapping_add(p);
+        Add, Shl: |v, n| v.wrapping_add(n), |u, p| u.shl(p.to_u64() as u32);
+        Shl, Add: |v, n| v.shl(n.to_u64() as u32), |u, p| u.wrapping_add(p);
+        Shl, Shl: |v, n| v.shl(n.to_u64() as u32), |u, p| u.shl(p.to_u64() as u32)
+    );
+    slots[dest[0]] = first;
+    slots[dest[1]] = second;
+}
+
+/// [`Step::UpdateIf`], one loop per operation, and per kind of mask: none
+/// at the lane's full width (the commonest), so that the loop has nothing
+/// to do for it.
+#[inline(always)]
+fn execute_update_if<L: Lane>(
+    op: Op2,
+    [a, x]: [Reg; 2],
+    k: u64,
+    (bit, set): (u32, bool),
+    dest: usize,
+    w: u32,
+    slots: &mut [Vec<L>],
+) {
+    let mut taken = std::mem::take(&mut slots[dest]);
+    let out: &mut [L; BLOCK] = (&mut taken[..]).try_into().expect("a slot holds a block");
+    let get = |r: Reg| -> &[L; BLOCK] { slots[r.0 as usize][..].try_into().expect("a slot holds a block") };
+    let (a, x, k, tested, m) = (get(a), get(x), L::from_u64(k), L::ONE.shl(bit), L::mask(w));
+    macro_rules! update {
+        ($($name:ident: |$v:ident, $n:ident, $m:ident| $body:expr),*) => {
+            match op {
+                $(Op2::$name => {
+                    macro_rules! lanes {
+                        ($mask:expr) => {{
+                            let $m = $mask;
+                            for i in 0..BLOCK {
+                                let $n = if ((x[i] & tested) != L::ZERO) == set { k } else { L::ZERO };
+                                let $v = a[i];
+                                out[i] = $body;
+                            }
+                        }};
+                    }
+                    if m == L::ONES { lanes!(L::ONES) } else { lanes!(m) }
+                })*
+                _ => unreachable!("{op:?} is not fused"),
+            }
+        };
+    }
+    // The amount `n` is below the width: the shifts need no test.
+    update!(
+        Add: |v, n, m| v.wrapping_add(n) & m,
+        Sub: |v, n, m| v.wrapping_sub(n) & m,
+        Or: |v, n, m| (v | n) & m,
+        Xor: |v, n, m| (v ^ n) & m,
+        Shl: |v, n, m| v.shl(n.to_u64() as u32) & m,
+        Lshr: |v, n, m| v.shr(n.to_u64() as u32) & m,
+        Ashr: |v, n, m| v.sext(w).sar(n.to_u64() as u32) & m
+    );
+    slots[dest] = taken;
+}
+
+/// What a run of one-bit steps does at each bit.
+enum Run {
+    /// Adds it.
+    Count,
+    /// Puts it below the value.
+    Gather,
+    /// Where it is set, takes its index plus this offset.
+    Select(u64),
+}
+
+/// [`Step::BitRun`] and [`Step::SelectRun`]: every bit counted, gathered
+/// or tested on a few lanes at a time, the running value held in registers
+/// (as in [`execute_chain`]).
+#[inline(always)]
+fn execute_bit_run<L: Lane>(
+    kind: Run,
+    [acc, x]: [Reg; 2],
+    (first, count, down): (u32, u32, bool),
+    dest: usize,
+    width: u32,
+    slots: &mut [Vec<L>],
+) {
+    // Copied first: the result may be written where the running value was.
+    let mut out = slots[acc.0 as usize].clone();
+    let x = &slots[x.0 as usize];
+    let m = L::mask(width);
+    let bit = |t: u32| if down { first - t } else { first + t };
+    macro_rules! run {
+        (|$h:ident, $b:ident, $i:ident| $body:expr) => {
+            for (h, x) in out.chunks_exact_mut(CHAIN_LANES).zip(x.chunks_exact(CHAIN_LANES)) {
+                let mut hv: [L; CHAIN_LANES] = h.try_into().expect("a chunk");
+                let xv: &[L; CHAIN_LANES] = x.try_into().expect("a chunk");
+                for t in 0..count {
+                    let $i = bit(t);
+                    for j in 0..CHAIN_LANES {
+                        let ($h, $b) = (hv[j], xv[j].shr($i) & L::ONE);
+                        hv[j] = $body;
+                    }
+                }
+                h.copy_from_slice(&hv);
+            }
+        };
+    }
+    match kind {
+        // A gathering's value grows a bit a turn, to `width` at most: no mask.
+        Run::Gather => run!(|h, b, _i| h.shl(1) | b),
+        Run::Count => run!(|h, b, _i| h.wrapping_add(b) & m),
+        Run::Select(offset) => {
+            run!(|h, b, i| if b != L::ZERO { L::from_u64(u64::from(i).wrapping_add(offset)) & m } else { h })
+        }
+    }
+    slots[dest] = out;
+}
+
 /// The node with each operand `r` renamed to `s(r)`, in the order of
 /// [`Node::operands`].
 fn rename(n: &Node, mut s: impl FnMut(Reg) -> Reg) -> Node {
@@ -829,6 +1141,20 @@ fn execute<L: Lane>(node: &Node, dest: usize, slots: &mut [Vec<L>]) {
         let widths = [node.width, second_width];
         return execute_pair(ops, a, k, (x, i, set), [dest, second.0 as usize], widths, slots);
     }
+    if let Step::BitRun { concat, acc, x, first, count, down } = node.step {
+        let kind = if concat { Run::Gather } else { Run::Count };
+        return execute_bit_run(kind, [acc, x], (first, count, down), dest, node.width, slots);
+    }
+    if let Step::SelectRun { x, e, first, count, down, offset } = node.step {
+        return execute_bit_run(Run::Select(offset), [e, x], (first, count, down), dest, node.width, slots);
+    }
+    if let Step::UpdateIf { op, a, k, x, i, set } = node.step {
+        return execute_update_if(op, [a, x], k, (i, set), dest, node.width, slots);
+    }
+    if let Step::UpdateChain { ops, a, k, i, set, second, second_width, turns } = node.step {
+        let widths = [node.width, second_width];
+        return execute_chain(ops, a, k, (i, set, turns), [dest, second.0 as usize], widths, slots);
+    }
     let w = node.width;
     let m = L::mask(w);
     let mut taken = std::mem::take(&mut slots[dest]);
@@ -858,6 +1184,9 @@ fn execute<L: Lane>(node: &Node, dest: usize, slots: &mut [Vec<L>]) {
     match node.step {
         Step::Input(_) | Step::Const(_) => unreachable!("loaded before the steps"),
         Step::UpdatePair { .. } => unreachable!("run by execute_pair"),
+        Step::UpdateChain { .. } => unreachable!("run by execute_chain"),
+        Step::BitRun { .. } | Step::SelectRun { .. } => unreachable!("run by execute_bit_run"),
+        Step::UpdateIf { .. } => unreachable!("run by execute_update_if"),
         Step::Bin(op, a, b) => bin!(op, a, b; Add, Sub, Mul, Udiv, Urem, Sdiv, Srem, And, Or, Xor, Shl, Lshr, Ashr,
             Eq, Ult, Ule, Slt, Sle),
         Step::Not(a) => lanes1!(a, |x| !x & m),
@@ -890,42 +1219,6 @@ fn execute<L: Lane>(node: &Node, dest: usize, slots: &mut [Vec<L>]) {
                 let pick = x[i].bit_mask(bit);
                 out[i] = (k & pick) | (e[i] & !pick);
             }
-        }
-        Step::UpdateIf { op, a, k, x, i: bit, set } => {
-            let (a, x, k, tested) = (get(a), get(x), L::from_u64(k), L::ONE.shl(bit));
-            // One loop per operation, and per kind of mask: none at the
-            // lane's full width (the commonest), so that the loop has
-            // nothing to do for it.
-            macro_rules! update {
-                ($($name:ident: |$v:ident, $n:ident, $m:ident| $body:expr),*) => {
-                    match op {
-                        $(Op2::$name => {
-                            macro_rules! lanes {
-                                ($mask:expr) => {{
-                                    let $m = $mask;
-                                    for i in 0..BLOCK {
-                                        let $n = if ((x[i] & tested) != L::ZERO) == set { k } else { L::ZERO };
-                                        let $v = a[i];
-                                        out[i] = $body;
-                                    }
-                                }};
-                            }
-                            if m == L::ONES { lanes!(L::ONES) } else { lanes!(m) }
-                        })*
-                        _ => unreachable!("{op:?} is not fused"),
-                    }
-                };
-            }
-            // The amount `n` is below the width: the shifts need no test.
-            update!(
-                Add: |v, n, m| v.wrapping_add(n) & m,
-                Sub: |v, n, m| v.wrapping_sub(n) & m,
-                Or: |v, n, m| (v | n) & m,
-                Xor: |v, n, m| (v ^ n) & m,
-                Shl: |v, n, m| v.shl(n.to_u64() as u32) & m,
-                Lshr: |v, n, m| v.shr(n.to_u64() as u32) & m,
-                Ashr: |v, n, m| v.sext(w).sar(n.to_u64() as u32) & m
-            )
         }
         Step::AddBit(a, x, bit) => {
             let (a, x) = (get(a), get(x));
@@ -1004,6 +1297,24 @@ mod tests {
                 out.push(alg.ite(c, a, update(alg, a, n)));
             }
         }
+        // A leading-zero count's loop, three turns, its middle counter
+        // read again (so the chain stops there), then three more.
+        let (mut d, mut w) = (b, a);
+        for turn in 0..6 {
+            let top = bit(w, 15);
+            d = alg.ite(top, d, alg.bvadd(d, k(1)));
+            w = alg.ite(top, w, alg.bvshl(w, k(1)));
+            if turn == 2 {
+                out.push(d);
+            }
+        }
+        out.extend([d, w]);
+        // Bits 4 to 6 of `b` counted, bits 9 down to 6 of `a` gathered.
+        let count = (4..7).fold(a, |n, i| alg.bvadd(n, alg.zero_extend(15, alg.extract(i, i, b))));
+        let gathered = (6..9).rev().fold(alg.extract(9, 9, a), |g, i| alg.concat(g, alg.extract(i, i, a)));
+        out.extend([count, alg.zero_extend(12, gathered)]);
+        // The highest of bits 2 to 4 of `b` set, plus 8, else `a`.
+        out.push((2..5).fold(a, |d, i| alg.ite(bit(b, i), k(u128::from(i) + 8), d)));
         out.push(alg.ite(bit(b, 5), k(7), a));
         out.push(alg.ite(bit(b, 6), a, b));
         out.push(alg.bvadd(a, alg.zero_extend(15, alg.extract(9, 9, b))));
@@ -1016,9 +1327,15 @@ mod tests {
         let t = Tracer::new();
         let roots = turns(&t, t.input(0, 16), t.input(1, 16));
         let p = t.program(&roots);
-        // One step per turn, and two that no turn fuses: the comparison, and
-        // the extract of `a` the last turn concatenates.
-        assert_eq!(p.len(), roots.len() + 2, "{p:#?}");
+        // One step per turn, and three that no turn fuses: the comparison,
+        // and the extracts of `a` the gathering and the last turn start
+        // from. The counting loop's six turns are two chains of three, with
+        // three roots; the count, the gathering and the select are a run each.
+        assert_eq!(p.len(), roots.len() + 3 - 1, "{p:#?}");
+        let count = |f: fn(&Step) -> bool| p.steps.iter().filter(|(n, _)| f(&n.step)).count();
+        assert_eq!(count(|s| matches!(s, Step::UpdateChain { turns: 3, .. })), 2, "{p:#?}");
+        assert_eq!(count(|s| matches!(s, Step::BitRun { count: 3, .. })), 2, "{p:#?}");
+        assert_eq!(count(|s| matches!(s, Step::SelectRun { count: 3, offset: 8, .. })), 1, "{p:#?}");
         for (first, mut s) in [0u64, 0x8000_0000, 0x7fff_fe00, 0xffff_fe00]
             .into_iter()
             .flat_map(|first| [(first, p.scratch()), (first, p.wide_scratch())])
