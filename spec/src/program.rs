@@ -6,15 +6,20 @@
 //! the same operands, and an unrolled loop repeats its tests), steps on
 //! constants are folded, and steps whose result is known from a constant
 //! operand (`ite` on a constant, `and` with 0, an extract of the whole word)
-//! are not emitted at all. What is left is a short program over `u64` words
-//! that [`Program::run`] executes on [`BLOCK`] inputs at once, one tight loop
-//! per step, with no per-value width or definedness bookkeeping: the widths
-//! are fixed when the program is built. The lanes are 32-bit words where no
-//! value is wider (twice as many per vector instruction). When the program
-//! is built, a step that reads one bit of a word (an unrolled loop's test or
-//! count) reads it in place, and a select between a value and that value
-//! updated by a constant (a loop's guarded counter or shift) is one step
-//! (`fuse_bit`): loops unrolled 32 times cost half the passes. Every operation is
+//! are not emitted at all. What is left is a short program over machine
+//! words that [`Program::run`] executes on [`BLOCK`] inputs at once, one
+//! tight loop per step, with no per-value width or definedness bookkeeping:
+//! the widths are fixed when the program is built. The lanes are 32-bit
+//! words where no value is wider (twice as many per vector instruction),
+//! `u64` otherwise.
+//!
+//! When the program is built, the steps of an unrolled loop are fused: a
+//! step reads a one-bit operand in place, a select between a value and that
+//! value updated by a constant (a loop's guarded counter or shift) is one
+//! step (`fuse_bit`), two such updates on one test are one pass
+//! (`pair_updates`), and a run of alike turns, each reading only the turn
+//! before, is rolled up again and run with its values in registers
+//! (`chain_pairs`, `chain_bits`). Every operation is
 //! [`word::Op2::apply`](crate::word::Op2::apply) or a shift and mask, the
 //! same functions as the lane algebra's, and a test holds programs to
 //! [`Concrete`](crate::bv::Concrete) on every variant.

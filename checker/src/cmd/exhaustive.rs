@@ -43,7 +43,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let start = Instant::now();
     let reports: Vec<_> = variants.iter().map(|v| pool.install(|| exhaustive::check(v))).collect();
     crate::interrupt::check()?;
-    let summary = ExhaustiveSummary { reports: &reports, wall: start.elapsed() };
+    let summary = ExhaustiveSummary { reports: &reports, wall: start.elapsed(), threads: pool.current_num_threads() };
     match args.format {
         Format::Table => summary.text(out, args.width.resolve())?,
         Format::Json => writeln!(out, "{:#}", summary.json())?,
@@ -54,11 +54,16 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
 pub struct ExhaustiveSummary<'a> {
     pub reports: &'a [exhaustive::Report],
     pub wall: Duration,
+    /// The threads each variant ran on (all of them, one variant at a time).
+    pub threads: usize,
 }
 
 impl ExhaustiveSummary<'_> {
-    fn throughput(r: &exhaustive::Report) -> f64 {
-        r.inputs as f64 / r.time.as_secs_f64().max(1e-9) / 1e6
+    /// Millions of inputs a second, on all threads; none where there were
+    /// too few inputs to compile (their microseconds say nothing of a rate)
+    /// or a mismatch stopped the run.
+    fn throughput(r: &exhaustive::Report) -> Option<f64> {
+        (r.steps.is_some() && r.mismatch.is_none()).then(|| r.inputs as f64 / r.time.as_secs_f64().max(1e-9) / 1e6)
     }
 
     pub fn text(&self, out: &mut dyn Write, width: Width) -> io::Result<()> {
@@ -73,7 +78,8 @@ impl ExhaustiveSummary<'_> {
                     if r.mismatch.is_some() { "-".into() } else { r.inputs.to_string() },
                     verdict.to_string(),
                     seconds(r.time),
-                    if r.mismatch.is_some() { "-".into() } else { format!("{:.1} M/s", Self::throughput(r)) },
+                    Self::throughput(r).map_or("-".into(), |t| format!("{t:.1} M/s")),
+                    Self::throughput(r).map_or("-".into(), |t| format!("{:.1} M/s", t / self.threads as f64)),
                     r.steps.map_or("-".into(), |n| n.to_string()),
                 ]
             })
@@ -81,7 +87,7 @@ impl ExhaustiveSummary<'_> {
         writeln!(
             out,
             "{}",
-            Table::new(&["variant", "input bits", "inputs", "result", "time", "throughput", "steps"], rows)
+            Table::new(&["variant", "input bits", "inputs", "result", "time", "throughput", "per thread", "steps"], rows)
                 .render(width)
         )?;
         for r in self.reports {
@@ -119,8 +125,14 @@ impl ExhaustiveSummary<'_> {
             let steps = "steps: the compiled program's steps per block of inputs, both models together; 0 \
                          where the two models compile to the same steps, so that their difference is the \
                          constant 0 (every input is still run); - where a variant has too few inputs to \
-                         compile, each evaluated one at a time";
+                         compile, each evaluated one at a time (and no rate is given: they take microseconds)";
             note(out, width, "", "", steps)?;
+            let threads = format!(
+                "throughput: inputs a second on all {} threads, each variant in turn; per thread: that \
+                 divided by {}",
+                self.threads, self.threads
+            );
+            note(out, width, "", "", &threads)?;
         }
         Ok(())
     }
@@ -141,10 +153,11 @@ impl ExhaustiveSummary<'_> {
                         "concrete": m.concrete,
                     })),
                     "time_s": r.time.as_secs_f64(),
+                    "inputs_per_s": Self::throughput(r).map(|t| t * 1e6),
                     "program_steps": r.steps,
                 })
             })
             .collect();
-        json!({ "results": reports, "wall_s": self.wall.as_secs_f64() })
+        json!({ "results": reports, "wall_s": self.wall.as_secs_f64(), "threads": self.threads })
     }
 }
