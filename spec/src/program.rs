@@ -16,10 +16,10 @@
 //! When the program is built, the steps of an unrolled loop are fused: a
 //! step reads a one-bit operand in place, a select between a value and that
 //! value updated by a constant (a loop's guarded counter or shift) is one
-//! step (`fuse_bit`), two such updates on one test are one pass
-//! (`pair_updates`), and a run of alike turns, each reading only the turn
-//! before, is rolled up again and run with its values in registers
-//! (`chain_pairs`, `chain_bits`). Every operation is
+//! step (`fuse_bit`), and a run of alike turns (two such updates on one
+//! test, a bit counted, gathered or searched for), each reading only the
+//! turn before, is rolled up again and run with its values in registers
+//! (`pair_updates`, `chain_pairs`, `chain_bits`). Every operation is
 //! [`word::Op2::apply`](crate::word::Op2::apply) or a shift and mask, the
 //! same functions as the lane algebra's, and a test holds programs to
 //! [`Concrete`](crate::bv::Concrete) on every variant.
@@ -78,9 +78,10 @@ enum Step {
     /// counter raised, a word shifted) are one step with no shift test.
     UpdateIf { op: Op2, a: Reg, k: u64, x: Reg, i: u32, set: bool },
     /// Two [`Step::UpdateIf`] in a row on the same test, each `Add` or
-    /// `Shl` (a loop's counter raised and its word shifted: `d++; a <<= 1`),
-    /// in one pass: the first's result goes to the step's own slot, the
-    /// second's to `second` (a slot), at `second_width` bits.
+    /// `Shl` (a loop's counter raised and its word shifted: `d++; a <<= 1`):
+    /// the first's result goes to the step's own slot, the second's to
+    /// `second` (a slot), at `second_width` bits. Only a stage of building:
+    /// pairs alike are chained, and the others made two steps again.
     UpdatePair { ops: [Op2; 2], a: [Reg; 2], k: [u64; 2], x: Reg, i: u32, set: bool, second: Reg, second_width: u32 },
     /// `turns` [`Step::UpdatePair`]s in a row, alike, each testing its
     /// second word and reading only the results of the one before, whose
@@ -557,11 +558,20 @@ fn chain_pairs(steps: Vec<(Node, u32)>, roots: &[u32]) -> Vec<(Node, u32)> {
         }
         _ => None,
     };
+    // A pair left alone: its two updates, in order (the second reads
+    // nothing the first writes); any other step as it is.
+    let alone = |(node, dest): (Node, u32)| match node.step {
+        Step::UpdatePair { ops, a, k, x, i, set, second, second_width } => {
+            let update = |n: usize| Step::UpdateIf { op: ops[n], a: a[n], k: k[n], x, i, set };
+            vec![(Node { step: update(0), width: node.width }, dest), (Node { step: update(1), width: second_width }, second.0)]
+        }
+        _ => vec![(node, dest)],
+    };
     let mut chained = Vec::with_capacity(steps.len());
     let mut j = 0;
     while j < steps.len() {
         let Some((ops, a, k, i, set, second, second_width, width, dest)) = pair(j) else {
-            chained.push(steps[j]);
+            chained.extend(alone(steps[j]));
             j += 1;
             continue;
         };
@@ -579,7 +589,7 @@ fn chain_pairs(steps: Vec<(Node, u32)>, roots: &[u32]) -> Vec<(Node, u32)> {
             last = (second2, dest2);
         }
         if end == j {
-            chained.push(steps[j]);
+            chained.extend(alone(steps[j]));
         } else {
             let turns = u32::try_from(end - j + 1).expect("fewer than 2^32 turns");
             let step = Step::UpdateChain { ops, a, k, i, set, second: last.0, second_width, turns };
@@ -844,69 +854,6 @@ fn fold(node: &Node, values: &[u64]) -> u64 {
     slots[values.len()][0]
 }
 
-/// [`Step::UpdatePair`]: both updates in one pass over the lanes, one loop
-/// per pair of operations.
-#[inline(always)]
-fn execute_pair<L: Lane>(
-    ops: [Op2; 2],
-    a: [Reg; 2],
-    k: [u64; 2],
-    (x, bit, set): (Reg, u32, bool),
-    dest: [usize; 2],
-    widths: [u32; 2],
-    slots: &mut [Vec<L>],
-) {
-    let (mut first, mut second) = (std::mem::take(&mut slots[dest[0]]), std::mem::take(&mut slots[dest[1]]));
-    {
-        fn block<L>(v: &[L]) -> &[L; BLOCK] {
-            v.try_into().expect("a slot holds a block")
-        }
-        // The first's word is read from the second's slot where the two
-        // are one (taken out of the slots above).
-        let in_place = a[0].0 as usize == dest[1];
-        let (x, a1) = (block(&slots[x.0 as usize]), block(&slots[a[1].0 as usize]));
-        let a0 = if in_place { x } else { block(&slots[a[0].0 as usize]) };
-        let (out0, out1): (&mut [L; BLOCK], &mut [L; BLOCK]) =
-            ((&mut first[..]).try_into().expect("a block"), (&mut second[..]).try_into().expect("a block"));
-        let (k0, k1, tested) = (L::from_u64(k[0]), L::from_u64(k[1]), L::ONE.shl(bit));
-        let (m0, m1) = (L::mask(widths[0]), L::mask(widths[1]));
-        // The amounts are below the widths: the shifts need no test.
-        macro_rules! pair {
-            ($($f:ident, $g:ident: |$v:ident, $n:ident, $w:ident| $body:expr, |$v2:ident, $n2:ident, $w2:ident| $body2:expr);*) => {
-                match (ops[0], ops[1]) {
-                    $((Op2::$f, Op2::$g) => {
-                        macro_rules! lanes {
-                            ($read:expr) => {
-                                for i in 0..BLOCK {
-                                    let hit = ((x[i] & tested) != L::ZERO) == set;
-                                    let ($v, $n, $w) = ($read(&*out1, i), if hit { k0 } else { L::ZERO }, m0);
-                                    let ($v2, $n2, $w2) = (a1[i], if hit { k1 } else { L::ZERO }, m1);
-                                    out0[i] = $body;
-                                    out1[i] = $body2;
-                                }
-                            };
-                        }
-                        if in_place {
-                            lanes!(|o: &[L; BLOCK], i: usize| o[i])
-                        } else {
-                            lanes!(|_: &[L; BLOCK], i: usize| a0[i])
-                        }
-                    })*
-                    _ => unreachable!("{ops:?} are not paired"),
-                }
-            };
-        }
-        pair!(
-            Add, Add: |v, n, m| v.wrapping_add(n) & m, |u, p, q| u.wrapping_add(p) & q;
-            Add, Shl: |v, n, m| v.wrapping_add(n) & m, |u, p, q| u.shl(p.to_u64() as u32) & q;
-            Shl, Add: |v, n, m| v.shl(n.to_u64() as u32) & m, |u, p, q| u.wrapping_add(p) & q;
-            Shl, Shl: |v, n, m| v.shl(n.to_u64() as u32) & m, |u, p, q| u.shl(p.to_u64() as u32) & q
-        );
-    }
-    slots[dest[0]] = first;
-    slots[dest[1]] = second;
-}
-
 /// Lanes run together by [`execute_chain`]: eight vector registers' worth
 /// of 32-bit lanes for each of the two values, which the compiler keeps in
 /// registers through all turns. A turn waits on the one before, so the
@@ -1142,10 +1089,6 @@ unsafe fn run_steps_avx2<L: Lane>(steps: &[(Node, u32)], slots: &mut [Vec<L>]) {
 /// vectorises.
 #[inline(always)]
 fn execute<L: Lane>(node: &Node, dest: usize, slots: &mut [Vec<L>]) {
-    if let Step::UpdatePair { ops, a, k, x, i, set, second, second_width } = node.step {
-        let widths = [node.width, second_width];
-        return execute_pair(ops, a, k, (x, i, set), [dest, second.0 as usize], widths, slots);
-    }
     if let Step::BitRun { concat, acc, x, first, count, down } = node.step {
         let kind = if concat { Run::Gather } else { Run::Count };
         return execute_bit_run(kind, [acc, x], (first, count, down), dest, node.width, slots);
@@ -1188,7 +1131,7 @@ fn execute<L: Lane>(node: &Node, dest: usize, slots: &mut [Vec<L>]) {
     }
     match node.step {
         Step::Input(_) | Step::Const(_) => unreachable!("loaded before the steps"),
-        Step::UpdatePair { .. } => unreachable!("run by execute_pair"),
+        Step::UpdatePair { .. } => unreachable!("made into a chain"),
         Step::UpdateChain { .. } => unreachable!("run by execute_chain"),
         Step::BitRun { .. } | Step::SelectRun { .. } => unreachable!("run by execute_bit_run"),
         Step::UpdateIf { .. } => unreachable!("run by execute_update_if"),
@@ -1256,24 +1199,30 @@ mod tests {
         (alg.bvxor(cat, alg.bvashr(b, alg.constant(16, 3))), alg.not(alg.eq(b, zero)))
     }
 
+    /// `p`, of two 16-bit operands, run on the blocks from each of
+    /// `firsts` in 32- and 64-bit lanes; `check` gets each lane with its
+    /// input's number and operands.
+    fn run_both(p: &Program, firsts: [u64; 4], mut check: impl FnMut(&Scratch, usize, u64, BitVec, BitVec)) {
+        for (first, mut s) in firsts.into_iter().flat_map(|first| [(first, p.scratch()), (first, p.wide_scratch())]) {
+            p.run(first, &[0, 16], &mut s);
+            for i in 0..BLOCK {
+                let n = first + i as u64;
+                let (a, b) = (BitVec::new(16, u128::from(n & 0xffff)), BitVec::new(16, u128::from(n >> 16 & 0xffff)));
+                check(&s, i, n, a, b);
+            }
+        }
+    }
+
     #[test]
     fn a_program_computes_what_the_algebra_does() {
         let t = Tracer::new();
         let (v, d) = f(&t, t.input(0, 16), t.input(1, 16));
         let p = t.program(&[v, d]);
-        for (first, mut s) in [0u64, 0x1234_5600, 0xffff_ff00, 0x8000_7f00]
-            .into_iter()
-            .flat_map(|first| [(first, p.scratch()), (first, p.wide_scratch())])
-        {
-            p.run(first, &[0, 16], &mut s);
-            for i in 0..BLOCK {
-                let n = first + i as u64;
-                let (a, b) = (BitVec::new(16, u128::from(n & 0xffff)), BitVec::new(16, u128::from(n >> 16 & 0xffff)));
-                let (cv, cd) = f(&Concrete, a, b);
-                assert_eq!(p.root(&s, 0, i), cv.unsigned() as u64, "value at {n:#x}");
-                assert_eq!(p.root(&s, 1, i), u64::from(cd), "defined at {n:#x}");
-            }
-        }
+        run_both(&p, [0, 0x1234_5600, 0xffff_ff00, 0x8000_7f00], |s, i, n, a, b| {
+            let (cv, cd) = f(&Concrete, a, b);
+            assert_eq!(p.root(s, 0, i), cv.unsigned() as u64, "value at {n:#x}");
+            assert_eq!(p.root(s, 1, i), u64::from(cd), "defined at {n:#x}");
+        });
     }
 
     type Update<A> = fn(&A, <A as Algebra>::Bv, <A as Algebra>::Bv) -> <A as Algebra>::Bv;
@@ -1341,19 +1290,11 @@ mod tests {
         assert_eq!(count(|s| matches!(s, Step::UpdateChain { turns: 3, .. })), 2, "{p:#?}");
         assert_eq!(count(|s| matches!(s, Step::BitRun { count: 3, .. })), 2, "{p:#?}");
         assert_eq!(count(|s| matches!(s, Step::SelectRun { count: 3, offset: 8, .. })), 1, "{p:#?}");
-        for (first, mut s) in [0u64, 0x8000_0000, 0x7fff_fe00, 0xffff_fe00]
-            .into_iter()
-            .flat_map(|first| [(first, p.scratch()), (first, p.wide_scratch())])
-        {
-            p.run(first, &[0, 16], &mut s);
-            for i in 0..BLOCK {
-                let n = first + i as u64;
-                let (a, b) = (BitVec::new(16, u128::from(n & 0xffff)), BitVec::new(16, u128::from(n >> 16 & 0xffff)));
-                for (r, want) in turns(&Concrete, a, b).into_iter().enumerate() {
-                    assert_eq!(p.root(&s, r, i), want.unsigned() as u64, "turn {r} at {n:#x}");
-                }
+        run_both(&p, [0, 0x8000_0000, 0x7fff_fe00, 0xffff_fe00], |s, i, n, a, b| {
+            for (r, want) in turns(&Concrete, a, b).into_iter().enumerate() {
+                assert_eq!(p.root(s, r, i), want.unsigned() as u64, "turn {r} at {n:#x}");
             }
-        }
+        });
     }
 
     #[test]
