@@ -507,8 +507,9 @@ fn fuse_bit(nodes: &[Node], node: &Node) -> Node {
 /// `Add` or `Shl`, as one [`Step::UpdatePair`], where that runs them as
 /// they were: the second reads neither the first's result nor the test's
 /// word in the slot it writes. (It may write where the first reads its
-/// word: a counter's slot given to the shifted word, read lane by lane
-/// before it is written.)
+/// word, a counter's slot given to the shifted word: a chain copies its
+/// inputs before it writes, and a pair left alone runs as its two steps in
+/// order.)
 fn pair_updates(steps: Vec<(Node, u32)>) -> Vec<(Node, u32)> {
     let mut paired = Vec::with_capacity(steps.len());
     let mut rest = steps.into_iter().peekable();
