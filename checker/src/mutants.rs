@@ -285,12 +285,18 @@ fn roots(outputs: &SymOutputs) -> Vec<SExpr> {
     outputs.iter().flat_map(|o| [o.value.term, o.defined]).collect()
 }
 
-/// Why a variant's mutants are not run, if they are not.
-pub fn skipped(variant: &Variant) -> Option<String> {
+/// Why a variant's mutants are not run with `backend`, if they are not. A
+/// mutant is proven in one query, so a variant whose proof is split is
+/// skipped, unless the split only spares a slower solver than the embedded
+/// Z3 and the mutants run with that.
+pub fn skipped(variant: &Variant, backend: &Backend) -> Option<String> {
     let ctx = easy_smt::ContextBuilder::new().build().expect("a context without a solver");
     let e = Encodings::build(variant, &ctx, |sym, ins| encode::encode(variant, sym, ins));
-    (!e.cases.is_empty())
-        .then(|| format!("its proof is split into {} cases, which each mutant would need again", e.cases.len()))
+    let whole = *backend == Backend::Embedded && variant.whole_in_z3();
+    (!e.cases.is_empty() && !whole).then(|| {
+        let only = if variant.whole_in_z3() { " (the embedded solver proves them whole)" } else { "" };
+        format!("its proof is split into {} cases, which each mutant would need again{only}", e.cases.len())
+    })
 }
 
 /// Run every mutant of both encodings of `variant`.

@@ -30,7 +30,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let setup = Setup::new(&args.solver)?;
     let mut variants = Vec::new();
     for v in selected {
-        match mutants::skipped(&v) {
+        match mutants::skipped(&v, &setup.backend) {
             Some(why) => eprintln!("note: {v}: mutants not run: {why}"),
             None => variants.push(v),
         }

@@ -40,6 +40,10 @@ impl Semantics for BitCount {
         cases.push(("base > 31".into(), alg.bvugt(base, alg.constant(32, 31))));
         cases
     }
+
+    fn whole_in_z3(&self) -> bool {
+        *self != BitCount::Fns
+    }
 }
 
 /// The repeating pattern `unit` (of `bits` bits) filling `width` bits.

@@ -18,6 +18,24 @@ impl Semantics for BitField {
         };
         vec![defined(alg, d)]
     }
+
+    /// cvc5 takes 13-15 s over bfi.b64's whole input space, 5 s when it is
+    /// split by the field's position (the low byte of c) into eight ranges
+    /// of eight and the positions past the msb. The embedded Z3 proves it
+    /// whole in 0.2 s.
+    fn proof_cases<A: Algebra>(&self, alg: &A, ins: &Inputs<A::Bv>) -> Vec<(String, A::Bool)> {
+        let BitField::Bfi(t) = *self else { return Vec::new() };
+        if t.width() != 64 {
+            return Vec::new();
+        }
+        let pos = alg.extract(7, 0, ins.get("c"));
+        let at_least = |k: u128| alg.bvuge(pos, alg.constant(8, k));
+        let mut cases: Vec<(String, A::Bool)> = (0..8u128)
+            .map(|k| (format!("pos {}..{}", 8 * k, 8 * k + 7), alg.and(at_least(8 * k), alg.not(at_least(8 * k + 8)))))
+            .collect();
+        cases.push(("pos > 63".into(), at_least(64)));
+        cases
+    }
 }
 
 /// The low byte of a 32-bit position or length, widened to `width` bits.

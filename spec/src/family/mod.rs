@@ -27,6 +27,12 @@ pub trait Semantics {
     fn proof_cases<A: Algebra>(&self, _alg: &A, _inputs: &Inputs<A::Bv>) -> Vec<(String, A::Bool)> {
         Vec::new()
     }
+    /// Whether the embedded Z3 proves the variant in one query, so that its
+    /// [`Semantics::proof_cases`] only spare a slower solver: then whatever
+    /// uses the embedded Z3 alone (the mutants) may prove it whole.
+    fn whole_in_z3(&self) -> bool {
+        true
+    }
 }
 
 impl Variant {
@@ -44,6 +50,11 @@ impl Variant {
         let operands = self.inputs();
         let inputs = Inputs::new(&operands, inputs);
         crate::each_family!(self, v => v.proof_cases(alg, &inputs))
+    }
+
+    /// See [`Semantics::whole_in_z3`].
+    pub fn whole_in_z3(&self) -> bool {
+        crate::each_family!(self, v => v.whole_in_z3())
     }
 
     /// Run the concrete semantics on unsigned input values (each taken

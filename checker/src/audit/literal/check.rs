@@ -466,7 +466,10 @@ fn wrong_result_query(
     };
     let goal = all(ctx, std::iter::once(goal).chain(facts.iter().copied()));
     let sym = Sym::new(ctx);
-    let mut cases = if facts.is_empty() { variant.proof_cases(&sym, ins) } else { Vec::new() };
+    // A split that only spares a slower solver is not taken with the
+    // embedded Z3, which settles the whole query sooner than the cases.
+    let split = facts.is_empty() && (*backend != Backend::Embedded || !variant.whole_in_z3());
+    let mut cases = if split { variant.proof_cases(&sym, ins) } else { Vec::new() };
     if cases.is_empty() {
         cases = literal_cases(&sym, variant, ins);
     }
