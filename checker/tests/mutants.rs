@@ -40,3 +40,19 @@ fn indexed_operator_faults_are_made_and_killed() {
         }
     }
 }
+
+/// A variant whose proof is split only to spare a slower solver (bfi.b64)
+/// keeps its mutants with the embedded Z3, which proves each whole; fns's
+/// split is needed by every solver, and a solver process would need
+/// bfi.b64's split too, so those are skipped, saying why.
+#[test]
+fn split_variants_keep_their_mutants_only_where_the_embedded_solver_proves_them_whole() {
+    let bfi = Variant::from_mnemonic("bfi.b64").unwrap();
+    let fns = Variant::from_mnemonic("fns.b32").unwrap();
+    let z3 = Backend::from_name("z3").unwrap();
+    assert_eq!(mutants::skipped(&bfi, &Backend::Embedded), None);
+    let why = mutants::skipped(&bfi, &z3).expect("a solver process would need the split");
+    assert!(why.contains("split into 9 cases") && why.contains("proves them whole"), "{why}");
+    let why = mutants::skipped(&fns, &Backend::Embedded).expect("fns's split is needed by every solver");
+    assert!(why.contains("split into 66 cases") && !why.contains("whole"), "{why}");
+}

@@ -194,16 +194,27 @@ impl Setup {
     /// further job starts, and the results, which may hold the interrupted
     /// queries' errors, are dropped for [`Error::Interrupted`].
     pub fn run_all<T: Send>(&self, variants: &[Variant], job: impl Fn(&Variant) -> T + Sync) -> Result<Vec<T>> {
-        let bar = progress_bar(variants.len() as u64);
+        self.run_each(variants, Variant::to_string, job)
+    }
+
+    /// [`Setup::run_all`] over any items, each named on the progress bar by
+    /// `label`.
+    pub fn run_each<I: Sync, T: Send>(
+        &self,
+        items: &[I],
+        label: impl Fn(&I) -> String + Sync,
+        job: impl Fn(&I) -> T + Sync,
+    ) -> Result<Vec<T>> {
+        let bar = progress_bar(items.len() as u64);
         let results: Option<Vec<T>> = self.pool.install(|| {
-            variants
+            items
                 .par_iter()
-                .map(|v| {
+                .map(|item| {
                     if crate::interrupt::requested() {
                         return None;
                     }
-                    let r = job(v);
-                    bar.set_message(v.to_string());
+                    let r = job(item);
+                    bar.set_message(label(item));
                     bar.inc(1);
                     Some(r)
                 })

@@ -112,11 +112,20 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
              9.7.8 and 9.7.9.5"
         )));
     }
-    let mut runs = Vec::new();
-    for setup in &setups {
-        let results = setup.run_all(&variants, |v| prove::prove(v, &setup.backend, setup.timeout))?;
-        runs.push(SolverRun { solver: setup.backend.to_string(), results });
-    }
+    // Every solver's proofs in one pool: run one solver after another, each
+    // left a core idle while its slowest proofs finished. The last solver
+    // named (the slowest of the default list, cvc5) goes first, so that its
+    // slowest proofs do not end the run.
+    let jobs: Vec<(&Setup, &ptx_spec::Variant)> =
+        setups.iter().rev().flat_map(|s| variants.iter().map(move |v| (s, v))).collect();
+    let label = |(s, v): &(&Setup, &ptx_spec::Variant)| format!("{v} ({})", s.backend);
+    let mut proofs = setup.run_each(&jobs, label, |(s, v)| prove::prove(v, &s.backend, s.timeout))?.into_iter();
+    let mut runs: Vec<SolverRun> = setups
+        .iter()
+        .rev()
+        .map(|s| SolverRun { solver: s.backend.to_string(), results: proofs.by_ref().take(variants.len()).collect() })
+        .collect();
+    runs.reverse();
     let mut audit = setup.install(|| crate::audit::run(&setup.backend, setup.timeout))??;
     let dir = &args.dir;
     let vendor = Vendor::load(dir)?;
