@@ -193,9 +193,5 @@ fn exhaustive_throughput() {
         total_seconds += (1u64 << 32) as f64 / rate;
         println!("    {:<22} {:>7.1} M inputs/s", v.to_string(), rate / 1e6);
     }
-    println!(
-        "  {} variants with 2^32 inputs: about {:.0} CPU-seconds for all of them",
-        eligible.len(),
-        total_seconds
-    );
+    println!("  {} variants with 2^32 inputs: about {:.0} CPU-seconds for all of them", eligible.len(), total_seconds);
 }

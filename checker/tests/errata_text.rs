@@ -73,7 +73,8 @@ fn check_fix(rc: &RootCause, seeds: &[(String, String)], before: &[String]) -> O
     for (id, status) in statuses(&v) {
         let want = if id == rc.id { "fixed" } else { "open" };
         if status != want {
-            let how = v["root_causes"].as_array().unwrap().iter().find(|j| j["id"] == id.as_str()).unwrap()["how"].clone();
+            let how =
+                v["root_causes"].as_array().unwrap().iter().find(|j| j["id"] == id.as_str()).unwrap()["how"].clone();
             wrong.push(format!("{id} is {status}, not {want} ({how})"));
         }
     }
@@ -111,7 +112,6 @@ fn every_fix_applied_alone_fixes_its_root_cause_and_nothing_else() {
     let read = all.iter().filter(|rc| rc.findings.iter().all(|f| f.starts_with(TEXT_PREFIX))).count();
     eprintln!("{read} fixes checked by passes that read the edited text, {} rest on a transcription", all.len() - read);
 }
-
 
 /// `ptxcheck text` on files written to a fresh folder: (stdout, stderr,
 /// exit status), with `--format json` where asked.
@@ -312,10 +312,7 @@ fn a_text_given_twice_or_two_releases_mixed_is_one_line_and_writes_nothing() {
     for (args, want) in [
         (vec!["text", d, d], "given twice: the same text as"),
         (vec!["text", mixed.to_str().unwrap()], "is given twice with different text"),
-        (
-            vec!["text", mixed.to_str().unwrap(), "--record-fingerprints", out.to_str().unwrap()],
-            "two releases mixed",
-        ),
+        (vec!["text", mixed.to_str().unwrap(), "--record-fingerprints", out.to_str().unwrap()], "two releases mixed"),
     ] {
         let o = ptxcheck(&args);
         let err = stderr(&o);

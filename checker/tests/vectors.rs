@@ -545,8 +545,14 @@ fn conform_exec_survives_a_crashing_adapter_and_misses_no_vector() {
     let o = ptxcheck(&["conform", part.to_str().unwrap(), "--suite", suite.to_str().unwrap()]);
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{out}");
-    assert!(out.contains(&format!("in part: 1 variant has results for part of its vectors: `add.u32` 10 of {}", add.len())), "{out}");
-    assert!(out.contains("not run: 4 of the 5 variants have no result: `mad24.lo.s32`, `div.u32`, `div.s32`, `bfe.u32`"), "{out}");
+    assert!(
+        out.contains(&format!("in part: 1 variant has results for part of its vectors: `add.u32` 10 of {}", add.len())),
+        "{out}"
+    );
+    assert!(
+        out.contains("not run: 4 of the 5 variants have no result: `mad24.lo.s32`, `div.u32`, `div.s32`, `bfe.u32`"),
+        "{out}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -76,28 +76,67 @@ enum Step {
     /// operand is 0, and a constant `k` below the width: computed as
     /// `a op (k or 0)`, so the two branches of a loop's guarded update (a
     /// counter raised, a word shifted) are one step with no shift test.
-    UpdateIf { op: Op2, a: Reg, k: u64, x: Reg, i: u32, set: bool },
+    UpdateIf {
+        op: Op2,
+        a: Reg,
+        k: u64,
+        x: Reg,
+        i: u32,
+        set: bool,
+    },
     /// Two [`Step::UpdateIf`] in a row on the same test, each `Add` or
     /// `Shl` (a loop's counter raised and its word shifted: `d++; a <<= 1`):
     /// the first's result goes to the step's own slot, the second's to
     /// `second` (a slot), at `second_width` bits. Only a stage of building:
     /// pairs alike are chained, and the others made two steps again.
-    UpdatePair { ops: [Op2; 2], a: [Reg; 2], k: [u64; 2], x: Reg, i: u32, set: bool, second: Reg, second_width: u32 },
+    UpdatePair {
+        ops: [Op2; 2],
+        a: [Reg; 2],
+        k: [u64; 2],
+        x: Reg,
+        i: u32,
+        set: bool,
+        second: Reg,
+        second_width: u32,
+    },
     /// `turns` [`Step::UpdatePair`]s in a row, alike, each testing its
     /// second word and reading only the results of the one before, whose
     /// results nothing else reads: an unrolled loop rolled up again, run
     /// with its two values in registers (see `execute_chain`).
-    UpdateChain { ops: [Op2; 2], a: [Reg; 2], k: [u64; 2], i: u32, set: bool, second: Reg, second_width: u32, turns: u32 },
+    UpdateChain {
+        ops: [Op2; 2],
+        a: [Reg; 2],
+        k: [u64; 2],
+        i: u32,
+        set: bool,
+        second: Reg,
+        second_width: u32,
+        turns: u32,
+    },
     /// `count` [`Step::AddBit`]s (`concat` false) or [`Step::ConcatBit`]s
     /// in a row, on bits `first`, `first + 1`, ... of one word (`first`,
     /// `first - 1`, ... where `down`), each on the one before's result
     /// only: a loop that counts or gathers a word's bits, run in registers.
-    BitRun { concat: bool, acc: Reg, x: Reg, first: u32, count: u32, down: bool },
+    BitRun {
+        concat: bool,
+        acc: Reg,
+        x: Reg,
+        first: u32,
+        count: u32,
+        down: bool,
+    },
     /// `count` [`Step::IteBitConst`]s in a row on bits `first`, `first + 1`,
     /// ... of one word (down where `down`), each picking the bit's index
     /// plus `offset`, each on the one before's result only: a loop that
     /// records where it last found a set bit, run in registers.
-    SelectRun { x: Reg, e: Reg, first: u32, count: u32, down: bool, offset: u64 },
+    SelectRun {
+        x: Reg,
+        e: Reg,
+        first: u32,
+        count: u32,
+        down: bool,
+        offset: u64,
+    },
     /// [`Op2::Add`] of a word and bit `i` of another.
     AddBit(Reg, Reg, u32),
     /// [`Step::Concat`] of a word above bit `i` of another.
@@ -564,7 +603,10 @@ fn chain_pairs(steps: Vec<(Node, u32)>, roots: &[u32]) -> Vec<(Node, u32)> {
     let alone = |(node, dest): (Node, u32)| match node.step {
         Step::UpdatePair { ops, a, k, x, i, set, second, second_width } => {
             let update = |n: usize| Step::UpdateIf { op: ops[n], a: a[n], k: k[n], x, i, set };
-            vec![(Node { step: update(0), width: node.width }, dest), (Node { step: update(1), width: second_width }, second.0)]
+            vec![
+                (Node { step: update(0), width: node.width }, dest),
+                (Node { step: update(1), width: second_width }, second.0),
+            ]
         }
         _ => vec![(node, dest)],
     };

@@ -288,7 +288,8 @@ mod tests {
             let m = mask(width);
             let edges = [0, 1, m, m >> 1, (m >> 1) + 1, u64::from(width), u64::from(width) - 1];
             for _ in 0..400 {
-                let pick = |r: u64| if r.is_multiple_of(4) { edges[(r >> 8) as usize % edges.len()] } else { r >> 3 & m };
+                let pick =
+                    |r: u64| if r.is_multiple_of(4) { edges[(r >> 8) as usize % edges.len()] } else { r >> 3 & m };
                 let (x, y) = (pick(next()), pick(next()));
                 for op in ops {
                     let wide = op.apply(width, x, y);

@@ -433,8 +433,7 @@ fn show(out: &mut dyn Write, tallies: &[(Variant, Tally)], summary: &Summary, wi
     // What the results do not reach is said, so the summary never reads as
     // if the whole suite had been checked.
     if !summary.partial.is_empty() {
-        let each: Vec<String> =
-            summary.partial.iter().map(|(v, n, of)| format!("`{v}` {n} of {of}")).collect();
+        let each: Vec<String> = summary.partial.iter().map(|(v, n, of)| format!("`{v}` {n} of {of}")).collect();
         let text = format!(
             "in part: {} {} for part of {} vectors: {}",
             each.len(),

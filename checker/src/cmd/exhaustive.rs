@@ -87,8 +87,11 @@ impl ExhaustiveSummary<'_> {
         writeln!(
             out,
             "{}",
-            Table::new(&["variant", "input bits", "inputs", "result", "time", "throughput", "per thread", "steps"], rows)
-                .render(width)
+            Table::new(
+                &["variant", "input bits", "inputs", "result", "time", "throughput", "per thread", "steps"],
+                rows
+            )
+            .render(width)
         )?;
         for r in self.reports {
             if let Some(m) = &r.mismatch {

@@ -152,11 +152,7 @@ fn judged_against(text: Option<&TextAudit>) -> String {
     )
 }
 
-pub(super) fn errata_md(
-    audit: &Audit,
-    errata: &[Erratum],
-    text: Option<&TextAudit>,
-) -> String {
+pub(super) fn errata_md(audit: &Audit, errata: &[Erratum], text: Option<&TextAudit>) -> String {
     let mut s = String::from(HEADER);
     s.push_str("# Errata\n\n");
     let _ = writeln!(

@@ -28,7 +28,7 @@ mod vendor;
 use errata::errata_md;
 pub use errata::{errata_of, Erratum};
 use findings::findings;
-use json::{judged_json, json_report, text_json};
+use json::{json_report, judged_json, text_json};
 use readme::{readme, readme_text};
 use variants::variants;
 pub use vendor::Vendor;

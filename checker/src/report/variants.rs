@@ -58,7 +58,8 @@ pub(super) fn variants(
             if users.is_empty() { "all integer variants".to_string() } else { users.join(", ") }
         );
         if let Some((_, rc)) = stated.iter().find(|(id, _)| *id == a.id) {
-            let _ = writeln!(s, "- in the text: stated by the text now ({rc} is fixed); no longer adopted by the model");
+            let _ =
+                writeln!(s, "- in the text: stated by the text now ({rc} is fixed); no longer adopted by the model");
         }
         let _ = writeln!(s, "- GPU: {}\n", hw.map_or("not run".to_string(), |h| h.assumption_line(a, &users, audit)));
     }

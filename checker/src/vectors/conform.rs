@@ -173,7 +173,12 @@ pub fn compare(outcomes: &[Outcome]) -> Vec<(Variant, Tally)> {
                         (None, true) if theirs => Class::Theirs,
                         (None, true) => Class::Value(Shape::of(x.of(model), &o.actual)),
                     };
-                    Case { class, inputs: &o.inputs, failure: fails.then(|| failure(o, x.of(model))), other: x.of(other) }
+                    Case {
+                        class,
+                        inputs: &o.inputs,
+                        failure: fails.then(|| failure(o, x.of(model))),
+                        other: x.of(other),
+                    }
                 })
                 .collect();
             let name = |m: Model| if m == Model::Spec { "the spec" } else { "sm_90" };

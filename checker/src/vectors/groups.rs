@@ -200,7 +200,8 @@ fn atoms(variant: &Variant) -> Vec<Atom> {
         }
         for field in fields {
             let m = mask(field.bits);
-            let mut tests = vec![Test::Is(0), Test::Is(1), Test::Is(m), Test::Is(1 << (field.bits - 1)), Test::Is(m >> 1)];
+            let mut tests =
+                vec![Test::Is(0), Test::Is(1), Test::Is(m), Test::Is(1 << (field.bits - 1)), Test::Is(m >> 1)];
             tests.extend((1..field.bits).map(|k| Test::AtLeast(1 << k)));
             tests.extend([data_width, data_width + 1].into_iter().filter(|&x| x <= m).map(Test::AtLeast));
             if data_width.is_power_of_two() && data_width < m {
@@ -477,7 +478,9 @@ fn condition(variant: &Variant, path: &[(Atom, bool)]) -> String {
             // The sign bit of a signed operand, said as its sign.
             (Some(l), None) if field.signed && l == half => parts.push(format!("{name} < 0")),
             (None, Some(h)) if field.signed && h == half => parts.push(format!("{name} >= 0")),
-            (Some(l), Some(h)) => parts.push(format!("{} <= {name} < {}", number(l, field.bits), number(h, field.bits))),
+            (Some(l), Some(h)) => {
+                parts.push(format!("{} <= {name} < {}", number(l, field.bits), number(h, field.bits)))
+            }
             (Some(l), None) => parts.push(format!("{name} >= {}", number(l, field.bits))),
             (None, Some(h)) => parts.push(format!("{name} < {}", number(h, field.bits))),
             (None, None) => {}
@@ -507,9 +510,8 @@ fn pattern(variant: &Variant, class: Class, members: &[&Case], other: &str) -> S
         _ => {}
     }
     // The outputs that differ anywhere.
-    let differs: Vec<usize> = (0..outs.len())
-        .filter(|&j| failures.iter().any(|f| f.expected[j].is_some_and(|e| e != f.actual[j])))
-        .collect();
+    let differs: Vec<usize> =
+        (0..outs.len()).filter(|&j| failures.iter().any(|f| f.expected[j].is_some_and(|e| e != f.actual[j]))).collect();
     if outs.len() > 1 && differs.len() == 1 {
         said.push(format!("only {} differs", outs[differs[0]].name));
     }

@@ -67,7 +67,6 @@ pub fn toml_error((file, text): (&str, &str), e: &toml::de::Error) -> String {
     format!("{file}:{line}: {}", e.message())
 }
 
-
 /// The blocks the project transcribes, by section: its Syntax blocks
 /// (`audit::syntax`), its Semantics blocks read as C (`audit::literal`) and
 /// the sections whose example instructions the claims check.

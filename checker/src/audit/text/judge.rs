@@ -178,8 +178,7 @@ fn flat(text: &str) -> String {
 /// matched.
 fn block_text(units: &[Unit], edit: &Edit) -> String {
     let block = edit.unit.split('/').nth(1).unwrap_or("intro");
-    let of_block =
-        units.iter().filter(|u| u.base_section() == edit.section() && u.id.split('/').nth(1) == Some(block));
+    let of_block = units.iter().filter(|u| u.base_section() == edit.section() && u.id.split('/').nth(1) == Some(block));
     of_block.map(|u| flat(&u.text)).collect::<Vec<_>>().join(" ")
 }
 

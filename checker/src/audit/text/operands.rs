@@ -214,9 +214,7 @@ fn fail(v: &Variant, why: String) -> Result<(), (String, String)> {
 const RULES: &[Rule] = &[
     // A group's introduction: `... operands of any type, provided the
     // operands are of the same size`, said of every instruction of the group.
-    |vs, t, _| {
-        t.contains("provided the operands are of the same size").then(|| same_size_but_shift_amounts(vs, t))
-    },
+    |vs, t, _| t.contains("provided the operands are of the same size").then(|| same_size_but_shift_amounts(vs, t)),
     // `Integer arithmetic instructions operate on the integer types`: every
     // variant's type is an integer (`.bN`, `.uN`, `.sN`); constants as
     // operands are the Syntax matcher's to accept.
