@@ -292,8 +292,7 @@ fn roots(outputs: &SymOutputs) -> Vec<SExpr> {
 pub fn skipped(variant: &Variant, backend: &Backend) -> Option<String> {
     let ctx = easy_smt::ContextBuilder::new().build().expect("a context without a solver");
     let e = Encodings::build(variant, &ctx, |sym, ins| encode::encode(variant, sym, ins));
-    let whole = *backend == Backend::Embedded && variant.whole_in_z3();
-    (!e.cases.is_empty() && !whole).then(|| {
+    (!e.cases.is_empty() && crate::prove::needs_split(variant, backend)).then(|| {
         let only = if variant.whole_in_z3() { " (the embedded solver proves them whole)" } else { "" };
         format!("its proof is split into {} cases, which each mutant would need again{only}", e.cases.len())
     })

@@ -157,6 +157,14 @@ impl Encodings {
     }
 }
 
+/// Whether one query about `variant` with `backend` needs the variant's
+/// proof cases: always with a solver process, and with the embedded Z3
+/// only where it cannot prove the variant whole (see
+/// `Variant::whole_in_z3`).
+pub(crate) fn needs_split(variant: &Variant, backend: &Backend) -> bool {
+    *backend != Backend::Embedded || !variant.whole_in_z3()
+}
+
 /// Prove that `variant`'s SMT encoding and concrete semantics agree.
 pub fn prove(variant: &Variant, backend: &Backend, timeout: Duration) -> ProofResult {
     prove_in(Model::Spec, variant, backend, timeout)

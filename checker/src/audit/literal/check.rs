@@ -468,7 +468,7 @@ fn wrong_result_query(
     let sym = Sym::new(ctx);
     // A split that only spares a slower solver is not taken with the
     // embedded Z3, which settles the whole query sooner than the cases.
-    let split = facts.is_empty() && (*backend != Backend::Embedded || !variant.whole_in_z3());
+    let split = facts.is_empty() && crate::prove::needs_split(variant, backend);
     let mut cases = if split { variant.proof_cases(&sym, ins) } else { Vec::new() };
     if cases.is_empty() {
         cases = literal_cases(&sym, variant, ins);
