@@ -8,12 +8,14 @@
 //! - [`query`]: a query's free variables and a solver's answer;
 //! - [`solver`]: the embedded Z3 and solver processes;
 //! - [`cache`]: the proof cache on disk;
-//! - [`interrupt`]: stopping every query part-way (Ctrl-C).
+//! - [`interrupt`]: stopping every query part-way (Ctrl-C);
+//! - [`products`]: the embedded Z3's queries with cheaper products.
 
 pub mod cache;
 pub mod encode;
 pub mod eval;
 pub mod interrupt;
+pub mod products;
 pub mod query;
 pub mod slots;
 pub mod solver;

@@ -16,7 +16,16 @@ use thiserror::Error;
 
 use crate::cache::Cache;
 use crate::interrupt;
+use crate::products;
 pub use crate::query::{SatResult, Var};
+
+/// How long the embedded Z3 tries a query with its products free before
+/// it solves the query whole.
+const PRODUCTS_FREE_LIMIT: Duration = Duration::from_secs(2);
+
+/// How long the embedded Z3 tries a disjunction whole before it asks its
+/// cases one at a time ([`Backend::check_any`]).
+const ANY_AT_ONCE_LIMIT: Duration = Duration::from_secs(1);
 
 /// Where queries are answered.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -212,6 +221,75 @@ impl Backend {
         assertions: &[SExpr],
         timeout: Duration,
     ) -> Result<SatResult, SolverError> {
+        self.cached(ctx, vars, assertions, |ctx| self.check_uncached(ctx, vars, assertions, timeout))
+    }
+
+    /// Is there an assignment of `vars` under which one of `cases` holds?
+    /// The same question as [`Backend::check`] of their disjunction, and
+    /// cached as it; but the embedded Z3 asks the cases one at a time, in
+    /// one kept solver ([`Backend::goals`]), where a loop's cases (a hazard
+    /// at each of its iterations) share most of their terms. Z3 settles
+    /// such a disjunction far more slowly than its cases one by one: fns's
+    /// `count - 1` at each of its 32 iterations took 6 s as one query, 2 s
+    /// as 32. The disjunction is tried whole for a second first. The time
+    /// limit holds for each case.
+    pub fn check_any(
+        &self,
+        ctx: &mut Context,
+        vars: &[Var],
+        cases: &[SExpr],
+        timeout: Duration,
+    ) -> Result<SatResult, SolverError> {
+        let any = match cases {
+            [] => ctx.false_(),
+            [one] => *one,
+            _ => ctx.or_many(cases.iter().copied()),
+        };
+        self.cached(ctx, vars, &[any], |ctx| {
+            if cases.len() < 2 || *self != Backend::Embedded {
+                return self.check_uncached(ctx, vars, &[any], timeout);
+            }
+            // Most such disjunctions Z3 settles at once, where asking their
+            // cases one by one would cost more.
+            let at_once = self.check_uncached(ctx, vars, &[any], timeout.min(ANY_AT_ONCE_LIMIT))?;
+            if !matches!(at_once, SatResult::Unknown(_)) {
+                return Ok(at_once);
+            }
+            Ok(self.check_each(ctx, vars, cases, timeout)?.unwrap_or(at_once))
+        })
+    }
+
+    /// [`Backend::check_any`]'s cases one at a time in one kept solver: the
+    /// first model found, else unsat, unless a case is left unknown; `None`
+    /// where the back end keeps no solver.
+    fn check_each(
+        &self,
+        ctx: &Context,
+        vars: &[Var],
+        cases: &[SExpr],
+        timeout: Duration,
+    ) -> Result<Option<SatResult>, SolverError> {
+        let Some(kept) = self.goals(ctx, vars, cases, timeout)? else { return Ok(None) };
+        let mut unknown = None;
+        for i in 0..cases.len() {
+            match kept.goal(i).check(&[])? {
+                SatResult::Unsat => {}
+                SatResult::Unknown(reason) => unknown = Some(reason),
+                sat => return Ok(Some(sat)),
+            }
+        }
+        Ok(Some(unknown.map_or(SatResult::Unsat, SatResult::Unknown)))
+    }
+
+    /// The answer to the query of `assertions`: from the proof cache where
+    /// it is on and holds it, else `solve`'s, kept in the cache.
+    fn cached(
+        &self,
+        ctx: &mut Context,
+        vars: &[Var],
+        assertions: &[SExpr],
+        solve: impl FnOnce(&mut Context) -> Result<SatResult, SolverError>,
+    ) -> Result<SatResult, SolverError> {
         if interrupt::requested() {
             return Err(SolverError::Interrupted);
         }
@@ -223,10 +301,7 @@ impl Backend {
                 return Ok(hit);
             }
         }
-        let result = match self {
-            Backend::Embedded => self.check_embedded(ctx, vars, assertions, timeout),
-            Backend::Process(_) => self.check_process(ctx, vars, assertions),
-        };
+        let result = solve(ctx);
         // An interrupted query answers "unknown", or fails as its solver
         // process is killed: either way it is no verdict.
         if interrupt::requested() {
@@ -236,6 +311,19 @@ impl Backend {
             cache.put(key, ctx, vars, assertions, answer);
         }
         result
+    }
+
+    fn check_uncached(
+        &self,
+        ctx: &mut Context,
+        vars: &[Var],
+        assertions: &[SExpr],
+        timeout: Duration,
+    ) -> Result<SatResult, SolverError> {
+        match self {
+            Backend::Embedded => self.check_embedded(ctx, vars, assertions, timeout),
+            Backend::Process(_) => self.check_process(ctx, vars, assertions),
+        }
     }
 
     /// The solver's name, version and options, as the proof cache's key
@@ -278,7 +366,12 @@ impl Backend {
         // One Z3 context per thread (the z3 crate's thread-local one), a fresh
         // solver per query, made, used and dropped in one slot.
         let _slot = crate::slots::take();
-        let solver = self.embedded_solver(z3::Solver::new(), ctx, vars, assertions, timeout)?;
+        let text = script(ctx, vars, assertions);
+        let has_product = products::has_product(&text);
+        let solver = self.embedded_solver_from(z3::Solver::new(), text, assertions.len(), timeout)?;
+        if has_product && self.unsat_with_products_free(&solver, timeout) {
+            return Ok(SatResult::Unsat);
+        }
         let answer = interrupt::watch_z3(|| solver.check());
         self.embedded_answer(&solver, vars, answer)
     }
@@ -313,11 +406,39 @@ impl Backend {
         // handler stops it instead ([`interrupt`]).
         params.set_bool("ctrl_c", false);
         solver.set_params(&params);
-        solver.from_string(text);
+        if products::has_product(&text) {
+            // Read in by a solver of its own, for the products to be
+            // narrowed before this one sees them.
+            let reader = z3::Solver::new();
+            reader.from_string(text);
+            for assertion in products::narrowed(&reader.get_assertions()) {
+                solver.assert(&assertion);
+            }
+        } else {
+            solver.from_string(text);
+        }
         if solver.get_assertions().len() != count {
             return Err(self.rejected("the SMT-LIB text did not parse"));
         }
         Ok(solver)
+    }
+
+    /// Whether the query in `solver` is unsat with its products free
+    /// ([`products::abstracted`]): a quick `unsat` where the property does
+    /// not rest on a product's value. Tried for a short time only; any
+    /// other answer leaves the query to be solved whole.
+    fn unsat_with_products_free(&self, solver: &z3::Solver, timeout: Duration) -> bool {
+        let Some(weaker) = products::abstracted(&solver.get_assertions()) else { return false };
+        let free = z3::Solver::new();
+        let mut params = z3::Params::new();
+        let limit = timeout.min(PRODUCTS_FREE_LIMIT);
+        params.set_u32("timeout", u32::try_from(limit.as_millis()).unwrap_or(u32::MAX).max(1));
+        params.set_bool("ctrl_c", false);
+        free.set_params(&params);
+        for assertion in &weaker {
+            free.assert(assertion);
+        }
+        interrupt::watch_z3(|| free.check()) == z3::SatResult::Unsat
     }
 
     /// The embedded solver's answer as a [`SatResult`], with the model's
@@ -665,4 +786,92 @@ pub fn script(ctx: &Context, vars: &[Var], assertions: &[SExpr]) -> String {
         text.push_str(&format!("(assert {})\n", ctx.display(with_lets(ctx, a))));
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Evaluator;
+    use crate::term::Sym;
+    use ptx_spec::bv::Algebra;
+
+    const TIMEOUT: Duration = Duration::from_secs(30);
+
+    fn vars(names: &[(&str, u32)]) -> Vec<Var> {
+        names.iter().map(|&(name, width)| Var { name: name.into(), width }).collect()
+    }
+
+    /// Whether `model` makes `term` true, evaluated without a solver.
+    fn holds(ctx: &Context, term: SExpr, model: &HashMap<String, BitVec>) -> bool {
+        Evaluator::new(ctx, model.clone()).eval_bool(term).expect("the term evaluates")
+    }
+
+    #[test]
+    fn a_disjunction_asked_case_by_case_answers_as_asked_whole() {
+        let backend = Backend::Embedded;
+        let vars = vars(&[("x", 8), ("y", 8)]);
+        let mut ctx = backend.context(TIMEOUT).unwrap();
+        let sym = Sym::new(&ctx);
+        let (x, y) = (sym.var("x", 8), sym.var("y", 8));
+        let c = |v: u128| sym.constant(8, v);
+        let never = sym.and(sym.eq(x, c(3)), sym.eq(x, c(4)));
+        let odd_square_even =
+            sym.and(sym.eq(sym.bvmul(x, x), c(0x40)), sym.eq(sym.extract(0, 0, x), sym.constant(1, 1)));
+        let sum = sym.and(sym.eq(sym.bvadd(x, y), c(0x31)), sym.bvult(y, x));
+        for cases in [vec![never, odd_square_even], vec![never, odd_square_even, sum], vec![sum, never]] {
+            let disjunction = ctx.or_many(cases.iter().copied());
+            let whole = backend.check(&mut ctx, &vars, &[disjunction], TIMEOUT).unwrap();
+            let each =
+                backend.check_each(&ctx, &vars, &cases, TIMEOUT).unwrap().expect("the embedded Z3 keeps a solver");
+            let any = backend.check_any(&mut ctx, &vars, &cases, TIMEOUT).unwrap();
+            for answer in [&whole, &each, &any] {
+                match answer {
+                    SatResult::Sat(m) => assert!(cases.iter().any(|&t| holds(&ctx, t, m))),
+                    other => assert_eq!(other, &SatResult::Unsat),
+                }
+            }
+            assert_eq!(matches!(whole, SatResult::Sat(_)), matches!(each, SatResult::Sat(_)));
+            assert_eq!(matches!(whole, SatResult::Sat(_)), matches!(any, SatResult::Sat(_)));
+        }
+        let none = backend.check_each(&ctx, &vars, &[never, odd_square_even], TIMEOUT).unwrap();
+        assert_eq!(none, Some(SatResult::Unsat));
+    }
+
+    #[test]
+    fn queries_with_products_keep_their_answers_and_models() {
+        let backend = Backend::Embedded;
+        let vars = vars(&[("a", 16), ("b", 16)]);
+        let mut ctx = backend.context(TIMEOUT).unwrap();
+        let (overflows, top, same, seven) = {
+            let sym = Sym::new(&ctx);
+            let wide = |v| sym.sign_extend(32, sym.sign_extend(16, v));
+            let (a, b) = (sym.var("a", 16), sym.var("b", 16));
+            // int * int of two 16-bit values, at 64 bits: it never leaves 32
+            // bits (narrowed, this is unsat at once), and reaches 2^30 only
+            // as (-2^15)^2.
+            let product = sym.bvmul(wide(a), wide(b));
+            let overflows = sym.not(sym.eq(product, sym.sign_extend(32, sym.extract(31, 0, product))));
+            let top = sym.eq(product, sym.constant(64, 1 << 30));
+            // A property that does not rest on the product's value (unsat
+            // with it free), and one that does (sat only by its value).
+            let p = sym.bvmul(sym.sign_extend(16, a), sym.sign_extend(16, b));
+            let one = sym.constant(32, 1);
+            let same = sym.not(sym.eq(sym.bvadd(p, one), sym.bvadd(one, p)));
+            let seven = sym.and(sym.eq(p, sym.constant(32, 49)), sym.bvult(a, b));
+            (overflows, top, same, seven)
+        };
+        assert_eq!(backend.check(&mut ctx, &vars, &[overflows], TIMEOUT).unwrap(), SatResult::Unsat);
+        match backend.check(&mut ctx, &vars, &[top], TIMEOUT).unwrap() {
+            SatResult::Sat(m) => {
+                assert!(holds(&ctx, top, &m));
+                assert_eq!((m["a"].unsigned(), m["b"].unsigned()), (0x8000, 0x8000));
+            }
+            other => panic!("expected a model, got {other:?}"),
+        }
+        assert_eq!(backend.check(&mut ctx, &vars, &[same], TIMEOUT).unwrap(), SatResult::Unsat);
+        match backend.check(&mut ctx, &vars, &[seven], TIMEOUT).unwrap() {
+            SatResult::Sat(m) => assert!(holds(&ctx, seven, &m)),
+            other => panic!("expected a model, got {other:?}"),
+        }
+    }
 }

@@ -288,6 +288,9 @@ impl<T: Transcription> Query<'_, T> {
         for (fragment, rule, whens) in groups {
             let reached = any(ctx, whens.iter().copied());
             let ordinary_goal = ctx.and(reached, model_defined);
+            // A loop's site is reached at one of its iterations: asked one
+            // iteration at a time ([`Backend::check_any`]).
+            let ordinary_cases: Vec<SExpr> = whens.iter().map(|&w| ctx.and(w, model_defined)).collect();
             let label = format!("{variant}: `{fragment}` {}", rule.slug());
             let unknown = |reason: String| format!("{label}: solver unknown ({reason})");
             let fires =
@@ -296,13 +299,13 @@ impl<T: Transcription> Query<'_, T> {
             // Prefer a witness where the model defines the result.
             let (goal, ordinary, model_values) = match seeded {
                 Some((ins, _)) => (ordinary_goal, true, assignment(vars, ins)),
-                None => match self.backend.check(ctx, vars, &[ordinary_goal], timeout)? {
+                None => match self.backend.check_any(ctx, vars, &ordinary_cases, timeout)? {
                     SatResult::Sat(m) => (ordinary_goal, true, m),
                     SatResult::Unknown(reason) => {
                         outcome.unresolved.push(unknown(reason));
                         continue;
                     }
-                    SatResult::Unsat => match self.backend.check(ctx, vars, &[reached], timeout)? {
+                    SatResult::Unsat => match self.backend.check_any(ctx, vars, whens, timeout)? {
                         SatResult::Sat(m) => (reached, false, m),
                         SatResult::Unsat => continue,
                         SatResult::Unknown(reason) => {
