@@ -17,6 +17,7 @@ use std::fmt::Write as _;
 
 use ptx_spec::bv::{hex, parse_hex};
 use ptx_spec::catalogue::{Role, Variant};
+use rayon::prelude::*;
 
 use super::fold::Instance;
 use super::gpu::{Gpu, PARAMS};
@@ -334,37 +335,43 @@ pub fn compare(text: &str) -> Result<Vec<Compared>, String> {
 /// instruction on immediates, as PTX writes it). Either way a line's label
 /// is `inst VARIANT INPUTS`, so results of both files meet on one input.
 pub fn compare_in(text: &str, model: Model) -> Result<Vec<Compared>, String> {
-    let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l.trim())) {
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let bad = |why: &str| format!("results line {n}: {why}: `{line}`");
-        let read = if line.contains(" -> ") { run_line(line, model) } else { edge_line(line, model) };
-        let Read { label, model, widths, got } = read.map_err(|why| bad(&why))?;
-        if got.len() != model.len() {
-            return Err(bad("wrong number of results"));
-        }
-        let got: Vec<u128> = got.iter().zip(&widths).map(|(g, &w)| g & ptx_spec::bv::mask(w)).collect();
-        let verdict = if model.iter().zip(&got).any(|(m, g)| m.is_some_and(|m| m != *g)) {
-            "disagree"
-        } else if model.iter().any(Option::is_none) {
-            "hardware picks"
-        } else {
-            "agree"
-        };
-        let show = |vals: Vec<String>| vals.join(" ");
-        out.push(Compared {
-            line: n,
-            label,
-            hardware: show(got.iter().zip(&widths).map(|(g, &w)| hex(*g, w)).collect()),
-            model: show(
-                model.iter().zip(&widths).map(|(m, &w)| m.map_or("unspecified".to_string(), |v| hex(v, w))).collect(),
-            ),
-            verdict,
-        });
+    // Thousands of lines, each with its model run: read side by side, the
+    // first bad line (in the file's order) reported.
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    lines.par_iter().map(|&(n, line)| compare_line(n, line, model)).collect::<Vec<_>>().into_iter().collect()
+}
+
+/// Result line `n` against `model`.
+fn compare_line(n: usize, line: &str, model: Model) -> Result<Compared, String> {
+    let bad = |why: &str| format!("results line {n}: {why}: `{line}`");
+    let read = if line.contains(" -> ") { run_line(line, model) } else { edge_line(line, model) };
+    let Read { label, model, widths, got } = read.map_err(|why| bad(&why))?;
+    if got.len() != model.len() {
+        return Err(bad("wrong number of results"));
     }
-    Ok(out)
+    let got: Vec<u128> = got.iter().zip(&widths).map(|(g, &w)| g & ptx_spec::bv::mask(w)).collect();
+    let verdict = if model.iter().zip(&got).any(|(m, g)| m.is_some_and(|m| m != *g)) {
+        "disagree"
+    } else if model.iter().any(Option::is_none) {
+        "hardware picks"
+    } else {
+        "agree"
+    };
+    let show = |vals: Vec<String>| vals.join(" ");
+    Ok(Compared {
+        line: n,
+        label,
+        hardware: show(got.iter().zip(&widths).map(|(g, &w)| hex(*g, w)).collect()),
+        model: show(
+            model.iter().zip(&widths).map(|(m, &w)| m.map_or("unspecified".to_string(), |v| hex(v, w))).collect(),
+        ),
+        verdict,
+    })
 }
 
 /// One result line read: its label, the model's outputs (`None`: left

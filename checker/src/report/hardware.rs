@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::OnceLock;
 
 use ptx_spec::assumption::Assumption;
 use ptx_spec::bv::Concrete;
@@ -51,6 +52,7 @@ pub struct Hardware {
     pub device: String,
     pub rows: Vec<Compared>,
     by_label: HashMap<String, usize>,
+    run_instances: OnceLock<Vec<fold::Row>>,
 }
 
 impl Hardware {
@@ -75,7 +77,7 @@ impl Hardware {
         let device = text.lines().find_map(|l| l.strip_prefix("# device: "))?.trim().to_string();
         let rows = hw::compare(text).ok()?;
         let by_label = rows.iter().enumerate().map(|(k, r)| (r.label.clone(), k)).collect();
-        Some(Hardware { device, rows, by_label })
+        Some(Hardware { device, rows, by_label, run_instances: OnceLock::new() })
     }
 
     /// The device's name alone (before its target).
@@ -244,20 +246,8 @@ impl Hardware {
     /// The run in the layout of `ptxas-fold.json`'s instances, so that the
     /// errata read the GPU's verdict as they read ptxas's: the witnesses of
     /// `findings` the run holds (origin `audit ID`, with the readings their
-    /// value matches), then every other result (origin `run`).
+    /// value matches). Every other result is in [`Hardware::run_instances`].
     pub fn instances(&self, findings: &[&Finding]) -> Vec<fold::Row> {
-        let verdict = |r: &Compared| if r.verdict == "hardware picks" { "vendor picks" } else { r.verdict };
-        let words = |t: &str| t.split_whitespace().map(String::from).collect::<Vec<_>>();
-        let instance = |r: &Compared, origin: String, matches: Vec<&str>| fold::Row {
-            origin,
-            variant: r.label.split_whitespace().nth(1).unwrap_or("").to_string(),
-            inputs: r.label.split_whitespace().skip(2).map(String::from).collect(),
-            vendor: words(&r.hardware),
-            model: r.model.split(' ').map(String::from).collect(),
-            verdict: verdict(r).to_string(),
-            matches: Some(matches.into_iter().map(String::from).collect()),
-            error: None,
-        };
         let mut out = Vec::new();
         for f in findings {
             let Some(w) = &f.witness else { continue };
@@ -265,19 +255,49 @@ impl Hardware {
             let got: Vec<u128> = row.hardware.split_whitespace().filter_map(parse_hex).collect();
             out.push(instance(row, format!("audit {}", f.id), matching(w, &got)));
         }
-        out.extend(
-            self.rows.iter().filter(|r| r.label.starts_with("inst ")).map(|r| instance(r, "run".into(), vec![])),
-        );
-        // A whole-warp shfl case, one lane: the thread's inputs, so that the
-        // readings of shfl's passages can be run on it.
-        for r in self.rows.iter().filter(|r| r.label.starts_with("shfl ")) {
-            let Some((variant, inputs)) = shfl_thread(&r.label) else { continue };
-            let mut row = instance(r, format!("run {}", r.label), vec![]);
-            row.variant = variant.to_string();
-            row.inputs = variant.inputs().iter().zip(&inputs).map(|(o, x)| hex(x.unsigned(), o.ty.width())).collect();
-            out.push(row);
-        }
         out
+    }
+
+    /// Every result of the run as an instance (origin `run`), after those
+    /// of [`Hardware::instances`]: the same for every root cause, so made
+    /// once (some 13,000 rows).
+    pub fn run_instances(&self) -> &[fold::Row] {
+        self.run_instances.get_or_init(|| {
+            let mut out: Vec<fold::Row> = self
+                .rows
+                .iter()
+                .filter(|r| r.label.starts_with("inst "))
+                .map(|r| instance(r, "run".into(), vec![]))
+                .collect();
+            // A whole-warp shfl case, one lane: the thread's inputs, so that
+            // the readings of shfl's passages can be run on it.
+            for r in self.rows.iter().filter(|r| r.label.starts_with("shfl ")) {
+                let Some((variant, inputs)) = shfl_thread(&r.label) else { continue };
+                let mut row = instance(r, format!("run {}", r.label), vec![]);
+                row.variant = variant.to_string();
+                row.inputs =
+                    variant.inputs().iter().zip(&inputs).map(|(o, x)| hex(x.unsigned(), o.ty.width())).collect();
+                out.push(row);
+            }
+            out
+        })
+    }
+}
+
+/// A compared result as a row of `ptxas-fold.json`'s instances, from
+/// `origin`, matching the readings `matches`.
+fn instance(r: &Compared, origin: String, matches: Vec<&str>) -> fold::Row {
+    let verdict = if r.verdict == "hardware picks" { "vendor picks" } else { r.verdict };
+    let words = |t: &str| t.split_whitespace().map(String::from).collect::<Vec<_>>();
+    fold::Row {
+        origin,
+        variant: r.label.split_whitespace().nth(1).unwrap_or("").to_string(),
+        inputs: r.label.split_whitespace().skip(2).map(String::from).collect(),
+        vendor: words(&r.hardware),
+        model: r.model.split(' ').map(String::from).collect(),
+        verdict: verdict.to_string(),
+        matches: Some(matches.into_iter().map(String::from).collect()),
+        error: None,
     }
 }
 

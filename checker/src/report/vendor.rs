@@ -65,7 +65,7 @@ impl Vendor {
                 .as_ref()
                 .is_some_and(|d| d.defects.iter().any(|x| x.defect.variant == i.variant && x.defect.inputs == i.inputs))
         };
-        let clean: Vec<fold::Row> = self.fold.instances.iter().filter(|i| !miscompiled(i)).cloned().collect();
+        let clean: Vec<&fold::Row> = self.fold.instances.iter().filter(|i| !miscompiled(i)).collect();
         let own = instances_verdict(&clean, findings);
         let verdict = match (own, picks_elsewhere(&clean, findings, passages)) {
             (Some(own), Some(elsewhere)) => format!("{own}; but {elsewhere}"),
@@ -112,7 +112,8 @@ impl Vendor {
         match &self.hardware {
             None => "not run".into(),
             Some(hw) => {
-                let run = hw.instances(findings);
+                let own = hw.instances(findings);
+                let run: Vec<&fold::Row> = own.iter().chain(hw.run_instances()).collect();
                 picks_elsewhere(&run, findings, passages)
                     .or_else(|| instances_verdict(&run, findings))
                     .or_else(|| takes_elsewhere(&run, findings, passages))
@@ -195,10 +196,10 @@ pub(super) fn origin_words(origin: &str) -> &'static str {
 /// The verdict of the recorded instances that came from these findings'
 /// witnesses: a contradiction first, then a value picked where the model
 /// leaves it open, then agreement, then nothing folded.
-pub(super) fn instances_verdict(source: &[fold::Row], findings: &[&Finding]) -> Option<String> {
+pub(super) fn instances_verdict(source: &[&fold::Row], findings: &[&Finding]) -> Option<String> {
     let origins: Vec<String> =
         findings.iter().flat_map(|f| [format!("audit {}", f.id), format!("claim {}", f.id)]).collect();
-    let mine: Vec<&fold::Row> = source.iter().filter(|i| origins.contains(&i.origin)).collect();
+    let mine: Vec<&fold::Row> = source.iter().copied().filter(|i| origins.contains(&i.origin)).collect();
     let matches = |i: &fold::Row| i.matches.clone().unwrap_or_default();
     let with = |verdict: &str| mine.iter().find(|i| i.verdict == verdict);
     if let Some(i) = with("disagree") {
@@ -234,7 +235,7 @@ pub(super) fn instances_verdict(source: &[fold::Row], findings: &[&Finding]) -> 
 /// each evaluated concretely on the instance's inputs, and where the
 /// instance comes from.
 pub(super) fn picks_elsewhere(
-    source: &[fold::Row],
+    source: &[&fold::Row],
     findings: &[&Finding],
     passages: &[PassageResult],
 ) -> Option<String> {
@@ -290,7 +291,7 @@ fn instance_values(i: &fold::Row) -> Option<(Variant, Vec<BitVec>, Vec<u128>)> {
 /// probes and case boundaries that a run holds decide a root cause this
 /// way when no witness of its own was run.
 pub(super) fn takes_elsewhere(
-    source: &[fold::Row],
+    source: &[&fold::Row],
     findings: &[&Finding],
     passages: &[PassageResult],
 ) -> Option<String> {
