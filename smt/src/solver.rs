@@ -399,13 +399,7 @@ impl Backend {
         timeout: Duration,
     ) -> Result<z3::Solver, SolverError> {
         let _slot = crate::slots::take();
-        let mut params = z3::Params::new();
-        params.set_u32("timeout", u32::try_from(timeout.as_millis()).unwrap_or(u32::MAX).max(1));
-        // By default Z3 takes over SIGINT while it checks, and answers
-        // "unknown" to Ctrl-C as if the query had timed out; the run's own
-        // handler stops it instead ([`interrupt`]).
-        params.set_bool("ctrl_c", false);
-        solver.set_params(&params);
+        limit_embedded(&solver, timeout);
         if products::has_product(&text) {
             // Read in by a solver of its own, for the products to be
             // narrowed before this one sees them.
@@ -430,11 +424,7 @@ impl Backend {
     fn unsat_with_products_free(&self, solver: &z3::Solver, timeout: Duration) -> bool {
         let Some(weaker) = products::abstracted(&solver.get_assertions()) else { return false };
         let free = z3::Solver::new();
-        let mut params = z3::Params::new();
-        let limit = timeout.min(PRODUCTS_FREE_LIMIT);
-        params.set_u32("timeout", u32::try_from(limit.as_millis()).unwrap_or(u32::MAX).max(1));
-        params.set_bool("ctrl_c", false);
-        free.set_params(&params);
+        limit_embedded(&free, timeout.min(PRODUCTS_FREE_LIMIT));
         for assertion in &weaker {
             free.assert(assertion);
         }
@@ -774,6 +764,17 @@ fn z3_pin(pin: &Pin) -> z3::ast::Bool {
     let width = pin.hi - pin.lo + 1;
     let value = z3::ast::BV::from_str(width, &pin.value.to_string()).expect("a decimal numeral");
     var.extract(pin.hi, pin.lo).eq(&value)
+}
+
+/// An embedded solver's time limit set to `timeout`, and Ctrl-C left to
+/// the run: by default Z3 takes over SIGINT while it checks, and answers
+/// "unknown" to Ctrl-C as if the query had timed out; the run's own
+/// handler stops it instead ([`interrupt`]).
+fn limit_embedded(solver: &z3::Solver, timeout: Duration) {
+    let mut params = z3::Params::new();
+    params.set_u32("timeout", u32::try_from(timeout.as_millis()).unwrap_or(u32::MAX).max(1));
+    params.set_bool("ctrl_c", false);
+    solver.set_params(&params);
 }
 
 /// The query as an SMT-LIB2 script (without `check-sat`).
