@@ -16,6 +16,7 @@ pub mod mutants;
 pub mod oracle;
 pub mod output;
 pub mod prove;
+pub mod pseudocode;
 pub mod ptx;
 pub mod report;
 pub mod run;

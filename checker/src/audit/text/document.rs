@@ -271,8 +271,20 @@ pub fn instruction_sections() -> Vec<&'static str> {
 }
 
 /// Read every path (a file, or a folder: its `.txt` and `.md` files in
-/// name order) into one document.
+/// name order) into one document of the sections ptxcheck covers.
 pub fn read(paths: &[PathBuf]) -> Result<Document, TextError> {
+    read_with(paths, parse)
+}
+
+/// Read every path into one document of every numbered section, covered
+/// or not.
+pub fn read_any(paths: &[PathBuf]) -> Result<Document, TextError> {
+    read_with(paths, parse_any)
+}
+
+type Cut = fn(&str, &[u8]) -> Result<Vec<Section>, TextError>;
+
+fn read_with(paths: &[PathBuf], cut: Cut) -> Result<Document, TextError> {
     let mut files: Vec<PathBuf> = Vec::new();
     for p in paths {
         if p.is_dir() {
@@ -306,7 +318,7 @@ pub fn read(paths: &[PathBuf]) -> Result<Document, TextError> {
             let message = format!("given twice: the same text as {}", other.display());
             return Err(TextError { file: f.display().to_string(), line: None, message, io: None });
         }
-        doc.sections.extend(parse(&f.display().to_string(), &bytes)?);
+        doc.sections.extend(cut(&f.display().to_string(), &bytes)?);
         seen.push((f, bytes));
     }
     Ok(doc)
@@ -362,8 +374,14 @@ pub fn plain_title(text: &str) -> String {
     out.replace('`', "").split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Cut one file into the covered sections it renders.
-pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<Section>, TextError> {
+/// Cut one file into every numbered section it renders, whether or not
+/// ptxcheck covers it (the passes that need no model read any section).
+pub fn parse_any(file: &str, bytes: &[u8]) -> Result<Vec<Section>, TextError> {
+    Ok(sections_of(file, decode(file, bytes)?, &|number| !number.is_empty()))
+}
+
+/// The text of a file: UTF-8, no NUL byte, not empty.
+fn decode<'b>(file: &str, bytes: &'b [u8]) -> Result<&'b str, TextError> {
     if let Some(at) = bytes.iter().position(|&b| b == 0) {
         let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
         return Err(TextError::at(file, line, "a binary file, not text (a NUL byte)"));
@@ -375,7 +393,12 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<Section>, TextError> {
     if text.trim().is_empty() {
         return Err(TextError::at(file, 1, "an empty file"));
     }
-    let covered = covered();
+    Ok(text)
+}
+
+/// The sections of a file whose number `keep` accepts, each cut into its
+/// labelled blocks.
+fn sections_of(file: &str, text: &str, keep: &dyn Fn(&str) -> bool) -> Vec<Section> {
     let furniture = &STRUCTURE.furniture;
     let mut sections: Vec<Section> = Vec::new();
     let mut current: Option<Section> = None;
@@ -394,7 +417,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<Section>, TextError> {
                     continue;
                 }
                 sections.extend(current.take());
-                if covered.contains(&num) {
+                if keep(&num) {
                     current = Some(Section {
                         number: num,
                         title,
@@ -438,6 +461,14 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<Section>, TextError> {
         }
     }
     sections.extend(current.take());
+    sections
+}
+
+/// Cut one file into the covered sections it renders.
+pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<Section>, TextError> {
+    let text = decode(file, bytes)?;
+    let covered = covered();
+    let sections = sections_of(file, text, &|number| covered.iter().any(|c| c == number));
     if sections.is_empty() {
         let list =
             covered.iter().filter(|s| !instruction_sections().contains(&s.as_str())).cloned().collect::<Vec<_>>();

@@ -19,6 +19,7 @@ pub mod packed;
 pub mod ranges;
 pub mod requirements;
 pub mod revision;
+pub mod semantics;
 pub mod tables;
 pub mod units;
 pub mod wording;
