@@ -98,6 +98,7 @@ fn run(command: Command, out: &mut dyn Write) -> Result<ExitCode, Error> {
         Command::Report(args) => cmd::report::run(args, out),
         Command::Smtlib(args) => cmd::smtlib::run(args, out),
         Command::Text(args) => cmd::text::run(args, out),
+        Command::Pseudocode(args) => cmd::pseudocode::run(args, out),
         Command::Vendor(args) => cmd::vendor::run(args, out),
         Command::Hw(args) => cmd::hw::run(args, out),
         Command::List(args) => cmd::list::run(args, out),

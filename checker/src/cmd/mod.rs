@@ -12,6 +12,7 @@ pub mod hw;
 pub mod list;
 pub mod mutants;
 pub mod prove;
+pub mod pseudocode;
 pub mod render;
 pub mod report;
 pub mod run;
@@ -71,6 +72,10 @@ pub enum Command {
     /// and code as findings, and every block the project transcribed that
     /// the text no longer matches. Exit 1 when a transcription is stale.
     Text(text::Args),
+    /// Read the Semantics blocks of any section of the PTX ISA as code: each
+    /// block as parsed, the notations it uses that C does not have, and every
+    /// place that does not parse, at its line and column.
+    Pseudocode(pseudocode::Args),
     /// Ground truth from NVIDIA's assembler: syntax, and folded values.
     Vendor(vendor::Args),
     /// The hardware check: emit a GPU program, compare its results.

@@ -9,9 +9,11 @@
 
 use std::fmt;
 
+use serde::Serialize;
+
 /// A place in the document: its 1-based line, and 1-based column in
 /// characters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize)]
 pub struct Pos {
     pub line: usize,
     pub column: usize,
@@ -24,14 +26,14 @@ impl fmt::Display for Pos {
 }
 
 /// Where a node starts, and the place just after its last character.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize)]
 pub struct Span {
     pub start: Pos,
     pub end: Pos,
 }
 
 /// A comment: where it starts, and its text without `//` or `/* */`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Comment {
     pub pos: Pos,
     pub text: String,
@@ -39,7 +41,7 @@ pub struct Comment {
 
 /// A type named in a declaration or a cast, as spelled: a PTX type with or
 /// without its dot (`.u32`, `u32`) or C's (`unsigned int`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TypeName {
     pub spelled: String,
 }
@@ -56,7 +58,7 @@ impl TypeName {
 }
 
 /// C's unary operators.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum UnaryOp {
     Plus,
     Minus,
@@ -76,7 +78,7 @@ impl UnaryOp {
 }
 
 /// C's binary operators, by precedence from the tightest.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum BinaryOp {
     Mul,
     Div,
@@ -184,14 +186,14 @@ pub const PREC_PRIMARY: u8 = 16;
 pub const PREC_PLACEHOLDER: u8 = 3;
 
 /// `++` or `--`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum StepOp {
     Increment,
     Decrement,
 }
 
 /// `=` or a compound assignment: `+=` is `Some(Add)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct AssignOp(pub Option<BinaryOp>);
 
 impl AssignOp {
@@ -201,20 +203,20 @@ impl AssignOp {
 }
 
 /// How a slice is written: `x[a:b]` or `x<a..b>`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum SliceNotation {
     Brackets,
     Angles,
 }
 
 /// An expression at its place.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Expr {
     pub kind: ExprKind,
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum ExprKind {
     /// An integer constant: its text as written and its value.
     Int {
@@ -328,7 +330,7 @@ impl Expr {
 }
 
 /// One declarator of a declaration: `d = 0`, `SourceA[32]`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Declarator {
     pub name: String,
     pub pos: Pos,
@@ -338,14 +340,14 @@ pub struct Declarator {
 
 /// A statement at its place, with the comment that ends its line, if any
 /// (`// for .hi variant`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Stmt {
     pub kind: StmtKind,
     pub span: Span,
     pub comment: Option<Comment>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum StmtKind {
     Expr(Expr),
     Declare {

@@ -26,6 +26,8 @@ pub mod print;
 #[cfg(test)]
 mod tests;
 
+use serde::Serialize;
+
 use ast::{Comment, Pos, SliceNotation, Stmt};
 
 /// One line of code as the document has it: its number in its file and its
@@ -38,7 +40,7 @@ pub struct SourceLine<'a> {
 
 /// Where the text is not the dialect: the place, the text there, and why,
 /// in one line.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
     pub pos: Pos,
     pub fragment: String,
@@ -58,7 +60,7 @@ impl std::fmt::Display for Diagnostic {
 }
 
 /// The order of a slice's constant bounds as written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum SliceOrder {
     /// `x[4:0]`, `t<47..16>`.
     HighFirst,
@@ -69,7 +71,7 @@ pub enum SliceOrder {
 }
 
 /// A notation of the dialect that C does not have, where it is used.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum Notation {
     /// A bit slice; the order of its bounds where both are constants.
     Slice { notation: SliceNotation, order: Option<SliceOrder> },
@@ -142,9 +144,12 @@ impl Vocabulary {
     }
 }
 
+/// A notation at its place.
+pub type Placed<'a> = (Pos, &'a Notation);
+
 /// A block read: its statements, every comment, what did not parse, and
 /// where it uses notations C does not have.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Parsed {
     pub statements: Vec<Stmt>,
     pub comments: Vec<Comment>,
@@ -156,7 +161,7 @@ impl Parsed {
     /// Where the block writes slices with their bounds in both orders
     /// (`a[0:15]` and `x[4:0]`), or in both notations: the first use of
     /// each, in written order.
-    pub fn mixed_slices(&self) -> Option<((Pos, &Notation), (Pos, &Notation))> {
+    pub fn mixed_slices(&self) -> Option<(Placed<'_>, Placed<'_>)> {
         let slices: Vec<(Pos, &Notation)> =
             self.notations.iter().filter(|(_, n)| matches!(n, Notation::Slice { .. })).map(|(p, n)| (*p, n)).collect();
         let key = |n: &Notation| match n {

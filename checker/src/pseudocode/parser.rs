@@ -9,6 +9,9 @@ use super::{Diagnostic, Notation, SliceOrder, Vocabulary};
 
 type Parse<T> = Result<T, Diagnostic>;
 
+/// The three clauses of a `for`.
+type ForHeader = (Option<Box<Stmt>>, Option<Expr>, Option<Expr>);
+
 /// C's keywords, and the dialect's `def`: never a name, never prose.
 const KEYWORDS: &[&str] = &[
     "if", "else", "for", "while", "do", "switch", "case", "default", "break", "continue", "return", "def", "goto",
@@ -301,8 +304,10 @@ impl<'a> Parser<'a> {
                 Ok(())
             }
             next if next.is_none_or(|t| t.pos.line != end.line || t.is("}")) => {
-                let fragment = self.at.checked_sub(1).map_or(String::new(), |k| self.tokens[k].text.clone());
-                self.diagnostics.push(Diagnostic::new(end, &fragment, "the statement does not end with `;`"));
+                // At the statement's last token, which the `;` should follow.
+                let last = &self.tokens[self.at - 1];
+                let message = format!("the statement does not end with `;` (none after the `{}` here)", last.text);
+                self.diagnostics.push(Diagnostic::new(last.pos, &last.text, message));
                 Ok(())
             }
             _ if self.operand_follows() => Err(self.error(format!(
@@ -353,7 +358,7 @@ impl<'a> Parser<'a> {
     fn for_statement(&mut self) -> Parse<StmtKind> {
         self.bump();
         let open = self.expect("(", "after `for`")?.pos;
-        let header = (|| -> Parse<(Option<Box<Stmt>>, Option<Expr>, Option<Expr>)> {
+        let header = (|| -> Parse<ForHeader> {
             let init = if self.next_is(";") {
                 self.bump();
                 None
@@ -558,7 +563,7 @@ impl<'a> Parser<'a> {
             if t.kind != TokenKind::Word || KEYWORDS.contains(&t.text.as_str()) {
                 break;
             }
-            if self.vocabulary.operators.iter().any(|o| *o == t.text) {
+            if self.vocabulary.operators.contains(&t.text) {
                 if PREC_PLACEHOLDER < min {
                     break;
                 }

@@ -127,29 +127,7 @@ pub fn expr_at(out: &mut String, e: &Expr, min: u8) {
             expr_at(out, index, PREC_COMMA);
             out.push(']');
         }
-        ExprKind::Slice { base, first, second, notation } => {
-            expr_at(out, base, PREC_POSTFIX);
-            match notation {
-                SliceNotation::Brackets => {
-                    out.push('[');
-                    expr_at(out, first, PREC_COMMA);
-                    out.push(':');
-                    expr_at(out, second, PREC_COMMA);
-                    out.push(']');
-                }
-                SliceNotation::Angles => {
-                    out.push('<');
-                    expr_at(out, first, PREC_ADDITIVE);
-                    out.push_str("..");
-                    expr_at(out, second, PREC_ADDITIVE);
-                    // `> >`, not `>>`, which is a shift.
-                    if out.ends_with('>') {
-                        out.push(' ');
-                    }
-                    out.push('>');
-                }
-            }
-        }
+        ExprKind::Slice { base, first, second, notation } => slice(out, base, first, second, *notation),
         ExprKind::Cast(ty, operand) => {
             let _ = write!(out, "({})", ty.spelled);
             expr_at(out, operand, PREC_UNARY);
@@ -161,6 +139,31 @@ pub fn expr_at(out: &mut String, e: &Expr, min: u8) {
         }
         ExprKind::Prose(words) => out.push_str(&words.join(" ")),
         ExprKind::Malformed => out.push_str("/* malformed */"),
+    }
+}
+
+/// `x[first:second]` or `x<first..second>`, bounds as written.
+fn slice(out: &mut String, base: &Expr, first: &Expr, second: &Expr, notation: SliceNotation) {
+    expr_at(out, base, PREC_POSTFIX);
+    match notation {
+        SliceNotation::Brackets => {
+            out.push('[');
+            expr_at(out, first, PREC_COMMA);
+            out.push(':');
+            expr_at(out, second, PREC_COMMA);
+            out.push(']');
+        }
+        SliceNotation::Angles => {
+            out.push('<');
+            expr_at(out, first, PREC_ADDITIVE);
+            out.push_str("..");
+            expr_at(out, second, PREC_ADDITIVE);
+            // `> >`, not `>>`, which is a shift.
+            if out.ends_with('>') {
+                out.push(' ');
+            }
+            out.push('>');
+        }
     }
 }
 
@@ -238,8 +241,14 @@ fn stmt_inline(out: &mut String, s: &Stmt, level: usize) {
             }
         }
         StmtKind::Switch { subject, body: b } => {
-            let _ = write!(out, "switch ({subject}) ");
-            braced(out, b, level);
+            let _ = writeln!(out, "switch ({subject}) {{");
+            // The labels one level in, their statements two.
+            for s in b {
+                let label = matches!(s.kind, StmtKind::Case(_) | StmtKind::Default);
+                stmt(out, s, level + if label { 1 } else { 2 });
+            }
+            indent(out, level);
+            out.push('}');
         }
         StmtKind::Case(label) => {
             let _ = write!(out, "case {label}:");

@@ -226,7 +226,10 @@ fn errors_are_placed_and_the_rest_is_read() {
     // A line with no `;` stands; the next is read.
     assert_eq!(
         diagnostics("d = f(d, a, b)\nif (x) {\n  d = g(d)\n}"),
-        ["1:15: the statement does not end with `;`", "3:11: the statement does not end with `;`"]
+        [
+            "1:14: the statement does not end with `;` (none after the `)` here)",
+            "3:10: the statement does not end with `;` (none after the `)` here)"
+        ]
     );
     // Two operands side by side, in a condition: the body is still read.
     let p = parse_text("if (.x && !f(c) !g(d)) {\n    h(d, x);\n}");
