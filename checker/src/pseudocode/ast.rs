@@ -338,6 +338,13 @@ pub struct Declarator {
     pub init: Option<Expr>,
 }
 
+/// A parameter of a helper, with its type where one is written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Param {
+    pub ty: Option<TypeName>,
+    pub name: String,
+}
+
 /// A statement at its place, with the comment that ends its line, if any
 /// (`// for .hi variant`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -384,10 +391,12 @@ pub enum StmtKind {
     Break,
     Continue,
     Return(Option<Expr>),
-    /// `def name (params) { ... }`: a helper the block defines.
+    /// A helper the block defines: `def name (x, y) { ... }`, C's
+    /// `u32 name(u32 x) { ... }`, or a signature alone, `name(x, y) { ... }`.
     Function {
         name: String,
-        params: Vec<String>,
+        returns: Option<TypeName>,
+        params: Vec<Param>,
         body: Vec<Stmt>,
     },
     Empty,
@@ -472,9 +481,12 @@ impl Stmt {
             StmtKind::While { cond, body } => StmtKind::While { cond: e(cond), body: s(body) },
             StmtKind::DoWhile { body, cond } => StmtKind::DoWhile { body: s(body), cond: e(cond) },
             StmtKind::Return(x) => StmtKind::Return(x.as_ref().map(e)),
-            StmtKind::Function { name, params, body } => {
-                StmtKind::Function { name: name.clone(), params: params.clone(), body: list(body) }
-            }
+            StmtKind::Function { name, returns, params, body } => StmtKind::Function {
+                name: name.clone(),
+                returns: returns.clone(),
+                params: params.clone(),
+                body: list(body),
+            },
             other => other.clone(),
         };
         Stmt { kind, span: Span::default(), comment: None }

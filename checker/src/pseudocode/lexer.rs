@@ -112,7 +112,7 @@ pub fn lex(lines: &[SourceLine<'_>]) -> (Vec<Token>, Vec<Comment>, Vec<Diagnosti
                 let (len, kind, problem) = number(&chars[k..]);
                 if let Some(problem) = problem {
                     let text: String = chars[k..k + len].iter().collect();
-                    diagnostics.push(Diagnostic::new(at(k), &text, problem));
+                    diagnostics.push(Diagnostic::new(at(k), &text, "bad-constant", problem));
                 }
                 k += len;
                 kind
@@ -123,6 +123,7 @@ pub fn lex(lines: &[SourceLine<'_>]) -> (Vec<Token>, Vec<Comment>, Vec<Diagnosti
                 diagnostics.push(Diagnostic::new(
                     at(k),
                     &c.to_string(),
+                    "bad-character",
                     format!("`{c}` is not a character of C's syntax"),
                 ));
                 k += 1;
@@ -135,7 +136,12 @@ pub fn lex(lines: &[SourceLine<'_>]) -> (Vec<Token>, Vec<Comment>, Vec<Diagnosti
         }
     }
     if let Some((start, text)) = open_comment {
-        diagnostics.push(Diagnostic::new(start, "/*", "a comment opened with `/*` is never closed"));
+        diagnostics.push(Diagnostic::new(
+            start,
+            "/*",
+            "unclosed-comment",
+            "a comment opened with `/*` is never closed",
+        ));
         comments.push(Comment { pos: start, text: words(&text) });
     }
     (tokens, comments, diagnostics)

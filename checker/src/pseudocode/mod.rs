@@ -44,12 +44,15 @@ pub struct SourceLine<'a> {
 pub struct Diagnostic {
     pub pos: Pos,
     pub fragment: String,
+    /// What is wrong, as a short stable name (`no-colon`,
+    /// `hyphenated-name`): findings are named after it.
+    pub code: &'static str,
     pub message: String,
 }
 
 impl Diagnostic {
-    pub fn new(pos: Pos, fragment: &str, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { pos, fragment: fragment.to_string(), message: message.into() }
+    pub fn new(pos: Pos, fragment: &str, code: &'static str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { pos, fragment: fragment.to_string(), code, message: message.into() }
     }
 }
 

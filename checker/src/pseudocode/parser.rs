@@ -69,10 +69,10 @@ impl<'a> Parser<'a> {
     }
 
     /// An error at the next token (or where the block ends).
-    fn error(&self, message: impl Into<String>) -> Diagnostic {
+    fn error(&self, code: &'static str, message: impl Into<String>) -> Diagnostic {
         match self.peek() {
-            Some(t) => Diagnostic::new(t.pos, &t.text, message),
-            None => Diagnostic::new(self.last_end(), "", message),
+            Some(t) => Diagnostic::new(t.pos, &t.text, code, message),
+            None => Diagnostic::new(self.last_end(), "", code, message),
         }
     }
     fn describe_next(&self) -> String {
@@ -86,12 +86,15 @@ impl<'a> Parser<'a> {
         // Two operands side by side: `isPresent(c) !isNaN(d)`.
         if self.operand_follows() {
             let end = self.last_end();
-            return Err(self.error(format!(
-                "two operands with no operator between them: {found} follows the operand that ends at {end} \
+            return Err(self.error(
+                "no-operator",
+                format!(
+                    "two operands with no operator between them: {found} follows the operand that ends at {end} \
                  (expected `{punct}` {what} or an operator)"
-            )));
+                ),
+            ));
         }
-        Err(self.error(format!("expected `{punct}` {what}, found {found}")))
+        Err(self.error("expected-token", format!("expected `{punct}` {what}, found {found}")))
     }
 
     /// Whether the next token can only start an operand (not continue one).
@@ -120,7 +123,7 @@ impl<'a> Parser<'a> {
     pub fn block(&mut self) -> Vec<Stmt> {
         let mut out = self.statements();
         while let Some(t) = self.peek() {
-            self.diagnostics.push(Diagnostic::new(t.pos, "}", "a `}` that closes no `{`"));
+            self.diagnostics.push(Diagnostic::new(t.pos, "}", "stray-brace", "a `}` that closes no `{`"));
             self.bump();
             out.extend(self.statements());
         }
@@ -184,7 +187,7 @@ impl<'a> Parser<'a> {
 
     fn try_statement(&mut self) -> Parse<Stmt> {
         let start = self.here();
-        let t = self.peek().ok_or_else(|| self.error("expected a statement"))?;
+        let t = self.peek().ok_or_else(|| self.error("expected-statement", "expected a statement"))?;
         let kind = match (t.kind.clone(), t.text.as_str()) {
             (TokenKind::Punct, "{") => {
                 self.bump();
@@ -217,9 +220,10 @@ impl<'a> Parser<'a> {
                 self.bump();
                 let body = Box::new(self.statement());
                 if !self.next_is_word("while") {
-                    return Err(
-                        self.error(format!("expected `while` after the body of `do`, found {}", self.describe_next()))
-                    );
+                    return Err(self.error(
+                        "do-without-while",
+                        format!("expected `while` after the body of `do`, found {}", self.describe_next()),
+                    ));
                 }
                 self.bump();
                 let cond = self.condition("do ... while")?;
@@ -268,16 +272,22 @@ impl<'a> Parser<'a> {
                 StmtKind::Return(value)
             }
             (TokenKind::Word, "def") => self.function()?,
-            (TokenKind::Word, "else") => return Err(self.error("`else` with no `if` before it")),
+            (TokenKind::Word, "else") => return Err(self.error("else-without-if", "`else` with no `if` before it")),
             _ if self.declaration_starts() => {
                 let kind = self.declaration()?;
-                self.end_statement()?;
+                if !matches!(kind, StmtKind::Function { .. }) {
+                    self.end_statement()?;
+                }
                 kind
             }
             _ => {
                 let e = self.expression()?;
-                self.end_statement()?;
-                StmtKind::Expr(e)
+                if let Some(function) = self.signature(&e) {
+                    function?
+                } else {
+                    self.end_statement()?;
+                    StmtKind::Expr(e)
+                }
             }
         };
         Ok(Stmt { kind, span: self.span_from(start), comment: None })
@@ -289,7 +299,12 @@ impl<'a> Parser<'a> {
         if self.next_is("}") {
             self.bump();
         } else {
-            self.diagnostics.push(Diagnostic::new(open, "{", format!("the `{{` at {open} is never closed")));
+            self.diagnostics.push(Diagnostic::new(
+                open,
+                "{",
+                "unclosed-brace",
+                format!("the `{{` at {open} is never closed"),
+            ));
         }
     }
 
@@ -307,14 +322,20 @@ impl<'a> Parser<'a> {
                 // At the statement's last token, which the `;` should follow.
                 let last = &self.tokens[self.at - 1];
                 let message = format!("the statement does not end with `;` (none after the `{}` here)", last.text);
-                self.diagnostics.push(Diagnostic::new(last.pos, &last.text, message));
+                self.diagnostics.push(Diagnostic::new(last.pos, &last.text, "no-semicolon", message));
                 Ok(())
             }
-            _ if self.operand_follows() => Err(self.error(format!(
-                "two operands with no operator between them: {} follows the operand that ends at {end}",
-                self.describe_next()
-            ))),
-            _ => Err(self.error(format!("expected `;` or an operator, found {}", self.describe_next()))),
+            _ if self.operand_follows() => Err(self.error(
+                "no-operator",
+                format!(
+                    "two operands with no operator between them: {} follows the operand that ends at {end}",
+                    self.describe_next()
+                ),
+            )),
+            _ => {
+                Err(self
+                    .error("expected-token", format!("expected `;` or an operator, found {}", self.describe_next())))
+            }
         }
     }
 
@@ -392,20 +413,52 @@ impl<'a> Parser<'a> {
         let def = self.bump().pos;
         self.notations.push((def, Notation::HelperDefinition));
         let name = self.name("after `def`")?;
+        self.function_rest(name, None)
+    }
+
+    /// A helper's parameters, each with its type where one is written, and
+    /// its body: what follows its name.
+    fn function_rest(&mut self, name: String, returns: Option<TypeName>) -> Parse<StmtKind> {
         self.expect("(", "before the parameters")?;
         let mut params = Vec::new();
         while !self.next_is(")") {
-            params.push(self.name("as a parameter")?);
+            let ty =
+                if self.declaration_starts() { Some(TypeName { spelled: self.bump().text.clone() }) } else { None };
+            params.push(Param { ty, name: self.name("as a parameter")? });
             if !self.next_is(")") {
                 self.expect(",", "between parameters")?;
             }
         }
         self.bump();
+        self.function_body(name, returns, params)
+    }
+
+    fn function_body(&mut self, name: String, returns: Option<TypeName>, params: Vec<Param>) -> Parse<StmtKind> {
         let open = self.here();
         self.expect("{", &format!("to open the body of `{name}`"))?;
         let body = self.statements();
         self.close_brace(open);
-        Ok(StmtKind::Function { name, params, body })
+        Ok(StmtKind::Function { name, returns, params, body })
+    }
+
+    /// `name(x, y) {`: a helper's signature with its body, where a call of
+    /// names is followed by a brace.
+    fn signature(&mut self, e: &Expr) -> Option<Parse<StmtKind>> {
+        let ExprKind::Call(callee, args) = &e.kind else { return None };
+        let ExprKind::Name(name) = &callee.kind else { return None };
+        let params: Option<Vec<Param>> = args
+            .iter()
+            .map(|a| match &a.kind {
+                ExprKind::Name(n) => Some(Param { ty: None, name: n.clone() }),
+                _ => None,
+            })
+            .collect();
+        let params = params?;
+        if !self.next_is("{") {
+            return None;
+        }
+        self.notations.push((e.span.start, Notation::HelperDefinition));
+        Some(self.function_body(name.clone(), None, params))
     }
 
     fn name(&mut self, what: &str) -> Parse<String> {
@@ -413,7 +466,7 @@ impl<'a> Parser<'a> {
             Some(t) if t.kind == TokenKind::Word && !KEYWORDS.contains(&t.text.as_str()) => {
                 Ok(self.bump().text.clone())
             }
-            _ => Err(self.error(format!("expected a name {what}, found {}", self.describe_next()))),
+            _ => Err(self.error("expected-name", format!("expected a name {what}, found {}", self.describe_next()))),
         }
     }
 
@@ -452,6 +505,10 @@ impl<'a> Parser<'a> {
         loop {
             let pos = self.here();
             let name = self.name("to declare")?;
+            // `u32 min(u32 x, u32 y) { ... }`: C's definition of a helper.
+            if declarators.is_empty() && self.next_is("(") {
+                return self.function_rest(name, Some(TypeName { spelled }));
+            }
             let array = if self.next_is("[") {
                 self.bump();
                 let size = self.expression()?;
@@ -508,7 +565,8 @@ impl<'a> Parser<'a> {
             } else {
                 format!("`{text}` cannot be assigned to: it is not a variable, element or slice")
             };
-            return Err(Diagnostic::new(target.span.start, &text, why));
+            let code = if hyphenated(&target) { "hyphenated-name" } else { "not-assignable" };
+            return Err(Diagnostic::new(target.span.start, &text, code, why));
         }
         self.bump();
         let value = self.assignment()?;
@@ -537,10 +595,13 @@ impl<'a> Parser<'a> {
         let question = self.bump().pos;
         let then = self.expression()?;
         if !self.next_is(":") {
-            return Err(self.error(format!(
-                "the conditional operator `?` at {question} has no `:`, found {} where it should be",
-                self.describe_next()
-            )));
+            return Err(self.error(
+                "no-colon",
+                format!(
+                    "the conditional operator `?` at {question} has no `:`, found {} where it should be",
+                    self.describe_next()
+                ),
+            ));
         }
         self.bump();
         let otherwise = self.conditional()?;
@@ -591,7 +652,9 @@ impl<'a> Parser<'a> {
 
     fn unary(&mut self) -> Parse<Expr> {
         let start = self.here();
-        let Some(t) = self.peek() else { return Err(self.error("expected an expression, but the block ends")) };
+        let Some(t) = self.peek() else {
+            return Err(self.error("expected-expression", "expected an expression, but the block ends"));
+        };
         if t.kind != TokenKind::Punct {
             let e = self.primary()?;
             return self.postfix(e);
@@ -620,10 +683,13 @@ impl<'a> Parser<'a> {
             self.notations.push((start, Notation::AbsoluteValue));
             let inner = self.binary(PREC_BIT_OR + 1)?;
             if !self.next_is("|") {
-                return Err(self.error(format!(
-                    "the `|` at {start} opens an absolute value that is never closed, found {}",
-                    self.describe_next()
-                )));
+                return Err(self.error(
+                    "unclosed-abs",
+                    format!(
+                        "the `|` at {start} opens an absolute value that is never closed, found {}",
+                        self.describe_next()
+                    ),
+                ));
             }
             self.bump();
             let e = Expr::new(ExprKind::Abs(Box::new(inner)), self.span_from(start));
@@ -664,7 +730,9 @@ impl<'a> Parser<'a> {
 
     fn primary(&mut self) -> Parse<Expr> {
         let start = self.here();
-        let t = self.peek().ok_or_else(|| self.error("expected an expression, but the block ends"))?;
+        let t = self
+            .peek()
+            .ok_or_else(|| self.error("expected-expression", "expected an expression, but the block ends"))?;
         let kind = match &t.kind {
             TokenKind::Int { value } => {
                 self.bump();
@@ -688,7 +756,8 @@ impl<'a> Parser<'a> {
                 ExprKind::Float(t.text.clone())
             }
             TokenKind::Word if KEYWORDS.contains(&t.text.as_str()) || C_TYPES.contains(&t.text.as_str()) => {
-                return Err(self.error(format!("expected an expression, found the keyword `{}`", t.text)));
+                return Err(self
+                    .error("expected-expression", format!("expected an expression, found the keyword `{}`", t.text)));
             }
             TokenKind::Word => {
                 self.bump();
@@ -712,7 +781,7 @@ impl<'a> Parser<'a> {
                 ExprKind::Bracketed(name)
             }
             TokenKind::Punct => {
-                return Err(self.error(format!("expected an expression, found `{}`", t.text)));
+                return Err(self.error("expected-expression", format!("expected an expression, found `{}`", t.text)));
             }
         };
         Ok(Expr::new(kind, self.span_from(start)))

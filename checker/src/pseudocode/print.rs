@@ -289,8 +289,19 @@ fn stmt_inline(out: &mut String, s: &Stmt, level: usize) {
         StmtKind::Return(Some(e)) => {
             let _ = write!(out, "return {e};");
         }
-        StmtKind::Function { name, params, body: b } => {
-            let _ = write!(out, "def {name} ({}) ", params.join(", "));
+        StmtKind::Function { name, returns, params, body: b } => {
+            let params: Vec<String> = params
+                .iter()
+                .map(|p| p.ty.as_ref().map_or(p.name.clone(), |t| format!("{} {}", t.spelled, p.name)))
+                .collect();
+            match returns {
+                Some(t) => {
+                    let _ = write!(out, "{} {name}({}) ", t.spelled, params.join(", "));
+                }
+                None => {
+                    let _ = write!(out, "def {name} ({}) ", params.join(", "));
+                }
+            }
             braced(out, b, level);
         }
         StmtKind::Empty => out.push(';'),

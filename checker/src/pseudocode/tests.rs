@@ -165,6 +165,26 @@ fn statements() {
 }
 
 #[test]
+fn helpers_defined_in_three_ways() {
+    // `def`, C's definition, and a signature with its body (the forms the
+    // document and the proposed fixes write).
+    let p = parse_text(
+        "def f (z, x) {\n  return z;\n}\nu32 min(u32 x, u32 y) {  // the smaller\n  return (x < y) ? x : y;\n}\n\
+         ext_4(x, type) {  // element i\n}\nd = min(a, b);",
+    );
+    assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+    let heads: Vec<String> = p.statements.iter().map(|s| s.to_string().lines().next().unwrap().to_string()).collect();
+    assert_eq!(heads, ["def f (z, x) {", "u32 min(u32 x, u32 y) {", "def ext_4 (x, type) {", "d = min(a, b);"]);
+    let StmtKind::Function { params, returns, .. } = &p.statements[1].kind else { panic!() };
+    assert_eq!(returns.as_ref().map(|t| t.spelled.as_str()), Some("u32"));
+    assert_eq!(params[1].ty.as_ref().map(|t| t.ptx()), Some(Some(('u', 32))));
+    let defined = p.notations.iter().filter(|(_, n)| *n == Notation::HelperDefinition).count();
+    assert_eq!(defined, 2, "`def` and the signature; C's own form is C");
+    // A call of something other than names, before a brace, is no signature.
+    assert_eq!(diagnostics("f(x + 1) {\n}"), ["1:10: expected `;` or an operator, found `{`"]);
+}
+
+#[test]
 fn switch_keeps_its_labels_in_order_with_and_without_break() {
     let text = "switch (shf.dir) {  // the pair\n  case shf.l:     // msbs\n     u32 d = a;\n  case shf.r:\n     u32 d = b; break;\n  default: break;\n}";
     let p = parse_text(text);

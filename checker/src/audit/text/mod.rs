@@ -104,6 +104,7 @@ pub fn run(paths: &[PathBuf]) -> Result<TextAudit, TextError> {
     findings.extend(declarations::check(&document));
     findings.extend(operands::findings(&document));
     findings.extend(control::check(&document));
+    findings.extend(semantics::check(&document));
     findings.extend(labels::check(&document));
     findings.extend(tables::check(&document));
     findings.extend(packed::check(&document));

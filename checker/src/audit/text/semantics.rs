@@ -4,7 +4,9 @@
 //! finding at its line and column.
 
 use super::document::{BlockKind, Document, Section};
-use crate::pseudocode::{self, Parsed, SourceLine, Vocabulary};
+use super::helpers::code_of;
+use crate::audit::finding::{Finding, FindingKind, Severity};
+use crate::pseudocode::{self, Diagnostic, Parsed, SourceLine, Vocabulary};
 
 /// One Semantics block of the document, read.
 pub struct Read<'d> {
@@ -33,4 +35,56 @@ pub fn read(doc: &Document) -> Vec<Read<'_>> {
             })
         })
         .collect()
+}
+
+/// Every place where a Semantics block is not the dialect, as a
+/// malformed-code finding: one per fragment and block (a hyphenated name
+/// assigned at two places is one finding), each place named in its detail.
+pub fn check(doc: &Document) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    for r in read(doc) {
+        let Some(block) = r.section.block(BlockKind::Semantics) else { continue };
+        for d in &r.parsed.diagnostics {
+            let line = block.lines.iter().find(|l| l.number == d.pos.line).map_or("", |l| l.text.as_str());
+            let statement = code_of(line).trim().to_string();
+            let id = format!("text-parse-{}-{}", r.section.number, subject(d));
+            let place = format!("{}:{}: {}", r.section.file, d.pos, d.message);
+            if let Some(f) = out.iter_mut().find(|f| f.id == id) {
+                f.detail.insert(f.detail.len() - 1, place);
+                continue;
+            }
+            out.push(Finding {
+                id,
+                section: r.section.number.clone(),
+                kind: FindingKind::MalformedCode,
+                severity: Severity::Low,
+                root_cause: String::new(),
+                fragment: statement,
+                summary: format!("the Semantics block does not parse: {}", d.message),
+                detail: vec![
+                    place,
+                    "Read by the pseudocode parser (`ptxcheck pseudocode`): the statement is skipped, and the \
+                     rest of the block is still read."
+                        .into(),
+                ],
+                model_choice: None,
+                witness: None,
+                more_witnesses: Vec::new(),
+            });
+        }
+    }
+    out
+}
+
+/// What a diagnostic's finding is named after, so that an edit elsewhere
+/// in the block leaves the name alone: what is wrong (`no-colon`), and the
+/// name or constant it is at, where it is at one
+/// (`hyphenated-name-sum-overflow`).
+fn subject(d: &Diagnostic) -> String {
+    let wordlike = d.fragment.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if !d.fragment.is_empty() && wordlike {
+        format!("{}-{}", d.code, d.fragment.to_ascii_lowercase().replace('_', "-"))
+    } else {
+        d.code.to_string()
+    }
 }
