@@ -254,9 +254,12 @@ fn revision_lines(diff: &revision::Diff, was: &BTreeMap<String, String>, out: &m
 /// The root causes judged: those not open, each with why, then the table
 /// of root causes by status.
 fn judged(judged: &[Judgement], width: Width, out: &mut dyn Write) -> Result<(), Error> {
+    // Root causes on sections the document leaves out are named one by one
+    // only where they are few: a document of other sections leaves out all.
+    let missing = judged.iter().filter(|j| j.status == Status::Missing).count();
     let moved: Vec<Vec<String>> = judged
         .iter()
-        .filter(|j| j.status != Status::Open)
+        .filter(|j| j.status != Status::Open && (j.status != Status::Missing || missing <= 8))
         .map(|j| vec![j.id.clone(), j.status.label().to_string(), j.how.clone()])
         .collect();
     if !moved.is_empty() {

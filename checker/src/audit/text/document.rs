@@ -271,9 +271,26 @@ pub fn instruction_sections() -> Vec<&'static str> {
 }
 
 /// Read every path (a file, or a folder: its `.txt` and `.md` files in
-/// name order) into one document of the sections ptxcheck covers.
+/// name order) into one document of every numbered section, whether or not
+/// ptxcheck models it; the sections of the instructions it models must
+/// have every required block.
 pub fn read(paths: &[PathBuf]) -> Result<Document, TextError> {
     read_with(paths, parse)
+}
+
+/// Every numbered section of one file (none is an error); a modelled
+/// instruction's section without a required block is an error.
+pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<Section>, TextError> {
+    let sections = parse_any(file, bytes)?;
+    if sections.is_empty() {
+        return Err(TextError::at(
+            file,
+            1,
+            "no numbered section (a heading such as `### 9.7.8. Logic and Shift Instructions`)",
+        ));
+    }
+    required_blocks(file, &sections)?;
+    Ok(sections)
 }
 
 /// Read every path into one document of every numbered section, covered
@@ -464,25 +481,10 @@ fn sections_of(file: &str, text: &str, keep: &dyn Fn(&str) -> bool) -> Vec<Secti
     sections
 }
 
-/// Cut one file into the covered sections it renders.
-pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<Section>, TextError> {
-    let text = decode(file, bytes)?;
-    let covered = covered();
-    let sections = sections_of(file, text, &|number| covered.iter().any(|c| c == number));
-    if sections.is_empty() {
-        let list =
-            covered.iter().filter(|s| !instruction_sections().contains(&s.as_str())).cloned().collect::<Vec<_>>();
-        return Err(TextError::at(
-            file,
-            1,
-            format!(
-                "no section ptxcheck covers (a heading such as `### 9.7.8. ...` for {}, 9.7.9.5, or one of their instructions)",
-                list.join(", ")
-            ),
-        ));
-    }
+/// Every section of an instruction ptxcheck models has each required block.
+fn required_blocks(file: &str, sections: &[Section]) -> Result<(), TextError> {
     let instructions = instruction_sections();
-    for s in &sections {
+    for s in sections {
         if !instructions.contains(&s.number.as_str()) {
             continue;
         }
@@ -496,7 +498,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<Section>, TextError> {
             }
         }
     }
-    Ok(sections)
+    Ok(())
 }
 
 /// The label rule a line is, if it is a label.
