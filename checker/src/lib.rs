@@ -23,4 +23,5 @@ pub mod run;
 pub mod select;
 pub mod sm_90_report;
 pub mod smtlib;
+pub mod text_proof;
 pub mod vectors;

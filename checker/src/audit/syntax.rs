@@ -219,25 +219,46 @@ pub fn expand(line: &str, sets: &[(&str, &[&str])]) -> Vec<String> {
 
 /// Whether a mnemonic (`add.sat.u32`) fits some line of a Syntax block.
 pub fn mnemonic_fits(block: &SyntaxBlock, mnemonic: &str) -> bool {
+    bind(block, mnemonic).is_some()
+}
+
+/// How a mnemonic fits its section's Syntax block: each part of the
+/// matching line's template that the mnemonic writes, with the qualifier
+/// written for it (`.type` → `.u32`; a literal part such as `.hi` or an
+/// optional `{.sat}` → itself). `None` where no line fits.
+pub fn bind(block: &SyntaxBlock, mnemonic: &str) -> Option<Vec<(String, String)>> {
     let opcode = mnemonic.split('.').next().unwrap_or("");
     let qualifiers: Vec<String> = mnemonic.split('.').skip(1).map(|q| format!(".{q}")).collect();
     let qualifiers: Vec<&str> = qualifiers.iter().map(String::as_str).collect();
-    block.lines.iter().any(|line| {
+    block.lines.iter().find_map(|line| {
         let template = line.split_once(' ').map_or(*line, |(t, _)| t);
         let (t_opcode, rest) = template.split_at(line_opcode(template).len());
-        t_opcode == opcode && fits(&template_parts(rest), &qualifiers, block.sets)
+        let mut bound = Vec::new();
+        (t_opcode == opcode && bind_parts(&template_parts(rest), &qualifiers, block.sets, &mut bound)).then_some(bound)
     })
 }
 
-/// Whether the written qualifiers fit the template's parts, in order.
-fn fits(parts: &[(String, bool)], written: &[&str], sets: &[(&str, &[&str])]) -> bool {
+/// Whether the written qualifiers fit the template's parts, in order,
+/// each part's written qualifier recorded in `bound`.
+fn bind_parts(
+    parts: &[(String, bool)],
+    written: &[&str],
+    sets: &[(&str, &[&str])],
+    bound: &mut Vec<(String, String)>,
+) -> bool {
     let Some(((part, optional), rest)) = parts.split_first() else { return written.is_empty() };
     let accepts = |q: &str| match sets.iter().find(|(name, _)| name == part) {
         Some((_, values)) => values.contains(&q),
         None => q == part,
     };
-    (*optional && fits(rest, written, sets))
-        || written.split_first().is_some_and(|(q, more)| accepts(q) && fits(rest, more, sets))
+    if let Some((q, more)) = written.split_first().filter(|(q, _)| accepts(q)) {
+        bound.push((part.clone(), q.to_string()));
+        if bind_parts(rest, more, sets, bound) {
+            return true;
+        }
+        bound.pop();
+    }
+    *optional && bind_parts(rest, written, sets, bound)
 }
 
 /// The opcode a Syntax line writes (`min` of `min{.relu}.btype d, a, b`).
@@ -274,7 +295,7 @@ pub fn check(section: &str, text: &str) -> Result<(), String> {
         if t_opcode != opcode {
             continue;
         }
-        if !fits(&template_parts(t_rest), &qualifiers, block.sets) {
+        if !bind_parts(&template_parts(t_rest), &qualifiers, block.sets, &mut Vec::new()) {
             reasons.push(format!("qualifiers `{}` do not fit `{template}`", mnemonic.trim_start_matches(opcode)));
             continue;
         }

@@ -12,6 +12,7 @@ pub mod hw;
 pub mod list;
 pub mod mutants;
 pub mod prove;
+pub mod prove_text;
 pub mod pseudocode;
 pub mod render;
 pub mod report;

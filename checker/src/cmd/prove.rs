@@ -12,7 +12,8 @@ use ptx_spec::catalogue::Variant;
 use ptx_spec::hardware::{Model, Rule};
 use serde_json::{json, Map, Value};
 
-use super::render::{deprecations, note, seconds, value_or_undefined, Table, Width, WidthArgs};
+use super::prove_text::TextSummary;
+use super::render::{deprecations, note, seconds, shown_inputs, value_or_undefined, Table, Width, WidthArgs};
 use super::{select, status, Format, ModelArgs, Setup, SolverArgs};
 use crate::error::Error;
 use crate::prove::{self, Counterexample, ProofResult, Verdict};
@@ -29,6 +30,10 @@ pub struct Args {
     width: WidthArgs,
     #[command(flatten)]
     model: ModelArgs,
+    /// Also prove each variant's Semantics block, read from the copy of the
+    /// text in DIR (a folder or file of sections), against its encoding.
+    #[arg(long, value_name = "DIR")]
+    text: Option<std::path::PathBuf>,
 }
 
 /// Prove the variants `args` names; exit 1 unless every one is proven.
@@ -37,13 +42,37 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let setup = Setup::new(&args.solver)?;
     let start = Instant::now();
     let model = args.model.model;
+    // The text is read first, so that a bad path stops before any proof.
+    let doc = match &args.text {
+        Some(dir) => Some(crate::audit::text::document::read(std::slice::from_ref(dir))?),
+        None => None,
+    };
     let results = setup.run_all(&variants, |v| prove::prove_in(model, v, &setup.backend, setup.timeout))?;
     let summary = ProveSummary { results: &results, solver: setup.backend.to_string(), wall: start.elapsed() };
+    let text_start = Instant::now();
+    let proofs = match &doc {
+        Some(doc) => {
+            setup.run_all(&variants, |v| crate::text_proof::prove_text(doc, v, &setup.backend, setup.timeout))?
+        }
+        None => Vec::new(),
+    };
+    let third = TextSummary { proofs: &proofs, wall: text_start.elapsed() };
     match args.solver.format {
-        Format::Table => summary.text(out, args.width.resolve())?,
+        Format::Table => {
+            summary.text(out, args.width.resolve())?;
+            if doc.is_some() {
+                writeln!(out)?;
+                third.text(out, args.width.resolve())?;
+            }
+        }
+        Format::Json if doc.is_some() => {
+            let mut all = summary.json();
+            all["text"] = third.json();
+            writeln!(out, "{all:#}")?
+        }
         Format::Json => writeln!(out, "{:#}", summary.json())?,
     }
-    Ok(status(summary.all_proven()))
+    Ok(status(summary.all_proven() && third.accounted()))
 }
 
 /// The assumptions used by `results`, each once, in first-use order.
@@ -57,20 +86,6 @@ fn used_assumptions<'a>(lists: impl IntoIterator<Item = &'a Vec<&'static Assumpt
         }
     }
     used
-}
-
-/// Inputs beyond which a witness shows only its non-zero inputs (shfl's
-/// model reads every lane of the warp; a minimised witness is mostly 0).
-const FEW_INPUTS: usize = 8;
-
-/// The inputs of a witness worth showing, and how many zeros were left out.
-fn shown_inputs(cex: &Counterexample) -> (Vec<&(String, BitVec)>, usize) {
-    if cex.inputs.len() <= FEW_INPUTS {
-        return (cex.inputs.iter().collect(), 0);
-    }
-    let shown: Vec<_> = cex.inputs.iter().filter(|(_, v)| v.unsigned() != 0).collect();
-    let hidden = cex.inputs.len() - shown.len();
-    (shown, hidden)
 }
 
 /// A counterexample the way Alive2 shows one: a headline, the inputs, then

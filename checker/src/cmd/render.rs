@@ -10,6 +10,8 @@ use ptx_spec::catalogue::Variant;
 use tabled::builder::Builder;
 use tabled::settings::Style;
 
+use crate::prove::Counterexample;
+
 /// How wide tables and notes may be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Width {
@@ -293,6 +295,20 @@ pub fn deprecations<'a>(
         }
     }
     Ok(())
+}
+
+/// Inputs beyond which a witness shows only its non-zero inputs (shfl's
+/// model reads every lane of the warp; a minimised witness is mostly 0).
+const FEW_INPUTS: usize = 8;
+
+/// The inputs of a witness worth showing, and how many zeros were left out.
+pub fn shown_inputs(cex: &Counterexample) -> (Vec<&(String, BitVec)>, usize) {
+    if cex.inputs.len() <= FEW_INPUTS {
+        return (cex.inputs.iter().collect(), 0);
+    }
+    let shown: Vec<_> = cex.inputs.iter().filter(|(_, v)| v.unsigned() != 0).collect();
+    let hidden = cex.inputs.len() - shown.len();
+    (shown, hidden)
 }
 
 #[cfg(test)]

@@ -18,10 +18,16 @@
 //! its exact place (a malformed-code finding) and a `Malformed` node, and
 //! the rest of the block is still read.
 
+pub mod arith;
 pub mod ast;
+pub mod eval;
+pub mod fold;
 pub mod lexer;
 pub mod parser;
 pub mod print;
+pub mod readings;
+pub mod setting;
+pub mod value;
 
 #[cfg(test)]
 mod tests;

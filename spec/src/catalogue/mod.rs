@@ -47,6 +47,22 @@ pub enum Type {
 }
 
 impl Type {
+    /// Every type, in the order of the enum.
+    pub const ALL: [Type; 12] = [
+        Type::Pred,
+        Type::B16,
+        Type::B32,
+        Type::B64,
+        Type::U16,
+        Type::U32,
+        Type::U64,
+        Type::S16,
+        Type::S32,
+        Type::S64,
+        Type::U16x2,
+        Type::S16x2,
+    ];
+
     /// Width in bits; a predicate is one bit.
     pub fn width(self) -> u32 {
         match self {

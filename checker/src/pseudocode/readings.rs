@@ -1,0 +1,155 @@
+//! What the evaluator needs beyond C and the dialect to run the document's
+//! Semantics blocks, each a reading the model adopts and says so: the
+//! helpers the blocks call but do not define (each read as its section's
+//! Description defines it), the phrases of prose they use as values, and
+//! the comments that say which variant a line is for.
+//!
+//! The readings that change what a block's code says, for one section
+//! (clz's `a & mask == 0` read as the model reads it), are data in
+//! [`SECTION_READINGS`]; the third proof names each one it uses.
+
+use ptx_spec::bv::Algebra;
+
+use super::arith;
+use super::ast::BinaryOp;
+use super::setting::Setting;
+use super::value::{select, Int, Refusal, Truth, Value};
+
+/// A reading of one section's block that departs from its code as C reads
+/// it.
+#[derive(Clone, Copy, Debug)]
+pub struct SectionReading {
+    pub id: &'static str,
+    pub section: &'static str,
+    /// The code as written, and as the model reads it (`None`: the reading
+    /// is not an edit of the code).
+    pub written: &'static str,
+    pub read_as: Option<&'static str>,
+    /// The assumption of the model this reading is, if any.
+    pub assumption: Option<&'static str>,
+    pub why: &'static str,
+}
+
+/// The section readings the model adopts.
+pub const SECTION_READINGS: &[SectionReading] = &[
+    SectionReading {
+        id: "clz-mask-test",
+        section: "9.7.1.15",
+        written: "a & mask == 0",
+        read_as: Some("(a & mask) == 0"),
+        assumption: Some("clz-mask-test"),
+        why: "C binds `==` before `&`, so the test as written is `a & (mask == 0)`, which is 0; the loop is \
+              meant to test the top bit",
+    },
+    SectionReading {
+        id: "shf-cases-end-at-labels",
+        section: "9.7.8.7",
+        written: "case shf.r:",
+        read_as: None,
+        assumption: None,
+        why: "the `switch` has no `break`, so in C `shf.l` falls through into `shf.r` and takes its result; \
+              each case is read as ending at the next label",
+    },
+];
+
+/// The qualifier a trailing comment limits its line to: `// for .hi
+/// variant` is `.hi`.
+pub fn comment_guard(comment: &str) -> Option<String> {
+    let rest = comment.trim().strip_prefix("for ")?;
+    let word = rest.split_whitespace().next()?;
+    (word.starts_with('.') && word.len() > 1).then(|| word.to_string())
+}
+
+/// A bare word that names a qualifier (`u16x2` in `type == u16x2`).
+pub fn is_qualifier_word(setting: &Setting, word: &str) -> bool {
+    let dotted = format!(".{word}");
+    setting.bound.iter().any(|(_, v)| *v == dotted) || ptx_spec::catalogue::Type::ALL.iter().any(|t| t.name() == word)
+}
+
+/// A phrase of prose as a value: `bitwidth of type` is the width of
+/// `.type`; `BoolOp specified` whether the variant writes a `.BoolOp`;
+/// `dest predicate selected` whether it writes a predicate destination.
+pub fn prose<A: Algebra>(alg: &A, setting: &Setting, words: &[String]) -> Option<Value<A>> {
+    let phrase = words.join(" ");
+    Some(match phrase.as_str() {
+        "bitwidth of type" => {
+            let ty = setting.bound(".type")?;
+            let t = ptx_spec::catalogue::Type::ALL.into_iter().find(|t| t.to_string() == ty)?;
+            Value::Int(Int::constant(alg, i128::from(t.width())))
+        }
+        "BoolOp specified" => Value::Truth(Truth::constant(alg, setting.bound(".BoolOp").is_some())),
+        "dest predicate selected" => {
+            Value::Truth(Truth::constant(alg, setting.operands.iter().any(|o| o.output && o.name == "p")))
+        }
+        _ => return None,
+    })
+}
+
+/// A call of a helper the block does not define, read as its section says;
+/// `None` for a helper no reading defines.
+pub fn call<A: Algebra>(alg: &A, name: &str, args: &[Value<A>]) -> Option<Result<Value<A>, Refusal>> {
+    let int = |v: &Value<A>| match v {
+        Value::Int(i) => Ok(*i),
+        Value::Truth(t) => Ok(t.to_int(alg)),
+        _ => Err(format!("`{name}` takes numbers")),
+    };
+    Some(match (name, args) {
+        // The smaller or larger of two integers.
+        ("min" | "max", [x, y]) => (|| {
+            let (x, y) = (int(x)?, int(y)?);
+            let op = if name == "min" { BinaryOp::Lt } else { BinaryOp::Gt };
+            let mut out = match arith::binary(alg, op, x, y)? {
+                Err(first) => select(alg, first, x, y)?,
+                Ok(_) => unreachable!("a comparison gives a truth value"),
+            };
+            // The interval of the smaller (larger) of two values.
+            if let (Some(a), Some(b)) = (x.range, y.range) {
+                let pick = if name == "min" { i128::min } else { i128::max };
+                if !out.modular {
+                    out.range = Some((pick(a.0, b.0), pick(a.1, b.1)));
+                }
+            }
+            Ok(Value::Int(out))
+        })(),
+        // lop3 (9.7.8.6): the function whose truth table is immLut.
+        ("GetFunctionFromTable", [lut]) => int(lut).map(Value::Table),
+        // dp4a and dp2a (9.7.1.23-24): the four bytes or two halves of a
+        // word, each extended as the type says (signed for `.s32`).
+        ("extractAndSignOrZeroExt_4" | "extractAndSignOrZeroExt_2", [x, Value::Qualifier(ty)]) => (|| {
+            let x = int(x)?;
+            let parts: u32 = if name.ends_with('4') { 4 } else { 2 };
+            let size = 32 / parts;
+            let signed = ty == ".s32";
+            let items = (0..parts)
+                .map(|k| {
+                    let bits = arith::slice(alg, x, size * k + size - 1, size * k)?;
+                    let mut v = Int::of_bits(alg, bits.bv, signed);
+                    v.ok = bits.ok;
+                    Ok(Some(Value::Int(v)))
+                })
+                .collect::<Result<Vec<_>, Refusal>>()?;
+            Ok(Value::Array(items))
+        })(),
+        _ => return None,
+    })
+}
+
+/// lop3's `F(a, b, c)`: bit i of the result is bit k of the table, where k
+/// is the three bits a[i], b[i], c[i] read as a number with a[i] highest
+/// (so that F(0xF0, 0xCC, 0xAA) is the table itself).
+pub fn table<A: Algebra>(alg: &A, lut: Int<A>, xs: &[Int<A>]) -> Result<Value<A>, Refusal> {
+    let [a, b, c] = xs else { return Err("the table's function takes three operands".into()) };
+    let w = [a, b, c].iter().map(|x| x.width(alg)).max().unwrap_or(1);
+    let (a, b, c) = (a.bits_at(alg, w), b.bits_at(alg, w), c.bits_at(alg, w));
+    let pick = |x: A::Bv, one: bool| if one { x } else { alg.bvnot(x) };
+    let mut out = alg.constant(w, 0);
+    for k in 0..8u32 {
+        let term = alg.bvand(alg.bvand(pick(a, k & 4 != 0), pick(b, k & 2 != 0)), pick(c, k & 1 != 0));
+        let bit = arith::slice(alg, lut, k, k)?;
+        let all = alg.bvneg(alg.zero_extend(w - 1, bit.bv));
+        out = alg.bvor(out, alg.bvand(term, all));
+    }
+    let mut v = Int::of_bits(alg, out, false);
+    v.ok = lut.ok;
+    Ok(Value::Int(v))
+}

@@ -1,0 +1,45 @@
+//! What the evaluator is told about the variant whose block it runs: the
+//! qualifiers it writes, its operands and their types, and the readings in
+//! force.
+
+/// What the evaluator is told about the variant: its qualifiers, its
+/// operands, and the readings in force.
+#[derive(Clone, Debug, Default)]
+pub struct Setting {
+    /// Each placeholder of the Syntax with the qualifier the variant writes
+    /// for it (`.type` → `.u32`), and each optional qualifier it writes
+    /// (`.sat` → `.sat`).
+    pub bound: Vec<(String, String)>,
+    /// Every qualifier the variant writes (`.hi`, `.s32`).
+    pub written: Vec<String>,
+    /// The operands: name, whether read as signed, width, and whether the
+    /// instruction writes it.
+    pub operands: Vec<Operand>,
+    /// The width of one element where `.type` is a packed type.
+    pub lane: Option<(u32, bool)>,
+    /// How many times a loop whose stop no input decides may run.
+    pub loop_bound: u32,
+    /// Each `case` of a `switch` ends at the next label (the reading of a
+    /// `switch` written without `break`).
+    pub cases_end_at_labels: bool,
+    /// Inputs known to lie in an interval (a case of a split proof).
+    pub ranges: Vec<(String, (i128, i128))>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Operand {
+    pub name: String,
+    pub signed: bool,
+    pub width: u32,
+    pub output: bool,
+}
+
+impl Setting {
+    /// The qualifier bound to a placeholder (`.type`), if any.
+    pub fn bound(&self, placeholder: &str) -> Option<&str> {
+        self.bound.iter().find(|(p, _)| p == placeholder).map(|(_, v)| v.as_str())
+    }
+    pub fn writes(&self, qualifier: &str) -> bool {
+        self.written.iter().any(|q| q == qualifier)
+    }
+}
