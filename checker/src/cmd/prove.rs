@@ -13,7 +13,7 @@ use ptx_spec::hardware::{Model, Rule};
 use serde_json::{json, Map, Value};
 
 use super::prove_text::TextSummary;
-use super::render::{deprecations, note, seconds, shown_inputs, value_or_undefined, Table, Width, WidthArgs};
+use super::render::{deprecations, inputs_line, note, output_pairs, seconds, shown_inputs, Table, Width, WidthArgs};
 use super::{select, status, Format, ModelArgs, Setup, SolverArgs};
 use crate::error::Error;
 use crate::prove::{self, Counterexample, ProofResult, Verdict};
@@ -101,18 +101,7 @@ pub fn counterexample(out: &mut dyn Write, width: Width, variant: &Variant, cex:
     for (name, value) in shown {
         writeln!(out, "    {name} = {value}")?;
     }
-    let rows = cex
-        .outputs
-        .iter()
-        .map(|o| {
-            let mark = if o.smt == o.concrete { "" } else { "differs" };
-            vec![o.name.clone(), value_or_undefined(o.smt), value_or_undefined(o.concrete), mark.to_string()]
-        })
-        .collect();
-    for line in Table::new(&["output", "SMT encoding", "concrete", ""], rows).render(width.less(2)).lines() {
-        writeln!(out, "  {line}")?;
-    }
-    Ok(())
+    output_pairs(out, width, cex, "concrete")
 }
 
 pub struct ProveSummary<'a> {
@@ -146,12 +135,7 @@ impl ProveSummary<'_> {
                 let verdict = match &r.verdict {
                     // The witness in the row; both sides' outputs below the table.
                     Verdict::Counterexample(cex) => {
-                        let (shown, hidden) = shown_inputs(cex);
-                        let mut inputs: Vec<String> = shown.iter().map(|(n, v)| format!("{n}={}", v.hex())).collect();
-                        if hidden > 0 {
-                            inputs.push("others 0".into());
-                        }
-                        format!("counterexample\n{}", inputs.join(" "))
+                        format!("counterexample\n{}", inputs_line(cex))
                     }
                     Verdict::Proven if r.cases > 1 => format!("proven\n({} cases)", r.cases),
                     v => v.label().to_string(),

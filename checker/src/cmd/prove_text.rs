@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::render::{note, seconds, shown_inputs, value_or_undefined, Table, Width};
+use super::render::{inputs_line, note, output_pairs, seconds, Table, Width};
 use crate::prove::Counterexample;
 use crate::pseudocode::readings::SectionReading;
 use crate::text_proof::{Difference, TextProof, TextVerdict};
@@ -16,15 +16,6 @@ use crate::text_proof::{Difference, TextProof, TextVerdict};
 pub struct TextSummary<'a> {
     pub proofs: &'a [TextProof],
     pub wall: Duration,
-}
-
-fn inputs_line(cex: &Counterexample) -> String {
-    let (shown, hidden) = shown_inputs(cex);
-    let mut inputs: Vec<String> = shown.iter().map(|(n, v)| format!("{n}={}", v.hex())).collect();
-    if hidden > 0 {
-        inputs.push("others 0".into());
-    }
-    inputs.join(" ")
 }
 
 impl TextSummary<'_> {
@@ -205,16 +196,5 @@ fn witness_json(cex: &Counterexample) -> Value {
 /// give it.
 pub fn witness(out: &mut dyn Write, width: Width, cex: &Counterexample) -> io::Result<()> {
     writeln!(out, "  inputs: {}", inputs_line(cex))?;
-    let rows = cex
-        .outputs
-        .iter()
-        .map(|o| {
-            let mark = if o.smt == o.concrete { "" } else { "differs" };
-            vec![o.name.clone(), value_or_undefined(o.smt), value_or_undefined(o.concrete), mark.to_string()]
-        })
-        .collect();
-    for line in Table::new(&["output", "SMT encoding", "Semantics block", ""], rows).render(width.less(2)).lines() {
-        writeln!(out, "  {line}")?;
-    }
-    Ok(())
+    output_pairs(out, width, cex, "Semantics block")
 }

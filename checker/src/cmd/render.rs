@@ -311,6 +311,34 @@ pub fn shown_inputs(cex: &Counterexample) -> (Vec<&(String, BitVec)>, usize) {
     (shown, hidden)
 }
 
+/// A witness's inputs on one line (`a=0x1 b=0x2`), its zeros left out
+/// past a few inputs.
+pub fn inputs_line(cex: &Counterexample) -> String {
+    let (shown, hidden) = shown_inputs(cex);
+    let mut inputs: Vec<String> = shown.iter().map(|(n, v)| format!("{n}={}", v.hex())).collect();
+    if hidden > 0 {
+        inputs.push("others 0".into());
+    }
+    inputs.join(" ")
+}
+
+/// Each output of a witness on both sides, the second side headed
+/// `other` (`concrete`, `Semantics block`), indented under its headline.
+pub fn output_pairs(out: &mut dyn Write, width: Width, cex: &Counterexample, other: &str) -> io::Result<()> {
+    let rows = cex
+        .outputs
+        .iter()
+        .map(|o| {
+            let mark = if o.smt == o.concrete { "" } else { "differs" };
+            vec![o.name.clone(), value_or_undefined(o.smt), value_or_undefined(o.concrete), mark.to_string()]
+        })
+        .collect();
+    for line in Table::new(&["output", "SMT encoding", other, ""], rows).render(width.less(2)).lines() {
+        writeln!(out, "  {line}")?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
