@@ -453,6 +453,8 @@ fn condition(sym: &Sym, variant: &Variant, setting: &Setting, case: &Case, ins: 
         let w = x.width;
         let signed = setting.operands.iter().any(|o| o.name == *input && o.signed);
         let holds = match *bound {
+            // A single value as an equation, which the solver substitutes.
+            Bound::Range(lo, hi) if lo == hi => sym.eq(x, sym.constant(w, lo as u128)),
             Bound::Range(lo, hi) => {
                 let (lo, hi) = (sym.constant(w, lo as u128), sym.constant(w, hi as u128));
                 if signed {

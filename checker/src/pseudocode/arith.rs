@@ -39,7 +39,9 @@ fn ring<A: Algebra>(alg: &A, op: BinaryOp, x: Int<A>, y: Int<A>) -> Int<A> {
     };
     let need = range.map_or(natural, |(lo, hi)| shape_of(lo, hi).1).max(w);
     let modular = need > WIDEST || x.modular || y.modular;
-    let at = need.min(WIDEST);
+    // In whole bytes, as `Int::fitted` cuts: a sum built one small term at
+    // a time stays at one width.
+    let at = need.div_ceil(8).saturating_mul(8).min(WIDEST);
     let (a, b) = (x.bits_at(alg, at), y.bits_at(alg, at));
     let bv = match op {
         BinaryOp::Add => alg.bvadd(a, b),

@@ -111,7 +111,7 @@ impl<'a, A: Algebra> Machine<'a, A> {
             };
             let stored = int.stored(alg, o.signed, o.width);
             let defined = alg.and(stored.ok, alg.not(self.stuck));
-            out.push(Out { value: stored.bv, defined });
+            out.push(Out { value: stored.bits_at(alg, o.width), defined });
         }
         Ok(out)
     }

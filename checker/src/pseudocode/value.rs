@@ -7,9 +7,11 @@
 //! (`t = a * b` is the whole product, so that `t<2n-1..n>` is its high
 //! half), and a value is cut to a width only where it is stored in a typed
 //! place (an operand, or `.u32 d`), as C's conversion does. Each integer
-//! carries the interval it lies in, from which its width follows: an
-//! unsigned 32-bit operand is 32 bits wide, `a - b` of two of them 33 bits
-//! signed, their product 64 bits, `b & 0xff` 8 bits. The intervals also
+//! carries the interval it lies in, from which its width follows, in whole
+//! bytes: an unsigned 32-bit operand is 32 bits wide, `a - b` of two of
+//! them 33 bits signed (held in 40), their product 64 bits, `b & 0xff` 8
+//! bits. Whole bytes keep a count that grows one step at a time at one
+//! width, the shape the solver proves fast. The intervals also
 //! decide comparisons that no input can change, which is how a loop over a
 //! constant bound is unrolled exactly.
 //!
@@ -144,27 +146,37 @@ impl<A: Algebra> Int<A> {
     /// The value stored in a place of `width` bits read as `signed`: C's
     /// conversion, the exact value modulo 2^width.
     pub fn stored(&self, alg: &A, signed: bool, width: u32) -> Int<A> {
+        // A value that already fits is unchanged: it keeps its tighter
+        // interval, and its bits where they are no wider than the place's,
+        // so that a sum stored step by step stays one chain of additions
+        // at one width rather than a cut and an extension at each step.
+        let fits = self.range.filter(|_| !self.modular).filter(|&(lo, hi)| {
+            let (s, w) = shape_of(lo, hi);
+            (s == signed && w <= width) || (!s && signed && w < width)
+        });
+        if fits.is_some() && self.width(alg) <= width {
+            return *self;
+        }
         let mut out = Int::of_bits(alg, self.bits_at(alg, width), signed);
         out.ok = self.ok;
-        // A value that already fits keeps its tighter interval.
-        if let Some((lo, hi)) = self.range.filter(|_| !self.modular) {
-            let (s, w) = shape_of(lo, hi);
-            if (s == signed && w <= width) || (!s && signed && w < width) {
-                out.range = Some((lo, hi));
-            }
+        if fits.is_some() {
+            out.range = self.range;
         }
         out
     }
 
-    /// The value with the interval `range`, its bits cut to the width the
-    /// interval needs (`bv` holds the value exactly at its own width).
+    /// The value with the interval `range`, its bits cut to the whole bytes
+    /// the interval needs (`bv` holds the value exactly at its own width).
     pub fn fitted(alg: &A, bv: A::Bv, signed: bool, range: Option<(i128, i128)>, ok: A::Bool) -> Int<A> {
         match range {
             Some((lo, hi)) => {
                 let (s, w) = shape_of(lo, hi);
                 let at = alg.width(bv);
-                let bv = if w < at {
-                    alg.extract(w - 1, 0, bv)
+                // Cut to whole bytes: a count that grows by one each step
+                // keeps one width rather than a new one at each.
+                let cut = w.div_ceil(8) * 8;
+                let bv = if cut < at {
+                    alg.extract(cut - 1, 0, bv)
                 } else if w > at {
                     alg.extend(signed, w - at, bv)
                 } else {
