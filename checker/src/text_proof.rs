@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use ptx_smt::{encode, Backend, SatResult, SolverError, Sym, SymBv, SymOutputs, Var};
 use ptx_spec::bv::Algebra;
+use ptx_spec::catalogue::shfl::WARP;
 use ptx_spec::catalogue::{Out, Outputs, Role, Type, Variant};
 use serde::Serialize;
 
@@ -24,10 +25,11 @@ use crate::audit::text::document::{BlockKind, Document, Section};
 use crate::audit::text::semantics::vocabulary;
 use crate::audit::{errata, syntax};
 use crate::prove::{timeout_or_unknown, Comparison, Counterexample, Sides};
-use crate::pseudocode::eval::Machine;
+use crate::pseudocode::eval::{Machine, Thread};
 use crate::pseudocode::fold::Fold;
-use crate::pseudocode::readings::{SectionReading, SECTION_READINGS};
+use crate::pseudocode::readings::{SectionReading, GATHERED, SECTION_READINGS};
 use crate::pseudocode::setting::{Operand, Setting};
+use crate::pseudocode::value::{Int, Truth};
 use crate::pseudocode::{self, Parsed, SourceLine};
 
 /// Where a block speaks of less than the variant does, so that the text and
@@ -215,9 +217,9 @@ fn find_ignoring_spaces(line: &str, fragment: &str) -> Option<(usize, usize)> {
 /// What the evaluator is told about `variant`.
 pub fn setting(variant: &Variant, readings: &[&SectionReading]) -> Result<Setting, String> {
     let section = variant.section();
-    if variant.is_warp_wide() {
+    if variant.is_warp_wide() && !readings.iter().any(|r| r.id == EVERY_LANE) {
         return Err("the block is run by every thread of the warp (`[Thread]`, `SourceA[lane] = a`, `d = \
-                    SourceA[j]`), and the evaluator reads the block of one thread alone"
+                    SourceA[j]`), and no reading says how the lanes meet"
             .into());
     }
     let name = variant.mnemonic();
@@ -288,11 +290,56 @@ pub fn text_semantics<A: Algebra>(
         variant.inputs().iter().zip(inputs).map(|(o, v)| (o.name.to_string(), *v)).collect();
     values.extend(variant.outputs().iter().zip(befores).map(|(o, v)| (o.name.to_string(), *v)));
     let fold = Fold(alg);
+    let warp = variant.is_warp_wide().then(|| warp_inputs(&fold, variant, block, inputs));
+    if let Some((a, _, _)) = &warp {
+        values.extend(a.iter().cloned());
+    }
     let mut machine = Machine::new(&fold, setting, &values);
+    if let Some((_, thread, gathered)) = warp {
+        machine.in_warp(thread, gathered);
+    }
     let at = |e: String| format!("section {}, line {e}", block.section.number);
     machine.run(&block.parsed.statements).map_err(at)?;
     let outputs = machine.outputs().map_err(at)?;
     Ok(outputs.into_iter().map(|o| Out { value: o.value, defined: o.defined.term }).collect())
+}
+
+/// The reading that every lane of the warp runs the block.
+const EVERY_LANE: &str = "shfl-every-lane-runs-the-block";
+
+/// What one lane's block is given where every lane of a warp runs it (the
+/// model's inputs: the lane id, then each lane's `a`, state and
+/// unpredictable value): the thread's own operands (its `a`), the thread,
+/// and each array the lanes fill, element k as lane k writes it.
+#[allow(clippy::type_complexity)]
+fn warp_inputs<'a, A: Algebra>(
+    alg: &Fold<'a, A>,
+    variant: &Variant,
+    block: &ReadBlock<'_>,
+    inputs: &[A::Bv],
+) -> (Vec<(String, A::Bv)>, Thread<Fold<'a, A>>, Vec<(String, Vec<A::Bv>)>) {
+    let names = variant.inputs();
+    let get = |name: &str| names.iter().position(|o| o.name == name).map(|k| inputs[k]);
+    let lane = get("lane").expect("a warp-wide variant has a lane id");
+    let per_lane = |base: &str| (0..WARP).map(|k| get(&format!("{base}{k}")).expect("an input per lane")).collect();
+    let (executes, unpredictable): (Vec<A::Bv>, Vec<A::Bv>) = (per_lane("active"), per_lane("unpredictable"));
+    let of_lane = |values: &[A::Bv]| {
+        (0..WARP).rev().fold(values[WARP - 1], |rest, k| {
+            alg.ite(alg.eq(lane, alg.constant(alg.width(lane), k as u128)), values[k], rest)
+        })
+    };
+    let mut own = Vec::new();
+    let mut gathered = Vec::new();
+    for (_, array, operand) in GATHERED.iter().filter(|(s, _, _)| *s == block.section.number) {
+        let written: Vec<A::Bv> = per_lane(operand);
+        own.push((operand.to_string(), of_lane(&written)));
+        let items = (0..WARP).map(|k| alg.ite(alg.is_set(executes[k]), written[k], unpredictable[k])).collect();
+        gathered.push((array.to_string(), items));
+    }
+    let executes_here = alg.is_set(of_lane(&executes));
+    let thread =
+        Thread { lane: Int::of_bits(alg, lane, false), executes: Truth::of(executes_here, alg.bool_constant(true)) };
+    (own, thread, gathered)
 }
 
 /// The outcome of one variant's third proof.

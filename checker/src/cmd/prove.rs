@@ -92,7 +92,7 @@ fn used_assumptions<'a>(lists: impl IntoIterator<Item = &'a Vec<&'static Assumpt
 /// each output on both sides.
 pub fn counterexample(out: &mut dyn Write, width: Width, variant: &Variant, cex: &Counterexample) -> io::Result<()> {
     writeln!(out, "counterexample for {variant}: the SMT encoding and the concrete semantics differ")?;
-    let (shown, hidden) = shown_inputs(cex);
+    let (shown, hidden) = shown_inputs(&cex.inputs);
     if hidden > 0 {
         writeln!(out, "  inputs (the {hidden} not shown are 0):")?;
     } else {
@@ -135,7 +135,7 @@ impl ProveSummary<'_> {
                 let verdict = match &r.verdict {
                     // The witness in the row; both sides' outputs below the table.
                     Verdict::Counterexample(cex) => {
-                        format!("counterexample\n{}", inputs_line(cex))
+                        format!("counterexample\n{}", inputs_line(&cex.inputs))
                     }
                     Verdict::Proven if r.cases > 1 => format!("proven\n({} cases)", r.cases),
                     v => v.label().to_string(),

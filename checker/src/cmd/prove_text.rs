@@ -36,7 +36,7 @@ impl TextSummary<'_> {
                 let verdict = match &p.verdict {
                     TextVerdict::Proven { narrower: Some(_) } => "proven\n(model narrower)".to_string(),
                     TextVerdict::Named { difference, .. } => format!("named difference\n{}", difference.id),
-                    TextVerdict::Differs(cex) => format!("counterexample\n{}", inputs_line(cex)),
+                    TextVerdict::Differs(cex) => format!("counterexample\n{}", inputs_line(&cex.inputs)),
                     TextVerdict::Stale(d) => format!("stale difference\n{}", d.id),
                     v => v.label().to_string(),
                 };
@@ -133,11 +133,7 @@ impl TextSummary<'_> {
             .proofs
             .iter()
             .filter_map(|p| match &p.verdict {
-                TextVerdict::Proven { narrower: Some(ins) } => Some(format!(
-                    "{} ({})",
-                    p.variant,
-                    ins.iter().map(|(n, v)| format!("{n}={}", v.hex())).collect::<Vec<_>>().join(" ")
-                )),
+                TextVerdict::Proven { narrower: Some(ins) } => Some(format!("{} ({})", p.variant, inputs_line(ins))),
                 _ => None,
             })
             .collect();
@@ -195,6 +191,6 @@ fn witness_json(cex: &Counterexample) -> Value {
 /// A witness: the inputs, then each output as the encoding and the text
 /// give it.
 pub fn witness(out: &mut dyn Write, width: Width, cex: &Counterexample) -> io::Result<()> {
-    writeln!(out, "  inputs: {}", inputs_line(cex))?;
+    writeln!(out, "  inputs: {}", inputs_line(&cex.inputs))?;
     output_pairs(out, width, cex, "Semantics block")
 }

@@ -302,19 +302,19 @@ pub fn deprecations<'a>(
 const FEW_INPUTS: usize = 8;
 
 /// The inputs of a witness worth showing, and how many zeros were left out.
-pub fn shown_inputs(cex: &Counterexample) -> (Vec<&(String, BitVec)>, usize) {
-    if cex.inputs.len() <= FEW_INPUTS {
-        return (cex.inputs.iter().collect(), 0);
+pub fn shown_inputs(inputs: &[(String, BitVec)]) -> (Vec<&(String, BitVec)>, usize) {
+    if inputs.len() <= FEW_INPUTS {
+        return (inputs.iter().collect(), 0);
     }
-    let shown: Vec<_> = cex.inputs.iter().filter(|(_, v)| v.unsigned() != 0).collect();
-    let hidden = cex.inputs.len() - shown.len();
+    let shown: Vec<_> = inputs.iter().filter(|(_, v)| v.unsigned() != 0).collect();
+    let hidden = inputs.len() - shown.len();
     (shown, hidden)
 }
 
 /// A witness's inputs on one line (`a=0x1 b=0x2`), its zeros left out
 /// past a few inputs.
-pub fn inputs_line(cex: &Counterexample) -> String {
-    let (shown, hidden) = shown_inputs(cex);
+pub fn inputs_line(inputs: &[(String, BitVec)]) -> String {
+    let (shown, hidden) = shown_inputs(inputs);
     let mut inputs: Vec<String> = shown.iter().map(|(n, v)| format!("{n}={}", v.hex())).collect();
     if hidden > 0 {
         inputs.push("others 0".into());

@@ -59,7 +59,21 @@ pub struct Machine<'a, A: Algebra> {
     skipped: Truth<A>,
     /// The inputs on which a loop was still running at its bound.
     stuck: A::Bool,
+    /// Where every lane of a warp runs the block: the lane whose block
+    /// this is.
+    thread: Option<Thread<A>>,
 }
+
+/// The lane whose block is read, where every lane of a warp runs it
+/// (`[Thread]`): its id, and whether it executes the instruction.
+pub struct Thread<A: Algebra> {
+    pub lane: Int<A>,
+    pub executes: Truth<A>,
+}
+
+/// The helpers that ask of a thread whether it executes the instruction:
+/// the model's one state per lane is both (active, its guard true).
+const THREAD_STATE: &[&str] = &["isActive", "isGuardPredicateTrue"];
 
 type Run<T> = Result<T, Refusal>;
 
@@ -89,7 +103,18 @@ impl<'a, A: Algebra> Machine<'a, A> {
         }
         let yes = Truth::constant(alg, true);
         let no = Truth::constant(alg, false);
-        Machine { alg, setting, vars, live: yes, left: no, skipped: no, stuck: alg.bool_constant(false) }
+        Machine { alg, setting, vars, live: yes, left: no, skipped: no, stuck: alg.bool_constant(false), thread: None }
+    }
+
+    /// Read the block as `thread`'s, where every lane of its warp runs it:
+    /// each array of `gathered` already holds what each lane writes into
+    /// it, for any lane to read.
+    pub fn in_warp(&mut self, thread: Thread<A>, gathered: Vec<(String, Vec<A::Bv>)>) {
+        for (name, items) in gathered {
+            let items = items.into_iter().map(|bv| Some(Value::Int(Int::of_bits(self.alg, bv, false)))).collect();
+            self.vars.insert(name, Slot { value: Some(Value::Array(items)), ty: None, operand: false });
+        }
+        self.thread = Some(thread);
     }
 
     /// Run the block's statements.
@@ -337,11 +362,22 @@ impl<'a, A: Algebra> Machine<'a, A> {
         let is_array = matches!(slot.as_ref().and_then(|s| s.value.as_ref()), Some(Value::Array(_)))
             || slot.as_ref().is_none_or(|s| s.value.is_none() && !s.operand);
         if is_array {
-            let k = known_index(&i, index)?;
             let mut items = match slot.and_then(|s| s.value) {
                 Some(Value::Array(items)) => items,
                 _ => Vec::new(),
             };
+            if i.known().is_none() {
+                // An element the inputs pick: each element written where
+                // the index is its own.
+                within(&i, items.len(), index)?;
+                for (k, item) in items.iter_mut().enumerate() {
+                    let here = self.live.and(alg, index_is(alg, i, k).map_err(|r| at(index, r))?);
+                    *item = Some(merge(alg, here, v.clone(), item.take())?);
+                }
+                self.vars.insert(name.clone(), Slot { value: Some(Value::Array(items)), ty: None, operand: false });
+                return Ok(());
+            }
+            let k = known_index(&i, index)?;
             if items.len() <= k {
                 items.resize(k + 1, None);
             }
@@ -367,6 +403,21 @@ impl<'a, A: Algebra> Machine<'a, A> {
     fn assign(&mut self, target: &Expr, v: Value<A>) -> Run<()> {
         match &target.kind {
             ExprKind::Name(n) => self.store(n, v),
+            // `lane[4:0] = x` sets a new variable to x's low bits.
+            ExprKind::Slice { base, first, second, .. } => {
+                let ExprKind::Name(n) = &base.kind else { return Err(at(target, "a slice of what is not a name")) };
+                let (a, b) = (self.int(first)?.known(), self.int(second)?.known());
+                let (Some(a), Some(b)) = (a, b) else {
+                    return Err(at(target, "a slice whose bounds the inputs decide"));
+                };
+                if a.min(b) != 0 || !(0..128).contains(&a.max(b)) || self.vars.get(n).is_some_and(|s| s.value.is_some())
+                {
+                    return Err(at(target, "a slice written into a value already set, or above bit 0"));
+                }
+                let x = self.int_of(v, target)?;
+                let bits = arith::slice(self.alg, x, a.max(b) as u32, 0).map_err(|r| at(target, r))?;
+                self.store(n, Value::Int(bits))
+            }
             ExprKind::Paren(t) => self.assign(t, v),
             ExprKind::Index(base, index) => self.store_index(base, index, v),
             _ => Err(at(target, "an assignment to a place the evaluator does not write")),
@@ -407,6 +458,22 @@ fn merge<A: Algebra>(alg: &A, guard: Truth<A>, new: Value<A>, old: Option<Value<
 }
 
 /// A constant index of an array or a lane.
+/// Whether the index `i` is `k`.
+fn index_is<A: Algebra>(alg: &A, i: Int<A>, k: usize) -> Result<Truth<A>, Refusal> {
+    match arith::binary(alg, BinaryOp::Eq, i, Int::constant(alg, k as i128))? {
+        Err(t) => Ok(t),
+        Ok(_) => unreachable!("a comparison gives a truth value"),
+    }
+}
+
+/// Refuse an index whose interval is not inside an array of `len`.
+fn within<A: Algebra>(i: &Int<A>, len: usize, place: &Expr) -> Run<()> {
+    match i.range {
+        Some((lo, hi)) if lo >= 0 && hi < len as i128 => Ok(()),
+        _ => Err(at(place, format!("an element index the inputs decide, not always inside the {len} elements"))),
+    }
+}
+
 fn known_index<A: Algebra>(i: &Int<A>, place: &Expr) -> Run<usize> {
     match i.known() {
         Some(k) if (0..=64).contains(&k) => Ok(k as usize),
@@ -540,6 +607,10 @@ impl<A: Algebra> Machine<'_, A> {
             ExprKind::Member(base, field) => match &base.kind {
                 // `shf.dir` is the variant's `.dir`; `shf.l` the qualifier `.l`.
                 ExprKind::Name(_) => self.qualifier(field),
+                ExprKind::Bracketed(who) if who == "Thread" && field == "laneid" => match &self.thread {
+                    Some(t) => Value::Int(t.lane),
+                    None => return Err(at(e, "`[Thread]` in a block read for one thread alone")),
+                },
                 _ => return Err(at(e, "a member of a value")),
             },
             ExprKind::Paren(x) => self.expr(x)?,
@@ -711,6 +782,36 @@ impl<A: Algebra> Machine<'_, A> {
         let b = self.expr(base)?;
         let i = self.int(index)?;
         match b {
+            Value::Array(items) if i.known().is_none() => {
+                // An element the inputs pick: undefined where the index
+                // is outside the array.
+                let inside = match within(&i, items.len(), index) {
+                    Ok(()) => Truth::constant(alg, true),
+                    Err(_) => {
+                        let ge = arith::binary(alg, BinaryOp::Ge, i, Int::constant(alg, 0)).map_err(|r| at(e, r))?;
+                        let len = Int::constant(alg, items.len() as i128);
+                        let lt = arith::binary(alg, BinaryOp::Lt, i, len).map_err(|r| at(e, r))?;
+                        match (ge, lt) {
+                            (Err(ge), Err(lt)) => ge.and(alg, lt),
+                            _ => unreachable!("a comparison gives a truth value"),
+                        }
+                    }
+                };
+                let mut chosen: Option<Int<A>> = None;
+                for (k, item) in items.iter().enumerate().rev() {
+                    let Some(Value::Int(x)) = item else {
+                        return Err(at(e, format!("element {k} is read before it is set, or is not a number")));
+                    };
+                    chosen = Some(match chosen {
+                        None => *x,
+                        Some(rest) => {
+                            select(alg, index_is(alg, i, k).map_err(|r| at(e, r))?, *x, rest).map_err(|r| at(e, r))?
+                        }
+                    });
+                }
+                let chosen = chosen.ok_or_else(|| at(e, "an element of an empty array"))?;
+                Ok(Value::Int(chosen.and_ok(alg, alg.and(inside.b, inside.ok))))
+            }
             Value::Array(items) => {
                 let k = known_index(&i, index)?;
                 items.get(k).cloned().flatten().ok_or_else(|| at(e, format!("element {k} is read before it is set")))
@@ -722,6 +823,10 @@ impl<A: Algebra> Machine<'_, A> {
 
     fn call(&mut self, f: &Expr, args: &[Expr], e: &Expr) -> Run<Value<A>> {
         let ExprKind::Name(name) = &f.kind else { return Err(at(e, "a call of what is not a name")) };
+        let of_thread = matches!(args, [a] if matches!(&a.kind, ExprKind::Name(t) if t == "Thread"));
+        if let (true, Some(t)) = (of_thread && THREAD_STATE.contains(&name.as_str()), &self.thread) {
+            return Ok(Value::Truth(t.executes));
+        }
         if let Some(Slot { value: Some(Value::Table(lut)), .. }) = self.vars.get(name).cloned() {
             let xs = args.iter().map(|a| self.int(a)).collect::<Run<Vec<_>>>()?;
             return readings::table(self.alg, lut, &xs).map_err(|r| at(e, r));

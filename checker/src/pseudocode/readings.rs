@@ -50,7 +50,20 @@ pub const SECTION_READINGS: &[SectionReading] = &[
         why: "the `switch` has no `break`, so in C `shf.l` falls through into `shf.r` and takes its result; \
               each case is read as ending at the next label",
     },
+    SectionReading {
+        id: "shfl-every-lane-runs-the-block",
+        section: "9.7.9.5",
+        written: "SourceA[lane] = a",
+        read_as: None,
+        assumption: Some("shfl-unpredictable-source"),
+        why: "the block is one lane's, yet it reads `SourceA` at another lane's index: every lane of the warp runs \
+              it, and `SourceA[k]` holds lane k's `a` where lane k executes, else a value no one can predict",
+    },
 ];
+
+/// The arrays that every lane of a warp fills before any lane reads them,
+/// each with the operand each lane writes into it (9.7.9.5's `SourceA`).
+pub const GATHERED: &[(&str, &str, &str)] = &[("9.7.9.5", "SourceA", "a")];
 
 /// The qualifier a trailing comment limits its line to: `// for .hi
 /// variant` is `.hi`.
