@@ -17,6 +17,10 @@
 //! - `missing` where the document does not render a section it rests on:
 //!   never judged fixed.
 //!
+//! A unit changed by another root cause's proposed replacement, and by
+//! nothing else, does not count as changed: two defects in one line are
+//! two root causes, and fixing one leaves the other open.
+//!
 //! The edits themselves are applied here too ([`apply`]), to a copy of the
 //! text, so that each proposed fix can be shown to remove its defect.
 
@@ -25,7 +29,7 @@ use serde::Serialize;
 use super::coverage::{units_quoting, Coverage};
 use super::document::{parse, Document};
 use super::revision::{self, Diff, RestsOn, UnitPrint};
-use super::units::{collapse, units, Unit};
+use super::units::{collapse, sha256, units, Unit};
 use crate::audit::errata::{Edit, EditKind, RootCause, TEXT_PREFIX};
 use crate::audit::finding::Finding;
 
@@ -216,7 +220,7 @@ pub fn judge(
                 rests.iter().find(|r| r.root_cause == rc.id).map(|r| r.units.clone()).unwrap_or_default();
             let changed: Vec<UnitChange> = rests_on
                 .iter()
-                .filter(|id| !diff.unchanged(id))
+                .filter(|id| !diff.unchanged(id) && !another_fix(root_causes, rc, diff, id))
                 .map(|id| UnitChange {
                     id: id.clone(),
                     rests: prints
@@ -232,6 +236,22 @@ pub fn judge(
             Judgement { id: rc.id.clone(), status, how, transcription, rests_on, changed }
         })
         .collect()
+}
+
+/// Whether the recorded unit `id` changed only by another root cause's
+/// proposed replacement: undoing one of that fix's edits gives its
+/// recorded text back. Two defects in one line are two root causes; fixing
+/// one leaves the other open, not changed.
+fn another_fix(root_causes: &[RootCause], rc: &RootCause, diff: &Diff, id: &str) -> bool {
+    let Some((print, unit)) = diff.changed.iter().find(|(p, _)| p.id == id) else { return false };
+    let others = root_causes.iter().filter(|other| other.id != rc.id).flat_map(|other| &other.edits);
+    others.filter(|e| matches!(e.kind(), EditKind::Replace) && e.unit == id).any(|e| {
+        let (old, new) = (collapse(&e.old), collapse(&e.new));
+        unit.text.contains(&new) && {
+            let undone = collapse(&unit.text.replacen(&new, &old, 1));
+            sha256(&undone).starts_with(&print.sha256)
+        }
+    })
 }
 
 fn verdict(
