@@ -17,7 +17,8 @@ use ptxcheck::audit::errata::{self, RootCause, TEXT_PREFIX};
 use ptxcheck::audit::text::judge;
 use serde_json::Value;
 
-/// The seed files, as (name, text), in name order.
+/// The seed files, then the modelled sections beyond them, as (name,
+/// text), in name order.
 fn seed_files(dir: &Path) -> Vec<(String, String)> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
@@ -26,6 +27,7 @@ fn seed_files(dir: &Path) -> Vec<(String, String)> {
         .filter(|p| p.file_name().is_some_and(|n| n != "README.md"))
         .collect();
     files.sort();
+    files.extend(common::modelled_new_sections(dir));
     files
         .into_iter()
         .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap()))

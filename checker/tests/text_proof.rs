@@ -18,8 +18,15 @@ use ptxcheck::text_proof::{prove_text, read_block, setting, text_semantics, Text
 const TIMEOUT: Duration = Duration::from_secs(120);
 
 fn seeds(test: &str) -> Option<Document> {
-    Some(document::read(&[common::spec_text(test)?]).expect("the seeds"))
+    let dir = common::spec_text(test)?;
+    let mut paths = vec![dir.clone()];
+    paths.extend(common::modelled_new_sections(&dir));
+    Some(document::read(&paths).expect("the seeds"))
 }
+
+/// Opcodes whose block the evaluator does not read yet: prmt calls
+/// `ReadByte`, which the text never defines and no reading supplies.
+const NOT_READ_YET: &[&str] = &["prmt"];
 
 /// The block's outputs for `variant` on `inputs`, concretely (`None`
 /// where the text leaves an output undefined).
@@ -83,7 +90,7 @@ proptest! {
     fn the_text_computes_what_the_emulator_computes(seed in any::<[u128; 8]>()) {
         let Some(doc) = seeds("the_text_computes_what_the_emulator_computes") else { return Ok(()) };
         for v in Variant::all() {
-            if ["mul24", "mad24"].contains(&v.opcode()) {
+            if ["mul24", "mad24"].contains(&v.opcode()) || NOT_READ_YET.contains(&v.opcode()) {
                 continue;
             }
             let name = v.to_string();
@@ -118,7 +125,7 @@ fn every_variant_is_proven_against_the_text_or_names_why_not() {
         *counts.entry(proof.verdict.label()).or_insert(0) += 1;
     }
     let counts: Vec<String> = counts.iter().map(|(k, n)| format!("{k}: {n}")).collect();
-    assert_eq!(counts.join(", "), "named difference: 16, proven: 170");
+    assert_eq!(counts.join(", "), "named difference: 16, not read: 7, proven: 170");
 }
 
 /// A block edited to compute something else is caught, with a witness on

@@ -225,6 +225,30 @@ pub const DOT_ELEMENT_ORDER: Assumption = Assumption {
               halves in. Reversed, dp4a's sum is the same; dp2a pairs other halves and bytes",
 };
 
+/// prmt's eight source bytes: the block shifts the 32-bit `b` left by 32.
+pub const PRMT_SOURCE_PAIR: Assumption = Assumption {
+    id: "prmt-source-pair",
+    section: "9.7.9.7",
+    fragment: "tmp64 = (b<<32) | a",
+    reading: "tmp64 is the 64-bit value whose high word is b and low word is a, bytes b7..b0 as the \
+              Description numbers them: b is widened before the shift (in C a 32-bit b shifted by \
+              32 is undefined, and on most machines gives b or 0, so that tmp64 would hold a | b \
+              or a alone)",
+};
+
+/// prmt's `ReadByte`, which the text calls and never defines, and its
+/// `tmp`, which the block fills and never assigns to `d`.
+pub const PRMT_BYTE_SELECT: Assumption = Assumption {
+    id: "prmt-byte-select",
+    section: "9.7.9.7",
+    fragment: "ReadByte( mode, ctl[0], tmp64 )",
+    reading: "ReadByte returns byte ctl & 7 of tmp64 in the generic form, with the byte's sign bit \
+              copied over all 8 bits where ctl's bit 3 is set; under a mode it returns the byte the \
+              mode's row for c[1:0] gives at that target position in the Description's table (the \
+              block passes the same ctl at every position, so the position is read as an unstated \
+              argument). d is the block's tmp, which the block never assigns to d",
+};
+
 /// Every assumption the model makes, in a stable order.
 pub const ALL: &[&Assumption] = &[
     &WRAPAROUND,
@@ -248,4 +272,6 @@ pub const ALL: &[&Assumption] = &[
     &SHIFT_CLAMPED_TO_WIDTH,
     &SHFL_SOURCE_LANE,
     &SHFL_UNPREDICTABLE_SOURCE,
+    &PRMT_SOURCE_PAIR,
+    &PRMT_BYTE_SELECT,
 ];

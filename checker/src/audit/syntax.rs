@@ -168,6 +168,12 @@ pub const BLOCKS: &[SyntaxBlock] = &[
         sets: &[(".mode", &[".up", ".down", ".bfly", ".idx"])],
         sink: false,
     },
+    SyntaxBlock {
+        section: "9.7.9.7",
+        lines: &["prmt.b32{.mode} d, a, b, c"],
+        sets: &[(".mode", &[".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16"])],
+        sink: false,
+    },
 ];
 
 /// The block of `section`.
@@ -333,7 +339,7 @@ fn operand_mismatch(template: &str, written: &str, sink: bool) -> Option<String>
 
 /// Every instruction of the seed sections' Examples blocks, as written
 /// (each once per section).
-pub const EXAMPLE_INSTRUCTIONS: [(&str, &str); 89] = [
+pub const EXAMPLE_INSTRUCTIONS: [(&str, &str); 91] = [
     ("9.7.1.1", "@p  add.u32     x,y,z;"),
     ("9.7.1.1", "add.sat.s32 c,c,1;"),
     ("9.7.1.1", "add.u16x2   u,v,w;"),
@@ -423,6 +429,8 @@ pub const EXAMPLE_INSTRUCTIONS: [(&str, &str); 89] = [
     ("9.7.9.5", "shfl.bfly.b32  Ry, Rx, 0x4,  0x1f;"),
     ("9.7.9.5", "shfl.bfly.b32  Ry, Rx, 0x2,  0x1f;"),
     ("9.7.9.5", "shfl.bfly.b32  Ry, Rx, 0x1,  0x1f;"),
+    ("9.7.9.7", "prmt.b32      r1, r2, r3, r4;"),
+    ("9.7.9.7", "prmt.b32.f4e  r1, r2, r3, r4;"),
 ];
 
 #[cfg(test)]

@@ -61,3 +61,23 @@ pub fn spec_text(test: &str) -> Option<std::path::PathBuf> {
     ));
     None
 }
+
+/// The sections of the vendor's 9.1 release beyond the seeds that the
+/// catalogue models so far, by file name in `ptx-9.1/new-sections/` beside
+/// the seeds: with the seeds, the text the reports are made from (`.ci/run`
+/// names the same files).
+pub const MODELLED_NEW_SECTIONS: &[&str] = &["9797_data_movement_and_conversion_instructions_prmt.md"];
+
+/// The files of [`MODELLED_NEW_SECTIONS`], found beside the seed folder
+/// `seeds`, where the shared folder keeps them.
+///
+/// # Panics
+/// Where one is missing: a test that reads the seeds reads these with them.
+pub fn modelled_new_sections(seeds: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let dir = seeds.join("../ptx-9.1/new-sections");
+    let files: Vec<std::path::PathBuf> = MODELLED_NEW_SECTIONS.iter().map(|f| dir.join(f)).collect();
+    if let Some(missing) = files.iter().find(|f| !f.is_file()) {
+        panic!("{} is missing: the modelled sections beyond the seeds are read with them", missing.display());
+    }
+    files
+}

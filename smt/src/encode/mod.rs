@@ -17,6 +17,7 @@ pub mod dot;
 pub mod logic;
 pub mod min_max;
 pub mod mul_mad;
+pub mod prmt;
 pub mod shfl;
 pub mod shift;
 pub mod sm_90;
@@ -41,6 +42,7 @@ pub fn encode<A: Algebra>(variant: &Variant, alg: &A, inputs: &[A::Bv]) -> Outpu
         Variant::Logic(v) => logic::encode(v, alg, inputs),
         Variant::Shift(v) => shift::encode(v, alg, inputs),
         Variant::Shfl(v) => shfl::encode(v, alg, inputs),
+        Variant::Prmt(v) => prmt::encode(v, alg, inputs),
     }
 }
 

@@ -20,12 +20,13 @@ pub mod dot;
 pub mod logic;
 pub mod min_max;
 pub mod mul_mad;
+pub mod prmt;
 pub mod shfl;
 pub mod shift;
 
 use self::{
     add_sub::AddSub, bit_count::BitCount, bit_field::BitField, div_rem::DivRem, dot::Dot, logic::Logic,
-    min_max::MinMax, mul_mad::MulMad, shfl::Shfl, shift::Shift,
+    min_max::MinMax, mul_mad::MulMad, prmt::Prmt, shfl::Shfl, shift::Shift,
 };
 
 /// A PTX type qualifier, as written after the instruction name.
@@ -359,6 +360,7 @@ macro_rules! each_family {
             Variant::Logic($v) => $body,
             Variant::Shift($v) => $body,
             Variant::Shfl($v) => $body,
+            Variant::Prmt($v) => $body,
         }
     };
 }
@@ -386,10 +388,13 @@ pub enum Variant {
     Shift(Shift),
     /// Section 9.7.9.5: shfl (deprecated), over the whole warp.
     Shfl(Shfl),
+    /// Section 9.7.9.7: prmt.
+    Prmt(Prmt),
 }
 
 impl Variant {
-    /// Every legal variant, in spec order (9.7.1 by instruction, then 9.7.8).
+    /// Every legal variant, in spec order (9.7.1 by instruction, then 9.7.8,
+    /// then 9.7.9).
     pub fn all() -> Vec<Variant> {
         let mut all: Vec<Variant> = Vec::new();
         all.extend(AddSub::all().into_iter().map(Variant::AddSub));
@@ -402,6 +407,7 @@ impl Variant {
         all.extend(Logic::all().into_iter().map(Variant::Logic));
         all.extend(Shift::all().into_iter().map(Variant::Shift));
         all.extend(Shfl::all().into_iter().map(Variant::Shfl));
+        all.extend(Prmt::all().into_iter().map(Variant::Prmt));
         all
     }
 
@@ -452,6 +458,7 @@ impl Variant {
             Variant::Logic(_) => "logic",
             Variant::Shift(_) => "shift",
             Variant::Shfl(_) => "shfl",
+            Variant::Prmt(_) => "prmt",
         }
     }
 
@@ -509,11 +516,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn catalogue_has_the_187_variants() {
+    fn catalogue_has_the_194_variants() {
         let all = Variant::all();
-        assert_eq!(all.len(), 187);
+        assert_eq!(all.len(), 194);
         let count = |op: &str| all.iter().filter(|v| v.opcode() == op).count();
-        // 9.7.1: 141 variants, 9.7.8: 38, 9.7.9.5: 8.
+        // 9.7.1: 141 variants, 9.7.8: 38, 9.7.9.5: 8, 9.7.9.7: 7.
         let expected = [
             ("add", 9),
             ("sub", 7),
@@ -549,11 +556,12 @@ mod tests {
             ("shl", 3),
             ("shr", 9),
             ("shfl", 8),
+            ("prmt", 7),
         ];
         for (op, n) in expected {
             assert_eq!(count(op), n, "{op}");
         }
-        assert_eq!(expected.iter().map(|(_, n)| n).sum::<usize>(), 187);
+        assert_eq!(expected.iter().map(|(_, n)| n).sum::<usize>(), 194);
     }
 
     #[test]

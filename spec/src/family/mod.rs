@@ -11,6 +11,7 @@ pub mod dot;
 pub mod logic;
 pub mod min_max;
 pub mod mul_mad;
+pub mod prmt;
 pub mod shfl;
 pub mod shift;
 

@@ -202,10 +202,11 @@ pub struct ClaimsError {
 
 /// The claims files, built in: each name (as the repository has it) with
 /// its text, in section order.
-pub const FILES: [(&str, &str); 3] = [
+pub const FILES: [(&str, &str); 4] = [
     ("checker/claims/9.7.1-integer.toml", include_str!("../../../claims/9.7.1-integer.toml")),
     ("checker/claims/9.7.8-logic-shift.toml", include_str!("../../../claims/9.7.8-logic-shift.toml")),
     ("checker/claims/9.7.9.5-shfl.toml", include_str!("../../../claims/9.7.9.5-shfl.toml")),
+    ("checker/claims/9.7.9.7-prmt.toml", include_str!("../../../claims/9.7.9.7-prmt.toml")),
 ];
 
 /// The claims of one file, `text`, in the order written; `name` names it

@@ -1,4 +1,4 @@
-//! Every Semantics block of sections 9.7.1, 9.7.8 and 9.7.9.5, transcribed
+//! Every Semantics block of sections 9.7.1, 9.7.8, 9.7.9.5 and 9.7.9.7, transcribed
 //! literally into the C semantics of [`super::C`].
 //!
 //! Each transcription follows its block statement by statement, in C order:
@@ -21,6 +21,7 @@ use ptx_spec::catalogue::dot::{Dot, Half};
 use ptx_spec::catalogue::logic::{BoolOp, Logic};
 use ptx_spec::catalogue::min_max::MinMax;
 use ptx_spec::catalogue::mul_mad::{MulMad, MulMode};
+use ptx_spec::catalogue::prmt::Prmt;
 use ptx_spec::catalogue::shfl::{Mode as ShflMode, Shfl, WARP};
 use ptx_spec::catalogue::shift::{ShfDir, ShfMode, Shift};
 use ptx_spec::catalogue::{defined, Inputs, Out, Outputs, Type, Variant};
@@ -325,6 +326,28 @@ pub const BLOCKS: &[Block] = &[
         )],
     },
     Block { section: "9.7.9.5", opcode: "shfl", wrong_result: None, not_c: None, model_notes: &[] },
+    Block {
+        section: "9.7.9.7",
+        opcode: "prmt",
+        wrong_result: Some((
+            "(b<<32) | a",
+            "b is a 32-bit operand, so the shift is done in 32 bits and b is lost: every byte selected from b reads 0",
+        )),
+        not_c: Some(NotC {
+            fragment: "tmp[15:08]",
+            reason: "`08` is not a C integer constant: the leading 0 makes it octal, and 8 is not an octal digit",
+            repair: "`tmp[15:8]`, the bits 15..8 the other slices of the block line up with",
+        }),
+        model_notes: &[
+            ("(b<<32) | a", "the 64-bit value whose high word is b and low word is a (assumption prmt-source-pair)"),
+            (
+                "ReadByte( mode, ctl[0], tmp64 )",
+                "the byte the Description's selector bits or mode table give, at each target position \
+                 (assumption prmt-byte-select)",
+            ),
+            ("tmp[31:24]", "d is tmp, which the block never assigns to d (assumption prmt-byte-select)"),
+        ],
+    },
 ];
 
 /// The block of `opcode`.
@@ -347,6 +370,7 @@ fn transcribe<A: Algebra>(c: &mut C<A>, variant: &Variant, ins: &[A::Bv]) -> Out
         Variant::Logic(v) => logic(c, v, ins),
         Variant::Shift(v) => shift(c, v, ins),
         Variant::Shfl(v) => shfl(c, v, ins),
+        Variant::Prmt(v) => prmt(c, v, ins),
     }
 }
 
@@ -1221,4 +1245,36 @@ fn select_lane<A: Algebra>(c: &C<A>, values: &[CInt<A>], j: CInt<A>) -> CInt<A> 
         value = CInt { bits: alg.ite(here, x.bits, value.bits), ty: value.ty };
     }
     value
+}
+
+/// 9.7.9.7. `tmp64`, `ctl` and `tmp` are never declared: tmp64 takes the
+/// type its name gives, 64 bits unsigned, and holds `(b<<32) | a` computed
+/// in the operands' `unsigned int`, as C computes it; `ctl[i]` and `tmp`
+/// are `unsigned int`. `mode` is 0 in the generic form. ReadByte is never
+/// defined: it is read as the model reads it (assumption prmt-byte-select),
+/// on the tmp64 the block computes. d is tmp, which the block never
+/// assigns to d.
+fn prmt<A: Algebra>(c: &mut C<A>, v: Prmt, ins: &Inputs<A::Bv>) -> Outputs<A> {
+    let alg = c.alg();
+    let bits = c.of_ptx(Type::B32);
+    let (a, b, cc) = (c.operand(ins.get("a"), bits), c.operand(ins.get("b"), bits), c.operand(ins.get("c"), bits));
+    let by = c.lit("32");
+    let high = c.shl("(b<<32) | a", b, by);
+    let pair = c.or(high, a);
+    let tmp64 = c.assign("tmp64 = (b<<32) | a", pair, CType::ULongLong);
+    let ctl: Vec<CInt<A>> = (0..4)
+        .map(|i| match v.mode {
+            None => {
+                let field = c.shr("(c >> 4) & 0xf", cc, c.int(4 * i));
+                c.and(field, c.lit("0xf"))
+            }
+            Some(_) => c.and(cc, c.lit("0x3")),
+        })
+        .collect();
+    let mut d: Option<A::Bv> = None;
+    for (position, selector) in ctl.iter().enumerate() {
+        let value = ptx_smt::encode::prmt::read_byte(alg, v.mode, selector.bits, position as u32, tmp64.bits);
+        d = Some(d.map_or(value, |lower| alg.concat(value, lower)));
+    }
+    vec![defined(alg, d.expect("four bytes"))]
 }

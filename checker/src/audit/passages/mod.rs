@@ -28,6 +28,7 @@ use crate::audit::readings::bit_field::{bfe_sign_reading, bfe_zero_past_msb, sze
 use crate::audit::readings::div_rem::{div_flooring, div_saturating, rem_flooring, rem_truncating};
 use crate::audit::readings::dot::{dot_reading, ElementOrder, ExtractOrder};
 use crate::audit::readings::mul_mad::mul24_full_operands;
+use crate::audit::readings::prmt::{prmt_pair_reading, prmt_position_blind, SourcePair};
 use crate::audit::readings::shfl::{shfl_reading, InactiveSource, SourceReading};
 use crate::audit::readings::shift::{shf_mod32, shift_reading, ShiftAmount};
 
@@ -139,6 +140,12 @@ pub enum Formula {
     ShflSource(SourceReading),
     /// shfl with a read from a lane that does not execute resolved as given.
     ShflInactive(InactiveSource),
+    /// prmt with its source pair computed as given.
+    PrmtPair(SourcePair),
+    /// prmt with ReadByte blind to the target position.
+    PrmtPositionBlind,
+    /// The model's value, undefined everywhere: the block never assigns d.
+    NeverAssigned,
 }
 
 /// Whether `a + b` (`add`) or `a - b` fits in `w` signed bits.
@@ -303,6 +310,18 @@ impl Formula {
                 one(dot_reading(alg, dot, order, get("a"), get("b"), get("c")))
             }
             (Formula::PackedUnsignedSlices, _) => packed_unsigned(*variant).map(|u| u.semantics(alg, ins)),
+            (Formula::NeverAssigned, _) => with_defined(alg.bool_constant(false)),
+            _ => self.shift_and_movement_outputs(alg, variant, ins),
+        }
+    }
+
+    /// [`Formula::outputs`] for the shift and data movement readings (9.7.8.7-9, 9.7.9).
+    fn shift_and_movement_outputs<A: Algebra>(self, alg: &A, variant: &Variant, ins: &[A::Bv]) -> Option<Outputs<A>> {
+        let one = |value: A::Bv| Some(vec![Out { value, defined: alg.bool_constant(true) }]);
+        let operands = variant.inputs();
+        let named = Inputs::new(&operands, ins);
+        let get = |name: &str| named.get(name);
+        match (self, *variant) {
             (Formula::ShfMod32, Variant::Shift(Shift::Shf(dir, mode))) => {
                 one(shf_mod32(alg, dir, mode, get("a"), get("b"), get("c")))
             }
@@ -316,6 +335,12 @@ impl Formula {
                 Some(shfl_reading(alg, s, Some(r), InactiveSource::Unpredictable, ins))
             }
             (Formula::ShflInactive(r), Variant::Shfl(s)) => Some(shfl_reading(alg, s, None, r, ins)),
+            (Formula::PrmtPair(pair), Variant::Prmt(v)) => {
+                one(prmt_pair_reading(alg, v, pair, get("a"), get("b"), get("c")))
+            }
+            (Formula::PrmtPositionBlind, Variant::Prmt(v)) => {
+                one(prmt_position_blind(alg, v, get("a"), get("b"), get("c")))
+            }
             _ => None,
         }
     }
@@ -1142,6 +1167,61 @@ pub const PASSAGES: &[Passage] = &[
         adopted: "model",
         examples: &[],
         assumption: Some(&assumption::SHFL_UNPREDICTABLE_SOURCE),
+    },
+    Passage {
+        id: "prmt-source-pair",
+        section: "9.7.9.7",
+        fragment: "tmp64 = (b<<32) | a",
+        question: "whether b's bytes reach tmp64, when b is a 32-bit operand shifted by 32",
+        variants: &["prmt.b32", "prmt.b32.f4e"],
+        readings: &[
+            model("the 64-bit pair {b, a}, b widened before the shift, as the Description numbers b7..b0", Text::Prose),
+            Reading {
+                name: "shift-in-32-bits",
+                says: "the shift in b's 32-bit type gives 0: tmp64 is a, and bytes 4..7 read 0",
+                text: Text::C,
+                formula: Formula::PrmtPair(SourcePair::ShiftIn32Bits),
+            },
+            Reading {
+                name: "shift-mod-32",
+                says: "the shift amount taken mod 32, as x86 does: tmp64 is b | a, and bytes 4..7 read 0",
+                text: Text::Other,
+                formula: Formula::PrmtPair(SourcePair::ShiftMod32),
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::PRMT_SOURCE_PAIR),
+    },
+    Passage {
+        id: "prmt-byte-select",
+        section: "9.7.9.7",
+        fragment: "ReadByte( mode, ctl[0], tmp64 )",
+        question: "what ReadByte, never defined, returns, and what d is, which the block never assigns",
+        variants: &["prmt.b32.f4e", "prmt.b32.b4e", "prmt.b32.ecl", "prmt.b32.ecr", "prmt.b32.rc16", "prmt.b32"],
+        readings: &[
+            model(
+                "the byte the Description gives the target position: the selector's 3 lsbs and sign bit, or the \
+                 mode's table row for c[1:0]; d is tmp",
+                Text::Prose,
+            ),
+            Reading {
+                name: "position-blind",
+                says: "a function of its three arguments only, which are the same at every position under a mode: \
+                       byte c[1:0] in all four positions, rc8's result",
+                text: Text::Pseudocode,
+                formula: Formula::PrmtPositionBlind,
+            },
+            Reading {
+                name: "d-never-assigned",
+                says: "the block computes tmp and never assigns d: d is undefined",
+                text: Text::C,
+                formula: Formula::NeverAssigned,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::PRMT_BYTE_SELECT),
     },
 ];
 

@@ -10,6 +10,7 @@ pub mod bit_field;
 pub mod div_rem;
 pub mod dot;
 pub mod mul_mad;
+pub mod prmt;
 pub mod shfl;
 pub mod shift;
 
