@@ -25,6 +25,13 @@ fn seed_in(dir: &Path, heading: &str) -> PathBuf {
         .unwrap_or_else(|| panic!("no seed renders {heading}"))
 }
 
+/// The seed folder and the modelled sections beyond it, as `text` takes them.
+fn text_paths(seeds_dir: &std::path::Path) -> Vec<String> {
+    let mut paths = vec![seeds_dir.to_str().unwrap().to_string()];
+    paths.extend(common::modelled_new_sections(seeds_dir).iter().map(|p| p.to_str().unwrap().to_string()));
+    paths
+}
+
 fn run(args: &[&str]) -> (String, String, i32) {
     let o = ptxcheck(args);
     (stdout(&o), stderr(&o), o.status.code().unwrap_or(-1))
@@ -33,9 +40,12 @@ fn run(args: &[&str]) -> (String, String, i32) {
 #[test]
 fn the_seeds_give_the_wording_findings_and_no_stale_transcription() {
     let Some(seeds_dir) = seeds("the_seeds_give_the_wording_findings_and_no_stale_transcription") else { return };
-    let dir = seeds_dir.clone();
+    let paths = text_paths(&seeds_dir);
     let start = std::time::Instant::now();
-    let (out, err, code) = run(&["text", dir.to_str().unwrap(), "--format", "json"]);
+    let mut args: Vec<&str> = vec!["text"];
+    args.extend(paths.iter().map(String::as_str));
+    args.extend(["--format", "json"]);
+    let (out, err, code) = run(&args);
     assert!(start.elapsed().as_secs() < 10, "ptxcheck text took {:?}", start.elapsed());
     assert_eq!(code, 0, "{out}{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -202,8 +212,11 @@ fn recording_the_seeds_gives_the_committed_fingerprints() {
     let Some(seeds_dir) = seeds("recording_the_seeds_gives_the_committed_fingerprints") else { return };
     let tmp = tempfile::tempdir().unwrap();
     let out_file = tmp.path().join("fingerprints.toml");
-    let (out, err, code) =
-        run(&["text", seeds_dir.clone().to_str().unwrap(), "--record-fingerprints", out_file.to_str().unwrap()]);
+    let paths = text_paths(&seeds_dir);
+    let mut args: Vec<&str> = vec!["text"];
+    args.extend(paths.iter().map(String::as_str));
+    args.extend(["--record-fingerprints", out_file.to_str().unwrap()]);
+    let (out, err, code) = run(&args);
     assert_eq!(code, 0, "{out}{err}");
     let committed = include_str!("../text/fingerprints.toml");
     assert_eq!(std::fs::read_to_string(&out_file).unwrap(), committed);
@@ -373,7 +386,11 @@ fn an_added_sentence_and_only_it_is_unread() {
 #[test]
 fn the_seeds_coverage_accounts_for_every_unit() {
     let Some(seeds_dir) = seeds("the_seeds_coverage_accounts_for_every_unit") else { return };
-    let (out, err, code) = run(&["text", seeds_dir.clone().to_str().unwrap(), "--coverage", "--format", "json"]);
+    let paths = text_paths(&seeds_dir);
+    let mut args: Vec<&str> = vec!["text"];
+    args.extend(paths.iter().map(String::as_str));
+    args.extend(["--coverage", "--format", "json"]);
+    let (out, err, code) = run(&args);
     assert!(code == 0 || code == 1, "{out}{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let total = &v["total"];
