@@ -124,9 +124,9 @@ fn prove_all_as_json() {
     assert_eq!(o.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     let results = v["results"].as_array().unwrap();
-    assert_eq!(results.len(), 194);
+    assert_eq!(results.len(), 238);
     assert!(results.iter().all(|r| r["verdict"] == "proven"));
-    assert_eq!(v["summary"]["proven"], 194);
+    assert_eq!(v["summary"]["proven"], 238);
     let fns = results.iter().find(|r| r["variant"] == "fns.b32").unwrap();
     assert_eq!(fns["cases"], 66);
     // Every assumption the model makes is used by some proof, and listed.

@@ -249,6 +249,31 @@ pub const PRMT_BYTE_SELECT: Assumption = Assumption {
               argument). d is the block's tmp, which the block never assigns to d",
 };
 
+/// selp's floating-point types: the text says what is selected, not that
+/// the bits pass unchanged (slct's Description says so; selp's does not).
+pub const SELP_FLOAT_BITS: Assumption = Assumption {
+    id: "selp-float-bits",
+    section: "9.7.6.3",
+    fragment: "d = (c == 1) ? a : b;",
+    reading: "selp.f32 and selp.f64 copy the bits of a or b to d unchanged, a NaN's payload and a \
+              signalling NaN included, as slct's Description says of slct (a selection is a move, \
+              not an arithmetic operation that would quiet a NaN)",
+};
+
+/// slct's test of an .f32 c: the Semantics' `c >= 0`, which the Floating
+/// Point Notes settle for -0, NaN and subnormals, and which the one-line
+/// summary calls a test of the sign.
+pub const SLCT_F32_TEST: Assumption = Assumption {
+    id: "slct-f32-test",
+    section: "9.7.6.4",
+    fragment: "d = (c >= 0) ? a : b;",
+    reading: "for an .f32 c, `c >= 0` is the IEEE comparison: +0 and -0 select a, a NaN (of either \
+              sign) selects b, a negative subnormal selects b, except under .ftz, which flushes it \
+              to -0 and so selects a. This is sm_20 and later; on sm_1x slct without .ftz flushes as \
+              .ftz does, which the model does not follow. The sign bit alone (the summary's 'sign \
+              of the third operand') would select b for -0 and a for a NaN whose sign bit is clear",
+};
+
 /// Every assumption the model makes, in a stable order.
 pub const ALL: &[&Assumption] = &[
     &WRAPAROUND,
@@ -274,4 +299,6 @@ pub const ALL: &[&Assumption] = &[
     &SHFL_UNPREDICTABLE_SOURCE,
     &PRMT_SOURCE_PAIR,
     &PRMT_BYTE_SELECT,
+    &SELP_FLOAT_BITS,
+    &SLCT_F32_TEST,
 ];

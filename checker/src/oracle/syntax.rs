@@ -159,11 +159,8 @@ pub fn example_case(section: &'static str, text: &str) -> Case {
     }
     let parsed = parse_instruction(body);
     let opcode = body.split(['.', ' ']).next().unwrap_or("");
-    // A float form of an opcode in scope (`add.f32`) is not: a qualifier
-    // that names a float type, not one that starts with `f` (prmt's `.f4e`).
-    let float = |q: &str| matches!(q, "f16" | "f16x2" | "f32" | "f64" | "bf16" | "bf16x2" | "tf32");
-    let in_scope =
-        Variant::opcodes().contains(&opcode) && !body.split_whitespace().next().unwrap_or("").split('.').any(float);
+    // A float form of an opcode in scope (`add.f32`) is not.
+    let in_scope = Variant::opcodes().contains(&opcode) && !crate::audit::syntax::is_float_outside_catalogue(body);
     match &parsed {
         Ok(instr) => {
             for (op, written) in instr.variant.operands().iter().zip(&instr.operands) {

@@ -20,7 +20,8 @@ pub(super) fn readme(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>,
     s.push_str("# ptxcheck reports\n\n");
     s.push_str(
         "What ptxcheck proves about the PTX integer, logic and shift instructions (9.7.1, 9.7.8, and the \
-         deprecated shfl of 9.7.9.5), and what it finds in the spec text.\n\n\
+         deprecated shfl of 9.7.9.5; from the 9.1 release, selp and slct of 9.7.6.3-4 and prmt of 9.7.9.7), and \
+         what it finds in the spec text.\n\n\
          - [errata.md](errata.md): the defects of the spec text, one row per root cause, each with a proposed fix.\n\
          - [findings.md](findings.md): every finding under its root cause, with its readings and witnesses.\n\
          - [variants.md](variants.md): every variant, its proof and the assumptions it rests on.\n\

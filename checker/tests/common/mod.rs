@@ -66,7 +66,11 @@ pub fn spec_text(test: &str) -> Option<std::path::PathBuf> {
 /// catalogue models so far, by file name in `ptx-9.1/new-sections/` beside
 /// the seeds: with the seeds, the text the reports are made from (`.ci/run`
 /// names the same files).
-pub const MODELLED_NEW_SECTIONS: &[&str] = &["9797_data_movement_and_conversion_instructions_prmt.md"];
+pub const MODELLED_NEW_SECTIONS: &[&str] = &[
+    "9763_comparison_and_selection_instructions_selp.md",
+    "9764_comparison_and_selection_instructions_slct.md",
+    "9797_data_movement_and_conversion_instructions_prmt.md",
+];
 
 /// The files of [`MODELLED_NEW_SECTIONS`], found beside the seed folder
 /// `seeds`, where the shared folder keeps them.

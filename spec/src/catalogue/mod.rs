@@ -15,6 +15,7 @@ use crate::bv::Algebra;
 pub mod add_sub;
 pub mod bit_count;
 pub mod bit_field;
+pub mod compare_select;
 pub mod div_rem;
 pub mod dot;
 pub mod logic;
@@ -25,8 +26,8 @@ pub mod shfl;
 pub mod shift;
 
 use self::{
-    add_sub::AddSub, bit_count::BitCount, bit_field::BitField, div_rem::DivRem, dot::Dot, logic::Logic,
-    min_max::MinMax, mul_mad::MulMad, prmt::Prmt, shfl::Shfl, shift::Shift,
+    add_sub::AddSub, bit_count::BitCount, bit_field::BitField, compare_select::CompareSelect, div_rem::DivRem,
+    dot::Dot, logic::Logic, min_max::MinMax, mul_mad::MulMad, prmt::Prmt, shfl::Shfl, shift::Shift,
 };
 
 /// A PTX type qualifier, as written after the instruction name.
@@ -45,11 +46,15 @@ pub enum Type {
     /// Two 16-bit lanes in a 32-bit register.
     U16x2,
     S16x2,
+    /// The floating-point types, held only as bits: the instructions in
+    /// scope that take them (selp, slct) select them without arithmetic.
+    F32,
+    F64,
 }
 
 impl Type {
     /// Every type, in the order of the enum.
-    pub const ALL: [Type; 12] = [
+    pub const ALL: [Type; 14] = [
         Type::Pred,
         Type::B16,
         Type::B32,
@@ -62,6 +67,8 @@ impl Type {
         Type::S64,
         Type::U16x2,
         Type::S16x2,
+        Type::F32,
+        Type::F64,
     ];
 
     /// Width in bits; a predicate is one bit.
@@ -69,8 +76,8 @@ impl Type {
         match self {
             Type::Pred => 1,
             Type::B16 | Type::U16 | Type::S16 => 16,
-            Type::B32 | Type::U32 | Type::S32 | Type::U16x2 | Type::S16x2 => 32,
-            Type::B64 | Type::U64 | Type::S64 => 64,
+            Type::B32 | Type::U32 | Type::S32 | Type::U16x2 | Type::S16x2 | Type::F32 => 32,
+            Type::B64 | Type::U64 | Type::S64 | Type::F64 => 64,
         }
     }
     pub fn is_signed(self) -> bool {
@@ -102,6 +109,8 @@ impl Type {
             Type::S64 => "s64",
             Type::U16x2 => "u16x2",
             Type::S16x2 => "s16x2",
+            Type::F32 => "f32",
+            Type::F64 => "f64",
         }
     }
     /// The operand type of a register of this type.
@@ -361,6 +370,7 @@ macro_rules! each_family {
             Variant::Shift($v) => $body,
             Variant::Shfl($v) => $body,
             Variant::Prmt($v) => $body,
+            Variant::CompareSelect($v) => $body,
         }
     };
 }
@@ -390,11 +400,13 @@ pub enum Variant {
     Shfl(Shfl),
     /// Section 9.7.9.7: prmt.
     Prmt(Prmt),
+    /// Section 9.7.6.3-4: selp, slct.
+    CompareSelect(CompareSelect),
 }
 
 impl Variant {
-    /// Every legal variant, in spec order (9.7.1 by instruction, then 9.7.8,
-    /// then 9.7.9).
+    /// Every legal variant, in spec order (9.7.1 by instruction, then 9.7.6,
+    /// 9.7.8 and 9.7.9).
     pub fn all() -> Vec<Variant> {
         let mut all: Vec<Variant> = Vec::new();
         all.extend(AddSub::all().into_iter().map(Variant::AddSub));
@@ -404,6 +416,7 @@ impl Variant {
         all.extend(BitCount::all().into_iter().map(Variant::BitCount));
         all.extend(BitField::all().into_iter().map(Variant::BitField));
         all.extend(Dot::all().into_iter().map(Variant::Dot));
+        all.extend(CompareSelect::all().into_iter().map(Variant::CompareSelect));
         all.extend(Logic::all().into_iter().map(Variant::Logic));
         all.extend(Shift::all().into_iter().map(Variant::Shift));
         all.extend(Shfl::all().into_iter().map(Variant::Shfl));
@@ -459,6 +472,7 @@ impl Variant {
             Variant::Shift(_) => "shift",
             Variant::Shfl(_) => "shfl",
             Variant::Prmt(_) => "prmt",
+            Variant::CompareSelect(_) => "compare_select",
         }
     }
 
@@ -516,11 +530,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn catalogue_has_the_194_variants() {
+    fn catalogue_has_the_238_variants() {
         let all = Variant::all();
-        assert_eq!(all.len(), 194);
+        assert_eq!(all.len(), 238);
         let count = |op: &str| all.iter().filter(|v| v.opcode() == op).count();
-        // 9.7.1: 141 variants, 9.7.8: 38, 9.7.9.5: 8, 9.7.9.7: 7.
+        // 9.7.1: 141 variants, 9.7.8: 38, 9.7.9.5: 8, 9.7.9.7: 7,
+        // 9.7.6: 44.
         let expected = [
             ("add", 9),
             ("sub", 7),
@@ -557,11 +572,13 @@ mod tests {
             ("shr", 9),
             ("shfl", 8),
             ("prmt", 7),
+            ("selp", 11),
+            ("slct", 33),
         ];
         for (op, n) in expected {
             assert_eq!(count(op), n, "{op}");
         }
-        assert_eq!(expected.iter().map(|(_, n)| n).sum::<usize>(), 194);
+        assert_eq!(expected.iter().map(|(_, n)| n).sum::<usize>(), 238);
     }
 
     #[test]

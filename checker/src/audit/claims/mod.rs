@@ -202,8 +202,9 @@ pub struct ClaimsError {
 
 /// The claims files, built in: each name (as the repository has it) with
 /// its text, in section order.
-pub const FILES: [(&str, &str); 4] = [
+pub const FILES: [(&str, &str); 5] = [
     ("checker/claims/9.7.1-integer.toml", include_str!("../../../claims/9.7.1-integer.toml")),
+    ("checker/claims/9.7.6-compare-select.toml", include_str!("../../../claims/9.7.6-compare-select.toml")),
     ("checker/claims/9.7.8-logic-shift.toml", include_str!("../../../claims/9.7.8-logic-shift.toml")),
     ("checker/claims/9.7.9.5-shfl.toml", include_str!("../../../claims/9.7.9.5-shfl.toml")),
     ("checker/claims/9.7.9.7-prmt.toml", include_str!("../../../claims/9.7.9.7-prmt.toml")),
@@ -312,7 +313,7 @@ fn syntax_claims() -> Vec<Claim> {
         let outside = |what: &str| Check::NotCheckable {
             reason: format!("a floating-point instruction, outside {what} (integer, logic and shift only)"),
         };
-        let float = text.contains(".f32");
+        let float = crate::audit::syntax::is_float_outside_catalogue(text);
         let claim = |id: String, statement: String, check: Check| Claim {
             id: format!("{section}/{id}"),
             section: section.to_string(),

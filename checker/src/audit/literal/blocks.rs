@@ -16,6 +16,7 @@ use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::add_sub::AddSub;
 use ptx_spec::catalogue::bit_count::BitCount;
 use ptx_spec::catalogue::bit_field::{BitField, Mode as BitFieldMode};
+use ptx_spec::catalogue::compare_select::{CompareSelect, SlctTest};
 use ptx_spec::catalogue::div_rem::DivRem;
 use ptx_spec::catalogue::dot::{Dot, Half};
 use ptx_spec::catalogue::logic::{BoolOp, Logic};
@@ -348,6 +349,27 @@ pub const BLOCKS: &[Block] = &[
             ("tmp[31:24]", "d is tmp, which the block never assigns to d (assumption prmt-byte-select)"),
         ],
     },
+    Block {
+        section: "9.7.6.3",
+        opcode: "selp",
+        wrong_result: None,
+        not_c: None,
+        model_notes: &[("d = (c == 1) ? a : b;", "moves the bits of a or b, a NaN's included (assumption selp-float-bits)")],
+    },
+    Block {
+        section: "9.7.6.4",
+        opcode: "slct",
+        wrong_result: Some((
+            "d = (c >= 0) ? a : b;",
+            "the block has no step for .ftz: a negative subnormal c is below 0 and selects b, where the Floating Point \
+             Notes flush it to -0 under .ftz, which selects a",
+        )),
+        not_c: None,
+        model_notes: &[(
+            "d = (c >= 0) ? a : b;",
+            "compares an .f32 c as IEEE does, after flushing a subnormal c under .ftz (assumption slct-f32-test)",
+        )],
+    },
 ];
 
 /// The block of `opcode`.
@@ -371,6 +393,7 @@ fn transcribe<A: Algebra>(c: &mut C<A>, variant: &Variant, ins: &[A::Bv]) -> Out
         Variant::Shift(v) => shift(c, v, ins),
         Variant::Shfl(v) => shfl(c, v, ins),
         Variant::Prmt(v) => prmt(c, v, ins),
+        Variant::CompareSelect(v) => compare_select(c, v, ins),
     }
 }
 
@@ -1277,4 +1300,26 @@ fn prmt<A: Algebra>(c: &mut C<A>, v: Prmt, ins: &Inputs<A::Bv>) -> Outputs<A> {
         d = Some(d.map_or(value, |lower| alg.concat(value, lower)));
     }
     vec![defined(alg, d.expect("four bytes"))]
+}
+
+/// 9.7.6.3-4. selp's `c` is a `.pred`, read as `_Bool`. slct's `c >= 0`
+/// with an .f32 c is C's float comparison (IEEE, as C's Annex F makes it:
+/// a NaN compares false, -0 equals 0), on the value as written: C has no
+/// .ftz.
+fn compare_select<A: Algebra>(c: &mut C<A>, v: CompareSelect, ins: &Inputs<A::Bv>) -> Outputs<A> {
+    let alg = c.alg();
+    let (ty, test) = match v {
+        CompareSelect::Selp(ty) => (ty, c.eq(c.operand(ins.get("c"), CType::Bool), c.lit("1"))),
+        CompareSelect::Slct { dtype, test: SlctTest::S32 } => {
+            (dtype, c.ge(c.operand(ins.get("c"), c.of_ptx(Type::S32)), c.lit("0")))
+        }
+        CompareSelect::Slct { dtype, test: SlctTest::F32 { .. } } => {
+            let ordered = ptx_smt::encode::compare_select::float_geq_zero(alg, ins.get("c"));
+            (dtype, c.from_bool(ordered))
+        }
+    };
+    let t = c.of_ptx(ty);
+    let (a, b) = (c.operand(ins.get("a"), t), c.operand(ins.get("b"), t));
+    let d = c.cond(test, |_| a, |_| b);
+    vec![out(c, d)]
 }

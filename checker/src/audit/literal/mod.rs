@@ -86,7 +86,7 @@ impl CType {
     /// unsigned, `.bN` unsigned too (an assumption: the bit types have no
     /// sign, and unsigned arithmetic is the one C defines for every value),
     /// `.pred` as `_Bool`. A packed type is read lane by lane, so it maps to
-    /// its lane type.
+    /// its lane type; a float type to the unsigned type of its width.
     pub fn of_ptx(ty: Type) -> CType {
         match ty {
             Type::Pred => CType::Bool,
@@ -96,6 +96,10 @@ impl CType {
             Type::B32 | Type::U32 => CType::UInt,
             Type::S64 => CType::LongLong,
             Type::B64 | Type::U64 => CType::ULongLong,
+            // Held as bits: selp and slct only move them (slct's .f32 test
+            // is read as C's float comparison where it is made).
+            Type::F32 => CType::UInt,
+            Type::F64 => CType::ULongLong,
         }
     }
     /// The smallest of `int`, `unsigned int`, `long long`, `unsigned long

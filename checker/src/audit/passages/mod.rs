@@ -16,8 +16,8 @@ pub mod compare;
 use ptx_spec::assumption::{self, Assumption};
 use ptx_spec::bv::{Algebra, BitVec, Concrete};
 use ptx_spec::catalogue::{
-    add_sub::AddSub, bit_count::BitCount, bit_field::BitField, div_rem::DivRem, min_max::MinMax, mul_mad::MulMad,
-    shift::Shift,
+    add_sub::AddSub, bit_count::BitCount, bit_field::BitField, compare_select::CompareSelect, div_rem::DivRem,
+    min_max::MinMax, mul_mad::MulMad, shift::Shift,
 };
 use ptx_spec::catalogue::{Inputs, Out, Outputs, Type, Variant};
 use ptx_spec::family::bit_count::{fns_parts, fns_reading, FnsMagnitude};
@@ -25,6 +25,7 @@ use ptx_spec::family::bit_count::{fns_parts, fns_reading, FnsMagnitude};
 use crate::audit::readings::add_sub::{abs_saturating, neg_saturating};
 use crate::audit::readings::bit_count::{bfind_int_shift, bfind_negate, clz_c_precedence, fns_base_unchecked};
 use crate::audit::readings::bit_field::{bfe_sign_reading, bfe_zero_past_msb, szext_pseudocode, BfeSign, SzextRepair};
+use crate::audit::readings::compare_select::{selp_quieting, slct_sign_bit};
 use crate::audit::readings::div_rem::{div_flooring, div_saturating, rem_flooring, rem_truncating};
 use crate::audit::readings::dot::{dot_reading, ElementOrder, ExtractOrder};
 use crate::audit::readings::mul_mad::mul24_full_operands;
@@ -146,6 +147,10 @@ pub enum Formula {
     PrmtPositionBlind,
     /// The model's value, undefined everywhere: the block never assigns d.
     NeverAssigned,
+    /// slct with c tested by its sign bit.
+    SlctSignBit,
+    /// selp of a float type as a move that quiets a NaN.
+    SelpQuietsNan,
 }
 
 /// Whether `a + b` (`add`) or `a - b` fits in `w` signed bits.
@@ -340,6 +345,12 @@ impl Formula {
             }
             (Formula::PrmtPositionBlind, Variant::Prmt(v)) => {
                 one(prmt_position_blind(alg, v, get("a"), get("b"), get("c")))
+            }
+            (Formula::SlctSignBit, Variant::CompareSelect(CompareSelect::Slct { .. })) => {
+                one(slct_sign_bit(alg, get("a"), get("b"), get("c")))
+            }
+            (Formula::SelpQuietsNan, Variant::CompareSelect(CompareSelect::Selp(ty @ (Type::F32 | Type::F64)))) => {
+                one(selp_quieting(alg, ty, get("a"), get("b"), get("c")))
             }
             _ => None,
         }
@@ -1222,6 +1233,48 @@ pub const PASSAGES: &[Passage] = &[
         adopted: "model",
         examples: &[],
         assumption: Some(&assumption::PRMT_BYTE_SELECT),
+    },
+    Passage {
+        id: "selp-float-bits",
+        section: "9.7.6.3",
+        fragment: "d = (c == 1) ? a : b;",
+        question: "whether selp.f32 and selp.f64 pass a NaN's bits unchanged, which selp's text does not say",
+        variants: &["selp.f32", "selp.f64"],
+        readings: &[
+            model("a move of bits: d is a or b exactly, a signalling NaN included", Text::Pseudocode),
+            Reading {
+                name: "nan-quieted",
+                says: "a float move, as some float units make it: a signalling NaN comes out quiet",
+                text: Text::Other,
+                formula: Formula::SelpQuietsNan,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::SELP_FLOAT_BITS),
+    },
+    Passage {
+        id: "slct-f32-test",
+        section: "9.7.6.4",
+        fragment: "d = (c >= 0) ? a : b;",
+        question: "what selects a when c is an .f32: the comparison c >= 0, or the sign of c the summary names",
+        variants: &["slct.b32.f32", "slct.ftz.b32.f32"],
+        readings: &[
+            model(
+                "the IEEE comparison c >= 0 of the Semantics and the Floating Point Notes: -0 selects a, a NaN b",
+                Text::Prose,
+            ),
+            Reading {
+                name: "sign-bit",
+                says: "the summary's sign of the third operand: a where c's sign bit is clear, so -0 selects b and a \
+                       NaN with a clear sign bit selects a",
+                text: Text::Prose,
+                formula: Formula::SlctSignBit,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::SLCT_F32_TEST),
     },
 ];
 

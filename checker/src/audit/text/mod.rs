@@ -103,6 +103,7 @@ pub fn run(paths: &[PathBuf]) -> Result<TextAudit, TextError> {
     findings.extend(helpers.findings);
     findings.extend(declarations::check(&document));
     findings.extend(operands::findings(&document));
+    findings.extend(requirements::findings(&document));
     findings.extend(control::check(&document));
     findings.extend(semantics::check(&document));
     findings.extend(labels::check(&document));

@@ -37,16 +37,26 @@ const BLOCKS: [BlockKind; 2] = [BlockKind::Description, BlockKind::Notes];
 /// The width of a variant's instruction type (its last qualifier): `.u16x2`
 /// is 32 bits, `.pred` 1.
 fn type_width(v: &Variant) -> Option<u32> {
-    let m = v.mnemonic();
-    let last = m.rsplit('.').next()?;
-    if last == "pred" {
+    qualifier_width(v.mnemonic().rsplit('.').next()?)
+}
+
+/// The width of its first instruction type (slct's `.dtype` in
+/// `slct.b16.s32`): the first qualifier that is a type.
+fn first_type_width(v: &Variant) -> Option<u32> {
+    v.mnemonic().split(' ').next()?.split('.').skip(1).find_map(qualifier_width)
+}
+
+/// The width of type qualifier `q` (without its dot): `u16x2` is 32, `pred`
+/// 1; `None` for a qualifier that is no type.
+fn qualifier_width(q: &str) -> Option<u32> {
+    if q == "pred" {
         return Some(1);
     }
-    let (bits, lanes) = match last.split_once('x') {
+    let (bits, lanes) = match q.split_once('x') {
         Some((b, n)) => (b, n.parse::<u32>().ok()?),
-        None => (last, 1),
+        None => (q, 1),
     };
-    let n: u32 = bits.strip_prefix(['b', 'u', 's'])?.parse().ok()?;
+    let n: u32 = bits.strip_prefix(['b', 'u', 's', 'f'])?.parse().ok()?;
     Some(n * lanes)
 }
 
@@ -106,6 +116,9 @@ fn expected(predicate: &[(String, bool)], v: &Variant) -> Option<u32> {
     }
     if joined.contains("same size as") {
         return referenced().next().and_then(|r| width(v, r));
+    }
+    if joined.contains("first instruction type") {
+        return first_type_width(v);
     }
     if joined.contains("instruction type") || joined.contains("type .type") {
         return type_width(v);
@@ -408,6 +421,18 @@ fn read(u: &Unit, mine: &[Variant], before: Option<&str>) -> Option<Result<(), (
     let clauses = clauses(&ws, &names);
     let mut read_any = false;
     for (subjects, predicate) in &clauses {
+        // `Operands d, a, and b must be of the same type`: of one width.
+        if predicate.iter().map(|(w, _)| w.as_str()).eq(["of", "the", "same", "type"]) {
+            for v in &vs {
+                let widths: Vec<(&String, u32)> = subjects.iter().filter_map(|s| Some((s, width(v, s)?))).collect();
+                read_any |= widths.len() > 1;
+                if let Some((s, w)) = widths.iter().find(|(_, w)| *w != widths[0].1) {
+                    let first = widths[0];
+                    return Some(fail(v, format!("`{}` is {} bits, `{s}` {w}", first.0, first.1)));
+                }
+            }
+            continue;
+        }
         for v in &vs {
             let Some(want) = expected(predicate, v) else { continue };
             for s in subjects {

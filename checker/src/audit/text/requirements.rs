@@ -10,12 +10,16 @@
 //! variant it then dates. A sentence this pass cannot read, or one that
 //! disagrees with the catalogue, is not checked by it: the first stays
 //! unread in the coverage, the second is listed with what the catalogue says.
+//! A sentence that names a form the section does not have (`slct.f64`,
+//! where the forms are `slct.f64.s32` and `slct.f64.f32`) is read as every
+//! form with the qualifiers it writes, and is a finding.
 
 use ptx_spec::catalogue::{PtxVersion, Target};
 use ptx_spec::Variant;
 
 use super::document::{BlockKind, Document};
-use super::units::{units, UnitKind};
+use super::units::{units, Unit, UnitKind};
+use crate::audit::finding::{Finding, FindingKind, Severity};
 
 /// What the pass found.
 #[derive(Debug, Default)]
@@ -25,6 +29,8 @@ pub struct Requirements {
     /// Units it read that disagree with the catalogue: the unit's id and
     /// what the catalogue says.
     pub disagree: Vec<(String, String)>,
+    /// Units that name a form the section does not have, with the name.
+    pub misnamed: Vec<(Unit, String)>,
 }
 
 const BLOCKS: [BlockKind; 4] =
@@ -95,11 +101,15 @@ fn expand(span: &str) -> Vec<String> {
 }
 
 /// The variants of `section` a sentence names, or all of them where it
-/// names none of them; `None` where a span names nothing the section has.
-fn subject(section: &str, text: &str, all: &[Variant]) -> Option<Vec<Variant>> {
+/// names none of them, and the names it writes that are no variant's
+/// mnemonic but are read as the variants with every qualifier they write
+/// (`slct.f64` for `slct.f64.s32` and the rest); `None` where a span names
+/// nothing the section has.
+fn subject(section: &str, text: &str, all: &[Variant]) -> Option<(Vec<Variant>, Vec<String>)> {
     let mine: Vec<Variant> = all.iter().copied().filter(|v| v.section() == section).collect();
     let opcode = mine.first()?.opcode();
     let mut named: Vec<Variant> = Vec::new();
+    let mut inexact: Vec<String> = Vec::new();
     let mut any = false;
     for span in spans(text) {
         if span == opcode || span.starts_with("sm_") || span == ".target" || span.ends_with(".sync") {
@@ -124,14 +134,29 @@ fn subject(section: &str, text: &str, all: &[Variant]) -> Option<Vec<Variant>> {
                 .collect()
         } else {
             let names = expand(&span);
-            mine.iter().copied().filter(|v| names.contains(&v.mnemonic())).collect()
+            let exact: Vec<Variant> = mine.iter().copied().filter(|v| names.contains(&v.mnemonic())).collect();
+            if exact.is_empty() {
+                let written: Vec<&str> = span.split('.').collect();
+                let has_all = |v: &Variant| {
+                    let m = v.mnemonic();
+                    let parts: Vec<&str> = m.split('.').collect();
+                    written.iter().all(|q| parts.contains(q))
+                };
+                let loose: Vec<Variant> = mine.iter().copied().filter(has_all).collect();
+                if !loose.is_empty() {
+                    inexact.push(span.clone());
+                }
+                loose
+            } else {
+                exact
+            }
         };
         if found.is_empty() {
             return None;
         }
         named.extend(found);
     }
-    Some(if any { named } else { mine })
+    Some((if any { named } else { mine }, inexact))
 }
 
 /// What the catalogue says against a statement, where it disagrees.
@@ -181,19 +206,55 @@ pub fn check(doc: &Document) -> Requirements {
         }
         let section = u.base_section();
         let Some(s) = statement(&u.text) else { continue };
-        let Some(subject) = subject(section, &u.text, &all) else { continue };
+        let Some((subject, inexact)) = subject(section, &u.text, &all) else { continue };
         let named = spans(&u.text).iter().any(|sp| {
             !sp.starts_with("sm_")
                 && sp != ".target"
                 && !sp.ends_with(".sync")
                 && Some(sp.as_str()) != subject.first().map(|v| v.opcode())
         });
+        if let Some(name) = inexact.first() {
+            out.misnamed.push((u.clone(), name.clone()));
+        }
         match disagreement(&s, &subject, named) {
             None => out.checked.push(u.id),
             Some(why) => out.disagree.push((u.id, why)),
         }
     }
     out
+}
+
+/// A finding for each sentence that names a form the section does not have.
+pub fn findings(doc: &Document) -> Vec<Finding> {
+    let all = Variant::all();
+    check(doc)
+        .misnamed
+        .into_iter()
+        .map(|(u, name)| {
+            let section = u.base_section().to_string();
+            let forms: Vec<String> = all
+                .iter()
+                .filter(|v| v.section() == section && name.split('.').all(|q| v.mnemonic().split('.').any(|p| p == q)))
+                .map(|v| format!("`{}`", v.mnemonic()))
+                .collect();
+            Finding {
+                id: format!("text-requirements-{}", u.id.replace('/', "-")),
+                section,
+                kind: FindingKind::Structure,
+                severity: Severity::Low,
+                root_cause: String::new(),
+                fragment: format!("`{name}`"),
+                summary: format!("names `{name}`, which is no form of the instruction; the forms with its qualifiers are {}", forms.join(", ")),
+                detail: vec![format!(
+                    "{}:{}: the requirement is read as every form with the qualifiers `{name}` writes, and agrees with the catalogue for those.",
+                    u.file, u.line
+                )],
+                model_choice: None,
+                witness: None,
+                more_witnesses: Vec::new(),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -216,17 +277,24 @@ mod tests {
     #[test]
     fn sentences_are_read_against_the_catalogue() {
         let all = Variant::all();
-        let add = subject("9.7.1.1", "`add.u16x2` and `add.s16x2` require `sm_90` or higher.", &all).unwrap();
+        let (add, inexact) =
+            subject("9.7.1.1", "`add.u16x2` and `add.s16x2` require `sm_90` or higher.", &all).unwrap();
         assert_eq!(add.len(), 2);
+        assert!(inexact.is_empty());
         assert_eq!(disagreement(&Statement::Requires(Target::Sm(90)), &add, true), None);
         assert!(disagreement(&Statement::Requires(Target::Sm(80)), &add, true).is_some());
         // The whole instruction: its earliest variant.
-        let whole = subject("9.7.1.1", "Introduced in PTX ISA version 1.0.", &all).unwrap();
+        let (whole, _) = subject("9.7.1.1", "Introduced in PTX ISA version 1.0.", &all).unwrap();
         assert_eq!(disagreement(&Statement::Introduced(PtxVersion(1, 0)), &whole, false), None);
         assert!(disagreement(&Statement::Introduced(PtxVersion(2, 0)), &whole, false).is_some());
         // A qualifier set of the Syntax block.
-        let boolop = subject("9.7.8.6", "Qualifier `.BoolOp` requires `sm_70` or higher.", &all).unwrap();
+        let (boolop, _) = subject("9.7.8.6", "Qualifier `.BoolOp` requires `sm_70` or higher.", &all).unwrap();
         assert_eq!(boolop.len(), 2);
         assert!(subject("9.7.1.1", "`add.u8x4` requires `sm_90` or higher.", &all).is_none());
+        // A name that is no form, read as the forms with its qualifiers.
+        let (f64s, inexact) = subject("9.7.6.4", "`slct.f64` requires `sm_13` or higher.", &all).unwrap();
+        assert_eq!(f64s.len(), 3);
+        assert_eq!(inexact, ["slct.f64"]);
+        assert_eq!(disagreement(&Statement::Requires(Target::Sm(13)), &f64s, true), None);
     }
 }
