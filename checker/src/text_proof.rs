@@ -113,6 +113,11 @@ const OPERAND_TYPES: &[(&str, &str, Sign)] = &[
     ("dp2a", "b", Sign::Of(".btype")),
 ];
 
+/// Operands a block compares as floating-point values where the variant
+/// writes the type as its last qualifier: (opcode, operand, type). The
+/// evaluator holds integers and bits only, so such a variant is not read.
+const FLOAT_COMPARED: &[(&str, &str, &str)] = &[("slct", "c", ".f32")];
+
 #[derive(Clone, Copy, Debug)]
 enum Sign {
     Unsigned,
@@ -238,6 +243,14 @@ pub fn setting(variant: &Variant, readings: &[&SectionReading]) -> Result<Settin
             if let Some(q) = written.iter().find(|q| values.contains(&q.as_str())) {
                 bound.push((placeholder.to_string(), q.clone()));
             }
+        }
+    }
+    for (opcode, operand, float) in FLOAT_COMPARED {
+        if *opcode == variant.opcode() && written.last().is_some_and(|q| q == float) {
+            return Err(format!(
+                "`{operand}` is an {float} value the block compares as a float, and the evaluator holds integers \
+                 and bits only"
+            ));
         }
     }
     let signed_type = ty.is_some_and(Type::is_signed);

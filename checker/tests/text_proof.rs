@@ -28,6 +28,13 @@ fn seeds(test: &str) -> Option<Document> {
 /// `ReadByte`, which the text never defines and no reading supplies.
 const NOT_READ_YET: &[&str] = &["prmt"];
 
+/// Whether the evaluator reads `v`'s block: not prmt's, nor slct's with an
+/// .f32 `c`, which it compares as a float.
+fn read_yet(v: &Variant) -> bool {
+    let float_test = v.opcode() == "slct" && v.to_string().ends_with(".f32");
+    !NOT_READ_YET.contains(&v.opcode()) && !float_test
+}
+
 /// The block's outputs for `variant` on `inputs`, concretely (`None`
 /// where the text leaves an output undefined).
 fn text_run(doc: &Document, variant: &Variant, inputs: &[u128]) -> Vec<Option<BitVec>> {
@@ -90,7 +97,7 @@ proptest! {
     fn the_text_computes_what_the_emulator_computes(seed in any::<[u128; 8]>()) {
         let Some(doc) = seeds("the_text_computes_what_the_emulator_computes") else { return Ok(()) };
         for v in Variant::all() {
-            if ["mul24", "mad24"].contains(&v.opcode()) || NOT_READ_YET.contains(&v.opcode()) {
+            if ["mul24", "mad24"].contains(&v.opcode()) || !read_yet(&v) {
                 continue;
             }
             let name = v.to_string();
@@ -125,7 +132,7 @@ fn every_variant_is_proven_against_the_text_or_names_why_not() {
         *counts.entry(proof.verdict.label()).or_insert(0) += 1;
     }
     let counts: Vec<String> = counts.iter().map(|(k, n)| format!("{k}: {n}")).collect();
-    assert_eq!(counts.join(", "), "named difference: 16, not read: 7, proven: 170");
+    assert_eq!(counts.join(", "), "named difference: 16, not read: 29, proven: 192");
 }
 
 /// A block edited to compute something else is caught, with a witness on

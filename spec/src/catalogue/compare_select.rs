@@ -7,21 +7,12 @@ use super::{Family, Operand, OperandType, PtxVersion, Requirement, Target, Type}
 use crate::assumption::{Assumption, SELP_FLOAT_BITS, SLCT_F32_TEST};
 use std::fmt;
 
-/// The `.type` of selp and the `.dtype` of slct: the same eleven types, in
-/// the order of their Syntax blocks.
-pub const SELECTED_TYPES: [Type; 11] = [
-    Type::B16,
-    Type::B32,
-    Type::B64,
-    Type::U16,
-    Type::U32,
-    Type::U64,
-    Type::S16,
-    Type::S32,
-    Type::S64,
-    Type::F32,
-    Type::F64,
-];
+/// The `.type` of selp and the `.dtype` of slct: the same eleven types,
+/// every type but `.pred` and the packed ones, in the order of their Syntax
+/// blocks (which is `Type::ALL`'s).
+pub fn selected_types() -> impl Iterator<Item = Type> {
+    Type::ALL.into_iter().filter(|t| *t != Type::Pred && t.lanes() == 1)
+}
 
 /// What slct tests the sign of: its second type, `.s32` or `.f32` (the
 /// latter with or without `.ftz`).
@@ -41,10 +32,10 @@ pub enum CompareSelect {
 
 impl Family for CompareSelect {
     fn all() -> Vec<CompareSelect> {
-        let mut all: Vec<CompareSelect> = SELECTED_TYPES.map(CompareSelect::Selp).into();
+        let mut all: Vec<CompareSelect> = selected_types().map(CompareSelect::Selp).collect();
         // The Syntax block's two lines: the .s32 test, then .f32 with and without .ftz.
         for test in [SlctTest::S32, SlctTest::F32 { ftz: false }, SlctTest::F32 { ftz: true }] {
-            all.extend(SELECTED_TYPES.map(|dtype| CompareSelect::Slct { dtype, test }));
+            all.extend(selected_types().map(|dtype| CompareSelect::Slct { dtype, test }));
         }
         all
     }

@@ -199,3 +199,36 @@ fn the_h100_run_takes_the_lowest_first_element_order() {
         "readings that miss a GPU result, by instruction"
     );
 }
+
+#[test]
+fn slct_by_the_sign_bit_differs_at_negative_zero_and_at_a_positive_nan() {
+    use super::compare_select::slct_sign_bit;
+    let (a, b) = (BitVec::new(32, 0x1111_1111), BitVec::new(32, 0x2222_2222));
+    let sign_bit = |c: u128| slct_sign_bit(&Concrete, a, b, BitVec::new(32, c)).unsigned();
+    // -0: the sign bit picks b, the comparison -0 >= 0 picks a.
+    assert_eq!(sign_bit(0x8000_0000), 0x2222_2222);
+    assert_eq!(run("slct.b32.f32", &[0x1111_1111, 0x2222_2222, 0x8000_0000]), 0x1111_1111);
+    // A quiet NaN with a clear sign: the sign bit picks a, the ordered comparison b.
+    assert_eq!(sign_bit(0x7fc0_0000), 0x1111_1111);
+    assert_eq!(run("slct.b32.f32", &[0x1111_1111, 0x2222_2222, 0x7fc0_0000]), 0x2222_2222);
+    // Elsewhere they agree: 1.0, -1.0, +0.
+    for c in [0x3f80_0000, 0xbf80_0000, 0] {
+        assert_eq!(sign_bit(c), run("slct.b32.f32", &[0x1111_1111, 0x2222_2222, c]), "{c:#x}");
+    }
+}
+
+#[test]
+fn selp_as_a_quieting_move_differs_only_at_a_signalling_nan() {
+    use super::compare_select::selp_quieting;
+    use ptx_spec::catalogue::Type;
+    let quieted = |ty: Type, w: u32, x: u128| {
+        selp_quieting(&Concrete, ty, BitVec::new(w, x), BitVec::new(w, 0), BitVec::new(1, 1)).unsigned()
+    };
+    assert_eq!(quieted(Type::F32, 32, 0x7f80_0001), 0x7fc0_0001);
+    assert_eq!(run("selp.f32", &[0x7f80_0001, 0, 1]), 0x7f80_0001);
+    assert_eq!(quieted(Type::F64, 64, 0xfff0_0000_0000_0001), 0xfff8_0000_0000_0001);
+    // A quiet NaN, an infinity and a number pass unchanged under both.
+    for x in [0x7fc0_0000, 0x7f80_0000, 0x3f80_0000] {
+        assert_eq!(quieted(Type::F32, 32, x), run("selp.f32", &[x, 0, 1]), "{x:#x}");
+    }
+}

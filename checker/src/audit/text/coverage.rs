@@ -48,6 +48,9 @@ pub enum Reason {
     Performance,
     /// A pointer to another part of the document.
     Reference,
+    /// What a target the model does not cover does (sm_1x): the model is
+    /// of the targets the catalogue's variants require and later ones.
+    Target,
 }
 
 impl Reason {
@@ -58,6 +61,7 @@ impl Reason {
             Reason::Future => "future",
             Reason::Performance => "performance",
             Reason::Reference => "reference",
+            Reason::Target => "target",
         }
     }
 }
