@@ -46,18 +46,11 @@ fn first_type_width(v: &Variant) -> Option<u32> {
     v.mnemonic().split(' ').next()?.split('.').skip(1).find_map(qualifier_width)
 }
 
-/// The width of type qualifier `q` (without its dot): `u16x2` is 32, `pred`
-/// 1; `None` for a qualifier that is no type.
+/// The width of type qualifier `q` (without its dot), as the catalogue's
+/// `Type` gives it: `u16x2` is 32, `pred` 1; `None` for a qualifier that is
+/// no type.
 fn qualifier_width(q: &str) -> Option<u32> {
-    if q == "pred" {
-        return Some(1);
-    }
-    let (bits, lanes) = match q.split_once('x') {
-        Some((b, n)) => (b, n.parse::<u32>().ok()?),
-        None => (q, 1),
-    };
-    let n: u32 = bits.strip_prefix(['b', 'u', 's', 'f'])?.parse().ok()?;
-    Some(n * lanes)
+    ptx_spec::catalogue::Type::ALL.into_iter().find(|t| t.name() == q).map(|t| t.width())
 }
 
 fn qualifiers(v: &Variant) -> Vec<String> {
