@@ -191,9 +191,7 @@ pub const BLOCKS: &[SyntaxBlock] = &[
 /// the catalogue does not hold (it holds `selp.f32`, selected as bits).
 pub fn is_float_outside_catalogue(instruction: &str) -> bool {
     let float = |q: &str| matches!(q, "f16" | "f16x2" | "f32" | "f64" | "bf16" | "bf16x2" | "tf32");
-    let body = instruction.trim();
-    let body = if body.starts_with('@') { body.split_once(char::is_whitespace).map_or("", |(_, r)| r) } else { body };
-    let mnemonic = body.split_whitespace().next().unwrap_or("");
+    let mnemonic = crate::ptx::parse::without_guard(instruction).split_whitespace().next().unwrap_or("");
     mnemonic.split('.').any(float) && ptx_spec::catalogue::Variant::with_mnemonic(mnemonic).is_empty()
 }
 

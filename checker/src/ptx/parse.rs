@@ -351,6 +351,17 @@ pub enum IntegerError {
     TooLarge,
 }
 
+/// An instruction line without its guard (`@p`, `@!q`), trimmed: the text
+/// after the guard's first white space, nothing where the guard stands
+/// alone.
+pub fn without_guard(line: &str) -> &str {
+    let line = line.trim();
+    match line.strip_prefix('@') {
+        Some(rest) => rest.split_once(char::is_whitespace).map_or("", |(_, body)| body.trim()),
+        None => line,
+    }
+}
+
 /// A PTX integer literal: decimal, `0x` hex, `0b` binary, `0` octal, an
 /// optional leading `-` and an optional `U` suffix. `None` if malformed or
 /// beyond 128 bits.
@@ -386,6 +397,14 @@ pub fn integer(token: &str) -> Result<i128, IntegerError> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_guard_is_dropped_with_its_white_space() {
+        assert_eq!(super::without_guard("  @q  selp.f32  f0,t,x,xp; "), "selp.f32  f0,t,x,xp;");
+        assert_eq!(super::without_guard("@!p add.u32 x, y, z;"), "add.u32 x, y, z;");
+        assert_eq!(super::without_guard("add.u32 x, y, z;"), "add.u32 x, y, z;");
+        assert_eq!(super::without_guard("@p"), "");
+    }
+
     use super::*;
 
     fn imm(w: u32, v: u128) -> OperandText {

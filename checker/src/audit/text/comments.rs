@@ -232,9 +232,7 @@ pub fn check(doc: &Document) -> (Vec<Read>, Vec<Finding>) {
             let parts = split_comment(&l.text, &mut open);
             let code: String = parts.iter().filter(|(c, _)| !c).map(|(_, t)| t.as_str()).collect();
             let comment: String = parts.iter().filter(|(c, _)| *c).map(|(_, t)| t.as_str()).collect();
-            let body = code.trim();
-            let body =
-                body.strip_prefix('@').map_or(body, |r| r.split_once(char::is_whitespace).map_or("", |x| x.1)).trim();
+            let body = crate::ptx::parse::without_guard(&code);
             if body.is_empty() || comment.trim().is_empty() {
                 continue;
             }

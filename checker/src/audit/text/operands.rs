@@ -444,8 +444,7 @@ fn read(u: &Unit, mine: &[Variant], before: Option<&str>) -> Option<Result<(), (
 /// operands they stand for (`// cnt is .u32` on `popc.b64 cnt, X;` reads
 /// `` `d` is .u32 ``), and the variant it is about.
 fn example_comment(example: &str, comment: &str) -> Option<(Variant, String)> {
-    let code = example.trim().trim_end_matches(';');
-    let code = code.strip_prefix('@').map_or(code, |c| c.split_once(char::is_whitespace).map_or(c, |(_, r)| r)).trim();
+    let code = crate::ptx::parse::without_guard(example.trim().trim_end_matches(';'));
     let (mnemonic, rest) = code.split_once(char::is_whitespace)?;
     let variant = Variant::with_mnemonic(mnemonic).into_iter().next()?;
     let registers: Vec<&str> = rest.split([',', '|']).map(str::trim).collect();
