@@ -474,6 +474,31 @@ fn an_overgeneral_sentence_is_a_finding_with_its_variant() {
     assert!(found[0]["summary"].as_str().unwrap().contains("shl.b16"), "{}", found[0]);
 }
 
+/// An example that names an operand after another operand of its Syntax
+/// line is found; the same example accumulating into its destination
+/// (`sad.u32 d,a,b,d;`, the seed's) is not.
+#[test]
+fn an_example_operand_named_after_another_is_a_finding() {
+    let Some(seeds_dir) = seeds("an_example_operand_named_after_another_is_a_finding") else { return };
+    let original = seed_in(&seeds_dir, "### 9.7.1.");
+    let text = std::fs::read_to_string(&original).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join("integer.txt");
+    let names_of_sad = |text: &str| {
+        std::fs::write(&copy, text).unwrap();
+        let (out, _, _) = run(&["text", copy.to_str().unwrap(), "--format", "json"]);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let sad = |f: &&serde_json::Value| f["kind"] == "name" && f["section"] == "9.7.1.7";
+        v["findings"].as_array().unwrap().iter().filter(sad).map(|f| f["summary"].to_string()).collect::<Vec<_>>()
+    };
+    assert_eq!(names_of_sad(&text), Vec::<String>::new());
+    let edited = text.replacen("sad.u32  d,a,b,d;", "sad.u32  c,a,b,d;", 1);
+    assert!(edited != text, "the seed has sad's example");
+    let found = names_of_sad(&edited);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("writes `c` as the first operand, `d`'s place"), "{}", found[0]);
+}
+
 /// A chapter ptxcheck has no model of (9.7.3, release 9.1) is read like
 /// the seeds: its wording, structure, helpers and Semantics blocks as
 /// findings; nothing is refused, and no transcription or helper table is
@@ -500,6 +525,8 @@ fn a_chapter_without_a_model_is_read_by_the_passes_that_need_none() {
         "text-parse-9.7.3.11-no-semicolon",
         "text-helper-9.7.3.11-isnan",
         "text-heading-9.7.3.1-group",
+        // `min.f64 a,b,c;`: the destination named after the Syntax's `a`.
+        "text-names-9.7.3.11-examples-example-2-a",
     ] {
         assert!(ids.contains(&want), "{want} missing from {ids:?}");
     }

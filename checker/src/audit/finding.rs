@@ -47,10 +47,13 @@ pub enum FindingKind {
     /// restriction, for several modes, types or instructions at once, and
     /// is false for one of them (`ptxcheck text`).
     Overgeneral,
+    /// An example that writes an operand name of the Syntax in another
+    /// operand's place (`ptxcheck text`).
+    Name,
 }
 
 impl FindingKind {
-    pub const ALL: [FindingKind; 12] = [
+    pub const ALL: [FindingKind; 13] = [
         FindingKind::Ambiguity,
         FindingKind::LiteralReading,
         FindingKind::Undefined,
@@ -63,6 +66,7 @@ impl FindingKind {
         FindingKind::UndefinedHelper,
         FindingKind::VendorSyntax,
         FindingKind::Overgeneral,
+        FindingKind::Name,
     ];
 
     pub fn label(self) -> &'static str {
@@ -79,6 +83,7 @@ impl FindingKind {
             FindingKind::UndefinedHelper => "undefined helper",
             FindingKind::VendorSyntax => "vendor syntax",
             FindingKind::Overgeneral => "overgeneral",
+            FindingKind::Name => "name",
         }
     }
 }

@@ -10,6 +10,7 @@ use ptx_spec::hardware::Model;
 
 use crate::audit::finding::{Finding, FindingKind, Severity, WitnessTable};
 use crate::audit::passages::compare::{self as passage_compare, PassageResult};
+use crate::audit::text::names::INDEPENDENT_ONLY;
 
 use crate::error::Error;
 use crate::oracle::defects::{self, DefectsRecord};
@@ -42,7 +43,10 @@ impl Vendor {
 
     /// The recorded cases of the spec's example `instruction`.
     fn example_cases<'a>(&'a self, instruction: &'a str) -> impl Iterator<Item = &'a syntax::Row> + 'a {
-        self.syntax.cases.iter().filter(move |c| c.kind == "example" && c.instruction == instruction)
+        self.syntax
+            .cases
+            .iter()
+            .filter(move |c| c.kind == "example" && c.instruction.split_whitespace().eq(instruction.split_whitespace()))
     }
 
     /// What ptxas does about a root cause, in a few words: where one of its
@@ -53,6 +57,21 @@ impl Vendor {
         for f in findings.iter().filter(|f| f.kind == FindingKind::ExampleSyntax) {
             for c in self.example_cases(&f.fragment) {
                 said.push(if c.error.is_some() { "rejects the example" } else { "accepts the example" });
+            }
+        }
+        if let Some(s) = said.first() {
+            return s.to_string();
+        }
+        // A Syntax line read two ways: ptxas on the examples only one
+        // reading admits.
+        let independent_only = findings.iter().flat_map(|f| &f.detail).filter_map(|d| d.strip_prefix(INDEPENDENT_ONLY));
+        for example in independent_only.flat_map(|d| d.split('`').skip(1).step_by(2)) {
+            for c in self.example_cases(example) {
+                said.push(if c.error.is_some() {
+                    "rejects the example only the independent reading admits"
+                } else {
+                    "accepts the example only the independent reading admits"
+                });
             }
         }
         if let Some(s) = said.first() {

@@ -14,6 +14,7 @@ pub mod drift;
 pub mod helpers;
 pub mod judge;
 pub mod labels;
+pub mod names;
 pub mod operands;
 pub mod packed;
 pub mod ranges;
@@ -107,6 +108,7 @@ pub fn run(paths: &[PathBuf]) -> Result<TextAudit, TextError> {
     findings.extend(control::check(&document));
     findings.extend(semantics::check(&document));
     findings.extend(labels::check(&document));
+    findings.extend(names::check(&document));
     findings.extend(tables::check(&document));
     findings.extend(packed::check(&document));
     findings.extend(comments::check(&document).1);

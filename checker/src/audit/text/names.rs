@@ -1,0 +1,381 @@
+//! Names and types, read against the Syntax block that gives them.
+//!
+//! - **Example roles.** A Syntax line names each operand's place
+//!   (`div.type d, a, b;`: `b` is the divisor). An example that writes one
+//!   of those names in another place (`div.s32 b,n,i;`, where `b` is the
+//!   quotient) asks the reader to forget the Syntax's meaning of the name.
+//!   A name that also stands in its own place in the same example
+//!   (`sad.u32 d,a,b,d;`, the destination accumulated) is one register
+//!   used twice, not a renaming, and is not reported.
+//! - **Type relations.** A Syntax line that gives two type names one set
+//!   (`.atype = .btype = { .u32, .s32 };`) has two readings: each name
+//!   takes a value of the set on its own, or the two are one type written
+//!   twice. Both are expanded into forms and compared with the section's
+//!   examples and the catalogue; ptxas's answer on the forms only the first
+//!   reading admits is joined by the report (`report::vendor`).
+//!
+//! Both read the document alone, so they run on any section that has a
+//! Syntax block, modelled or not.
+
+use super::document::{BlockKind, Document, Section};
+use super::units::{units, Unit, UnitKind};
+use crate::audit::finding::{Finding, FindingKind};
+
+/// What a type-relation finding's detail line starts with before the
+/// examples only the independent reading admits; the report joins ptxas's
+/// answer on them.
+pub const INDEPENDENT_ONLY: &str = "Examples that only the independent reading admits:";
+
+/// One instruction line of a Syntax block: its opcode, its qualifier parts
+/// (`.atype`, `{.sat}`), and each operand's names (`d[|p]` is `d`, `p`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Template {
+    pub opcode: String,
+    pub qualifiers: Vec<String>,
+    pub operands: Vec<Vec<String>>,
+    pub text: String,
+}
+
+/// A Syntax statement that gives two or more names one set of values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Relation {
+    pub names: Vec<String>,
+    pub values: Vec<String>,
+    /// The statement as written, white space collapsed.
+    pub text: String,
+}
+
+/// The statements of a Syntax block, comments dropped, white space
+/// collapsed, each without its `;`.
+fn statements(section: &Section) -> Vec<String> {
+    let Some(block) = section.block(BlockKind::Syntax) else { return Vec::new() };
+    let code: Vec<&str> = block.code().map(|l| l.text.split("//").next().unwrap_or("")).collect();
+    let joined = code.join(" ");
+    joined.split(';').map(|s| s.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|s| !s.is_empty()).collect()
+}
+
+/// The names of one operand as a Syntax line writes it: `d[|p]` → `d`, `p`.
+fn operand_names(operand: &str) -> Vec<String> {
+    operand
+        .split(['|', '[', ']', '{', '}'])
+        .map(str::trim)
+        .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .map(str::to_string)
+        .collect()
+}
+
+/// A Syntax statement read as an instruction template, if it is one.
+fn template(statement: &str) -> Option<Template> {
+    let (head, operands) = statement.split_once(' ')?;
+    if statement.contains('=') || !head.starts_with(|c: char| c.is_ascii_lowercase()) {
+        return None;
+    }
+    let opcode_end = head.find(['.', '{']).unwrap_or(head.len());
+    let opcode = &head[..opcode_end];
+    if !opcode.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return None;
+    }
+    let mut qualifiers = Vec::new();
+    let mut rest = &head[opcode_end..];
+    while !rest.is_empty() {
+        let end = if rest.starts_with('{') {
+            rest.find('}').map_or(rest.len(), |i| i + 1)
+        } else {
+            rest[1..].find(['.', '{']).map_or(rest.len(), |i| i + 1)
+        };
+        qualifiers.push(rest[..end].to_string());
+        rest = &rest[end..];
+    }
+    let operands: Vec<Vec<String>> = operands.split(',').map(operand_names).collect();
+    (!operands.iter().any(Vec::is_empty)).then(|| Template {
+        opcode: opcode.to_string(),
+        qualifiers,
+        operands,
+        text: format!("{statement};"),
+    })
+}
+
+/// Every instruction template of a section's Syntax block.
+pub fn templates(section: &Section) -> Vec<Template> {
+    statements(section).iter().filter_map(|s| template(s)).collect()
+}
+
+/// Every statement of a section's Syntax block that relates type names:
+/// `.atype = .btype = { .u32, .s32 }`.
+pub fn relations(section: &Section) -> Vec<Relation> {
+    let mut out = Vec::new();
+    for s in statements(section) {
+        let parts: Vec<&str> = s.split('=').map(str::trim).collect();
+        let Some((set, names)) = parts.split_last() else { continue };
+        let is_name = |n: &&str| n.starts_with('.') && n.len() > 1 && n[1..].chars().all(|c| c.is_ascii_alphanumeric());
+        if names.len() < 2 || !names.iter().all(is_name) {
+            continue;
+        }
+        let Some(values) = set.strip_prefix('{').and_then(|v| v.strip_suffix('}')) else { continue };
+        out.push(Relation {
+            names: names.iter().map(|n| n.to_string()).collect(),
+            values: values.split(',').map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).collect(),
+            text: format!("{s};"),
+        });
+    }
+    out
+}
+
+/// An example instruction split into its mnemonic and its operands' names
+/// (`d|p` → `d`, `p`), guard and `;` dropped.
+fn example_parts(text: &str) -> Option<(String, Vec<Vec<String>>)> {
+    let code = crate::ptx::parse::without_guard(text.trim().trim_end_matches(';').trim());
+    let (mnemonic, operands) = code.split_once(char::is_whitespace)?;
+    let ops = operands.split(',').map(|o| o.split('|').map(|n| n.trim().to_string()).collect()).collect();
+    Some((mnemonic.to_string(), ops))
+}
+
+/// The names a Syntax block gives sets of values to (`.type`, `.mode`).
+fn set_names(section: &Section) -> Vec<String> {
+    let left = |s: &String| s.split('=').next().map(str::trim).map(str::to_string);
+    statements(section).iter().filter(|s| s.contains('=')).filter_map(left).collect()
+}
+
+/// The template an example is written after: of its opcode and operand
+/// count, the first whose every required qualifier is a set's name or one
+/// the example writes (`min.f64` after `min.f64 d, a, b;`, not after
+/// `min.f32 d, a, b;`), else the first of its opcode and count.
+fn template_of<'a>(ts: &'a [Template], sets: &[String], mnemonic: &str, count: usize) -> Option<&'a Template> {
+    let written: Vec<String> = mnemonic.split('.').skip(1).map(|q| format!(".{q}")).collect();
+    let opcode = mnemonic.split('.').next().unwrap_or("");
+    let candidates: Vec<&Template> = ts.iter().filter(|t| t.opcode == opcode && t.operands.len() == count).collect();
+    let fits = |t: &&&Template| {
+        t.qualifiers.iter().filter(|q| !q.starts_with('{')).all(|q| sets.contains(q) || written.contains(q))
+    };
+    candidates.iter().find(fits).or(candidates.first()).copied()
+}
+
+/// The first name an example writes in a place whose Syntax name differs,
+/// where the Syntax gives that name another place and the example never
+/// writes it there: (the name, its place in the example, its place in the
+/// Syntax), places 0-based.
+fn misplaced(t: &Template, written: &[Vec<String>]) -> Option<(String, usize, usize)> {
+    let place_of = |name: &str| t.operands.iter().position(|o| o.iter().any(|n| n == name));
+    for (i, op) in written.iter().enumerate() {
+        for (k, w) in op.iter().enumerate() {
+            let Some(own) = place_of(w) else { continue };
+            let here = t.operands[i].get(k).or(t.operands[i].first());
+            let also_own = written.get(own).is_some_and(|o| o.iter().any(|n| n == w));
+            if here.is_some_and(|h| h != w) && own != i && !also_own {
+                return Some((w.clone(), i, own));
+            }
+        }
+    }
+    None
+}
+
+fn ordinal(i: usize) -> String {
+    ["first", "second", "third", "fourth", "fifth", "sixth"]
+        .get(i)
+        .map_or(format!("operand {}", i + 1), |s| s.to_string())
+}
+
+/// Every example that writes a Syntax name in another place.
+fn example_roles(doc: &Document, all: &[Unit]) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for u in all.iter().filter(|u| u.kind == UnitKind::Example && !u.section.contains('@')) {
+        let Some(section) = doc.section(u.base_section()) else { continue };
+        let Some((mnemonic, written)) = example_parts(&u.text) else { continue };
+        let all_templates = templates(section);
+        let Some(t) = template_of(&all_templates, &set_names(section), &mnemonic, written.len()) else { continue };
+        let Some((name, here, own)) = misplaced(t, &written) else { continue };
+        let section_no = u.base_section().to_string();
+        let stands_for = t.operands[here].join("|");
+        out.push(Finding::of_text(
+            format!("text-names-{}-{name}", u.id.replace('/', "-")),
+            section_no,
+            FindingKind::Name,
+            u.text.clone(),
+            format!(
+                "the example `{}` writes `{name}` as the {} operand, `{stands_for}`'s place; the Syntax line \
+                 `{}` gives `{name}` the {} place",
+                u.text,
+                ordinal(here),
+                t.text,
+                ordinal(own)
+            ),
+            vec![format!(
+                "{}:{}: read with the Syntax's names, the example's `{name}` is another operand than the \
+                 Syntax's `{name}`; a register name that is no operand name of the Syntax would not ask the \
+                 reader to forget one of them.",
+                u.file, u.line
+            )],
+        ));
+    }
+    out
+}
+
+/// The qualifiers a mnemonic binds to a template's parts, where the
+/// template has no optional part and the counts match: (part, value).
+fn bind(t: &Template, mnemonic: &str) -> Option<Vec<(String, String)>> {
+    let written: Vec<String> = mnemonic.split('.').skip(1).map(|q| format!(".{q}")).collect();
+    let plain = t.qualifiers.iter().all(|q| !q.starts_with('{'));
+    (plain && mnemonic.split('.').next() == Some(t.opcode.as_str()) && written.len() == t.qualifiers.len())
+        .then(|| t.qualifiers.iter().cloned().zip(written).collect())
+}
+
+/// Whether a binding gives the related names different values.
+fn mixed(bound: &[(String, String)], r: &Relation) -> bool {
+    let values: Vec<&str> =
+        r.names.iter().filter_map(|n| bound.iter().find(|(p, _)| p == n).map(|(_, v)| v.as_str())).collect();
+    values.len() == r.names.len() && values.iter().any(|v| *v != values[0])
+}
+
+/// Every type relation of a Syntax block, both readings expanded and
+/// compared with the examples and the catalogue.
+fn type_relations(doc: &Document, all: &[Unit]) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for section in &doc.sections {
+        if seen.contains(&section.number.as_str()) {
+            continue;
+        }
+        seen.push(&section.number);
+        let ts = templates(section);
+        for r in relations(section) {
+            let Some(t) = ts.iter().find(|t| r.names.iter().all(|n| t.qualifiers.contains(n))) else { continue };
+            let (n, k) = (r.values.len(), r.names.len());
+            let examples: Vec<&Unit> = all
+                .iter()
+                .filter(|u| u.kind == UnitKind::Example && u.section == section.number)
+                .filter(|u| {
+                    let m = example_parts(&u.text).map(|(m, _)| m).unwrap_or_default();
+                    bind(t, &m).is_some_and(|b| mixed(&b, &r))
+                })
+                .collect();
+            let catalogue: Vec<String> = ptx_spec::Variant::all()
+                .into_iter()
+                .map(|v| v.mnemonic().split(' ').next().unwrap_or("").to_string())
+                .filter(|m| bind(t, m).is_some_and(|b| mixed(&b, &r)))
+                .collect();
+            let names = r.names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" and ");
+            let shown = |us: &[&Unit]| us.iter().map(|u| format!("`{}`", u.text)).collect::<Vec<_>>().join(", ");
+            let evidence = if examples.is_empty() {
+                "no example tells the two apart".to_string()
+            } else {
+                format!("the example {} is a form of the first reading only", shown(&examples[..1]))
+            };
+            let mut detail = vec![format!(
+                "{}:{}: `{}` reads two ways: {names} each take a value of the set on their own ({} forms of `{}`), \
+                 or they are one type written twice ({n} forms).",
+                section.file,
+                section.block(BlockKind::Syntax).map_or(section.line, |b| b.line),
+                r.text,
+                n.pow(k as u32),
+                t.text.split(' ').next().unwrap_or(""),
+            )];
+            if !examples.is_empty() {
+                detail.push(format!("{INDEPENDENT_ONLY} {}.", shown(&examples)));
+            }
+            let model = if catalogue.is_empty() {
+                None
+            } else {
+                detail.push(format!("The catalogue holds {} such forms: {}.", catalogue.len(), catalogue.join(", ")));
+                Some(format!("each of {names} from the set on its own (the catalogue's mixed forms)"))
+            };
+            let mut f = Finding::of_text(
+                format!("text-names-{}-type-relation", section.number),
+                section.number.clone(),
+                FindingKind::Ambiguity,
+                r.text.clone(),
+                format!("`{}` gives {names} one set without saying whether they may differ: {evidence}", r.text),
+                detail,
+            );
+            f.model_choice = model;
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// The names pass over a document: example roles and type relations.
+pub fn check(doc: &Document) -> Vec<Finding> {
+    let all = units(doc);
+    let mut out = example_roles(doc, &all);
+    out.extend(type_relations(doc, &all));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::text::document::parse;
+
+    fn section(syntax: &str, examples: &str) -> Document {
+        let text = format!(
+            "#### 9.7.1.23. Integer Arithmetic Instructions: `dp4a`\n\n`dp4a`\n\nDot product.\n\n\
+             Syntax\n\n```\n{syntax}\n```\n\nDescription\n\nFour-way dot product.\n\nSemantics\n\n```\nd = c;\n```\n\n\
+             PTX ISA Notes\n\nIntroduced in PTX ISA version 5.0.\n\nTarget ISA Notes\n\nRequires sm_61 or higher.\n\n\
+             Examples\n\n```\n{examples}\n```\n"
+        );
+        Document { sections: parse("made.md", text.as_bytes()).unwrap() }
+    }
+
+    #[test]
+    fn syntax_lines_are_read_as_templates_and_relations() {
+        let doc = section(
+            "dp4a.atype.btype  d, a, b, c;\nshfl.mode.b32 d[|p], a, b, c;\n\n.atype = .btype = { .u32, .s32 };",
+            "",
+        );
+        let s = &doc.sections[0];
+        let ts = templates(s);
+        assert_eq!(ts[0].qualifiers, [".atype", ".btype"]);
+        assert_eq!(ts[1].operands[0], ["d", "p"]);
+        let rs = relations(s);
+        assert_eq!(rs.len(), 1);
+        assert_eq!(
+            (rs[0].names.as_slice(), rs[0].values.as_slice()),
+            (&[".atype".to_string(), ".btype".to_string()][..], &[".u32".to_string(), ".s32".to_string()][..])
+        );
+    }
+
+    #[test]
+    fn an_example_that_moves_a_syntax_name_is_a_finding() {
+        let doc = section(
+            "dp4a.atype.btype d, a, b, c;\n.atype = { .u32 };",
+            "dp4a.u32.u32 c, a, b, d;\ndp4a.u32.u32 d, a, b, d;\n@p dp4a.u32.u32 x, y, z, w;",
+        );
+        let found = check(&doc);
+        let ids: Vec<&str> = found.iter().map(|f| f.id.as_str()).collect();
+        // The accumulating `d, a, b, d` writes d in its own place too.
+        assert_eq!(ids, ["text-names-9.7.1.23-examples-example-1-c"]);
+        assert!(found[0].summary.contains("writes `c` as the first operand, `d`'s place"), "{}", found[0].summary);
+        assert!(found[0].summary.contains("gives `c` the fourth place"), "{}", found[0].summary);
+    }
+
+    #[test]
+    fn a_type_relation_is_read_both_ways() {
+        let doc = section(
+            "dp4a.atype.btype d, a, b, c;\n.atype = .btype = { .u32, .s32 };",
+            "dp4a.u32.u32 d0, a0, b0, c0;\ndp4a.u32.s32 d1, a1, b1, c1;",
+        );
+        let found = check(&doc);
+        assert_eq!(found.len(), 1);
+        let f = &found[0];
+        assert_eq!(f.id, "text-names-9.7.1.23-type-relation");
+        assert!(
+            f.summary.contains("`dp4a.u32.s32 d1, a1, b1, c1;` is a form of the first reading only"),
+            "{}",
+            f.summary
+        );
+        assert!(
+            f.detail[0].contains("(4 forms of `dp4a.atype.btype`), or they are one type written twice (2 forms)"),
+            "{}",
+            f.detail[0]
+        );
+        assert!(f.detail.iter().any(|d| d.starts_with(INDEPENDENT_ONLY)));
+        assert!(f.detail.iter().any(|d| d.contains("dp4a.s32.u32")), "{:?}", f.detail);
+        assert!(f.model_choice.is_some());
+        // Two lines, one set each, read one way.
+        let fixed = section(
+            "dp4a.atype.btype d, a, b, c;\n.atype = { .u32, .s32 };\n.btype = { .u32, .s32 };",
+            "dp4a.u32.s32 d1, a1, b1, c1;",
+        );
+        assert!(check(&fixed).is_empty());
+    }
+}
