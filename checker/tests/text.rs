@@ -499,6 +499,40 @@ fn an_example_operand_named_after_another_is_a_finding() {
     assert!(found[0].contains("writes `c` as the first operand, `d`'s place"), "{}", found[0]);
 }
 
+/// An operand whose type is not the instruction type, its one type
+/// sentence removed, is a finding that names it and its variants.
+#[test]
+fn an_operand_type_removed_from_the_text_is_a_finding() {
+    let Some(seeds_dir) = seeds("an_operand_type_removed_from_the_text_is_a_finding") else { return };
+    let original = seed_in(&seeds_dir, "### 9.7.8.");
+    let text = std::fs::read_to_string(&original).unwrap();
+    // shl's two statements of b's width (shr's come after them).
+    let mut edited = text.clone();
+    for (old, new) in [
+        ("amount specified by unsigned 32-bit value in `b`", "amount in `b`"),
+        ("`b` operand must be a 32-bit value, regardless of the instruction type.", ""),
+    ] {
+        let next = edited.replacen(old, new, 1);
+        assert!(next != edited, "the seed has shl's `{old}`");
+        edited = next;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join("logic.txt");
+    std::fs::write(&copy, edited).unwrap();
+    let (out, _, _) = run(&["text", copy.to_str().unwrap(), "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let unstated: Vec<&serde_json::Value> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["id"].as_str().unwrap().ends_with("-type-unstated"))
+        .collect();
+    assert_eq!(unstated.len(), 1, "{unstated:?}");
+    assert_eq!(unstated[0]["section"], "9.7.8.8");
+    let detail = unstated[0]["detail"][0].as_str().unwrap();
+    assert!(detail.contains("`b` (32-bit in the model; shl.b16, shl.b64)"), "{detail}");
+}
+
 /// A chapter ptxcheck has no model of (9.7.3, release 9.1) is read like
 /// the seeds: its wording, structure, helpers and Semantics blocks as
 /// findings; nothing is refused, and no transcription or helper table is

@@ -14,12 +14,23 @@
 //!   examples and the catalogue; ptxas's answer on the forms only the first
 //!   reading admits is joined by the report (`report::vendor`).
 //!
-//! Both read the document alone, so they run on any section that has a
-//! Syntax block, modelled or not.
+//! - **Unstated types.** An operand whose type is not the instruction type
+//!   (a 32-bit shift amount of `shl.b16`, a predicate `p`, an 8-bit
+//!   `immLut`) must have a sentence that gives it: the operands pass's
+//!   reading of type sentences, or a noun phrase (`` `c` is a predicate``,
+//!   ``the predicate `q` ``, ``8-bit value specified by operand `immLut` ``).
+//!   One of the instruction type is typed by the Syntax line, by the
+//!   document's convention, and is not asked for here.
+//!
+//! The first two read the document alone, so they run on any section that
+//! has a Syntax block, modelled or not; the third reads the catalogue's
+//! variants of the section.
 
 use super::document::{BlockKind, Document, Section};
+use super::operands;
 use super::units::{units, Unit, UnitKind};
 use crate::audit::finding::{Finding, FindingKind};
+use ptx_spec::catalogue::OperandType;
 
 /// What a type-relation finding's detail line starts with before the
 /// examples only the independent reading admits; the report joins ptxas's
@@ -293,11 +304,128 @@ fn type_relations(doc: &Document, all: &[Unit]) -> Vec<Finding> {
     out
 }
 
-/// The names pass over a document: example roles and type relations.
+/// Whether an operand's type can be taken from the instruction type (the
+/// last qualifier that is a type: `.b32` of `prmt.b32.f4e`): of its width,
+/// and a predicate only where that type is `.pred`.
+fn of_instruction_type(v: &ptx_spec::Variant, o: &ptx_spec::catalogue::Operand) -> bool {
+    let mnemonic = v.mnemonic();
+    let last_type =
+        mnemonic.split(' ').next().unwrap_or("").rsplit('.').find(|q| operands::qualifier_width(q).is_some());
+    let pred = last_type == Some("pred");
+    match o.ty {
+        OperandType::Pred => pred,
+        OperandType::Bits(w) => !pred && last_type.and_then(operands::qualifier_width) == Some(w),
+    }
+}
+
+/// The operands a sentence calls a predicate or gives a width in a noun
+/// phrase, shapes the operands pass does not read: `` `c` is a
+/// predicate``, ``the predicate result `p` ``, ``8-bit value specified by
+/// operand `immLut` ``.
+fn typed_by_phrase(text: &str) -> Vec<(String, OperandType)> {
+    let ws = operands::words(text);
+    let mut out = Vec::new();
+    for (i, (w, code)) in ws.iter().enumerate() {
+        let lower = w.to_lowercase();
+        let next_code = |within: usize| ws.iter().skip(i + 1).take(within).find(|(_, c)| *c).map(|(n, _)| n.clone());
+        if *code {
+            let says = ws.iter().skip(i + 1).take(4).map(|(x, _)| x.to_lowercase()).collect::<Vec<_>>();
+            if matches!(says.first().map(String::as_str), Some("is" | "are")) && says.iter().any(|x| x == "predicate") {
+                out.push((w.clone(), OperandType::Pred));
+            }
+        } else if lower == "predicate" {
+            out.extend(next_code(2).map(|n| (n, OperandType::Pred)));
+        } else if let Some(bits) = lower.strip_suffix("-bit").and_then(|n| n.parse::<u32>().ok()) {
+            out.extend(next_code(5).map(|n| (n, OperandType::Bits(bits))));
+        }
+    }
+    out
+}
+
+/// Every modelled section with operands whose type is not the instruction
+/// type and that no sentence gives a size or type to (the operands pass's
+/// reading, `operands::Operands::stated`): one finding per section, each
+/// operand with the variants it is unstated for.
+fn unstated_types(doc: &Document) -> Vec<Finding> {
+    let mut stated = operands::check(doc).stated;
+    let prose = units(doc).into_iter().filter(|u| {
+        matches!(u.kind, UnitKind::Sentence | UnitKind::ListItem)
+            && matches!(u.block, Some(BlockKind::Description | BlockKind::Notes))
+    });
+    for u in prose {
+        for (name, ty) in typed_by_phrase(&u.text) {
+            let of_section = ptx_spec::Variant::all().into_iter().filter(|v| v.section() == u.base_section());
+            for v in of_section.filter(|v| v.operands().iter().any(|o| o.name == name && o.ty == ty)) {
+                stated.push((v.mnemonic(), name.clone()));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for section in &doc.sections {
+        if seen.contains(&section.number.as_str()) {
+            continue;
+        }
+        seen.push(&section.number);
+        let variants: Vec<ptx_spec::Variant> =
+            ptx_spec::Variant::all().into_iter().filter(|v| v.section() == section.number).collect();
+        // Each operand unstated somewhere, with its variants, in Syntax order.
+        let mut open: Vec<(&'static str, Vec<String>, String)> = Vec::new();
+        for v in &variants {
+            for o in v.operands().into_iter().filter(|o| !of_instruction_type(v, o)) {
+                let m = v.mnemonic();
+                if stated.iter().any(|(sm, so)| *sm == m && so == o.name) {
+                    continue;
+                }
+                match open.iter_mut().find(|(n, _, _)| *n == o.name) {
+                    Some((_, vs, _)) => vs.push(m),
+                    None => open.push((o.name, vec![m], o.ty.to_string())),
+                }
+            }
+        }
+        if open.is_empty() {
+            continue;
+        }
+        let shown: Vec<String> = open
+            .iter()
+            .map(|(n, vs, ty)| {
+                let of = if vs.len() == variants.len() { "every variant".to_string() } else { vs.join(", ") };
+                format!("`{n}` ({ty} in the model; {of})")
+            })
+            .collect();
+        let fragment = section
+            .block(BlockKind::Description)
+            .and_then(|b| b.lines.iter().find(|l| !l.text.trim().is_empty()))
+            .map(|l| l.text.trim().to_string())
+            .unwrap_or_default();
+        out.push(Finding::of_text(
+            format!("text-names-{}-type-unstated", section.number),
+            section.number.clone(),
+            FindingKind::Name,
+            fragment,
+            format!(
+                "no sentence gives the type of {}, which is not the instruction type",
+                open.iter().map(|(n, _, _)| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+            ),
+            vec![format!(
+                "{}:{}: the Description and Notes give no size or type to {}; an operand of the instruction type \
+                 is read from the Syntax, these are not.",
+                section.file,
+                section.line,
+                shown.join(", ")
+            )],
+        ));
+    }
+    out
+}
+
+/// The names pass over a document: example roles, type relations, and
+/// operands whose type the text never gives.
 pub fn check(doc: &Document) -> Vec<Finding> {
     let all = units(doc);
     let mut out = example_roles(doc, &all);
     out.extend(type_relations(doc, &all));
+    out.extend(unstated_types(doc));
     out
 }
 
@@ -346,6 +474,25 @@ mod tests {
         assert_eq!(ids, ["text-names-9.7.1.23-examples-example-1-c"]);
         assert!(found[0].summary.contains("writes `c` as the first operand, `d`'s place"), "{}", found[0].summary);
         assert!(found[0].summary.contains("gives `c` the fourth place"), "{}", found[0].summary);
+    }
+
+    #[test]
+    fn noun_phrases_give_types() {
+        let read = |t: &str| typed_by_phrase(t);
+        assert_eq!(
+            read("`d`, `a`, and `b` must be of the same type. Operand `c` is a predicate."),
+            [("c".to_string(), OperandType::Pred)]
+        );
+        assert_eq!(
+            read("a Boolean operation on `d` with the predicate `q` in the following manner"),
+            [("q".to_string(), OperandType::Pred)]
+        );
+        assert_eq!(
+            read("the 8-bit value specified by operand `immLut` as described below"),
+            [("immLut".to_string(), OperandType::Bits(8))]
+        );
+        assert_eq!(read("Operands `b` and `c` are 32-bit values."), [("b".to_string(), OperandType::Bits(32))]);
+        assert!(read("Compute the product of two values.").is_empty());
     }
 
     #[test]

@@ -30,6 +30,9 @@ pub struct Operands {
     /// Units it read that fail for some variant: the unit, the variant and
     /// what the catalogue says.
     pub fails: Vec<(Unit, String, String)>,
+    /// Each operand a sentence gives a size or type to, for a variant:
+    /// (the variant's mnemonic, the operand's name).
+    pub stated: Vec<(String, String)>,
 }
 
 const BLOCKS: [BlockKind; 2] = [BlockKind::Description, BlockKind::Notes];
@@ -49,7 +52,7 @@ fn first_type_width(v: &Variant) -> Option<u32> {
 /// The width of type qualifier `q` (without its dot), as the catalogue's
 /// `Type` gives it: `u16x2` is 32, `pred` 1; `None` for a qualifier that is
 /// no type.
-fn qualifier_width(q: &str) -> Option<u32> {
+pub fn qualifier_width(q: &str) -> Option<u32> {
     ptx_spec::catalogue::Type::ALL.into_iter().find(|t| t.name() == q).map(|t| t.width())
 }
 
@@ -63,7 +66,7 @@ fn width(v: &Variant, name: &str) -> Option<u32> {
 
 /// Words of a sentence, code marks and closing punctuation dropped, with
 /// whether each was in code marks.
-fn words(text: &str) -> Vec<(String, bool)> {
+pub fn words(text: &str) -> Vec<(String, bool)> {
     let mut out = Vec::new();
     for (i, part) in text.split('`').enumerate() {
         for w in part.split(|c: char| c.is_whitespace() || c == ',' || c == ';' || c == ':') {
@@ -388,7 +391,12 @@ fn predicates_named(vs: &[Variant], text: &str) -> Option<Result<(), (String, St
 }
 
 /// Read one sentence; `None` where it has no shape this pass reads.
-fn read(u: &Unit, mine: &[Variant], before: Option<&str>) -> Option<Result<(), (String, String)>> {
+fn read(
+    u: &Unit,
+    mine: &[Variant],
+    before: Option<&str>,
+    stated: &mut Vec<(String, String)>,
+) -> Option<Result<(), (String, String)>> {
     let vs = scope(&u.text, mine)?;
     let plain = u.text.replace('`', "").to_lowercase();
     if let Some(r) = predicates_named(&vs, &u.text) {
@@ -419,6 +427,7 @@ fn read(u: &Unit, mine: &[Variant], before: Option<&str>) -> Option<Result<(), (
             for v in &vs {
                 let widths: Vec<(&String, u32)> = subjects.iter().filter_map(|s| Some((s, width(v, s)?))).collect();
                 read_any |= widths.len() > 1;
+                stated.extend(widths.iter().map(|(s, _)| (v.mnemonic(), s.to_string())));
                 if let Some((s, w)) = widths.iter().find(|(_, w)| *w != widths[0].1) {
                     let first = widths[0];
                     return Some(fail(v, format!("`{}` is {} bits, `{s}` {w}", first.0, first.1)));
@@ -431,6 +440,7 @@ fn read(u: &Unit, mine: &[Variant], before: Option<&str>) -> Option<Result<(), (
             for s in subjects {
                 let Some(got) = width(v, s) else { continue };
                 read_any = true;
+                stated.push((v.mnemonic(), s.clone()));
                 if got != want {
                     return Some(fail(v, format!("`{s}` is {got} bits, the sentence gives {want}")));
                 }
@@ -505,7 +515,7 @@ pub fn check(doc: &Document) -> Operands {
                 i.checked_sub(1).map(|j| &units[j]).filter(|e| e.kind == UnitKind::Example && e.line == u.line);
             if let Some((variant, text)) = example.and_then(|e| example_comment(&e.text, &u.text)) {
                 let named = Unit { text, ..u.clone() };
-                match read(&named, &[variant], None) {
+                match read(&named, &[variant], None, &mut out.stated) {
                     None => {}
                     Some(Ok(())) => out.checked.push(u.id.clone()),
                     Some(Err((variant, why))) => out.fails.push((u.clone(), variant, why)),
@@ -531,7 +541,7 @@ pub fn check(doc: &Document) -> Operands {
             continue;
         }
         let before = i.checked_sub(1).map(|j| &units[j]).filter(|b| b.block == u.block).map(|b| b.text.as_str());
-        match read(u, &mine, before) {
+        match read(u, &mine, before, &mut out.stated) {
             None => {}
             Some(Ok(())) => {
                 out.checked.push(u.id.clone());
@@ -572,28 +582,28 @@ mod tests {
     fn operand_types_are_read_for_every_variant() {
         let clz = of("9.7.1.15");
         let ok = unit("9.7.1.15", "Operand `a` has the instruction type, and destination `d` has type `.u32`.");
-        assert_eq!(read(&ok, &clz, None), Some(Ok(())));
+        assert_eq!(read(&ok, &clz, None, &mut Vec::new()), Some(Ok(())));
         // Said of every type at once, false for the 64-bit one.
         let wrong = unit("9.7.1.15", "Operand `a` has type `.b32`.");
-        let Some(Err((variant, why))) = read(&wrong, &clz, None) else { panic!() };
+        let Some(Err((variant, why))) = read(&wrong, &clz, None, &mut Vec::new()) else { panic!() };
         assert_eq!(variant, "clz.b64");
         assert!(why.contains("64 bits"), "{why}");
         // Narrowed to some types by its lead.
         let add = of("9.7.1.1");
         let packed =
             unit("9.7.1.1", "For instruction types `.u16x2`, `.s16x2`, operands `d`, `a` and `b` have type `.b32`.");
-        assert_eq!(read(&packed, &add, None), Some(Ok(())));
+        assert_eq!(read(&packed, &add, None, &mut Vec::new()), Some(Ok(())));
         let mul = of("9.7.1.3");
         let wide = unit("9.7.1.3", "If `.wide` is specified, then `d` is twice as wide as `a` and `b`.");
-        assert_eq!(read(&wide, &mul, None), Some(Ok(())));
+        assert_eq!(read(&wide, &mul, None, &mut Vec::new()), Some(Ok(())));
         let not_wide = unit("9.7.1.3", "If `.hi` is specified, then `d` is twice as wide as `a` and `b`.");
-        assert!(matches!(read(&not_wide, &mul, None), Some(Err(_))));
-        assert_eq!(read(&unit("9.7.1.3", "Multiplies two values."), &mul, None), None);
+        assert!(matches!(read(&not_wide, &mul, None, &mut Vec::new()), Some(Err(_))));
+        assert_eq!(read(&unit("9.7.1.3", "Multiplies two values."), &mul, None, &mut Vec::new()), None);
         let shl = of("9.7.8.8");
         let amount = unit("9.7.8.8", "The `b` operand must be a 32-bit value, regardless of the instruction type.");
-        assert_eq!(read(&amount, &shl, None), Some(Ok(())));
+        assert_eq!(read(&amount, &shl, None, &mut Vec::new()), Some(Ok(())));
         let typed = unit("9.7.8.8", "The `b` operand must have the instruction type.");
-        let Some(Err((variant, _))) = read(&typed, &shl, None) else { panic!() };
+        let Some(Err((variant, _))) = read(&typed, &shl, None, &mut Vec::new()) else { panic!() };
         assert_eq!(variant, "shl.b16");
     }
 
@@ -601,20 +611,23 @@ mod tests {
     fn fixed_phrases_are_read_for_every_variant() {
         let mul = of("9.7.1.3");
         let wide = unit("9.7.1.3", "The `.wide` suffix is supported only for 16- and 32-bit integer types.");
-        assert_eq!(read(&wide, &mul, None), Some(Ok(())));
+        assert_eq!(read(&wide, &mul, None, &mut Vec::new()), Some(Ok(())));
         let narrower = unit("9.7.1.3", "The `.wide` suffix is supported only for 16-bit integer types.");
-        assert!(matches!(read(&narrower, &mul, None), Some(Err(_))));
+        assert!(matches!(read(&narrower, &mul, None, &mut Vec::new()), Some(Err(_))));
         let abs = of("9.7.1.10");
-        assert_eq!(read(&unit("9.7.1.10", "Only for signed integers."), &abs, None), Some(Ok(())));
+        assert_eq!(read(&unit("9.7.1.10", "Only for signed integers."), &abs, None, &mut Vec::new()), Some(Ok(())));
         let add = of("9.7.1.1");
-        assert!(matches!(read(&unit("9.7.1.1", "Only for signed integers."), &add, None), Some(Err(_))));
+        assert!(matches!(
+            read(&unit("9.7.1.1", "Only for signed integers."), &add, None, &mut Vec::new()),
+            Some(Err(_))
+        ));
         let mad = of("9.7.1.4");
         let sat = unit("9.7.1.4", "Applies only to `.s32` type in `.hi` mode.");
-        assert_eq!(read(&sat, &mad, Some("Saturation modifier:")), Some(Ok(())));
+        assert_eq!(read(&sat, &mad, Some("Saturation modifier:"), &mut Vec::new()), Some(Ok(())));
         let logic: Vec<Variant> = Variant::all().into_iter().filter(|v| v.section().starts_with("9.7.8.")).collect();
         let preds = unit("9.7.8", "Instructions `and`, `or`, `xor`, and `not` also operate on predicates.");
-        assert_eq!(read(&preds, &logic, None), Some(Ok(())));
+        assert_eq!(read(&preds, &logic, None, &mut Vec::new()), Some(Ok(())));
         let fewer = unit("9.7.8", "Instructions `and`, `or` also operate on predicates.");
-        assert!(matches!(read(&fewer, &logic, None), Some(Err(_))));
+        assert!(matches!(read(&fewer, &logic, None, &mut Vec::new()), Some(Err(_))));
     }
 }
