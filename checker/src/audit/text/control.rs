@@ -214,12 +214,7 @@ fn semantics(s: &Section) -> Option<Vec<Token>> {
 /// The control-flow findings of every Semantics block.
 pub fn check(doc: &Document) -> Vec<Finding> {
     let mut out = Vec::new();
-    let mut seen: Vec<&str> = Vec::new();
-    for s in &doc.sections {
-        if seen.contains(&s.number.as_str()) {
-            continue;
-        }
-        seen.push(&s.number);
+    for s in doc.first_renderings() {
         let Some(tokens) = semantics(s) else { continue };
         for f in fall_throughs(&tokens) {
             let pair = case_variants(&s.number, &f.label, &f.next);

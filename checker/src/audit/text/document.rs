@@ -234,6 +234,16 @@ impl Document {
         self.sections.iter().find(|s| s.number == number)
     }
 
+    /// The first rendering of each section, in document order: the one
+    /// that speaks for a section the files render twice.
+    pub fn first_renderings(&self) -> impl Iterator<Item = &Section> + '_ {
+        self.sections
+            .iter()
+            .enumerate()
+            .filter(|(i, s)| !self.sections[..*i].iter().any(|e| e.number == s.number))
+            .map(|(_, s)| s)
+    }
+
     /// Every rendering of each section.
     pub fn renderings<'a>(&'a self, number: &'a str) -> impl Iterator<Item = &'a Section> + 'a {
         self.sections.iter().filter(move |s| s.number == number)

@@ -131,12 +131,7 @@ pub fn locate<'a>(doc: &'a Document, section: &str, fragment: &str) -> Option<(&
     let want = fragment.split_whitespace().collect::<Vec<_>>().join(" ");
     let scopes = passage_sections(section);
     let in_scope = |s: &Section| scopes.iter().any(|p| s.number == *p || s.number.starts_with(&format!("{p}.")));
-    let mut seen: Vec<&str> = Vec::new();
-    for s in doc.sections.iter().filter(|s| in_scope(s)) {
-        if seen.contains(&s.number.as_str()) {
-            continue; // the first rendering of a section speaks for it
-        }
-        seen.push(&s.number);
+    for s in doc.first_renderings().filter(|s| in_scope(s)) {
         for unit in units(s) {
             let text = normalise(unit.iter().copied());
             let flat = text.replace('\n', " ");
