@@ -403,8 +403,8 @@ fn transcription_checks(section: &str, kind: BlockKind) -> Vec<String> {
 }
 
 /// Mark the units that the passes over tables, packed forms, example
-/// comments, stated ranges and labels read, and the lead-ins of checked
-/// units.
+/// comments, stated ranges, labels and names read, and the lead-ins of
+/// checked units.
 fn mark_passes(doc: &Document, units: &[Unit], by: &mut [Vec<String>]) {
     // Every row of a table, read against its header.
     let rows = super::tables::read_rows(doc);
@@ -446,6 +446,14 @@ fn mark_passes(doc: &Document, units: &[Unit], by: &mut [Vec<String>]) {
                     by[k].push(format!("labels:{}", u.base_section()));
                 }
             }
+        }
+    }
+    // An example read against its Syntax line's names, and the Syntax
+    // lines read as templates and type relations.
+    let names = super::names::read_units(doc);
+    for (k, u) in units.iter().enumerate() {
+        if names.contains(&u.id) {
+            by[k].push(format!("names:{}", u.base_section()));
         }
     }
     // A lead-in (`Saturation modifier:`, `... as follows:`) is read with

@@ -409,6 +409,30 @@ fn unstated_types(doc: &Document) -> Vec<Finding> {
     out
 }
 
+/// The ids of the units the pass reads: each example written after a
+/// Syntax line of its section, and each Syntax line read as a template or
+/// a type relation.
+pub fn read_units(doc: &Document) -> Vec<String> {
+    let mut out = Vec::new();
+    for u in units(doc).into_iter().filter(|u| !u.section.contains('@')) {
+        let Some(section) = doc.section(u.base_section()) else { continue };
+        let read = match u.kind {
+            UnitKind::Example => example_parts(&u.text).is_some_and(|(m, written)| {
+                template_of(&templates(section), &set_names(section), &m, written.len()).is_some()
+            }),
+            UnitKind::Syntax => {
+                let statement = u.text.trim().trim_end_matches(';');
+                template(statement).is_some() || relations(section).iter().any(|r| r.text == u.text.trim())
+            }
+            _ => false,
+        };
+        if read {
+            out.push(u.id);
+        }
+    }
+    out
+}
+
 /// The names pass over a document: example roles, type relations, and
 /// operands whose type the text never gives.
 pub fn check(doc: &Document) -> Vec<Finding> {
@@ -509,6 +533,15 @@ mod tests {
         assert!(f.detail.iter().any(|d| d.starts_with(INDEPENDENT_ONLY)));
         assert!(f.detail.iter().any(|d| d.contains("dp4a.s32.u32")), "{:?}", f.detail);
         assert!(f.model_choice.is_some());
+        assert_eq!(
+            read_units(&doc),
+            [
+                "9.7.1.23/syntax/syntax-1",
+                "9.7.1.23/syntax/syntax-2",
+                "9.7.1.23/examples/example-1",
+                "9.7.1.23/examples/example-2"
+            ]
+        );
         // Two lines, one set each, read one way.
         let fixed = section(
             "dp4a.atype.btype d, a, b, c;\n.atype = { .u32, .s32 };\n.btype = { .u32, .s32 };",
