@@ -16,6 +16,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use ptx_spec::catalogue::Variant;
+use ptx_spec::program::Isa;
 use ptxcheck::exhaustive;
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -183,15 +184,27 @@ fn prove_all(runs: usize) {
 }
 
 fn exhaustive_throughput() {
-    println!("exhaustive cross-check throughput, one thread, 2^22 inputs each:");
+    let isas: Vec<Isa> = Isa::ALL.into_iter().filter(|i| i.supported()).collect();
+    let names: Vec<&str> = isas.iter().map(|i| i.name()).collect();
+    println!(
+        "exhaustive cross-check throughput, one thread, 2^22 inputs each, M inputs/s on each path this processor has:"
+    );
+    println!("    {:<22} {}", "", names.iter().map(|n| format!("{n:>9}")).collect::<String>());
     let mut eligible: Vec<Variant> =
         Variant::all().into_iter().filter(|v| exhaustive::input_bits(v) == exhaustive::MAX_BITS).collect();
     eligible.sort_by_key(|v| v.to_string());
-    let mut total_seconds = 0.0;
+    let mut total_seconds = vec![0.0; isas.len()];
     for v in &eligible {
-        let rate = exhaustive::throughput(v, 1 << 22);
-        total_seconds += (1u64 << 32) as f64 / rate;
-        println!("    {:<22} {:>7.1} M inputs/s", v.to_string(), rate / 1e6);
+        let rates: Vec<f64> = isas.iter().map(|&isa| exhaustive::throughput(v, 1 << 22, isa)).collect();
+        for (total, rate) in total_seconds.iter_mut().zip(&rates) {
+            *total += (1u64 << 32) as f64 / rate;
+        }
+        println!("    {:<22} {}", v.to_string(), rates.iter().map(|r| format!("{:>9.1}", r / 1e6)).collect::<String>());
     }
-    println!("  {} variants with 2^32 inputs: about {:.0} CPU-seconds for all of them", eligible.len(), total_seconds);
+    for (name, total) in names.iter().zip(&total_seconds) {
+        println!(
+            "  {} variants with 2^32 inputs on {name}: about {total:.0} CPU-seconds for all of them",
+            eligible.len()
+        );
+    }
 }

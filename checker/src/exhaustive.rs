@@ -15,7 +15,7 @@ use ptx_smt::encode;
 use ptx_spec::bv::{mask, Algebra, BitVec, Concrete};
 use ptx_spec::catalogue::{Outputs, Variant};
 use ptx_spec::lanes::LaneBv;
-use ptx_spec::program::{Program, Tracer, Word, BLOCK};
+use ptx_spec::program::{Isa, Program, Tracer, Word, BLOCK};
 use rayon::prelude::*;
 
 /// The most input bits a variant may have to be checked exhaustively.
@@ -131,8 +131,10 @@ fn confirm(variant: &Variant, widths: &[u32], index: u64) -> Option<Mismatch> {
 }
 
 /// Compare both models on every input of `variant` (which must have at most
-/// [`MAX_BITS`] input bits), in parallel on the current thread pool.
-pub fn check(variant: &Variant) -> Report {
+/// [`MAX_BITS`] input bits), in parallel on the current thread pool, the
+/// compiled program run with `isa`'s instructions (which the processor must
+/// have: [`Isa::supported`]).
+pub fn check(variant: &Variant, isa: Isa) -> Report {
     let widths: Vec<u32> = variant.inputs().iter().map(|o| o.ty.width()).collect();
     let bits = input_bits(variant);
     assert!(bits <= MAX_BITS && widths.len() <= 8, "{variant}: {bits} input bits");
@@ -154,7 +156,7 @@ pub fn check(variant: &Variant) -> Report {
         (0..total / chunk)
             .into_par_iter()
             .map_init(
-                || program.scratch(),
+                || program.scratch().on(isa),
                 |scratch, c| {
                     if crate::interrupt::requested() {
                         return None;
@@ -182,13 +184,14 @@ pub fn check(variant: &Variant) -> Report {
 }
 
 /// Inputs per second compared on one thread, measured on at least `samples`
-/// inputs spread over the input space (for the benchmark).
-pub fn throughput(variant: &Variant, samples: u64) -> f64 {
+/// inputs spread over the input space, with `isa`'s instructions (for the
+/// benchmark).
+pub fn throughput(variant: &Variant, samples: u64, isa: Isa) -> f64 {
     let widths: Vec<u32> = variant.inputs().iter().map(|o| o.ty.width()).collect();
     let total = 1u64 << input_bits(variant);
     let start = Instant::now();
     let program = compile(variant);
-    let (shifts, mut scratch) = (shifts(&widths), program.scratch());
+    let (shifts, mut scratch) = (shifts(&widths), program.scratch().on(isa));
     let blocks = samples.div_ceil(BLOCK as u64);
     let mut found = 0;
     for b in 0..blocks {
@@ -210,9 +213,11 @@ mod tests {
             if input_bits(&v) > 16 {
                 continue;
             }
-            let r = check(&v);
-            assert_eq!(r.mismatch, None, "{name}");
-            assert_eq!(r.inputs, 1 << input_bits(&v), "{name}");
+            for isa in Isa::ALL.into_iter().filter(|i| i.supported()) {
+                let r = check(&v, isa);
+                assert_eq!(r.mismatch, None, "{name} on {isa:?}");
+                assert_eq!(r.inputs, 1 << input_bits(&v), "{name} on {isa:?}");
+            }
         }
     }
 
@@ -234,11 +239,13 @@ mod tests {
             let shifts = shifts(&widths);
             let total = 1u64 << input_bits(&v);
             // The lanes the exhaustive check runs (32 bits wide where the
-            // values fit), and 64-bit ones.
-            for (first, mut scratch) in [0, total / 3, total.saturating_sub(BLOCK as u64)]
-                .into_iter()
-                .flat_map(|first| [(first, program.scratch()), (first, program.wide_scratch())])
-            {
+            // values fit), and 64-bit ones, on every path this processor has.
+            let (isas, program) = (Isa::ALL.into_iter().filter(|i| i.supported()), &program);
+            for (first, mut scratch) in isas.flat_map(|isa| {
+                [0, total / 3, total.saturating_sub(BLOCK as u64)].into_iter().flat_map(move |first| {
+                    [(first, program.scratch().on(isa)), (first, program.wide_scratch().on(isa))]
+                })
+            }) {
                 let first = first / BLOCK as u64 * BLOCK as u64;
                 program.run(first, &shifts, &mut scratch);
                 for lane in 0..BLOCK.min(total as usize) {

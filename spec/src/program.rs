@@ -489,6 +489,83 @@ pub struct Program {
 /// The slots a program runs in; make one per thread with [`Program::scratch`].
 pub struct Scratch {
     slots: Slots,
+    isa: Isa,
+}
+
+impl Scratch {
+    /// The same slots, the program's steps run with `isa`'s instructions.
+    ///
+    /// # Panics
+    ///
+    /// Where this processor does not have them ([`Isa::supported`]).
+    pub fn on(self, isa: Isa) -> Scratch {
+        assert!(isa.supported(), "this processor has no {}", isa.name());
+        Scratch { isa, ..self }
+    }
+
+    pub fn isa(&self) -> Isa {
+        self.isa
+    }
+}
+
+/// The vector instructions a program's steps are compiled for: the same
+/// code compiled three times, and the widest the processor has picked once
+/// it is known ([`Isa::best`]), or one asked for, so that each path can be
+/// tested, and timed, on one machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Isa {
+    /// The target's baseline: on x86-64, SSE2 (two 64-bit or four 32-bit
+    /// lanes per instruction).
+    Baseline,
+    /// AVX2: four or eight lanes, 64-bit comparisons in one instruction.
+    Avx2,
+    /// AVX-512 F and BW: eight or sixteen lanes, and mask registers.
+    Avx512,
+}
+
+impl Isa {
+    /// Widest last.
+    pub const ALL: [Isa; 3] = [Isa::Baseline, Isa::Avx2, Isa::Avx512];
+
+    /// The name `exhaustive --simd` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Isa::Baseline => "baseline",
+            Isa::Avx2 => "avx2",
+            Isa::Avx512 => "avx512",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Isa> {
+        Isa::ALL.into_iter().find(|i| i.name() == name)
+    }
+
+    /// Whether this processor runs the path.
+    pub fn supported(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            match self {
+                Isa::Baseline => true,
+                Isa::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+                Isa::Avx512 => {
+                    std::arch::is_x86_feature_detected!("avx512f")
+                        && std::arch::is_x86_feature_detected!("avx512bw")
+                        && std::arch::is_x86_feature_detected!("avx512vl")
+                        && std::arch::is_x86_feature_detected!("avx512dq")
+                        && std::arch::is_x86_feature_detected!("avx2")
+                }
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            self == Isa::Baseline
+        }
+    }
+
+    /// The widest path this processor runs.
+    pub fn best() -> Isa {
+        Isa::ALL.into_iter().rev().find(|i| i.supported()).unwrap_or(Isa::Baseline)
+    }
 }
 
 /// A slot per value, each holding a block of lanes: 32-bit lanes where no
@@ -592,7 +669,8 @@ fn pair_updates(steps: Vec<(Node, u32)>) -> Vec<(Node, u32)> {
 /// its word and its test), whose results no other step and no root reads.
 fn chain_pairs(steps: Vec<(Node, u32)>, roots: &[u32]) -> Vec<(Node, u32)> {
     let only_next = read_only_by_next(&steps, roots);
-    let pair = |j: usize| match steps[j].0.step {
+    // `None` past the last step too: a program may end in a chain.
+    let pair = |j: usize| match steps.get(j)?.0.step {
         Step::UpdatePair { ops, a, k, x, i, set, second, second_width } if x == a[1] => {
             Some((ops, a, k, i, set, second, second_width, steps[j].0.width, steps[j].1))
         }
@@ -812,10 +890,11 @@ impl Program {
     }
 
     /// Slots for this program, its constants filled in: 32-bit lanes
-    /// where its values fit them.
+    /// where its values fit them; the steps run on the widest path the
+    /// processor has ([`Isa::best`]; another with [`Scratch::on`]).
     pub fn scratch(&self) -> Scratch {
         if self.fits_narrow() {
-            Scratch { slots: Slots::Narrow(self.slots_of()) }
+            Scratch { slots: Slots::Narrow(self.slots_of()), isa: Isa::best() }
         } else {
             self.wide_scratch()
         }
@@ -824,7 +903,7 @@ impl Program {
     /// Slots of 64-bit lanes, whatever the program's widths (tests hold the
     /// two kinds of lanes to each other).
     pub fn wide_scratch(&self) -> Scratch {
-        Scratch { slots: Slots::Wide(self.slots_of()) }
+        Scratch { slots: Slots::Wide(self.slots_of()), isa: Isa::best() }
     }
 
     fn slots_of<L: Lane>(&self) -> Vec<Vec<L>> {
@@ -840,12 +919,12 @@ impl Program {
     /// width. Root `i`'s values are then `scratch.root(self, i)`.
     pub fn run(&self, first: u64, shifts: &[u32], scratch: &mut Scratch) {
         match &mut scratch.slots {
-            Slots::Narrow(slots) => self.run_on(first, shifts, slots),
-            Slots::Wide(slots) => self.run_on(first, shifts, slots),
+            Slots::Narrow(slots) => self.run_on(first, shifts, slots, scratch.isa),
+            Slots::Wide(slots) => self.run_on(first, shifts, slots, scratch.isa),
         }
     }
 
-    fn run_on<L: Lane>(&self, first: u64, shifts: &[u32], slots: &mut [Vec<L>]) {
+    fn run_on<L: Lane>(&self, first: u64, shifts: &[u32], slots: &mut [Vec<L>], isa: Isa) {
         for &(k, width, s) in &self.inputs {
             let (shift, m) = (shifts[k as usize], mask(width));
             let out = &mut slots[s as usize];
@@ -853,7 +932,7 @@ impl Program {
                 *v = L::from_u64(((first + i as u64) >> shift) & m);
             }
         }
-        run_steps(&self.steps, slots);
+        run_steps(&self.steps, slots, isa);
     }
 
     /// The value of root `i` in lane `lane` after [`Program::run`].
@@ -919,8 +998,29 @@ fn execute_chain<L: Lane>(
 ) {
     // The inputs copied first: the results may be written where they were.
     let (mut first, mut second) = (slots[a[0].0 as usize].clone(), slots[a[1].0 as usize].clone());
-    let (k0, k1, tested) = (L::from_u64(k[0]), L::from_u64(k[1]), L::ONE.shl(bit));
+    // A hit is all ones where bit `bit` is `set`: the amounts are masked
+    // with it, with no comparison (whose Boolean AVX2 widens again).
+    let (k0, k1, miss) = (L::from_u64(k[0]), L::from_u64(k[1]), if set { L::ZERO } else { L::ONES });
     let (m0, m1) = (L::mask(widths[0]), L::mask(widths[1]));
+    if ops == [Op2::Add, Op2::Shl] && k[1] == 1 && bit + 1 == widths[1] && widths[1] <= L::BITS {
+        // A loop that counts a word's leading zeros (ones where `set`),
+        // shifting each out: a turn that finds the top bit changed leaves
+        // both values as they are, and so does every turn after it. So the
+        // loop raises the counter by the count, up to `turns`, and shifts
+        // the word by as much, in one step (the shift in two halves, each
+        // below the lane's width, for a count as wide as the lane).
+        let (flip, above) = (if set { m1 } else { L::ZERO }, L::from_u64(u64::from(L::BITS - widths[1])));
+        let turns = L::from_u64(u64::from(turns));
+        for (d, w) in first.iter_mut().zip(second.iter_mut()) {
+            let n = (*w ^ flip).leading_zeros().wrapping_sub(above).min(turns);
+            let half = n.shr(1);
+            *d = d.wrapping_add(n.wrapping_mul(k0)) & m0;
+            *w = w.shl(half.to_u64() as u32).shl(n.wrapping_sub(half).to_u64() as u32) & m1;
+        }
+        slots[dest[0]] = first;
+        slots[dest[1]] = second;
+        return;
+    }
     macro_rules! chain {
         ($($f:ident, $g:ident: |$v:ident, $n:ident| $body:expr, |$v2:ident, $n2:ident| $body2:expr);*) => {
             match (ops[0], ops[1]) {
@@ -930,9 +1030,9 @@ fn execute_chain<L: Lane>(
                         let mut wv: [L; CHAIN_LANES] = w.try_into().expect("a chunk");
                         for _ in 0..turns {
                             for j in 0..CHAIN_LANES {
-                                let hit = ((wv[j] & tested) != L::ZERO) == set;
-                                let ($v, $n) = (dv[j], if hit { k0 } else { L::ZERO });
-                                let ($v2, $n2) = (wv[j], if hit { k1 } else { L::ZERO });
+                                let hit = wv[j].bit_mask(bit) ^ miss;
+                                let ($v, $n) = (dv[j], k0 & hit);
+                                let ($v2, $n2) = (wv[j], k1 & hit);
                                 dv[j] = $body & m0;
                                 wv[j] = $body2 & m1;
                             }
@@ -972,7 +1072,8 @@ fn execute_update_if<L: Lane>(
     let mut taken = std::mem::take(&mut slots[dest]);
     let out: &mut [L; BLOCK] = (&mut taken[..]).try_into().expect("a slot holds a block");
     let get = |r: Reg| -> &[L; BLOCK] { slots[r.0 as usize][..].try_into().expect("a slot holds a block") };
-    let (a, x, k, tested, m) = (get(a), get(x), L::from_u64(k), L::ONE.shl(bit), L::mask(w));
+    // As in `execute_chain`: the amount masked with the bit, no comparison.
+    let (a, x, k, miss, m) = (get(a), get(x), L::from_u64(k), if set { L::ZERO } else { L::ONES }, L::mask(w));
     macro_rules! update {
         ($($name:ident: |$v:ident, $n:ident, $m:ident| $body:expr),*) => {
             match op {
@@ -981,7 +1082,7 @@ fn execute_update_if<L: Lane>(
                         ($mask:expr) => {{
                             let $m = $mask;
                             for i in 0..BLOCK {
-                                let $n = if ((x[i] & tested) != L::ZERO) == set { k } else { L::ZERO };
+                                let $n = k & (x[i].bit_mask(bit) ^ miss);
                                 let $v = a[i];
                                 out[i] = $body;
                             }
@@ -1016,9 +1117,14 @@ enum Run {
     Select(u64),
 }
 
-/// [`Step::BitRun`] and [`Step::SelectRun`]: every bit counted, gathered
-/// or tested on a few lanes at a time, the running value held in registers
-/// (as in [`execute_chain`]).
+/// [`Step::BitRun`] and [`Step::SelectRun`] in closed form. A run's bits
+/// are one field of `x`, so counting them is the field's population count,
+/// gathering them (the first turn's bit ends highest) is the field itself,
+/// reversed where the run goes up, and the last set bit a run meets is the
+/// field's highest (going up) or lowest (going down). Each is a word-wide
+/// bit count, which the compiler makes vector instructions on every path
+/// (AVX2 has no count of its own: table look-ups in the vector registers),
+/// where a turn at a time the run cost one pass per bit.
 #[inline(always)]
 fn execute_bit_run<L: Lane>(
     kind: Run,
@@ -1029,35 +1135,42 @@ fn execute_bit_run<L: Lane>(
     slots: &mut [Vec<L>],
 ) {
     // Copied first: the result may be written where the running value was.
-    let mut out = slots[acc.0 as usize].clone();
-    let x = &slots[x.0 as usize];
-    let m = L::mask(width);
-    let bit = |t: u32| if down { first - t } else { first + t };
-    macro_rules! run {
-        (|$h:ident, $b:ident, $i:ident| $body:expr) => {
-            for (h, x) in out.chunks_exact_mut(CHAIN_LANES).zip(x.chunks_exact(CHAIN_LANES)) {
-                let mut hv: [L; CHAIN_LANES] = h.try_into().expect("a chunk");
-                let xv: &[L; CHAIN_LANES] = x.try_into().expect("a chunk");
-                for t in 0..count {
-                    let $i = bit(t);
-                    for j in 0..CHAIN_LANES {
-                        let ($h, $b) = (hv[j], xv[j].shr($i) & L::ONE);
-                        hv[j] = $body;
-                    }
-                }
-                h.copy_from_slice(&hv);
-            }
-        };
-    }
+    let mut kept = slots[acc.0 as usize].clone();
+    let out: &mut [L; BLOCK] = (&mut kept[..]).try_into().expect("a slot holds a block");
+    let x: &[L; BLOCK] = slots[x.0 as usize][..].try_into().expect("a slot holds a block");
+    let (low, field, m) = (if down { first + 1 - count } else { first }, L::mask(count), L::mask(width));
     match kind {
-        // A gathering's value grows a bit a turn, to `width` at most: no mask.
-        Run::Gather => run!(|h, b, _i| h.shl(1) | b),
-        Run::Count => run!(|h, b, _i| h.wrapping_add(b) & m),
+        Run::Count => {
+            for i in 0..BLOCK {
+                out[i] = out[i].wrapping_add((x[i].shr(low) & field).count_ones()) & m;
+            }
+        }
+        // A gathering's value grows a bit a turn, to `width` at most: no
+        // mask. It starts from a bit at least, and fits its lanes, so the
+        // run is narrower than they are.
+        Run::Gather => {
+            assert!(count < L::BITS, "a gathering of {count} bits in {}-bit lanes", L::BITS);
+            for i in 0..BLOCK {
+                let bits = x[i].shr(low) & field;
+                let bits = if down { bits } else { bits.reverse_bits().shr(L::BITS - count) };
+                out[i] = out[i].shl(count) | bits;
+            }
+        }
         Run::Select(offset) => {
-            run!(|h, b, i| if b != L::ZERO { L::from_u64(u64::from(i).wrapping_add(offset)) & m } else { h })
+            let base = L::from_u64(u64::from(low).wrapping_add(offset));
+            let top = base.wrapping_add(L::from_u64(u64::from(L::BITS - 1)));
+            for i in 0..BLOCK {
+                let bits = x[i].shr(low) & field;
+                let at = if down {
+                    base.wrapping_add(bits.trailing_zeros())
+                } else {
+                    top.wrapping_sub(bits.leading_zeros())
+                };
+                out[i] = if bits != L::ZERO { at & m } else { out[i] };
+            }
         }
     }
-    slots[dest] = out;
+    slots[dest] = kept;
 }
 
 /// The node with each operand `r` renamed to `s(r)`, in the order of
@@ -1085,27 +1198,22 @@ fn rename(n: &Node, mut s: impl FnMut(Reg) -> Reg) -> Node {
     Node { step, width: n.width }
 }
 
-/// The steps on a block, with the widest vector instructions the processor
-/// has: the same code compiled twice, for x86-64's baseline (two words per
-/// instruction) and for AVX2 (four, and 64-bit comparisons in one
-/// instruction), picked once the processor is known.
-fn run_steps<L: Lane>(steps: &[(Node, u32)], slots: &mut [Vec<L>]) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("avx512bw") {
-        // SAFETY: the processor has just been found to support AVX-512 F
-        // and BW, the requirements of `run_steps_avx512`.
-        unsafe { run_steps_avx512(steps, slots) };
-        return;
-    }
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has just been found to support AVX2, the
-        // only requirement of `run_steps_avx2`.
-        unsafe { run_steps_avx2(steps, slots) };
-        return;
-    }
-    for (node, dest) in steps {
-        execute(node, *dest as usize, slots);
+/// The steps on a block, with `isa`'s instructions ([`Isa`]).
+fn run_steps<L: Lane>(steps: &[(Node, u32)], slots: &mut [Vec<L>], isa: Isa) {
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a scratch is only ever set to a supported path
+        // (`Scratch::on`), and AVX-512's features are `run_steps_avx512`'s
+        // requirements.
+        Isa::Avx512 => unsafe { run_steps_avx512(steps, slots) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above; AVX2 is `run_steps_avx2`'s only requirement.
+        Isa::Avx2 => unsafe { run_steps_avx2(steps, slots) },
+        _ => {
+            for (node, dest) in steps {
+                execute(node, *dest as usize, slots);
+            }
+        }
     }
 }
 
@@ -1243,10 +1351,14 @@ mod tests {
     }
 
     /// `p`, of two 16-bit operands, run on the blocks from each of
-    /// `firsts` in 32- and 64-bit lanes; `check` gets each lane with its
-    /// input's number and operands.
+    /// `firsts` in 32- and 64-bit lanes, on every path this processor has;
+    /// `check` gets each lane with its input's number and operands.
     fn run_both(p: &Program, firsts: [u64; 4], mut check: impl FnMut(&Scratch, usize, u64, BitVec, BitVec)) {
-        for (first, mut s) in firsts.into_iter().flat_map(|first| [(first, p.scratch()), (first, p.wide_scratch())]) {
+        let isas = Isa::ALL.into_iter().filter(|i| i.supported());
+        let scratches = isas.flat_map(|isa| {
+            firsts.into_iter().flat_map(move |first| [(first, p.scratch().on(isa)), (first, p.wide_scratch().on(isa))])
+        });
+        for (first, mut s) in scratches {
             p.run(first, &[0, 16], &mut s);
             for i in 0..BLOCK {
                 let n = first + i as u64;
@@ -1312,6 +1424,19 @@ mod tests {
         out.extend([count, alg.zero_extend(12, gathered)]);
         // The highest of bits 2 to 4 of `b` set, plus 8, else `a`.
         out.push((2..5).fold(a, |d, i| alg.ite(bit(b, i), k(u128::from(i) + 8), d)));
+        // Run in closed form: a leading-ones count whose turns outnumber
+        // the bits (all of `a` shifted out where it is all ones), bits 3
+        // to 6 of `b` gathered going up, and the lowest of bits 10 to 13 set.
+        let (mut d, mut w) = (b, a);
+        for _ in 0..18 {
+            let top = bit(w, 15);
+            d = alg.ite(top, alg.bvadd(d, k(1)), d);
+            w = alg.ite(top, alg.bvshl(w, k(1)), w);
+        }
+        out.extend([d, w]);
+        let gathered = (4..7).fold(alg.extract(3, 3, b), |g, i| alg.concat(g, alg.extract(i, i, b)));
+        out.push(alg.zero_extend(12, gathered));
+        out.push((10..14).rev().fold(b, |d, i| alg.ite(bit(b, i), k(u128::from(i)), d)));
         out.push(alg.ite(bit(b, 5), k(7), a));
         out.push(alg.ite(bit(b, 6), a, b));
         out.push(alg.bvadd(a, alg.zero_extend(15, alg.extract(9, 9, b))));
@@ -1324,20 +1449,50 @@ mod tests {
         let t = Tracer::new();
         let roots = turns(&t, t.input(0, 16), t.input(1, 16));
         let p = t.program(&roots);
-        // One step per turn, and three that no turn fuses: the comparison,
-        // and the extracts of `a` the gathering and the last turn start
-        // from. The counting loop's six turns are two chains of three, with
-        // three roots; the count, the gathering and the select are a run each.
-        assert_eq!(p.len(), roots.len() + 3 - 1, "{p:#?}");
+        // One step per turn, and four that no turn fuses: the comparison,
+        // and the extracts the two gatherings and the last turn start from.
+        // The counting loop's six turns are two chains of three, with three
+        // roots, and the leading-ones count one chain with two; the counts,
+        // the gatherings and the selects are a run each.
+        assert_eq!(p.len(), roots.len() + 4 - 2, "{p:#?}");
         let count = |f: fn(&Step) -> bool| p.steps.iter().filter(|(n, _)| f(&n.step)).count();
         assert_eq!(count(|s| matches!(s, Step::UpdateChain { turns: 3, .. })), 2, "{p:#?}");
-        assert_eq!(count(|s| matches!(s, Step::BitRun { count: 3, .. })), 2, "{p:#?}");
-        assert_eq!(count(|s| matches!(s, Step::SelectRun { count: 3, offset: 8, .. })), 1, "{p:#?}");
+        assert_eq!(count(|s| matches!(s, Step::UpdateChain { turns: 18, set: true, .. })), 1, "{p:#?}");
+        assert_eq!(count(|s| matches!(s, Step::BitRun { count: 3, .. })), 3, "{p:#?}");
+        assert_eq!(count(|s| matches!(s, Step::SelectRun { count: 3, offset: 8, down: false, .. })), 1, "{p:#?}");
+        assert_eq!(count(|s| matches!(s, Step::SelectRun { count: 4, down: true, .. })), 1, "{p:#?}");
         run_both(&p, [0, 0x8000_0000, 0x7fff_fe00, 0xffff_fe00], |s, i, n, a, b| {
             for (r, want) in turns(&Concrete, a, b).into_iter().enumerate() {
                 assert_eq!(p.root(s, r, i), want.unsigned() as u64, "turn {r} at {n:#x}");
             }
         });
+    }
+
+    /// A leading-ones count of a 32-bit word, more turns than bits, in
+    /// 32-bit lanes: where the word is all ones, the count is the lanes'
+    /// whole width, and shifting it out leaves 0 (one shift by 32 would
+    /// leave the word as it was).
+    #[test]
+    fn a_count_as_wide_as_the_lane_shifts_the_whole_word_out() {
+        let t = Tracer::new();
+        let (mut d, mut w) = (t.input(1, 32), t.input(0, 32));
+        for _ in 0..34 {
+            let top = t.eq(t.extract(31, 31, w), t.constant(1, 1));
+            d = t.ite(top, t.bvadd(d, t.constant(32, 1)), d);
+            w = t.ite(top, t.bvshl(w, t.constant(32, 1)), w);
+        }
+        let p = t.program(&[d, w]);
+        assert!(p.steps.iter().any(|(n, _)| matches!(n.step, Step::UpdateChain { turns: 34, .. })), "{p:#?}");
+        for isa in Isa::ALL.into_iter().filter(|i| i.supported()) {
+            let mut s = p.scratch().on(isa);
+            // `d` is 5 in every lane, `w` the block's number.
+            p.run(0x5_ffff_fe00, &[0, 32], &mut s);
+            for (lane, a) in (0xffff_fe00u64..1 << 32).enumerate() {
+                let ones = (a as u32).leading_ones();
+                let expect = (u64::from(5 + ones), u64::from((a as u32).checked_shl(ones).unwrap_or(0)));
+                assert_eq!((p.root(&s, 0, lane), p.root(&s, 1, lane)), expect, "{a:#x} on {isa:?}");
+            }
+        }
     }
 
     #[test]

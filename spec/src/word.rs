@@ -70,6 +70,15 @@ pub trait Lane:
     /// The word as a shift amount, saturated at [`Lane::BITS`]: any amount
     /// at or above a width behaves the same in every shift.
     fn amount(self) -> u32;
+    /// The count of zero bits above the highest set bit, [`Lane::BITS`]
+    /// for 0; the ones below are the word's own bit counts, which the
+    /// compiler makes vector instructions (AVX-512's, or AVX2's sequences
+    /// of table look-ups).
+    fn leading_zeros(self) -> Self;
+    /// The count of zero bits below the lowest set bit, [`Lane::BITS`] for 0.
+    fn trailing_zeros(self) -> Self;
+    fn count_ones(self) -> Self;
+    fn reverse_bits(self) -> Self;
 
     /// The low `width` bits set.
     #[inline(always)]
@@ -157,6 +166,22 @@ macro_rules! lane {
             #[inline(always)]
             fn amount(self) -> u32 {
                 self.min(<$u>::BITS as $u) as u32
+            }
+            #[inline(always)]
+            fn leading_zeros(self) -> $u {
+                <$u>::leading_zeros(self) as $u
+            }
+            #[inline(always)]
+            fn trailing_zeros(self) -> $u {
+                <$u>::trailing_zeros(self) as $u
+            }
+            #[inline(always)]
+            fn count_ones(self) -> $u {
+                <$u>::count_ones(self) as $u
+            }
+            #[inline(always)]
+            fn reverse_bits(self) -> $u {
+                <$u>::reverse_bits(self)
             }
         }
     };

@@ -12,6 +12,7 @@ use super::render::{note, seconds, value_or_undefined, Table, Width, WidthArgs};
 use super::{select, status, thread_pool, Format};
 use crate::error::Error;
 use crate::exhaustive;
+use ptx_spec::program::Isa;
 
 /// The arguments of `ptxcheck exhaustive`.
 #[derive(clap::Args)]
@@ -26,14 +27,48 @@ pub struct Args {
     jobs: Option<usize>,
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
+    /// The vector instructions the compiled programs run with: the widest
+    /// this processor has, or a narrower path, to test or time it.
+    #[arg(long, value_enum, default_value_t = Simd::Auto)]
+    simd: Simd,
     #[command(flatten)]
     width: WidthArgs,
+}
+
+/// `--simd`: a path of [`Isa`], or the widest.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Simd {
+    Auto,
+    Avx512,
+    Avx2,
+    Baseline,
+}
+
+impl Simd {
+    /// The path asked for, where this processor has it.
+    fn isa(self) -> Result<Isa, Error> {
+        let isa = match self {
+            Simd::Auto => return Ok(Isa::best()),
+            Simd::Avx512 => Isa::Avx512,
+            Simd::Avx2 => Isa::Avx2,
+            Simd::Baseline => Isa::Baseline,
+        };
+        if !isa.supported() {
+            return Err(Error::usage(format!(
+                "--simd {}: this processor does not have it (the widest it has is {})",
+                isa.name(),
+                Isa::best().name()
+            )));
+        }
+        Ok(isa)
+    }
 }
 
 /// Check every input of the variants with at most --max-bits input bits;
 /// exit 1 on a mismatch.
 pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let max_bits = args.max_bits;
+    let isa = args.simd.isa()?;
     let variants: Vec<_> =
         select(&args.targets)?.into_iter().filter(|v| exhaustive::input_bits(v) <= max_bits).collect();
     if variants.is_empty() {
@@ -41,9 +76,10 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     }
     let pool = thread_pool(args.jobs)?;
     let start = Instant::now();
-    let reports: Vec<_> = variants.iter().map(|v| pool.install(|| exhaustive::check(v))).collect();
+    let reports: Vec<_> = variants.iter().map(|v| pool.install(|| exhaustive::check(v, isa))).collect();
     crate::interrupt::check()?;
-    let summary = ExhaustiveSummary { reports: &reports, wall: start.elapsed(), threads: pool.current_num_threads() };
+    let summary =
+        ExhaustiveSummary { reports: &reports, wall: start.elapsed(), threads: pool.current_num_threads(), isa };
     match args.format {
         Format::Table => summary.text(out, args.width.resolve())?,
         Format::Json => writeln!(out, "{:#}", summary.json())?,
@@ -56,6 +92,8 @@ pub struct ExhaustiveSummary<'a> {
     pub wall: Duration,
     /// The threads each variant ran on (all of them, one variant at a time).
     pub threads: usize,
+    /// The vector instructions the programs ran with.
+    pub isa: Isa,
 }
 
 impl ExhaustiveSummary<'_> {
@@ -136,6 +174,8 @@ impl ExhaustiveSummary<'_> {
                 self.threads, self.threads
             );
             note(out, width, "", "", &threads)?;
+            let widest = if self.isa == Isa::best() { "the widest this processor has" } else { "asked for" };
+            note(out, width, "", "", &format!("vector instructions: {} ({widest})", self.isa.name()))?;
         }
         Ok(())
     }
@@ -161,6 +201,6 @@ impl ExhaustiveSummary<'_> {
                 })
             })
             .collect();
-        json!({ "results": reports, "wall_s": self.wall.as_secs_f64(), "threads": self.threads })
+        json!({ "results": reports, "wall_s": self.wall.as_secs_f64(), "threads": self.threads, "simd": self.isa.name() })
     }
 }
