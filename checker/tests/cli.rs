@@ -470,3 +470,22 @@ fn report_without_the_text_its_reports_were_made_with_is_a_one_line_error() {
     let o = ptxcheck(&["report", "--check", "--dir", dir, "--no-text", "--text", "x"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `exhaustive --simd` runs the path asked for and says so; a path this
+/// processor lacks is refused in one line, naming the widest it has.
+#[test]
+fn exhaustive_runs_the_vector_path_asked_for() {
+    use ptx_spec::program::Isa;
+    let o = ptxcheck(&["exhaustive", "not.b16", "--simd", "baseline"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let how = if Isa::best() == Isa::Baseline { "the widest this processor has" } else { "asked for" };
+    assert!(stdout(&o).contains(&format!("vector instructions: baseline ({how})")), "{}", stdout(&o));
+    for isa in Isa::ALL.into_iter().filter(|i| !i.supported()) {
+        let o = ptxcheck(&["exhaustive", "not.b16", "--simd", isa.name()]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(&format!("the widest it has is {}", Isa::best().name())), "{err}");
+        assert!(stdout(&o).is_empty(), "nothing half-written: {}", stdout(&o));
+    }
+}
