@@ -571,3 +571,48 @@ fn a_chapter_without_a_model_is_read_by_the_passes_that_need_none() {
          operand that ends at 87:30 (expected `)` to close the `(` at 87:4 or an operator)"
     ), "{}", place["detail"]);
 }
+
+/// clz's sentence with `, inclusively` taken out: `between 0 and 32` then
+/// has two readings, which the model tells apart where the result is 32
+/// (the least input, a = 0); the Semantics block meets the one with the
+/// ends included. Written as `between 0 and 31, inclusively`, the one
+/// reading is broken by the model at the same input.
+#[test]
+fn a_bound_made_ambiguous_or_wrong_is_a_finding() {
+    let Some(seeds_dir) = seeds("a_bound_made_ambiguous_or_wrong_is_a_finding") else { return };
+    let original = seed_in(&seeds_dir, "#### 9.7.1.15");
+    let text = std::fs::read_to_string(&original).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let bound = |new: &str| -> serde_json::Value {
+        let edited = text.replacen("between 0 and 32,\ninclusively", new, 1);
+        assert!(edited != text, "the seed states clz.b32's range");
+        let copy = tmp.path().join("integer.txt");
+        std::fs::write(&copy, edited).unwrap();
+        let (out, _, _) = run(&["text", copy.to_str().unwrap(), "--format", "json"]);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let found: Vec<serde_json::Value> = v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["id"].as_str().unwrap().starts_with("text-bound-"))
+            .cloned()
+            .collect();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0]["id"], "text-bound-9.7.1.15-description-sentence-3");
+        assert_eq!(found[0]["witness"]["variant"], "clz.b32");
+        assert_eq!(found[0]["witness"]["inputs"][0], serde_json::json!(["a", "0x00000000"]));
+        found[0].clone()
+    };
+    let ambiguous = bound("between 0 and 32");
+    assert_eq!(ambiguous["kind"], "ambiguity");
+    assert_eq!(ambiguous["fragment"], "between 0 and 32");
+    let summary = ambiguous["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("gives d = 0x00000020 (32) for a = 0x00000000 (0)")
+            && summary.ends_with("the one with the ends included"),
+        "{summary}"
+    );
+    let wrong = bound("between 0 and 31,\ninclusively");
+    assert_eq!(wrong["kind"], "prose-vs-pseudocode");
+    assert_eq!(wrong["fragment"], "between 0 and 31, inclusively");
+}

@@ -5,6 +5,7 @@
 //! and never define (`helpers`), and derives the forbidden neighbours of
 //! every variant for NVIDIA's assembler (`negative`).
 
+pub mod bounds;
 pub mod comments;
 pub mod control;
 pub mod coverage;
@@ -109,6 +110,7 @@ pub fn run(paths: &[PathBuf]) -> Result<TextAudit, TextError> {
     findings.extend(semantics::check(&document));
     findings.extend(labels::check(&document));
     findings.extend(names::check(&document));
+    findings.extend(bounds::check_all(&document));
     findings.extend(tables::check(&document));
     findings.extend(packed::check(&document));
     findings.extend(comments::check(&document).1);

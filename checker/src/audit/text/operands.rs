@@ -82,7 +82,7 @@ pub fn words(text: &str) -> Vec<(String, bool)> {
 /// The variants a sentence speaks of: the section's, narrowed by a leading
 /// `For ... ,` or `If ... is specified,` that names qualifiers. `None`
 /// where it names a qualifier none of them has.
-fn scope(text: &str, mine: &[Variant]) -> Option<Vec<Variant>> {
+pub fn scope(text: &str, mine: &[Variant]) -> Option<Vec<Variant>> {
     let lower = text.to_lowercase();
     if !(lower.starts_with("for ") || lower.starts_with("if ")) {
         return Some(mine.to_vec());
