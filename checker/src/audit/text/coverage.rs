@@ -456,6 +456,18 @@ fn mark_passes(doc: &Document, units: &[Unit], by: &mut [Vec<String>]) {
             by[k].push(format!("names:{}", u.base_section()));
         }
     }
+    // A bound on a result, read into a formula per reading and proven or
+    // refuted against the model (bounds on operands are not yet compared).
+    let bounded: Vec<String> = super::bounds::read(doc)
+        .into_iter()
+        .filter(|b| b.subject == super::bounds::Subject::Result)
+        .map(|b| b.unit)
+        .collect();
+    for (k, u) in units.iter().enumerate() {
+        if bounded.contains(&u.id) {
+            by[k].push(format!("bounds:{}", u.base_section()));
+        }
+    }
     // A lead-in (`Saturation modifier:`, `... as follows:`) is read with
     // what it introduces: the unit after it in its block, where that one is
     // checked.
