@@ -368,7 +368,7 @@ impl Backend {
         let _slot = crate::slots::take();
         let text = script(ctx, vars, assertions);
         let has_product = products::has_product(&text);
-        let solver = self.embedded_solver_from(z3::Solver::new(), text, assertions.len(), timeout)?;
+        let solver = self.embedded_solver_from(qf_bv_solver()?, text, assertions.len(), timeout)?;
         if has_product && self.unsat_with_products_free(&solver, timeout) {
             return Ok(SatResult::Unsat);
         }
@@ -403,7 +403,7 @@ impl Backend {
         if products::has_product(&text) {
             // Read in by a solver of its own, for the products to be
             // narrowed before this one sees them.
-            let reader = z3::Solver::new();
+            let reader = qf_bv_solver()?;
             reader.from_string(text);
             for assertion in products::narrowed(&reader.get_assertions()) {
                 solver.assert(&assertion);
@@ -423,7 +423,7 @@ impl Backend {
     /// other answer leaves the query to be solved whole.
     fn unsat_with_products_free(&self, solver: &z3::Solver, timeout: Duration) -> bool {
         let Some(weaker) = products::abstracted(&solver.get_assertions()) else { return false };
-        let free = z3::Solver::new();
+        let Ok(free) = qf_bv_solver() else { return false };
         limit_embedded(&free, timeout.min(PRODUCTS_FREE_LIMIT));
         for assertion in &weaker {
             free.assert(assertion);
@@ -492,7 +492,7 @@ impl Backend {
         if interrupt::requested() {
             return Err(SolverError::Interrupted);
         }
-        z3::Solver::new_for_logic("QF_BV").ok_or_else(|| self.rejected("no solver for QF_BV")).map(Some)
+        qf_bv_solver().map(Some)
     }
 
     /// One kept solver for several goals over the same inputs, each behind
@@ -770,6 +770,14 @@ fn z3_pin(pin: &Pin) -> z3::ast::Bool {
 /// the run: by default Z3 takes over SIGINT while it checks, and answers
 /// "unknown" to Ctrl-C as if the query had timed out; the run's own
 /// handler stops it instead ([`interrupt`]).
+/// A fresh embedded solver for the logic of every query here, QF_BV. Z3's
+/// general solver reads dozens of parameters by name when its first
+/// assertion arrives and then probes the logic; one made for QF_BV skips
+/// both, which on a one-line query is most of the time the query takes.
+fn qf_bv_solver() -> Result<z3::Solver, SolverError> {
+    z3::Solver::new_for_logic("QF_BV").ok_or_else(|| Backend::Embedded.rejected("no solver for QF_BV"))
+}
+
 fn limit_embedded(solver: &z3::Solver, timeout: Duration) {
     let mut params = z3::Params::new();
     params.set_u32("timeout", u32::try_from(timeout.as_millis()).unwrap_or(u32::MAX).max(1));
