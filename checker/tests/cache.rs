@@ -2,21 +2,12 @@
 //! `--no-cache` neither reads nor writes it, a corrupt entry is ignored,
 //! only evidence is kept, and two processes can share it.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Output};
 
-fn ptxcheck(cache: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ptxcheck"))
-        .args(args)
-        .env("PTXCHECK_CACHE_DIR", cache)
-        .env_remove("PTXCHECK_NO_CACHE")
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
+use common::{ptxcheck_with_cache as ptxcheck, stdout};
 
 /// Every entry file under `dir`.
 fn entries(dir: &Path) -> Vec<std::path::PathBuf> {

@@ -17,6 +17,18 @@ pub fn ptxcheck(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// `ptxcheck args` with the proof cache in `cache` (a folder the test made
+/// empty): where a test runs the same queries several times to compare
+/// how they print, its first run solves them and the rest read its answers.
+pub fn ptxcheck_with_cache(cache: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ptxcheck"))
+        .args(args)
+        .env("PTXCHECK_CACHE_DIR", cache)
+        .env_remove("PTXCHECK_NO_CACHE")
+        .output()
+        .expect("the binary runs")
+}
+
 pub fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }
