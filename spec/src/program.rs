@@ -536,10 +536,6 @@ impl Isa {
         }
     }
 
-    pub fn from_name(name: &str) -> Option<Isa> {
-        Isa::ALL.into_iter().find(|i| i.name() == name)
-    }
-
     /// Whether this processor runs the path.
     pub fn supported(self) -> bool {
         #[cfg(target_arch = "x86_64")]

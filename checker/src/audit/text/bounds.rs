@@ -199,8 +199,7 @@ const TIMEOUT: Duration = Duration::from_secs(20);
 /// The witness as a table: the inputs, the model's result, and whether the
 /// sentence holds there under each reading (1) or not (0).
 fn table(v: &Variant, w: &Witness, readings: &[(&str, bool)]) -> WitnessTable {
-    let d = v.outputs()[0].name;
-    let value = w.observed.iter().find(|(n, _)| n == d).and_then(|(_, x)| *x);
+    let (d, value) = result(v, w);
     let mut rows = vec![(d.to_string(), readings.iter().map(|_| value).collect())];
     let held = readings.iter().map(|(_, h)| Some(BitVec::new(1, u128::from(*h)))).collect();
     rows.push(("the bound holds".to_string(), held));
@@ -285,10 +284,15 @@ pub fn check_all(doc: &Document) -> Vec<Finding> {
     out
 }
 
+/// The result's name, and its value at the witness (`None`: undefined).
+fn result(v: &Variant, w: &Witness) -> (&'static str, Option<BitVec>) {
+    let d = v.outputs()[0].name;
+    (d, w.observed.iter().find(|(n, _)| n == d).and_then(|(_, x)| *x))
+}
+
 /// The witness's result in words: `d = 0x00000020 (32) for a = 0x00000000 (0)`.
 fn show(v: &Variant, w: &Witness) -> String {
-    let d = v.outputs()[0].name;
-    let value = w.observed.iter().find(|(n, _)| n == d).and_then(|(_, x)| *x);
+    let (d, value) = result(v, w);
     let inputs: Vec<String> = w.inputs.iter().map(|(n, x)| format!("{n} = {x}")).collect();
     let value = value.map_or("an undefined result".to_string(), |x| format!("{d} = {x}"));
     format!("{value} for {}", inputs.join(", "))
