@@ -101,42 +101,94 @@ fn brev<A: Algebra>(sym: &A, a: A::Bv) -> A::Bv {
 fn fns<A: Algebra>(sym: &A, mask: A::Bv, base: A::Bv, offset: A::Bv) -> Out<A::Bv, A::Bool> {
     let not_found = sym.constant(32, 0xffff_ffff);
     let zero32 = sym.constant(32, 0);
-    let k = |x: u128| sym.constant(32, x);
     // offset == 0: d = mask[base] == 1 ? base : 0xffffffff.
     let mask_at_base = sym.eq(sym.extract(0, 0, sym.bvlshr(mask, base)), sym.constant(1, 1));
     let at_base = sym.ite(mask_at_base, base, not_found);
-    // count = |offset| - 1; inc = (offset > 0) ? 1 : -1.
-    let wide = sym.sign_extend(1, offset);
-    let zero33 = sym.constant(33, 0);
-    let magnitude = sym.ite(sym.bvslt(wide, zero33), sym.bvneg(wide), wide);
-    let count = sym.bvsub(magnitude, sym.constant(33, 1));
-    let k33 = sym.constant(33, 32);
-    let count = sym.extract(5, 0, sym.ite(sym.bvult(count, k33), count, k33));
-    let zero6 = sym.constant(6, 0);
-    // The positions from base in the direction of inc, as bits 0, 1, ...
-    let upward_bits = sym.bvlshr(mask, base);
-    let mut reversed = sym.bit(mask, 0);
-    for i in 1..32 {
-        reversed = sym.concat(reversed, sym.bit(mask, i));
-    }
-    let downward_bits = sym.bvlshr(reversed, sym.bvsub(k(31), base));
-    let walk = |bits: A::Bv, up: bool| {
-        let (mut count, mut d) = (count, not_found);
-        let mut done = sym.bool_constant(false);
-        for t in 0..32u128 {
-            // while ((pos >= 0) && (pos < 32)) with pos = base + t or base - t.
-            let pos = if up { sym.bvadd(base, k(t)) } else { sym.bvsub(base, k(t)) };
-            let in_range = if up { sym.bvule(base, k(31 - t)) } else { sym.bvuge(base, k(t)) };
-            let hit = sym.and(sym.and(sym.not(done), in_range), sym.is_set(sym.bit(bits, t as u32)));
-            let count_zero = sym.eq(count, zero6);
-            let found = sym.and(hit, count_zero);
-            d = sym.ite(found, pos, d);
-            count = sym.ite(sym.and(hit, sym.not(count_zero)), sym.bvsub(count, sym.constant(6, 1)), count);
-            done = sym.or(done, sym.or(found, sym.not(in_range)));
-        }
-        d
-    };
-    let walked = sym.ite(sym.bvsgt(offset, zero32), walk(upward_bits, true), walk(downward_bits, false));
+    let walks = FnsWalks::of(sym, mask, base, offset);
+    let walk =
+        |bits: A::Bv, up: bool| (0..32).fold(FnsWalk::start(sym, walks.count), |w, t| w.step(sym, bits, base, up, t)).d;
+    let walked = sym.ite(sym.bvsgt(offset, zero32), walk(walks.upward, true), walk(walks.downward, false));
     let value = sym.ite(sym.eq(offset, zero32), at_base, walked);
-    Out { value, defined: sym.bvule(base, k(31)) }
+    Out { value, defined: sym.bvule(base, sym.constant(32, 31)) }
+}
+
+/// What fns's two walks read: bit t of `upward` is mask[base + t], bit t of
+/// `downward` is mask[base - t] (0 past either end), and `count` is
+/// min(|offset| - 1, 32) in 6 bits.
+pub struct FnsWalks<A: Algebra> {
+    pub upward: A::Bv,
+    pub downward: A::Bv,
+    pub count: A::Bv,
+}
+
+impl<A: Algebra> FnsWalks<A> {
+    pub fn of(sym: &A, mask: A::Bv, base: A::Bv, offset: A::Bv) -> Self {
+        // count = |offset| - 1; inc = (offset > 0) ? 1 : -1.
+        let wide = sym.sign_extend(1, offset);
+        let zero33 = sym.constant(33, 0);
+        let magnitude = sym.ite(sym.bvslt(wide, zero33), sym.bvneg(wide), wide);
+        let count = sym.bvsub(magnitude, sym.constant(33, 1));
+        let k33 = sym.constant(33, 32);
+        let count = sym.extract(5, 0, sym.ite(sym.bvult(count, k33), count, k33));
+        // The positions from base in the direction of inc, as bits 0, 1, ...
+        let mut reversed = sym.bit(mask, 0);
+        for i in 1..32 {
+            reversed = sym.concat(reversed, sym.bit(mask, i));
+        }
+        let downward = sym.bvlshr(reversed, sym.bvsub(sym.constant(32, 31), base));
+        FnsWalks { upward: sym.bvlshr(mask, base), downward, count }
+    }
+}
+
+/// fns's loop after some steps in one direction. Public so that the proof
+/// can relate it, step by step, to the model's scan.
+pub struct FnsWalk<A: Algebra> {
+    /// Set bits still to pass over, in 6 bits.
+    pub count: A::Bv,
+    /// The answer so far: 0xffffffff until a position is found.
+    pub d: A::Bv,
+    /// The loop has stopped: found, or pos has left 0..31.
+    pub done: A::Bool,
+}
+
+// Derived Clone and Copy would ask A itself to be Copy.
+impl<A: Algebra> Clone for FnsWalk<A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<A: Algebra> Copy for FnsWalk<A> {}
+
+impl<A: Algebra> FnsWalk<A> {
+    /// Before the first step, with `count` set bits to pass over.
+    pub fn start(sym: &A, count: A::Bv) -> Self {
+        FnsWalk { count, d: sym.constant(32, 0xffff_ffff), done: sym.bool_constant(false) }
+    }
+
+    /// Whether step t's position, base + t (`up`) or base - t, is in 0..31.
+    pub fn in_range(sym: &A, base: A::Bv, up: bool, t: u32) -> A::Bool {
+        let k = |x: u32| sym.constant(32, u128::from(x));
+        if up {
+            sym.bvule(base, k(31 - t))
+        } else {
+            sym.bvuge(base, k(t))
+        }
+    }
+
+    /// Step t: the loop body at pos = base + t (`up`) or base - t, reading
+    /// mask[pos] as bit t of `bits`.
+    pub fn step(self, sym: &A, bits: A::Bv, base: A::Bv, up: bool, t: u32) -> Self {
+        let k = |x: u32| sym.constant(32, u128::from(x));
+        // while ((pos >= 0) && (pos < 32)) with pos = base + t or base - t.
+        let pos = if up { sym.bvadd(base, k(t)) } else { sym.bvsub(base, k(t)) };
+        let in_range = Self::in_range(sym, base, up, t);
+        let hit = sym.and(sym.and(sym.not(self.done), in_range), sym.is_set(sym.bit(bits, t)));
+        let count_zero = sym.eq(self.count, sym.constant(6, 0));
+        let found = sym.and(hit, count_zero);
+        FnsWalk {
+            d: sym.ite(found, pos, self.d),
+            count: sym.ite(sym.and(hit, sym.not(count_zero)), sym.bvsub(self.count, sym.constant(6, 1)), self.count),
+            done: sym.or(self.done, sym.or(found, sym.not(in_range))),
+        }
+    }
 }
