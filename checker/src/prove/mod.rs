@@ -82,6 +82,21 @@ pub struct ProofResult {
     pub time: Duration,
 }
 
+impl ProofResult {
+    /// `variant`'s proof in `model`, begun at `start`.
+    fn of(model: Model, variant: &Variant, verdict: Verdict, cases: usize, start: Instant) -> ProofResult {
+        ProofResult {
+            variant: *variant,
+            verdict,
+            assumptions: variant.assumptions(),
+            model,
+            rules: model.rules_for(variant),
+            cases,
+            time: start.elapsed(),
+        }
+    }
+}
+
 /// An equivalence query between two sets of outputs over the same inputs.
 #[derive(Clone, Copy)]
 pub(crate) struct Sides<'a> {
@@ -185,15 +200,7 @@ pub fn prove_in(model: Model, variant: &Variant, backend: &Backend, timeout: Dur
             Err(e) => Some(Verdict::Unknown { reason: e.to_string() }),
         };
         if let Some(verdict) = by_induction {
-            return ProofResult {
-                variant: *variant,
-                verdict,
-                assumptions: variant.assumptions(),
-                model,
-                rules: model.rules_for(variant),
-                cases: 1,
-                time: start.elapsed(),
-            };
+            return ProofResult::of(model, variant, verdict, 1, start);
         }
     }
     prove_against_in(model, variant, backend, timeout, |sym, ins| encode::encode_in(model, variant, sym, ins))
@@ -249,15 +256,7 @@ pub fn prove_split_in(
         Ok(v) => v,
         Err(e) => (Verdict::Unknown { reason: e.to_string() }, 1),
     };
-    ProofResult {
-        variant: *variant,
-        verdict,
-        assumptions: variant.assumptions(),
-        model,
-        rules: model.rules_for(variant),
-        cases,
-        time: start.elapsed(),
-    }
+    ProofResult::of(model, variant, verdict, cases, start)
 }
 
 fn run_proof(
