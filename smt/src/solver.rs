@@ -766,10 +766,6 @@ fn z3_pin(pin: &Pin) -> z3::ast::Bool {
     var.extract(pin.hi, pin.lo).eq(&value)
 }
 
-/// An embedded solver's time limit set to `timeout`, and Ctrl-C left to
-/// the run: by default Z3 takes over SIGINT while it checks, and answers
-/// "unknown" to Ctrl-C as if the query had timed out; the run's own
-/// handler stops it instead ([`interrupt`]).
 /// A fresh embedded solver for the logic of every query here, QF_BV. Z3's
 /// general solver reads dozens of parameters by name when its first
 /// assertion arrives and then probes the logic; one made for QF_BV skips
@@ -778,6 +774,10 @@ fn qf_bv_solver() -> Result<z3::Solver, SolverError> {
     z3::Solver::new_for_logic("QF_BV").ok_or_else(|| Backend::Embedded.rejected("no solver for QF_BV"))
 }
 
+/// An embedded solver's time limit set to `timeout`, and Ctrl-C left to
+/// the run: by default Z3 takes over SIGINT while it checks, and answers
+/// "unknown" to Ctrl-C as if the query had timed out; the run's own
+/// handler stops it instead ([`interrupt`]).
 fn limit_embedded(solver: &z3::Solver, timeout: Duration) {
     let mut params = z3::Params::new();
     params.set_u32("timeout", u32::try_from(timeout.as_millis()).unwrap_or(u32::MAX).max(1));

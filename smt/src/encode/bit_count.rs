@@ -16,8 +16,8 @@ pub fn encode<A: Algebra>(v: &BitCount, sym: &A, ins: &Inputs<A::Bv>) -> Outputs
     }
 }
 
-/// 9.7.1.14: d = 0; while (a != 0) { if (a & 0x1) d++; a = a >> 1; }
-/// Iteration k tests bit k of the original a (the loop has shifted it down k
+/// 9.7.1.14: the loop counts a's low bit into d and shifts a right by one,
+/// until a is 0. Iteration k tests bit k of the original a (the loop has shifted it down k
 /// times), and once a is 0 no further bit is set: so d counts the set bits
 /// of a, one term per iteration. Summed in 7 bits, widened to the .u32 d;
 /// this shape, rather than a guarded shift per step, keeps the proof
@@ -31,8 +31,9 @@ fn popc<A: Algebra>(sym: &A, a: A::Bv) -> A::Bv {
     sym.zero_extend(25, d)
 }
 
-/// 9.7.1.15: d = 0; while (d < max && (a & mask) == 0) { d++; a = a << 1; }
-/// with max the width and mask its msb (assumption clz-mask-test).
+/// 9.7.1.15: the loop counts d up and shifts a left by one while d is below
+/// max and a's bit under mask is 0, with max the width and mask its msb
+/// (assumption clz-mask-test).
 fn clz<A: Algebra>(sym: &A, a: A::Bv) -> A::Bv {
     let w = sym.width(a);
     let max = sym.constant(32, u128::from(w));
