@@ -616,3 +616,55 @@ fn a_bound_made_ambiguous_or_wrong_is_a_finding() {
     assert_eq!(wrong["kind"], "prose-vs-pseudocode");
     assert_eq!(wrong["fragment"], "between 0 and 31, inclusively");
 }
+
+/// `text --format json` on a copy of the seed that renders `heading`, with
+/// `old` replaced by `new`: the findings whose id starts with `prefix`.
+fn planted(heading: &str, old: &str, new: &str, prefix: &str) -> Option<Vec<serde_json::Value>> {
+    let seeds_dir = seeds(&format!("planted {new}"))?;
+    let text = std::fs::read_to_string(seed_in(&seeds_dir, heading)).unwrap();
+    let edited = text.replacen(old, new, 1);
+    assert!(edited != text, "the seed says {old}");
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join("integer.txt");
+    std::fs::write(&copy, edited).unwrap();
+    let (out, _, _) = run(&["text", copy.to_str().unwrap(), "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let all = v["findings"].as_array().unwrap();
+    Some(all.iter().filter(|f| f["id"].as_str().unwrap().starts_with(prefix)).cloned().collect())
+}
+
+/// fns's two sentences on base agree for a .u32 base in the seed; with the
+/// second made `must be <= 15`, no reading of the two agrees for any type
+/// of base, and the least base where they differ is 16.
+#[test]
+fn two_sentences_that_contradict_are_a_conflict() {
+    let Some(found) = planted("#### 9.7.1.17", "must be <= 31", "must be <= 15", "text-conflict-") else { return };
+    assert_eq!(found.len(), 1, "{found:?}");
+    let f = &found[0];
+    assert_eq!(f["id"], "text-conflict-9.7.1.17-description-sentence-1-sentence-7-base");
+    assert_eq!(f["kind"], "conflict");
+    let summary = f["summary"].as_str().unwrap();
+    assert!(summary.starts_with("for a .b32 base, `between 0 and 31`"), "{summary}");
+    assert!(summary.contains("`between 0 and 31` allows base = 0x00000010 (16)"), "{summary}");
+    let detail: Vec<&str> = f["detail"].as_array().unwrap().iter().map(|d| d.as_str().unwrap()).collect();
+    assert_eq!(detail.iter().filter(|d| d.contains("no reading of the one")).count(), 3, "{detail:?}");
+    assert_eq!(f["witness"]["rows"][0], serde_json::json!(["a legal input", ["0x1", "0x0"]]));
+}
+
+/// bfe's range of b and c written as `between 0 and 255`: whether 0 and
+/// 255 are legal is then open, and the least value where the readings
+/// differ is 0.
+#[test]
+fn an_operand_range_made_ambiguous_is_a_finding() {
+    let Some(found) = planted("#### 9.7.1.19", "value range `0..255`", "value range between 0 and 255", "text-domain-")
+    else {
+        return;
+    };
+    let ids: Vec<&str> = found.iter().map(|f| f["id"].as_str().unwrap()).collect();
+    assert!(ids.iter().any(|id| id.starts_with("text-domain-9.7.1.19-description-") && id.ends_with("-b")), "{ids:?}");
+    let f = found.iter().find(|f| f["id"].as_str().unwrap().ends_with("-b")).unwrap();
+    assert_eq!(f["kind"], "ambiguity");
+    let summary = f["summary"].as_str().unwrap();
+    assert!(summary.starts_with("`between 0 and 255` does not say whether 0 and 255 are in the range"), "{summary}");
+    assert!(summary.contains("read as (ends included) it allows b = 0x00000000 (0)"), "{summary}");
+}

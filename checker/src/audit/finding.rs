@@ -50,10 +50,13 @@ pub enum FindingKind {
     /// An example that writes an operand name of the Syntax in another
     /// operand's place (`ptxcheck text`).
     Name,
+    /// Two sentences of the prose that demand different things of the same
+    /// input, whatever reading each is given (`ptxcheck text`).
+    Conflict,
 }
 
 impl FindingKind {
-    pub const ALL: [FindingKind; 13] = [
+    pub const ALL: [FindingKind; 14] = [
         FindingKind::Ambiguity,
         FindingKind::LiteralReading,
         FindingKind::Undefined,
@@ -67,6 +70,7 @@ impl FindingKind {
         FindingKind::VendorSyntax,
         FindingKind::Overgeneral,
         FindingKind::Name,
+        FindingKind::Conflict,
     ];
 
     pub fn label(self) -> &'static str {
@@ -84,6 +88,7 @@ impl FindingKind {
             FindingKind::VendorSyntax => "vendor syntax",
             FindingKind::Overgeneral => "overgeneral",
             FindingKind::Name => "name",
+            FindingKind::Conflict => "conflict",
         }
     }
 }

@@ -271,6 +271,50 @@ fn universal(
     Ok(if expect_failure { ClaimVerdict::Holds(Some(witness)) } else { ClaimVerdict::Refuted(Some(witness)) })
 }
 
+/// The least value of a `width`-bit operand `name` that satisfies every
+/// condition of `a` and breaks one of `b` (conditions on that operand
+/// alone, in the claims' language); `None` where there is none. The
+/// solver's answer is evaluated concretely before it is returned.
+pub fn separate(
+    backend: &Backend,
+    timeout: Duration,
+    name: &str,
+    width: u32,
+    a: &[String],
+    b: &[String],
+) -> Result<Option<BitVec>, String> {
+    let parse_all = |list: &[String]| -> Result<Vec<Condition>, String> {
+        list.iter()
+            .map(|text| {
+                let c = Condition::parse(text).map_err(|e| format!("malformed condition: {e}"))?;
+                match c.registers().into_iter().find(|(r, _)| r != name) {
+                    Some((r, _)) => Err(format!("condition `{text}` reads `{r}`, not `{name}`")),
+                    None => Ok(c),
+                }
+            })
+            .collect()
+    };
+    let (a, b) = (parse_all(a)?, parse_all(b)?);
+    let mut ctx = backend.context(timeout).map_err(solver_error)?;
+    let vars = [Var { name: name.to_string(), width }];
+    let goal = {
+        let sym = Sym::new(&ctx);
+        let x = sym.var(name, width);
+        let read = |_: &str, _: bool| Value { bits: x, defined: ctx.true_() };
+        let all = |cs: &[Condition]| cs.iter().fold(ctx.true_(), |acc, c| ctx.and(acc, c.eval(&sym, &read)));
+        ctx.and(all(&a), ctx.not(all(&b)))
+    };
+    let Some(model) = search(backend, &mut ctx, &vars, goal, timeout)? else { return Ok(None) };
+    let x = model.get(name).copied().unwrap_or(BitVec::new(width, 0));
+    let read = |_: &str, _: bool| Value { bits: x, defined: true };
+    let holds = |cs: &[Condition]| cs.iter().all(|c| c.eval(&Concrete, &read));
+    if holds(&a) && !holds(&b) {
+        Ok(Some(x))
+    } else {
+        Err(format!("the solver's {name} = {x} does not separate the conditions when evaluated"))
+    }
+}
+
 /// Run the program concretely on the solver's input: the assumptions must
 /// hold and some condition of `held` fail, or the answer is not trusted.
 fn confirm(

@@ -13,9 +13,10 @@
 //! tells apart (it reaches an end) make the sentence ambiguous, with the
 //! least input where it does and the reading the Semantics block meets.
 //!
-//! A bound on operands (fns's `base (between 0 and 31)`) is a condition
-//! on the inputs, not on the result: it is read ([`read`]) but not yet
-//! compared.
+//! A bound on operands (fns's `base (between 0 and 31)`, `must be <= 31`)
+//! is a condition on the inputs, not on the result: it is read here
+//! ([`read`]) and compared, reading against reading and sentence against
+//! sentence, in [`super::domains`].
 
 use std::time::Duration;
 
@@ -58,35 +59,75 @@ pub struct Bound {
     /// The words that state it (`between 0 and 32, inclusively`).
     pub fragment: String,
     pub subject: Subject,
-    pub lo: u64,
-    pub hi: u64,
+    /// The ends the words state: one of them only for a one-sided bound
+    /// (`must be <= 31` has no lower end).
+    pub lo: Option<u64>,
+    pub hi: Option<u64>,
+    /// Whether the stated ends are in the range.
     pub ends: Ends,
     /// The sentence's guard: the variants it speaks of (all of the
     /// section's modelled ones where it names no qualifier).
     pub variants: Vec<Variant>,
 }
 
+/// A bound's shape, as read at one word of a sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Shape {
+    lo: Option<u64>,
+    hi: Option<u64>,
+    ends: Ends,
+    /// The words that state it, lower-cased (`between 0 and 32`, `must be
+    /// <= 31`), to find them in the sentence.
+    needle: String,
+}
+
+/// The comparisons a requirement (`must be <= 31`) states: one end each.
+const ONE_SIDED: [(&str, bool, Ends); 8] = [
+    ("<=", true, Ends::Inclusive),
+    ("<", true, Ends::Exclusive),
+    (">=", false, Ends::Inclusive),
+    (">", false, Ends::Exclusive),
+    ("at most", true, Ends::Inclusive),
+    ("less than", true, Ends::Exclusive),
+    ("at least", false, Ends::Inclusive),
+    ("greater than", false, Ends::Exclusive),
+];
+
 /// A shape of bound in `words` (lower-cased, code marks dropped) at word
-/// `i`: its two numbers, its ends and the number of words it spans.
-fn shape(ws: &[String], i: usize) -> Option<(u64, u64, Ends, usize)> {
-    let number = |k: usize| ws.get(k).and_then(|w| w.trim_end_matches([',', '.']).parse::<u64>().ok());
+/// `i`: its ends, whether they are in it, and the words that state it.
+fn shape(ws: &[String], i: usize) -> Option<Shape> {
+    let bare = |k: usize| ws.get(k).map(|w| w.trim_end_matches([',', '.']));
+    let number = |k: usize| bare(k).and_then(|w| w.parse::<u64>().ok());
     match ws[i].as_str() {
         "between" if ws.get(i + 2).map(String::as_str) == Some("and") => {
             let (lo, hi) = (number(i + 1)?, number(i + 3)?);
-            let said = ws.get(i + 4).map(|w| w.trim_end_matches([',', '.']));
-            let ends = match said {
+            let ends = match bare(i + 4) {
                 Some("inclusive" | "inclusively") => Ends::Inclusive,
                 Some("exclusive" | "exclusively") => Ends::Exclusive,
                 _ => Ends::Unstated,
             };
-            Some((lo, hi, ends, if ends == Ends::Unstated { 4 } else { 5 }))
+            Some(Shape { lo: Some(lo), hi: Some(hi), ends, needle: format!("between {lo} and {hi}") })
         }
         "from" if ws.get(i + 2).map(String::as_str) == Some("to") => {
-            Some((number(i + 1)?, number(i + 3)?, Ends::Inclusive, 4))
+            let (lo, hi) = (number(i + 1)?, number(i + 3)?);
+            Some(Shape { lo: Some(lo), hi: Some(hi), ends: Ends::Inclusive, needle: format!("from {lo} to {hi}") })
+        }
+        "must" if bare(i + 1) == Some("be") => {
+            let rest: Vec<&str> = (i + 2..i + 5).filter_map(bare).collect();
+            ONE_SIDED.iter().find_map(|&(words, upper, ends)| {
+                let n = words.split(' ').count();
+                if rest.len() <= n || rest[..n].join(" ") != words {
+                    return None;
+                }
+                let v: u64 = rest[n].parse().ok()?;
+                let (lo, hi) = if upper { (None, Some(v)) } else { (Some(v), None) };
+                Some(Shape { lo, hi, ends, needle: format!("must be {words} {v}") })
+            })
         }
         w => {
             let (lo, hi) = w.trim_end_matches([',', '.']).split_once("..")?;
-            Some((lo.parse().ok()?, hi.parse().ok()?, Ends::Inclusive, 1))
+            let (lo, hi) = (lo.parse().ok()?, hi.parse().ok()?);
+            Some(Shape { lo: Some(lo), hi: Some(hi), ends: Ends::Inclusive, needle: format!("{lo}..{hi}") })
         }
     }
 }
@@ -110,13 +151,19 @@ pub fn read(doc: &Document) -> Vec<Bound> {
         let ws = words(&u.text);
         let lower: Vec<String> = ws.iter().map(|(w, _)| w.to_lowercase()).collect();
         for i in 0..lower.len() {
-            let Some((lo, hi, ends, _)) = shape(&lower, i) else { continue };
-            let before = &ws[..i];
+            let Some(found) = shape(&lower, i) else { continue };
+            let Some((at, fragment)) = quoted(&u.text, &found) else { continue };
             let mut named: Vec<String> = Vec::new();
-            for (w, _) in before.iter().filter(|(w, code)| *code && mine[0].operands().iter().any(|o| o.name == w)) {
+            for (w, _) in ws[..i].iter().filter(|(w, code)| *code && mine[0].operands().iter().any(|o| o.name == w)) {
                 if !named.contains(w) {
                     named.push(w.clone());
                 }
+            }
+            // A bound in parentheses is of the operand just before it
+            // (`an integer value base (between 0 and 31)`), not of every
+            // operand the sentence has named so far.
+            if u.text[..at].trim_end().ends_with('(') && named.len() > 1 {
+                named.drain(..named.len() - 1);
             }
             let result = variants[0].outputs().first().map(|o| o.name.to_string());
             let subject = match named.last() {
@@ -129,15 +176,14 @@ pub fn read(doc: &Document) -> Vec<Bound> {
                 }
                 None => continue,
             };
-            let Some(fragment) = quoted(&u.text, &lower[i], lo, hi, ends) else { continue };
             out.push(Bound {
                 unit: u.id.clone(),
                 section: u.base_section().to_string(),
                 fragment,
                 subject,
-                lo,
-                hi,
-                ends,
+                lo: found.lo,
+                hi: found.hi,
+                ends: found.ends,
                 variants: variants.clone(),
             });
         }
@@ -145,33 +191,25 @@ pub fn read(doc: &Document) -> Vec<Bound> {
     out
 }
 
-/// The words of `text` that state a bound read from the word `first`: the
-/// exact text, for the finding's fragment (`between 0 and 32, inclusively`).
-fn quoted(text: &str, first: &str, lo: u64, hi: u64, ends: Ends) -> Option<String> {
-    let needle = match first {
-        "between" => format!("between {lo} and {hi}"),
-        "from" => format!("from {lo} to {hi}"),
-        _ => format!("{lo}..{hi}"),
-    };
-    let at = text.to_ascii_lowercase().find(&needle)?;
-    let mut end = at + needle.len();
-    if first == "between" && ends != Ends::Unstated {
+/// Where the words of a bound start in `text`, and the exact words, for
+/// the finding's fragment (`between 0 and 32, inclusively`).
+fn quoted(text: &str, found: &Shape) -> Option<(usize, String)> {
+    let at = text.to_ascii_lowercase().find(&found.needle)?;
+    let mut end = at + found.needle.len();
+    if found.needle.starts_with("between") && found.ends != Ends::Unstated {
         // The words that say the ends, after a comma or not.
         let rest = &text[end..];
         let word = rest.trim_start_matches([',', ' ']).split([' ', '.', ',', ';']).next().unwrap_or("");
         end += rest.find(word).unwrap_or(0) + word.len();
     }
-    Some(text[at..end].to_string())
+    Some((at, text[at..end].to_string()))
 }
 
 /// The claim that `v`'s result lies within the bound read with `ends`.
 fn reading(b: &Bound, v: &Variant, ends: Ends) -> Claim {
     let d = v.outputs()[0].name;
     let ins: Vec<&str> = v.operands().iter().map(|o| o.name).collect();
-    let holds = match ends {
-        Ends::Exclusive => vec![format!("{d} > {}", b.lo), format!("{d} < {}", b.hi)],
-        _ => vec![format!("{d} >= {}", b.lo), format!("{d} <= {}", b.hi)],
-    };
+    let holds = conditions(b, d, ends, "");
     Claim {
         id: format!("{}/bound", b.section),
         section: b.section.clone(),
@@ -182,6 +220,17 @@ fn reading(b: &Bound, v: &Variant, ends: Ends) -> Claim {
         refuted: None,
         check: Check::Always { program: format!("{} {};", v.mnemonic(), ins.join(", ")), assume: Vec::new(), holds },
     }
+}
+
+/// The conditions on `name` that a bound read with `ends` states, in the
+/// claims' language; `signed` is `"s"` for signed comparisons (`base <=s
+/// 31`), empty for unsigned ones. A bound that states neither end (none
+/// does) would be no condition.
+pub fn conditions(b: &Bound, name: &str, ends: Ends, signed: &str) -> Vec<String> {
+    let (above, below) = if ends == Ends::Exclusive { (">", "<") } else { (">=", "<=") };
+    let lo = b.lo.map(|lo| format!("{name} {above}{signed} {lo}"));
+    let hi = b.hi.map(|hi| format!("{name} {below}{signed} {hi}"));
+    lo.into_iter().chain(hi).collect()
 }
 
 /// The verdict on one reading, and its witness where the model breaks it.
@@ -262,11 +311,10 @@ pub fn check_all(doc: &Document) -> Vec<Finding> {
         } else if let Some((k, (v, w))) = first_broken.filter(|_| readings.len() == 2) {
             let met = name(readings[1 - k]);
             let summary = format!(
-                "`{}` does not say whether {} and {} are in the range; the readings differ where {} gives {} (the \
-                 least such input), and the Semantics block meets the one with the {met}",
+                "`{}` does not say whether {} are in the range; the readings differ where {} gives {} (the least \
+                 such input), and the Semantics block meets the one with the {met}",
                 b.fragment,
-                b.lo,
-                b.hi,
+                stated_ends(&b),
                 v.mnemonic(),
                 show(v, w)
             );
@@ -284,8 +332,14 @@ pub fn check_all(doc: &Document) -> Vec<Finding> {
     out
 }
 
+/// The ends a bound states, in words: `0 and 32`, or `31` alone.
+pub fn stated_ends(b: &Bound) -> String {
+    let ends: Vec<String> = b.lo.into_iter().chain(b.hi).map(|e| e.to_string()).collect();
+    ends.join(" and ")
+}
+
 /// The result's name, and its value at the witness (`None`: undefined).
-fn result(v: &Variant, w: &Witness) -> (&'static str, Option<BitVec>) {
+pub fn result(v: &Variant, w: &Witness) -> (&'static str, Option<BitVec>) {
     let d = v.outputs()[0].name;
     (d, w.observed.iter().find(|(n, _)| n == d).and_then(|(_, x)| *x))
 }
@@ -308,14 +362,18 @@ mod tests {
 
     #[test]
     fn the_shapes_of_a_bound_and_their_ends() {
-        let ws = lower("is between 0 and 32, inclusively.");
-        assert_eq!(shape(&ws, 1), Some((0, 32, Ends::Inclusive, 5)));
-        let ws = lower("is between 0 and 32.");
-        assert_eq!(shape(&ws, 1), Some((0, 32, Ends::Unstated, 4)));
-        let ws = lower("values from 0 to 255, thereby");
-        assert_eq!(shape(&ws, 1), Some((0, 255, Ends::Inclusive, 4)));
-        let ws = lower("the range `0..31` in wrap mode");
-        assert_eq!(shape(&ws, 2), Some((0, 31, Ends::Inclusive, 1)));
-        assert_eq!(shape(&lower("between the lanes"), 0), None);
+        let read = |text: &str, i: usize| shape(&lower(text), i).map(|s| (s.lo, s.hi, s.ends, s.needle));
+        let both = |lo, hi, ends, needle: &str| Some((Some(lo), Some(hi), ends, needle.to_string()));
+        assert_eq!(read("is between 0 and 32, inclusively.", 1), both(0, 32, Ends::Inclusive, "between 0 and 32"));
+        assert_eq!(read("is between 0 and 32.", 1), both(0, 32, Ends::Unstated, "between 0 and 32"));
+        assert_eq!(read("values from 0 to 255, thereby", 1), both(0, 255, Ends::Inclusive, "from 0 to 255"));
+        assert_eq!(read("the range `0..31` in wrap mode", 2), both(0, 31, Ends::Inclusive, "0..31"));
+        assert_eq!(read("between the lanes", 0), None);
+        // A requirement states one end.
+        let one = |lo, hi, ends, needle: &str| Some((lo, hi, ends, needle.to_string()));
+        assert_eq!(read("`base` must be <= 31, otherwise", 1), one(None, Some(31), Ends::Inclusive, "must be <= 31"));
+        assert_eq!(read("`n` must be less than 32.", 1), one(None, Some(32), Ends::Exclusive, "must be less than 32"));
+        assert_eq!(read("`k` must be at least 1", 1), one(Some(1), None, Ends::Inclusive, "must be at least 1"));
+        assert_eq!(read("`b` must be a 32-bit value", 1), None);
     }
 }

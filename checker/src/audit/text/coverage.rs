@@ -457,7 +457,8 @@ fn mark_passes(doc: &Document, units: &[Unit], by: &mut [Vec<String>]) {
         }
     }
     // A bound on a result, read into a formula per reading and proven or
-    // refuted against the model (bounds on operands are not yet compared).
+    // refuted against the model; a bound on an operand, its readings
+    // compared with each other and with every other bound on the operand.
     let bounded: Vec<String> = super::bounds::read(doc)
         .into_iter()
         .filter(|b| b.subject == super::bounds::Subject::Result)
@@ -522,10 +523,14 @@ pub fn account(doc: &Document, findings: &[Finding]) -> Result<Coverage, String>
             by[k].push(format!("operands:{section}"));
         }
     }
+    let domains = super::domains::read_units(doc);
     mark_passes(doc, &units, &mut by);
     let marks = marks()?;
     let mut matched = vec![false; marks.len()];
     let mut accounts = Vec::with_capacity(units.len());
+        if domains.contains(&u.id) {
+            by[k].push(format!("domains:{}", u.base_section()));
+        }
     for (unit, mut checked_by) in units.into_iter().zip(by) {
         checked_by.sort();
         checked_by.dedup();

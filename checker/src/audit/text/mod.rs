@@ -11,6 +11,7 @@ pub mod control;
 pub mod coverage;
 pub mod declarations;
 pub mod document;
+pub mod domains;
 pub mod drift;
 pub mod helpers;
 pub mod judge;
@@ -111,6 +112,7 @@ pub fn run(paths: &[PathBuf]) -> Result<TextAudit, TextError> {
     findings.extend(labels::check(&document));
     findings.extend(names::check(&document));
     findings.extend(bounds::check_all(&document));
+    findings.extend(domains::check_all(&document));
     findings.extend(tables::check(&document));
     findings.extend(packed::check(&document));
     findings.extend(comments::check(&document).1);
