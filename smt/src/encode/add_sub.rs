@@ -9,11 +9,11 @@ use super::{lanes16, saturate_s32};
 
 pub fn encode<A: Algebra>(v: &AddSub, sym: &A, ins: &Inputs<A::Bv>) -> Outputs<A> {
     let d = match *v {
-        // 9.7.1.1: iA[i] = a[16i..16i+15], iB[i] likewise, d[i] = iA[i] + iB[i].
+        // 9.7.1.1: each 16-bit half of d is the sum of the same halves of a and b.
         AddSub::Add { ty, sat: false } if ty.lanes() == 2 => {
             lanes16(sym, ins.get("a"), ins.get("b"), |x, y| sym.bvadd(x, y))
         }
-        // d = a + b; d = a - b.
+        // The whole words added or subtracted.
         AddSub::Add { sat: false, .. } => sym.bvadd(ins.get("a"), ins.get("b")),
         AddSub::Sub { sat: false, .. } => sym.bvsub(ins.get("a"), ins.get("b")),
         // .sat: the result limited to MININT..MAXINT: the exact sum or

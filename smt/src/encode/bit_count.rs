@@ -49,9 +49,11 @@ fn clz<A: Algebra>(sym: &A, a: A::Bv) -> A::Bv {
     d
 }
 
-/// 9.7.1.16: negate negative signed inputs; d = 0xffffffff; for i = msb
-/// down to 0, the first i with a & (1<<i) gives d = i; with .shiftamt and a
-/// bit found, d = msb - d.
+/// 9.7.1.16: a negative signed input is complemented first (the comment
+/// that says otherwise is the finding bfind-negate-comment). d is the
+/// highest set bit's position, scanning down from the msb, or 0xffffffff
+/// where no bit is set; .shiftamt turns a position found into its distance
+/// from the msb.
 fn bfind<A: Algebra>(sym: &A, signed: bool, shiftamt: bool, a: A::Bv) -> A::Bv {
     let w = sym.width(a);
     let msb = w - 1;
@@ -79,7 +81,7 @@ fn bfind<A: Algebra>(sym: &A, signed: bool, shiftamt: bool, a: A::Bv) -> A::Bv {
     }
 }
 
-/// 9.7.1.18: d[i] = a[msb-i] for every i.
+/// 9.7.1.18: d is a with the order of its bits reversed.
 fn brev<A: Algebra>(sym: &A, a: A::Bv) -> A::Bv {
     let msb = sym.width(a) - 1;
     // d[0] = a[msb] ends up lowest: build from d[msb] (= a[0]) down.
@@ -102,7 +104,8 @@ fn brev<A: Algebra>(sym: &A, a: A::Bv) -> A::Bv {
 fn fns<A: Algebra>(sym: &A, mask: A::Bv, base: A::Bv, offset: A::Bv) -> Out<A::Bv, A::Bool> {
     let not_found = sym.constant(32, 0xffff_ffff);
     let zero32 = sym.constant(32, 0);
-    // offset == 0: d = mask[base] == 1 ? base : 0xffffffff.
+    // An offset of 0 asks about base itself: base where its mask bit is
+    // set, else nothing found.
     let mask_at_base = sym.eq(sym.extract(0, 0, sym.bvlshr(mask, base)), sym.constant(1, 1));
     let at_base = sym.ite(mask_at_base, base, not_found);
     let walks = FnsWalks::of(sym, mask, base, offset);
@@ -124,7 +127,8 @@ pub struct FnsWalks<A: Algebra> {
 
 impl<A: Algebra> FnsWalks<A> {
     pub fn of(sym: &A, mask: A::Bv, base: A::Bv, offset: A::Bv) -> Self {
-        // count = |offset| - 1; inc = (offset > 0) ? 1 : -1.
+        // From offset: how many set bits the walk passes over before the
+        // one it stops at, and which way it goes.
         let wide = sym.sign_extend(1, offset);
         let zero33 = sym.constant(33, 0);
         let magnitude = sym.ite(sym.bvslt(wide, zero33), sym.bvneg(wide), wide);
@@ -180,7 +184,8 @@ impl<A: Algebra> FnsWalk<A> {
     /// mask[pos] as bit t of `bits`.
     pub fn step(self, sym: &A, bits: A::Bv, base: A::Bv, up: bool, t: u32) -> Self {
         let k = |x: u32| sym.constant(32, u128::from(x));
-        // while ((pos >= 0) && (pos < 32)) with pos = base + t or base - t.
+        // The walk goes on while its position, base + t or base - t, is
+        // inside the word.
         let pos = if up { sym.bvadd(base, k(t)) } else { sym.bvsub(base, k(t)) };
         let in_range = Self::in_range(sym, base, up, t);
         let hit = sym.and(sym.and(sym.not(self.done), in_range), sym.is_set(sym.bit(bits, t)));

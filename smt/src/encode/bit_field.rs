@@ -20,9 +20,11 @@ fn bit_at<A: Algebra>(sym: &A, x: A::Bv, index: A::Bv) -> A::Bv {
     sym.extract(0, 0, sym.bvlshr(x, sym.zero_extend(w - 32, index)))
 }
 
-/// 9.7.1.19: pos = b & 0xff; len = c & 0xff; sbit = 0 for unsigned types or
-/// len == 0, else a[min(pos+len-1, msb)]; then for every i,
-/// d[i] = (i<len && pos+i<=msb) ? a[pos+i] : sbit.
+/// 9.7.1.19: the field starts at the low byte of b and is as long as the
+/// low byte of c. Bit i of d is the field's bit i where the field has one
+/// inside the word; every other bit of d is the fill bit: 0 for an unsigned
+/// type or an empty field, else the field's top bit, or a's msb where the
+/// field runs past it.
 ///
 /// The sign bit is written without `ite`, in two steps from the pseudocode:
 /// a[min(p, msb)] is bit 0 of `a >>s p` (an arithmetic shift by p >= msb
@@ -61,8 +63,9 @@ fn bfe<A: Algebra>(sym: &A, signed: bool, a: A::Bv, b: A::Bv, c: A::Bv) -> A::Bv
     d.expect("at least one bit")
 }
 
-/// 9.7.1.20: pos = c & 0xff; len = d & 0xff; f = b; then
-/// for (i=0; i<len && pos+i<=msb; i++) f[pos+i] = a[i].
+/// 9.7.1.20: the field starts at the low byte of c and is as long as the
+/// low byte of d. f is b with the field's bits replaced by a's low bits, the
+/// copy stopping at the word's top.
 /// Each destination bit j is written at most once, by iteration i = j - pos,
 /// which runs iff pos <= j and j - pos < len (j <= msb always holds). So
 /// f[j] = a[j-pos], that is bit j of a << pos, there, and b[j] elsewhere:

@@ -57,8 +57,8 @@ pub fn encode_in<A: Algebra>(model: Model, variant: &Variant, alg: &A, inputs: &
     }
 }
 
-/// The packed forms' pseudocode: iA[i] = a[16i..16i+15], iB[i] likewise,
-/// d[i] = op(iA[i], iB[i]) for i = 0, 1.
+/// The packed forms: `op` on the low halves of a and b gives d's low half,
+/// and on the high halves its high half.
 fn lanes16<A: Algebra>(sym: &A, a: A::Bv, b: A::Bv, op: impl Fn(A::Bv, A::Bv) -> A::Bv) -> A::Bv {
     let lane = |x: A::Bv, i: u32| sym.extract(16 * i + 15, 16 * i, x);
     let d0 = op(lane(a, 0), lane(b, 0));
