@@ -402,6 +402,15 @@ fn the_seeds_coverage_accounts_for_every_unit() {
     assert!(n("not_checkable") * 100 <= 15 * n("units"), "{total}");
     assert_eq!(v["marks_unmatched"].as_array().unwrap().len(), 0, "{}", v["marks_unmatched"]);
     assert_eq!(v["requirements_disagree"].as_array().unwrap().len(), 0, "{}", v["requirements_disagree"]);
+    // Where the normative prose's formulas come from: every unit counted
+    // once, and fns's sentence on offset (no code marks, so no shape reads
+    // it) among those only a finding rests on.
+    let f = &v["formulas"];
+    let neither: Vec<&str> = f["neither"].as_array().unwrap().iter().map(|u| u.as_str().unwrap()).collect();
+    let formula = |k: &str| f[k].as_u64().unwrap();
+    assert_eq!(formula("units"), formula("from_shapes") + formula("hand_written") + neither.len() as u64, "{f}");
+    assert!(formula("from_shapes") > 100 && formula("hand_written") > 50, "{f}");
+    assert!(neither.contains(&"9.7.1.17/description/sentence-5"), "{f}");
     // Every unit is accounted for: checked ones name their checks, marked
     // ones their reason.
     for u in v["units"].as_array().unwrap() {

@@ -301,6 +301,7 @@ fn coverage(audit: &text::TextAudit, format: Format, width: Width, out: &mut dyn
             "requirements_disagree": cov.requirements_disagree,
             "operands_fail": cov.operands_fail,
             "ranges_unlisted": cov.ranges_unlisted,
+            "formulas": cov.formulas(),
             "stale": audit.stale,
         });
         writeln!(out, "{value:#}")?;
@@ -336,6 +337,17 @@ fn coverage(audit: &text::TextAudit, format: Format, width: Width, out: &mut dyn
     for s in &audit.stale {
         writeln!(out, "transcription stale: re-check {} ({})", s.what, s.change.label())?;
     }
+    let f = cov.formulas();
+    writeln!(
+        out,
+        "formulas: {} normative prose units checked: {} read from the sentence's shape, {} by hand-written claims \
+         or passages alone, {} by neither (only a finding rests on it: {})",
+        f.units,
+        f.from_shapes,
+        f.hand_written,
+        f.neither.len(),
+        if f.neither.is_empty() { "none".to_string() } else { f.neither.join(", ") }
+    )?;
     let t = cov.total();
     writeln!(
         out,

@@ -198,9 +198,68 @@ impl Counts {
     }
 }
 
+/// Where the formulas of the normative prose come from: each sentence, list
+/// item and table row of a Description, a Notes block or an introduction
+/// that a check reads (a lead-in is read with what it introduces, and a
+/// unit marked not checkable has no formula).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Formulas {
+    pub units: usize,
+    /// Read into a formula by a pass that knows the sentence's shape.
+    pub from_shapes: usize,
+    /// Only by a claim or a passage written by hand.
+    pub hand_written: usize,
+    /// By neither: only a finding's fragment rests on it (the ids).
+    pub neither: Vec<String>,
+}
+
+/// The passes that read a sentence into a formula from its shape: the
+/// prefixes of their marks in `checked_by` (`text-structure` reads an
+/// introduction's list of instructions against the sections it heads).
+const SHAPE_READERS: [&str; 11] = [
+    "text-structure",
+    "operands",
+    "bounds",
+    "domains",
+    "table",
+    "labels",
+    "vendor-range",
+    "names",
+    "example-comment",
+    "packed",
+    "requirements",
+];
+
+/// The marks of checks written by hand for a sentence.
+const HAND_WRITTEN: [&str; 2] = ["claim", "passage"];
+
 impl Coverage {
     pub fn unread(&self) -> impl Iterator<Item = &Account> {
         self.units.iter().filter(|a| a.status == Status::Unread)
+    }
+
+    /// Where the formulas of the normative prose come from ([`Formulas`]).
+    pub fn formulas(&self) -> Formulas {
+        let mut f = Formulas::default();
+        let prose = self.units.iter().filter(|a| {
+            a.status == Status::Checked
+                && matches!(a.unit.kind, UnitKind::Sentence | UnitKind::ListItem | UnitKind::TableRow)
+                && matches!(a.unit.block, None | Some(BlockKind::Description | BlockKind::Notes))
+                && !a.checked_by.iter().any(|c| c.starts_with("lead-in:"))
+        });
+        for a in prose {
+            let by =
+                |passes: &[&str]| a.checked_by.iter().any(|c| passes.iter().any(|p| c.split(':').next() == Some(*p)));
+            f.units += 1;
+            if by(&SHAPE_READERS) {
+                f.from_shapes += 1;
+            } else if by(&HAND_WRITTEN) {
+                f.hand_written += 1;
+            } else {
+                f.neither.push(a.unit.id.clone());
+            }
+        }
+        f
     }
 
     pub fn total(&self) -> Counts {
@@ -464,9 +523,13 @@ fn mark_passes(doc: &Document, units: &[Unit], by: &mut [Vec<String>]) {
         .filter(|b| b.subject == super::bounds::Subject::Result)
         .map(|b| b.unit)
         .collect();
+    let domains = super::domains::read_units(doc);
     for (k, u) in units.iter().enumerate() {
         if bounded.contains(&u.id) {
             by[k].push(format!("bounds:{}", u.base_section()));
+        }
+        if domains.contains(&u.id) {
+            by[k].push(format!("domains:{}", u.base_section()));
         }
     }
     // A lead-in (`Saturation modifier:`, `... as follows:`) is read with
@@ -523,14 +586,10 @@ pub fn account(doc: &Document, findings: &[Finding]) -> Result<Coverage, String>
             by[k].push(format!("operands:{section}"));
         }
     }
-    let domains = super::domains::read_units(doc);
     mark_passes(doc, &units, &mut by);
     let marks = marks()?;
     let mut matched = vec![false; marks.len()];
     let mut accounts = Vec::with_capacity(units.len());
-        if domains.contains(&u.id) {
-            by[k].push(format!("domains:{}", u.base_section()));
-        }
     for (unit, mut checked_by) in units.into_iter().zip(by) {
         checked_by.sort();
         checked_by.dedup();
