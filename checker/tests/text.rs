@@ -461,25 +461,13 @@ fn a_misspelled_comment_is_a_spelling_finding() {
 
 #[test]
 fn an_overgeneral_sentence_is_a_finding_with_its_variant() {
-    let Some(seeds_dir) = seeds("an_overgeneral_sentence_is_a_finding_with_its_variant") else { return };
-    let original = seed_in(&seeds_dir, "### 9.7.8.");
-    let text = std::fs::read_to_string(&original).unwrap();
     // Said of shl for every type: false for all but the 32-bit ones.
     let anchor = "`b` operand must be a 32-bit value, regardless of the instruction type.";
-    let edited = text.replacen(anchor, "`b` operand has the instruction type.", 1);
-    assert!(edited != text, "the seed has shl's Notes");
-    let tmp = tempfile::tempdir().unwrap();
-    let copy = tmp.path().join("logic.txt");
-    std::fs::write(&copy, edited).unwrap();
-    let (out, _, _) = run(&["text", copy.to_str().unwrap(), "--format", "json"]);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let found: Vec<&serde_json::Value> = v["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| f["kind"] == "overgeneral" && f["section"] == "9.7.8.8")
-        .collect();
-    assert_eq!(found.len(), 1, "{out}");
+    let test = "an_overgeneral_sentence_is_a_finding_with_its_variant";
+    let Some(all) = planted(test, "### 9.7.8.", anchor, "`b` operand has the instruction type.") else { return };
+    let found: Vec<&serde_json::Value> =
+        all.iter().filter(|f| f["kind"] == "overgeneral" && f["section"] == "9.7.8.8").collect();
+    assert_eq!(found.len(), 1, "{all:?}");
     assert!(found[0]["summary"].as_str().unwrap().contains("shl.b16"), "{}", found[0]);
 }
 
@@ -588,31 +576,17 @@ fn a_chapter_without_a_model_is_read_by_the_passes_that_need_none() {
 /// reading is broken by the model at the same input.
 #[test]
 fn a_bound_made_ambiguous_or_wrong_is_a_finding() {
-    let Some(seeds_dir) = seeds("a_bound_made_ambiguous_or_wrong_is_a_finding") else { return };
-    let original = seed_in(&seeds_dir, "#### 9.7.1.15");
-    let text = std::fs::read_to_string(&original).unwrap();
-    let tmp = tempfile::tempdir().unwrap();
-    let bound = |new: &str| -> serde_json::Value {
-        let edited = text.replacen("between 0 and 32,\ninclusively", new, 1);
-        assert!(edited != text, "the seed states clz.b32's range");
-        let copy = tmp.path().join("integer.txt");
-        std::fs::write(&copy, edited).unwrap();
-        let (out, _, _) = run(&["text", copy.to_str().unwrap(), "--format", "json"]);
-        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-        let found: Vec<serde_json::Value> = v["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|f| f["id"].as_str().unwrap().starts_with("text-bound-"))
-            .cloned()
-            .collect();
+    let test = "a_bound_made_ambiguous_or_wrong_is_a_finding";
+    let bound = |new: &str| -> Option<serde_json::Value> {
+        let all = planted(test, "#### 9.7.1.15", "between 0 and 32,\ninclusively", new)?;
+        let found = with_prefix(all, "text-bound-");
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0]["id"], "text-bound-9.7.1.15-description-sentence-3");
         assert_eq!(found[0]["witness"]["variant"], "clz.b32");
         assert_eq!(found[0]["witness"]["inputs"][0], serde_json::json!(["a", "0x00000000"]));
-        found[0].clone()
+        Some(found[0].clone())
     };
-    let ambiguous = bound("between 0 and 32");
+    let Some(ambiguous) = bound("between 0 and 32") else { return };
     assert_eq!(ambiguous["kind"], "ambiguity");
     assert_eq!(ambiguous["fragment"], "between 0 and 32");
     let summary = ambiguous["summary"].as_str().unwrap();
@@ -621,25 +595,30 @@ fn a_bound_made_ambiguous_or_wrong_is_a_finding() {
             && summary.ends_with("the one with the ends included"),
         "{summary}"
     );
-    let wrong = bound("between 0 and 31,\ninclusively");
+    let wrong = bound("between 0 and 31,\ninclusively").expect("the seeds are there");
     assert_eq!(wrong["kind"], "prose-vs-pseudocode");
     assert_eq!(wrong["fragment"], "between 0 and 31, inclusively");
 }
 
-/// `text --format json` on a copy of the seed that renders `heading`, with
-/// `old` replaced by `new`: the findings whose id starts with `prefix`.
-fn planted(heading: &str, old: &str, new: &str, prefix: &str) -> Option<Vec<serde_json::Value>> {
-    let seeds_dir = seeds(&format!("planted {new}"))?;
+/// The findings of `text --format json` on a copy of the seed file that
+/// renders `heading`, with `old` replaced by `new` (`None`: no seeds, the
+/// test skipped).
+fn planted(test: &str, heading: &str, old: &str, new: &str) -> Option<Vec<serde_json::Value>> {
+    let seeds_dir = seeds(test)?;
     let text = std::fs::read_to_string(seed_in(&seeds_dir, heading)).unwrap();
     let edited = text.replacen(old, new, 1);
     assert!(edited != text, "the seed says {old}");
     let tmp = tempfile::tempdir().unwrap();
-    let copy = tmp.path().join("integer.txt");
+    let copy = tmp.path().join("seed.txt");
     std::fs::write(&copy, edited).unwrap();
     let (out, _, _) = run(&["text", copy.to_str().unwrap(), "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let all = v["findings"].as_array().unwrap();
-    Some(all.iter().filter(|f| f["id"].as_str().unwrap().starts_with(prefix)).cloned().collect())
+    Some(v["findings"].as_array().unwrap().clone())
+}
+
+/// Those of `findings` whose id starts with `prefix`.
+fn with_prefix(findings: Vec<serde_json::Value>, prefix: &str) -> Vec<serde_json::Value> {
+    findings.into_iter().filter(|f| f["id"].as_str().unwrap().starts_with(prefix)).collect()
 }
 
 /// fns's two sentences on base agree for a .u32 base in the seed; with the
@@ -647,7 +626,9 @@ fn planted(heading: &str, old: &str, new: &str, prefix: &str) -> Option<Vec<serd
 /// of base, and the least base where they differ is 16.
 #[test]
 fn two_sentences_that_contradict_are_a_conflict() {
-    let Some(found) = planted("#### 9.7.1.17", "must be <= 31", "must be <= 15", "text-conflict-") else { return };
+    let test = "two_sentences_that_contradict_are_a_conflict";
+    let Some(all) = planted(test, "#### 9.7.1.17", "must be <= 31", "must be <= 15") else { return };
+    let found = with_prefix(all, "text-conflict-");
     assert_eq!(found.len(), 1, "{found:?}");
     let f = &found[0];
     assert_eq!(f["id"], "text-conflict-9.7.1.17-description-sentence-1-sentence-7-base");
@@ -665,10 +646,11 @@ fn two_sentences_that_contradict_are_a_conflict() {
 /// differ is 0.
 #[test]
 fn an_operand_range_made_ambiguous_is_a_finding() {
-    let Some(found) = planted("#### 9.7.1.19", "value range `0..255`", "value range between 0 and 255", "text-domain-")
-    else {
+    let test = "an_operand_range_made_ambiguous_is_a_finding";
+    let Some(all) = planted(test, "#### 9.7.1.19", "value range `0..255`", "value range between 0 and 255") else {
         return;
     };
+    let found = with_prefix(all, "text-domain-");
     let ids: Vec<&str> = found.iter().map(|f| f["id"].as_str().unwrap()).collect();
     assert!(ids.iter().any(|id| id.starts_with("text-domain-9.7.1.19-description-") && id.ends_with("-b")), "{ids:?}");
     let f = found.iter().find(|f| f["id"].as_str().unwrap().ends_with("-b")).unwrap();
