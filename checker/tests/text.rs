@@ -639,6 +639,8 @@ fn two_sentences_that_contradict_are_a_conflict() {
     let detail: Vec<&str> = f["detail"].as_array().unwrap().iter().map(|d| d.as_str().unwrap()).collect();
     assert_eq!(detail.iter().filter(|d| d.contains("no reading of the one")).count(), 3, "{detail:?}");
     assert_eq!(f["witness"]["rows"][0], serde_json::json!(["a legal input", ["0x1", "0x0"]]));
+    let both = ["9.7.1.17/description/sentence-1", "9.7.1.17/description/sentence-7"];
+    assert_eq!(f["units"], serde_json::json!(both), "a conflict rests on both sentences");
 }
 
 /// bfe's range of b and c written as `between 0 and 255`: whether 0 and

@@ -369,6 +369,7 @@ mod tests {
             model_choice: None,
             witness: None,
             more_witnesses: Vec::new(),
+            also_quotes: Vec::new(),
         }
     }
 

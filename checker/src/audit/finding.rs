@@ -164,6 +164,10 @@ pub struct Finding {
     /// columns of the report's compact table.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub more_witnesses: Vec<WitnessTable>,
+    /// Further fragments of its section's text that it rests on, besides
+    /// `fragment`: a conflict's second sentence.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also_quotes: Vec<String>,
 }
 
 impl Finding {
@@ -189,6 +193,7 @@ impl Finding {
             model_choice: None,
             witness: None,
             more_witnesses: Vec::new(),
+            also_quotes: Vec::new(),
         }
     }
 }

@@ -229,6 +229,7 @@ pub fn claim_findings(results: &[ClaimResult]) -> Vec<Finding> {
             model_choice: None,
             witness: witness.map(|w| table(r, w)),
             more_witnesses: Vec::new(),
+            also_quotes: Vec::new(),
         });
     }
     out

@@ -357,6 +357,7 @@ mod tests {
             model_choice: None,
             root_cause: String::new(),
             more_witnesses: Vec::new(),
+            also_quotes: Vec::new(),
             witness: Some(WitnessTable {
                 variant: variant.into(),
                 inputs: inputs.iter().map(|(n, w, v)| (n.to_string(), BitVec::new(*w, *v))).collect(),

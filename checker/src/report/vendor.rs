@@ -401,6 +401,7 @@ impl Vendor {
                 model_choice: None,
                 witness: None,
                 more_witnesses: Vec::new(),
+                also_quotes: Vec::new(),
             });
         }
         out
@@ -461,6 +462,7 @@ pub(super) fn range_findings(rows: &[syntax::Row]) -> Vec<Finding> {
                 model_choice: None,
                 witness: None,
                 more_witnesses: Vec::new(),
+                also_quotes: Vec::new(),
             }
         })
         .collect()
@@ -576,6 +578,7 @@ mod tests {
             model_choice: None,
             witness: None,
             more_witnesses: Vec::new(),
+            also_quotes: Vec::new(),
         };
         let lines = vendor.lines(&finding("div-by-zero-unspecified", FindingKind::Ambiguity, ""));
         assert_eq!(

@@ -615,6 +615,7 @@ fn findings_of(block: &Block, outcomes: &[VariantOutcome]) -> Vec<Finding> {
             model_choice: block.model_note(not_c.fragment).map(String::from),
             witness: None,
             more_witnesses: Vec::new(),
+            also_quotes: Vec::new(),
         });
     }
 
@@ -707,6 +708,7 @@ fn hazard_finding(
         model_choice: Some(block.model_note(fragment).unwrap_or(default_model_choice(rule)).to_string()),
         witness: first,
         more_witnesses: Vec::new(),
+        also_quotes: Vec::new(),
     }
 }
 
@@ -766,6 +768,7 @@ fn signed_bit_types_finding(block: &Block, outcomes: &[VariantOutcome]) -> Optio
         model_choice: Some("reads the bit types as unsigned, bit patterns without a sign".to_string()),
         witness: Some((*witness).clone()),
         more_witnesses: Vec::new(),
+        also_quotes: Vec::new(),
     })
 }
 
@@ -831,6 +834,7 @@ fn wrong_result_finding(block: &Block, outcomes: &[VariantOutcome]) -> Finding {
         model_choice: Some(model_choice),
         witness: hits.first().map(|(_, w)| (*w).clone()),
         more_witnesses: Vec::new(),
+        also_quotes: Vec::new(),
     }
 }
 

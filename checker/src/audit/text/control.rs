@@ -242,6 +242,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
                 model_choice: Some("each case alone, as the Description says".into()),
                 witness,
                 more_witnesses: Vec::new(),
+                also_quotes: Vec::new(),
             });
         }
         let line_text = |n: usize| {

@@ -347,11 +347,11 @@ fn quotes(findings: &[Finding], rests: &[PassageRests]) -> Vec<Quote> {
         }
     }
     for f in findings {
-        if !f.fragment.trim().is_empty() {
+        for fragment in std::iter::once(&f.fragment).chain(&f.also_quotes).filter(|q| !q.trim().is_empty()) {
             out.push(Quote {
                 by: format!("finding:{}", f.id),
                 sections: vec![f.section.clone()],
-                fragment: f.fragment.clone(),
+                fragment: fragment.clone(),
             });
         }
     }

@@ -353,6 +353,7 @@ fn conflicts(doc: &Document, out: &mut Vec<Finding>) {
             let mut f =
                 Finding::of_text(id, a.section.clone(), FindingKind::Conflict, a.fragment.clone(), summary, detail);
             f.witness = Some(table(v, x, w, vec![a.fragment.clone(), b.fragment.clone()], &[a_allows, !a_allows]));
+            f.also_quotes = vec![b.fragment.clone()];
             out.push(f);
         }
     }

@@ -222,6 +222,7 @@ fn finding(call: &Call, section: &Section, table: &HelperTable) -> Finding {
         model_choice: used.and(entry).map(|h| h.model.clone()),
         witness: None,
         more_witnesses: Vec::new(),
+        also_quotes: Vec::new(),
     }
 }
 

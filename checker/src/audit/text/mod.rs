@@ -62,11 +62,20 @@ pub struct TextAudit {
 }
 
 impl TextAudit {
-    /// The units a finding rests on: those its fragment is in, or, where
+    /// The units a finding rests on: those its fragment and its further
+    /// quotes are in, or, where
     /// the fragment runs across units (a list's items quoted with a comma),
     /// those of its root cause in the finding's section.
     pub fn units_of(&self, f: &crate::audit::finding::Finding) -> Vec<String> {
-        let mine = judge::units_of(&self.coverage, std::slice::from_ref(&f.section), &f.fragment);
+        let section = std::slice::from_ref(&f.section);
+        let mut mine = judge::units_of(&self.coverage, section, &f.fragment);
+        for quote in &f.also_quotes {
+            for u in judge::units_of(&self.coverage, section, quote) {
+                if !mine.contains(&u) {
+                    mine.push(u);
+                }
+            }
+        }
         if !mine.is_empty() {
             return mine;
         }

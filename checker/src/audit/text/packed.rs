@@ -190,6 +190,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
             model_choice: None,
             witness: None,
             more_witnesses: Vec::new(),
+            also_quotes: Vec::new(),
         })
         .collect()
 }

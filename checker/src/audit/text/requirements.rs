@@ -252,6 +252,7 @@ pub fn findings(doc: &Document) -> Vec<Finding> {
                 model_choice: None,
                 witness: None,
                 more_witnesses: Vec::new(),
+                also_quotes: Vec::new(),
             }
         })
         .collect()
