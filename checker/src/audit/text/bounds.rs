@@ -40,6 +40,16 @@ pub enum Ends {
     Unstated,
 }
 
+impl Ends {
+    /// The readings these words admit: both where they do not say.
+    pub fn readings(&self) -> &[Ends] {
+        match self {
+            Ends::Unstated => &[Ends::Inclusive, Ends::Exclusive],
+            stated => std::slice::from_ref(stated),
+        }
+    }
+}
+
 /// What a bound is about.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Subject {
@@ -268,8 +278,7 @@ pub fn check_all(doc: &Document) -> Vec<Finding> {
     let mut out = Vec::new();
     for b in read(doc).into_iter().filter(|b| b.subject == Subject::Result) {
         let id = format!("text-bound-{}", b.unit.replace('/', "-"));
-        let readings: &[Ends] =
-            if b.ends == Ends::Unstated { &[Ends::Inclusive, Ends::Exclusive] } else { std::slice::from_ref(&b.ends) };
+        let readings = b.ends.readings();
         // Per reading, the variants whose model breaks it, with a witness.
         let mut broken: Vec<Vec<(Variant, Witness)>> = vec![Vec::new(); readings.len()];
         let mut unsettled = Vec::new();

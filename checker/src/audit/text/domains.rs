@@ -70,7 +70,7 @@ fn signs(ty: Option<&str>) -> &'static [Sign] {
 /// hold the stated ends is no reading (an 8-bit `immLut` that takes the
 /// values `from 0 to 255` is not signed).
 fn readings(b: &Bound, x: &str, ty: Option<&str>, width: u32) -> Vec<Reading> {
-    let ends: &[Ends] = if b.ends == Ends::Unstated { &[Ends::Inclusive, Ends::Exclusive] } else { &[b.ends] };
+    let ends = b.ends.readings();
     let top = |s: Sign| match s {
         Sign::Unsigned => u128::MAX >> (128 - width),
         Sign::Signed => u128::MAX >> (129 - width),
@@ -100,9 +100,9 @@ fn readings(b: &Bound, x: &str, ty: Option<&str>, width: u32) -> Vec<Reading> {
 }
 
 /// The types the prose of `section` gives operand `x`: the type names in
-/// code marks of each Description or Notes sentence that names `x` and no
-/// other operand of `variant` before them (`Operand base has .b32, .u32
-/// or .s32 type`; bfe's `b` and `c` are `type .u32`).
+/// code marks of each Description or Notes sentence that names `x`, among
+/// the operands of `variant` it names before its first type (`Operand base
+/// has .b32, .u32 or .s32 type`; bfe's `b` and `c` are `type .u32`).
 fn stated_types(doc: &Document, section: &str, variant: &Variant, x: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let prose = units(doc).into_iter().filter(|u| {
