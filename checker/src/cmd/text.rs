@@ -291,6 +291,7 @@ fn judged(judged: &[Judgement], width: Width, out: &mut dyn Write) -> Result<(),
 fn coverage(audit: &text::TextAudit, format: Format, width: Width, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let cov = &audit.coverage;
     let ok = cov.unread().next().is_none() && audit.stale.is_empty();
+    let silence = text::silence::check(&audit.document);
     if format == Format::Json {
         let value = json!({
             "total": cov.total(),
@@ -302,6 +303,7 @@ fn coverage(audit: &text::TextAudit, format: Format, width: Width, out: &mut dyn
             "operands_fail": cov.operands_fail,
             "ranges_unlisted": cov.ranges_unlisted,
             "formulas": cov.formulas(),
+            "silence": silence,
             "stale": audit.stale,
         });
         writeln!(out, "{value:#}")?;
@@ -348,6 +350,7 @@ fn coverage(audit: &text::TextAudit, format: Format, width: Width, out: &mut dyn
         f.neither.len(),
         if f.neither.is_empty() { "none".to_string() } else { f.neither.join(", ") }
     )?;
+    silence_lines(&silence, out)?;
     let t = cov.total();
     writeln!(
         out,
@@ -361,6 +364,31 @@ fn coverage(audit: &text::TextAudit, format: Format, width: Width, out: &mut dyn
         t.percent(t.unread)
     )?;
     Ok(status(ok))
+}
+
+/// What the prose's formulas leave open: a count, then each variant with
+/// inputs no formula decides, by its least one.
+fn silence_lines(silence: &[text::silence::Silence], out: &mut dyn Write) -> Result<(), Error> {
+    let open: Vec<&text::silence::Silence> = silence.iter().filter(|s| !s.regions.is_empty()).collect();
+    let unsettled: Vec<&str> = silence.iter().filter(|s| s.unsettled.is_some()).map(|s| s.variant.as_str()).collect();
+    let decided = silence.iter().filter(|s| s.regions.is_empty() && s.unsettled.is_none()).count();
+    writeln!(
+        out,
+        "silence: {} variants have formulas of their prose: {} decided on every legal input, {} with inputs no \
+         formula decides (a formula missing, or the prose silent){}",
+        silence.len(),
+        decided,
+        open.len(),
+        if unsettled.is_empty() { String::new() } else { format!("; not settled: {}", unsettled.join(", ")) }
+    )?;
+    for s in open {
+        let more = match s.regions.len() {
+            1 => String::new(),
+            n => format!(" (and {} more regions)", n - 1),
+        };
+        writeln!(out, "  {} ({}): {}{more}", s.variant, s.section, text::silence::describe(&s.regions[0]))?;
+    }
+    Ok(())
 }
 
 /// One coverage table: a row per section or kind, and the total.

@@ -195,6 +195,38 @@ impl Program {
         Ok(Program { lines, registers: widths.list, inputs, outputs, lanes, index: widths.index })
     }
 
+    /// The registers an instruction line writes, in operand order.
+    pub fn destinations(line: &Line) -> Vec<String> {
+        let operands = line.instruction.variant.operands();
+        let written = operands.iter().zip(&line.instruction.operands).filter(|(op, _)| op.is_dest());
+        written.filter_map(|(_, text)| if let OperandText::Reg(r) = text { Some(r.clone()) } else { None }).collect()
+    }
+
+    /// The program without its line `k`, what that line writes read as
+    /// inputs: the rest of it, and a condition on its registers, for any
+    /// value line `k` might have left (the silence pass asks whether a claim
+    /// pins that value).
+    pub fn without(&self, k: usize) -> Program {
+        let mut lines = self.lines.clone();
+        let gone = lines.remove(k);
+        let mut inputs = self.inputs.clone();
+        for d in Self::destinations(&gone) {
+            if !inputs.contains(&d) {
+                inputs.push(d);
+            }
+        }
+        let outputs: Vec<String> =
+            self.outputs.iter().filter(|o| lines.iter().any(|l| Self::destinations(l).contains(o))).cloned().collect();
+        Program {
+            lines,
+            registers: self.registers.clone(),
+            inputs,
+            outputs,
+            lanes: self.lanes,
+            index: self.index.clone(),
+        }
+    }
+
     /// Run the program: `inputs` gives every input register's value in every
     /// lane, `active` whether each lane executes at all. Returns every
     /// register's value in every lane at the end.

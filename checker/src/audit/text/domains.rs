@@ -170,6 +170,24 @@ fn operand_bounds(doc: &Document) -> Vec<(Bound, String)> {
     out
 }
 
+/// The inputs of `v` that every reading of every bound the prose puts on
+/// its operands allows, as conditions on the operands by name: the inputs
+/// that are legal however the bounds are read.
+pub fn legal(doc: &Document, v: &Variant) -> Vec<String> {
+    let mut out = Vec::new();
+    for (b, x) in operand_bounds(doc).into_iter().filter(|(b, _)| b.variants.contains(v)) {
+        if !v.inputs().iter().any(|o| o.name == x) {
+            continue;
+        }
+        for ty in types_of(doc, v, &x) {
+            for r in readings(&b, &x, ty.as_deref(), width(v, &x)) {
+                out.extend(r.conditions.into_iter().filter(|c| !out.contains(c)).collect::<Vec<_>>());
+            }
+        }
+    }
+    out
+}
+
 /// The units whose bounds on operands this pass reads (for `--coverage`).
 pub fn read_units(doc: &Document) -> Vec<String> {
     operand_bounds(doc).into_iter().map(|(b, _)| b.unit).collect()

@@ -23,6 +23,7 @@ pub mod ranges;
 pub mod requirements;
 pub mod revision;
 pub mod semantics;
+pub mod silence;
 pub mod tables;
 pub mod units;
 pub mod wording;
