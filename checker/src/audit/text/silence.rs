@@ -1,21 +1,24 @@
-//! Silence: the inputs of a variant on which the prose decides nothing.
+//! Silence: the inputs of a variant on which the prose's formulas decide
+//! nothing.
 //!
-//! Each prose or Notes claim that holds over all inputs of a program
-//! whose first line is the variant is a formula of its unit: a guard (its
-//! `assume`) and a statement (its `holds`) about the variant's result. A
-//! claim counts only where the document in hand still has its words: a
-//! sentence deleted takes its formula with it.
+//! Each prose or Notes claim that holds over all inputs of a program that
+//! runs the variant is a formula of its unit: a guard (its `assume`, and
+//! what the program fixes) and a statement (its `holds`) about the
+//! variant's result. A claim counts only where the document in hand still
+//! has its words: a sentence deleted takes its formula with it.
 //!
-//! The prose decides the result on an input where the formulas whose guards
-//! hold there allow one result only. The solver looks for the least legal
-//! input (one every reading of every stated operand range allows) with two
-//! different results that both meet every formula: there the prose is
-//! silent. The finding gives what the Semantics block computes there
-//! ("stated only in the pseudocode"), or that the model leaves it open too
-//! ("stated nowhere"), and the guards that do not hold there, which bound the
-//! silent region. A variant the prose gives no formula is not asked about:
-//! its silence is the count of units without a formula (`--coverage`), not
-//! a finding.
+//! The formulas decide the result on an input where those whose guards hold
+//! there allow one result only. The solver looks for the least legal input
+//! (one every reading of every stated operand range allows) with two
+//! different results that both meet every formula. Each such region is
+//! given with what the Semantics block computes there ("stated only in the
+//! pseudocode"), or that the model leaves it open too ("stated nowhere"),
+//! and the guards that do not hold there, which bound it.
+//!
+//! The regions are listed by `text --coverage`, not raised as findings:
+//! while the hand-written formulas are partial, most regions are a formula
+//! missing rather than a sentence missing. A variant that no formula speaks
+//! of is not asked about; its units are counted as without a formula.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
