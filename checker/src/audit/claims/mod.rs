@@ -342,6 +342,16 @@ fn syntax_claims() -> Vec<Claim> {
 mod tests {
     use super::*;
 
+    /// An id names one claim: the report, the coverage and the recorded
+    /// fingerprints find a claim by it.
+    #[test]
+    fn every_claim_id_is_unique() {
+        let mut seen = std::collections::BTreeSet::new();
+        for c in all() {
+            assert!(seen.insert(c.id.clone()), "claim id {} is given twice", c.id);
+        }
+    }
+
     const GOOD: &str = r#"
 [[claim]]
 id = "sum"

@@ -43,6 +43,9 @@ enum Slot {
     Input(usize),
     /// The variant's output operand k.
     Output(usize),
+    /// An input of the claim's other lines alone, of this width: no
+    /// condition the formula keeps depends on it, so it is read as 0.
+    Other(u32),
 }
 
 /// One claim as a formula over the variant's operands.
@@ -65,18 +68,27 @@ enum Pin {
     SameAs(usize),
 }
 
-/// The claim as a formula of `v`, where it is one: an `always` claim of
-/// the prose or the Notes whose program runs `v` on a line of its own
-/// (the first that does), reads nothing that line does not, and does not
-/// compare that line's result with another run of the same variant (which
-/// relates results to each other, `pos` read modulo 256, and states none).
-fn formula(v: &Variant, claim: &Claim) -> Option<Formula> {
-    let Check::Always { program, assume, holds } = &claim.check else { return None };
+/// The claim as formulas of `v`: one for each line of its program that
+/// runs `v`, where the claim is an `always` claim of the prose or the Notes
+/// and the rest of the program reads nothing that line does not. A
+/// condition that compares the line's result with another run of the same
+/// variant relates results to each other (`pos` read modulo 256) and
+/// states none: in `holds` it is left out, and in `assume` it leaves no
+/// formula.
+fn formulas(v: &Variant, claim: &Claim) -> Vec<Formula> {
+    let Check::Always { program, .. } = &claim.check else { return Vec::new() };
     if !matches!(claim.kind, Kind::Prose | Kind::Note) {
-        return None;
+        return Vec::new();
     }
-    let p = Program::parse(program).ok()?;
-    let k = p.lines.iter().position(|l| l.instruction.variant == *v && l.guard.is_none() && p.lanes == 1)?;
+    let Ok(p) = Program::parse(program) else { return Vec::new() };
+    let lines = p.lines.iter().enumerate().filter(|(_, l)| l.instruction.variant == *v && l.guard.is_none());
+    let at: Vec<usize> = lines.filter(|_| p.lanes == 1).map(|(k, _)| k).collect();
+    at.into_iter().filter_map(|k| formula_at(v, claim, &p, k)).collect()
+}
+
+/// The claim as a formula of `v` run on line `k` of its program `p`.
+fn formula_at(v: &Variant, claim: &Claim, p: &Program, k: usize) -> Option<Formula> {
+    let Check::Always { assume, holds, .. } = &claim.check else { return None };
     let line = &p.lines[k];
     let (mut ins, mut outs) = (0, 0);
     let mut names: Vec<(String, Slot)> = Vec::new();
@@ -105,14 +117,44 @@ fn formula(v: &Variant, claim: &Claim) -> Option<Formula> {
         rest.lines.iter().filter(|l| l.instruction.variant == *v).flat_map(Program::destinations).collect();
     let parse = |list: &[String]| list.iter().map(|t| Condition::parse(t).ok()).collect::<Option<Vec<_>>>();
     let (assume, holds) = (parse(assume)?, parse(holds)?);
-    let relational = assume.iter().chain(&holds).any(|c| {
+    let relational = |c: &Condition| {
         let read: Vec<String> = c.registers().into_iter().map(|(r, _)| r).collect();
         read.iter().any(|r| mine.contains(r)) && read.iter().any(|r| again.contains(r))
-    });
-    let slots: Option<Vec<(String, Slot)>> =
-        rest.inputs.iter().map(|r| names.iter().find(|(n, _)| n == r).cloned()).collect();
-    (!relational).then_some(())?;
-    Some(Formula { claim: claim.clone(), rest, slots: slots?, pinned, assume, holds })
+    };
+    // What the claim's other lines compute from inputs of their own (bfe's
+    // 64-bit operand `x` beside the 32-bit line) says nothing of this line:
+    // a statement that reads it is left out, a guard that reads it leaves
+    // no formula.
+    let others: Vec<String> = rest.inputs.iter().filter(|r| !names.iter().any(|(n, _)| n == *r)).cloned().collect();
+    let tainted = tainted_by(&rest, &others);
+    let reads_others = |c: &Condition| c.registers().into_iter().any(|(r, _)| tainted.contains(&r));
+    let holds: Vec<Condition> = holds.into_iter().filter(|c| !relational(c) && !reads_others(c)).collect();
+    if assume.iter().any(|c| relational(c) || reads_others(c)) || holds.is_empty() {
+        return None;
+    }
+    let slots: Vec<(String, Slot)> = rest
+        .inputs
+        .iter()
+        .map(|r| match names.iter().find(|(n, _)| n == r) {
+            Some(named) => named.clone(),
+            None => (r.clone(), Slot::Other(rest.width(r).unwrap_or(32))),
+        })
+        .collect();
+    Some(Formula { claim: claim.clone(), rest, slots, pinned, assume, holds })
+}
+
+/// The registers of `p` whose value depends on one of `inputs`: those
+/// inputs, and what a line that reads one of them writes.
+fn tainted_by(p: &Program, inputs: &[String]) -> Vec<String> {
+    let mut tainted = inputs.to_vec();
+    for line in &p.lines {
+        let reads = line.instruction.operands.iter().any(|o| matches!(o, OperandText::Reg(r) if tainted.contains(r)));
+        let guarded = line.guard.as_ref().is_some_and(|(g, _)| tainted.contains(g));
+        if reads || guarded {
+            tainted.extend(Program::destinations(line));
+        }
+    }
+    tainted
 }
 
 impl Formula {
@@ -127,6 +169,7 @@ impl Formula {
                 let bits = match s {
                     Slot::Input(k) => xs[*k],
                     Slot::Output(k) => rs[*k],
+                    Slot::Other(width) => alg.constant(*width, 0),
                 };
                 (n.clone(), vec![bits])
             })
@@ -309,7 +352,7 @@ pub fn check(doc: &Document) -> Vec<Silence> {
         }
         let claims = present(doc, &section);
         for v in Variant::all().into_iter().filter(|v| v.section() == section && !v.is_warp_wide()) {
-            let formulas: Vec<Formula> = claims.iter().filter_map(|c| formula(&v, c)).collect();
+            let formulas: Vec<Formula> = claims.iter().flat_map(|c| formulas(&v, c)).collect();
             if formulas.is_empty() {
                 continue;
             }
@@ -423,7 +466,9 @@ mod tests {
         ids.iter()
             .map(|id| {
                 let c = all.iter().find(|c| c.id == *id).unwrap_or_else(|| panic!("no claim {id}"));
-                formula(v, c).unwrap_or_else(|| panic!("{id} is no formula of {v}"))
+                let mut fs = formulas(v, c);
+                assert_eq!(fs.len(), 1, "{id} is one formula of {v}");
+                fs.remove(0)
             })
             .collect()
     }
@@ -457,8 +502,28 @@ mod tests {
         let v = Variant::from_mnemonic("bfe.u32").unwrap();
         let all = claims::all();
         let low_byte = all.iter().find(|c| c.id == "9.7.1.19/bfe-operands-low-byte").unwrap();
-        assert!(formula(&v, low_byte).is_none(), "it compares bfe with bfe");
+        assert!(formulas(&v, low_byte).is_empty(), "it compares bfe with bfe");
         let field = all.iter().find(|c| c.id == "9.7.1.19/bfe-extracts-field").unwrap();
-        assert!(formula(&v, field).is_some());
+        assert_eq!(formulas(&v, field).len(), 1);
+    }
+
+    /// bfind's claim on "no non-sign bit" runs bfind.s32 twice, on 0 and on
+    /// -1: a formula each. bfe's on a zero length runs the 64-bit forms on
+    /// an `x` of their own: bfe.u32's formula leaves their statements out.
+    #[test]
+    fn a_claim_on_several_lines_is_a_formula_of_each() {
+        let all = claims::all();
+        let claim = |id: &str| all.iter().find(|c| c.id == id).unwrap().clone();
+        let s32 = Variant::from_mnemonic("bfind.s32").unwrap();
+        let none = formulas(&s32, &claim("9.7.1.16/bfind-none-found"));
+        let guards: Vec<String> = none.iter().map(|f| guard_text(&s32, f)).collect();
+        assert_eq!(guards, ["a == 0x0", "a == 0xffffffff"]);
+        let u32 = Variant::from_mnemonic("bfe.u32").unwrap();
+        let zero = formulas(&u32, &claim("9.7.1.19/bfe-zero-length"));
+        assert_eq!(zero.len(), 1);
+        let read: Vec<String> = zero[0].holds.iter().flat_map(|c| c.registers()).map(|(r, _)| r).collect();
+        assert!(!read.iter().any(|r| r == "d3" || r == "d4"), "{read:?}");
+        let s = silence(&u32, &zero, &[Condition::parse("c == 0").unwrap()]);
+        assert!(s.regions.is_empty(), "a zero length decides bfe.u32: {s:?}");
     }
 }
