@@ -132,7 +132,7 @@ fn parse(program: &str, conditions: &[&[String]]) -> Result<(Program, Vec<Vec<Co
 
 /// How conditions read registers: the final value of a register the
 /// program writes, else (and for `@in`) the input.
-fn reader<'a, A: Algebra>(
+pub(crate) fn reader<'a, A: Algebra>(
     alg: &'a A,
     program: &'a Program,
     inputs: &'a BTreeMap<String, Vec<A::Bv>>,

@@ -30,6 +30,7 @@ use ptx_spec::Variant;
 use super::coverage::units_quoting;
 use super::document::Document;
 use super::units::units;
+use crate::audit::claims::check::reader;
 use crate::audit::claims::{self, Check, Claim, Kind};
 use crate::ptx::expr::Condition;
 use crate::ptx::parse::OperandText;
@@ -70,20 +71,19 @@ enum Pin {
 
 /// The claim as formulas of `v`: one for each line of its program that
 /// runs `v`, where the claim is an `always` claim of the prose or the Notes
-/// and the rest of the program reads nothing that line does not. A
-/// condition that compares the line's result with another run of the same
-/// variant relates results to each other (`pos` read modulo 256) and
-/// states none: in `holds` it is left out, and in `assume` it leaves no
-/// formula.
+/// on one lane. A condition that compares the line's result with another
+/// run of the same variant relates results to each other (`pos` read
+/// modulo 256) and states none, and one on what the other lines compute
+/// from inputs of their own says nothing of this line: in `holds` such a
+/// condition is left out, and in `assume` it leaves no formula.
 fn formulas(v: &Variant, claim: &Claim) -> Vec<Formula> {
     let Check::Always { program, .. } = &claim.check else { return Vec::new() };
     if !matches!(claim.kind, Kind::Prose | Kind::Note) {
         return Vec::new();
     }
-    let Ok(p) = Program::parse(program) else { return Vec::new() };
-    let lines = p.lines.iter().enumerate().filter(|(_, l)| l.instruction.variant == *v && l.guard.is_none());
-    let at: Vec<usize> = lines.filter(|_| p.lanes == 1).map(|(k, _)| k).collect();
-    at.into_iter().filter_map(|k| formula_at(v, claim, &p, k)).collect()
+    let Some(p) = Program::parse(program).ok().filter(|p| p.lanes == 1) else { return Vec::new() };
+    let at = p.lines.iter().enumerate().filter(|(_, l)| l.instruction.variant == *v && l.guard.is_none());
+    at.filter_map(|(k, _)| formula_at(v, claim, &p, k)).collect()
 }
 
 /// The claim as a formula of `v` run on line `k` of its program `p`.
@@ -175,13 +175,7 @@ impl Formula {
             })
             .collect();
         let regs = self.rest.execute(alg, &inputs, &[yes]);
-        let read = |name: &str, at_start: bool| -> Value<A> {
-            if at_start || !self.rest.outputs.iter().any(|o| o == name) {
-                Value { bits: inputs[name][0], defined: yes }
-            } else {
-                regs[name][0]
-            }
-        };
+        let read = reader(alg, &self.rest, &inputs, &regs, 0);
         let all = |cs: &[Condition]| cs.iter().fold(yes, |acc, c| alg.and(acc, c.eval(alg, &read)));
         let pinned = self.pinned.iter().fold(yes, |acc, (k, pin)| {
             let to = match pin {
