@@ -397,11 +397,13 @@ mod tests {
 
     #[test]
     fn the_table_loads_and_every_root_cause_has_a_fix_and_sites() {
-        // The seeds' errata stay a ten-minute read; each section modelled
-        // beyond them (9.7.9.7 on) adds its own defects.
+        // The seeds' errata stay a short read; each section modelled beyond
+        // them (9.7.9.7 on) adds its own defects. The bound was 50 until the
+        // passes that read the prose and the names as a whole (silence,
+        // spellings) began to find defects of kinds no earlier pass could.
         let seeds = |s: &String| s.starts_with("9.7.1") || s.starts_with("9.7.8") || s == "9.7.9.5";
         let on_seeds = all().iter().filter(|rc| rc.sections.iter().any(seeds)).count();
-        assert!(!all().is_empty() && on_seeds <= 50, "at most 50 root causes on the seed sections: {on_seeds}");
+        assert!(!all().is_empty() && on_seeds <= 55, "at most 55 root causes on the seed sections: {on_seeds}");
         for rc in all() {
             assert!(!rc.findings.is_empty(), "{}: no sites", rc.id);
             assert!(!rc.edits.is_empty() && !rc.problem.trim().is_empty(), "{}", rc.id);

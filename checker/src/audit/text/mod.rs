@@ -24,6 +24,7 @@ pub mod requirements;
 pub mod revision;
 pub mod semantics;
 pub mod silence;
+pub mod spellings;
 pub mod tables;
 pub mod units;
 pub mod wording;
@@ -121,6 +122,7 @@ pub fn run(paths: &[PathBuf]) -> Result<TextAudit, TextError> {
     findings.extend(semantics::check(&document));
     findings.extend(labels::check(&document));
     findings.extend(names::check(&document));
+    findings.extend(spellings::check(&document));
     findings.extend(bounds::check_all(&document));
     findings.extend(domains::check_all(&document));
     findings.extend(tables::check(&document));

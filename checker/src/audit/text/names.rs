@@ -24,7 +24,8 @@
 //!
 //! The first two read the document alone, so they run on any section that
 //! has a Syntax block, modelled or not; the third reads the catalogue's
-//! variants of the section.
+//! variants of the section. A fourth, the names a Semantics block spells
+//! otherwise than the Syntax, reads the parsed block: `super::spellings`.
 
 use super::document::{BlockKind, Document, Section};
 use super::operands;
@@ -58,7 +59,7 @@ pub struct Relation {
 
 /// The statements of a Syntax block, comments dropped, white space
 /// collapsed, each without its `;`.
-fn statements(section: &Section) -> Vec<String> {
+pub(super) fn statements(section: &Section) -> Vec<String> {
     let Some(block) = section.block(BlockKind::Syntax) else { return Vec::new() };
     let code: Vec<&str> = block.code().map(|l| l.text.split("//").next().unwrap_or("")).collect();
     let joined = code.join(" ");

@@ -1,0 +1,360 @@
+//! Names the Semantics block spells otherwise than the Syntax block.
+//!
+//! The Syntax gives each qualifier its dot (`.type`, `.u16x2`, `.mode`)
+//! and names each placeholder once (`.atype`, `.btype`). A Semantics block
+//! that reads one of them without its dot (`type == u16x2`), calls a
+//! placeholder as a helper (`BoolOp(t, c)`), or names a placeholder the
+//! Syntax does not have (`type` where the Syntax has `.atype` and `.btype`,
+//! `.dtype` where it has `.type`) asks the reader to guess which name is
+//! meant. The pseudocode evaluator guesses too (a bare word is tried as the
+//! qualifier of the same name), so the guess is a finding, not silence.
+//!
+//! A word counts only where the block reads it and never sets it: a
+//! variable the block assigns, declares or takes as a parameter
+//! (`xorsign = ...`) is the block's own, whatever its name. The dialect's
+//! constants (`NaN`) are values, not names of qualifiers.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+use super::document::{BlockKind, Document, Section};
+use super::helpers::code_of;
+use super::names::{statements, templates};
+use super::semantics;
+use crate::audit::finding::{Finding, FindingKind};
+use crate::pseudocode::ast::{BinaryOp, Expr, ExprKind, Pos, Stmt, StmtKind};
+
+/// Words the blocks use as values, which no Syntax qualifier stands for.
+const VALUES: &[&str] = &["NaN", "Inf", "true", "false"];
+
+/// What a section's Syntax block names.
+#[derive(Debug, Default)]
+struct SyntaxNames {
+    /// Every qualifier it writes, with its dot: the placeholders, their
+    /// values and the qualifiers its templates spell out.
+    qualifiers: BTreeSet<String>,
+    /// The names it gives sets of values (`.type`, `.atype`, `.CmpOp`).
+    placeholders: Vec<String>,
+    /// Its operand names.
+    operands: BTreeSet<String>,
+}
+
+fn syntax_names(section: &Section) -> SyntaxNames {
+    let mut names = SyntaxNames::default();
+    for s in statements(section) {
+        // Every `.word` of the statement.
+        let mut rest = s.as_str();
+        while let Some(i) = rest.find('.') {
+            let tail = &rest[i + 1..];
+            let len = tail.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(tail.len());
+            if len > 0 {
+                names.qualifiers.insert(format!(".{}", &tail[..len]));
+            }
+            rest = &tail[len..];
+        }
+        let parts: Vec<&str> = s.split('=').map(str::trim).collect();
+        if let Some((_, left)) = parts.split_last() {
+            let is_name =
+                |n: &&&str| n.len() > 1 && n.starts_with('.') && n[1..].chars().all(|c| c.is_ascii_alphanumeric());
+            names.placeholders.extend(left.iter().filter(is_name).map(|n| n.to_string()));
+        }
+    }
+    names.operands = templates(section).into_iter().flat_map(|t| t.operands.into_iter().flatten()).collect();
+    names
+}
+
+/// The names statements give values to: assigned, declared or stepped.
+fn set_in(statements: &[Stmt]) -> HashSet<String> {
+    let mut set = HashSet::new();
+    let base = |e: &Expr, set: &mut HashSet<String>| {
+        let mut e = e;
+        loop {
+            match &e.kind {
+                ExprKind::Index(b, _) | ExprKind::Slice { base: b, .. } | ExprKind::Paren(b) => e = b,
+                ExprKind::Name(n) => {
+                    set.insert(n.clone());
+                    return;
+                }
+                _ => return,
+            }
+        }
+    };
+    for s in statements {
+        s.walk(&mut |s| {
+            if let StmtKind::Declare { declarators, .. } = &s.kind {
+                set.extend(declarators.iter().map(|d| d.name.clone()));
+            }
+            for e in s.expressions() {
+                e.walk(&mut |e| match &e.kind {
+                    ExprKind::Assign(_, target, _) | ExprKind::Step { target, .. } => base(target, &mut set),
+                    _ => {}
+                });
+            }
+        });
+    }
+    set
+}
+
+/// The block's scopes, each with the names it sets: the statements outside
+/// any helper it defines, then each helper's body, whose parameters and
+/// variables are its own. Every helper's name is set in all of them.
+fn scopes(statements: &[Stmt]) -> Vec<(Vec<Stmt>, HashSet<String>)> {
+    let (helpers, top): (Vec<&Stmt>, Vec<&Stmt>) =
+        statements.iter().partition(|s| matches!(s.kind, StmtKind::Function { .. }));
+    let names: HashSet<String> = helpers
+        .iter()
+        .filter_map(|h| match &h.kind {
+            StmtKind::Function { name, .. } => Some(name.clone()),
+            _ => None,
+        })
+        .collect();
+    let top: Vec<Stmt> = top.into_iter().cloned().collect();
+    let mut set = set_in(&top);
+    set.extend(names.iter().cloned());
+    let mut out = vec![(top, set)];
+    for h in helpers {
+        if let StmtKind::Function { params, body, .. } = &h.kind {
+            let mut set = set_in(body);
+            set.extend(params.iter().map(|p| p.name.clone()));
+            set.extend(names.iter().cloned());
+            out.push((body.clone(), set));
+        }
+    }
+    out
+}
+
+/// How a block uses a word it reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Use {
+    /// As a value.
+    Read,
+    /// Compared with a qualifier (`type` in `type == u16x2`): the name of
+    /// a placeholder.
+    Compared,
+    /// Called, as a helper.
+    Called,
+}
+
+/// Every word a block reads, as written (`type`, `.dtype`), with where and
+/// how. `qualifier` tells whether a word is one of the Syntax's qualifiers,
+/// with or without its dot.
+fn read_words(statements: &[Stmt], qualifier: &dyn Fn(&str) -> bool) -> Vec<(String, Pos, Use)> {
+    let word = |e: &Expr| match &e.without_parens().kind {
+        ExprKind::Name(n) => Some(n.clone()),
+        ExprKind::Qualifier(q) => Some(format!(".{q}")),
+        _ => None,
+    };
+    let mut compared: Vec<Pos> = Vec::new();
+    let mut called: Vec<Pos> = Vec::new();
+    let mut out = Vec::new();
+    for s in statements {
+        s.walk(&mut |s| {
+            for e in s.expressions() {
+                e.walk(&mut |e| match &e.kind {
+                    ExprKind::Binary(BinaryOp::Eq | BinaryOp::Ne, l, r) => {
+                        for (this, other) in [(l, r), (r, l)] {
+                            if word(other).is_some_and(|w| qualifier(&w)) {
+                                compared.push(this.without_parens().span.start);
+                            }
+                        }
+                    }
+                    ExprKind::Call(f, _) => called.push(f.span.start),
+                    ExprKind::Name(n) => out.push((n.clone(), e.span.start, Use::Read)),
+                    ExprKind::Qualifier(q) => out.push((format!(".{q}"), e.span.start, Use::Read)),
+                    _ => {}
+                });
+            }
+        });
+    }
+    for (_, pos, how) in &mut out {
+        if called.contains(pos) {
+            *how = Use::Called;
+        } else if compared.contains(pos) {
+            *how = Use::Compared;
+        }
+    }
+    out
+}
+
+/// How the Syntax spells a word the block reads, where it spells it
+/// otherwise: the Syntax's names for it, none where it has no name for a
+/// placeholder the block compares with its qualifiers.
+fn syntax_spelling(word: &str, how: Use, syntax: &SyntaxNames) -> Option<Vec<String>> {
+    if syntax.qualifiers.contains(word) || syntax.operands.contains(word) {
+        return None;
+    }
+    let bare = word.trim_start_matches('.');
+    let dotted = format!(".{bare}");
+    if !word.starts_with('.') && syntax.qualifiers.contains(&dotted) {
+        return Some(vec![dotted]);
+    }
+    // A placeholder of another name that ends as this one does: `type`
+    // for `.atype`, `.dtype` for `.type`.
+    let stem_of = |p: &str| p.trim_start_matches('.').to_ascii_lowercase();
+    let lower = bare.to_ascii_lowercase();
+    let near: Vec<String> = syntax
+        .placeholders
+        .iter()
+        .filter(|p| {
+            let stem = stem_of(p);
+            stem != lower && stem.len() >= 3 && lower.len() >= 3 && (stem.ends_with(&lower) || lower.ends_with(&stem))
+        })
+        .cloned()
+        .collect();
+    (!near.is_empty() || how == Use::Compared || word.starts_with('.')).then_some(near)
+}
+
+fn list(names: &[String]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    match quoted.as_slice() {
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        [] => String::new(),
+    }
+}
+
+/// A word the block spells otherwise: the Syntax's names for it, how the
+/// block uses it, and where.
+struct Spelled {
+    syntax: Vec<String>,
+    how: Use,
+    places: Vec<Pos>,
+}
+
+/// One word the block spells otherwise, as the finding says it.
+fn describe(word: &str, how: Use, spelled: &[String]) -> String {
+    let called = if how == Use::Called { " (called as a helper)" } else { "" };
+    match spelled {
+        [one] if *one == format!(".{word}") => format!("`{word}`{called} for `{one}`"),
+        [] => format!("`{word}`{called}, which the Syntax does not name"),
+        _ => format!("`{word}`{called}, which the Syntax names {}", list(spelled)),
+    }
+}
+
+/// Every word a section's Semantics block reads that its Syntax spells
+/// otherwise: one finding per section, each word and its places in it.
+pub fn check(doc: &Document) -> Vec<Finding> {
+    let firsts: Vec<&str> = doc.first_renderings().map(|s| s.number.as_str()).collect();
+    let mut out = Vec::new();
+    let mut done: HashSet<&str> = HashSet::new();
+    for r in semantics::read(doc) {
+        let section = r.section;
+        if !firsts.contains(&section.number.as_str()) || !done.insert(section.number.as_str()) {
+            continue;
+        }
+        let Some(block) = section.block(BlockKind::Semantics) else { continue };
+        let syntax = syntax_names(section);
+        let qualifier = |w: &str| syntax.qualifiers.contains(&format!(".{}", w.trim_start_matches('.')));
+        let mut found: BTreeMap<String, Spelled> = BTreeMap::new();
+        for (statements, set) in scopes(&r.parsed.statements) {
+            for (word, pos, how) in read_words(&statements, &qualifier) {
+                if set.contains(&word) || VALUES.contains(&word.as_str()) {
+                    continue;
+                }
+                if let Some(spelled) = syntax_spelling(&word, how, &syntax) {
+                    let entry = found.entry(word).or_insert(Spelled { syntax: spelled, how, places: Vec::new() });
+                    entry.how = entry.how.max(how);
+                    entry.places.push(pos);
+                }
+            }
+        }
+        // In the order the block first writes them.
+        let mut found: Vec<(String, Spelled)> = found.into_iter().collect();
+        found.sort_by_key(|(_, w)| w.places[0]);
+        let Some(first) = found.first().map(|(_, w)| w.places[0]) else { continue };
+        let line = block.lines.iter().find(|l| l.number == first.line).map_or("", |l| l.text.as_str());
+        let words: Vec<String> = found.iter().map(|(w, s)| describe(w, s.how, &s.syntax)).collect();
+        let mut detail: Vec<String> = found
+            .iter()
+            .map(|(w, s)| {
+                let at: Vec<String> = s.places.iter().map(|p| p.to_string()).collect();
+                format!("{}:{}: `{w}` read at {}", section.file, s.places[0].line, at.join(", "))
+            })
+            .collect();
+        detail.push(
+            "The block never sets these words, so each names something the instruction is given, which the \
+             Syntax block names otherwise or not at all: the reader, and the model, must guess which name is meant \
+             (the model reads a bare word as the qualifier of the same name, and `type` as the variant's type)."
+                .to_string(),
+        );
+        out.push(Finding::of_text(
+            format!("text-names-{}-spellings", section.number),
+            section.number.clone(),
+            FindingKind::Name,
+            code_of(line).trim().to_string(),
+            format!("the Semantics block writes {}", words.join("; ")),
+            detail,
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::text::document::parse;
+
+    fn doc(syntax: &str, semantics: &str) -> Document {
+        let text = format!(
+            "#### 9.7.1.12. [Integer Arithmetic Instructions: `min`](#x)\n\nSyntax\n\n```\n{syntax}\n```\n\n\
+             Description\n\nStore the minimum.\n\nSemantics\n\n```\n{semantics}\n```\n\n\
+             PTX ISA Notes\n\nIntroduced in PTX ISA version 1.0.\n\nTarget ISA Notes\n\nAll targets.\n\n\
+             Examples\n\n```\nmin.u32 d, a, b;\n```\n"
+        );
+        Document { sections: parse("made.md", text.as_bytes()).unwrap() }
+    }
+
+    fn ids(d: &Document) -> Vec<String> {
+        check(d).into_iter().map(|f| f.id).collect()
+    }
+
+    #[test]
+    fn a_qualifier_without_its_dot_is_found() {
+        let d = doc(
+            "min.type d, a, b;\n.type = { .u16x2, .s32 };",
+            "if (type == u16x2) {\n    d = a;\n} else {\n    d = b;\n}",
+        );
+        let found = check(&d);
+        assert_eq!(ids(&d), ["text-names-9.7.1.12-spellings"]);
+        assert_eq!(found[0].summary, "the Semantics block writes `type` for `.type`; `u16x2` for `.u16x2`");
+        assert_eq!(found[0].fragment, "if (type == u16x2) {");
+    }
+
+    #[test]
+    fn a_placeholder_the_syntax_names_otherwise_or_not_at_all_is_found() {
+        let d = doc(
+            "min.atype d, a, b;\nmin.btype d, a, b;\n.atype = { .u32 };\n.btype = { .s32 };",
+            "if (type == .u32) d = a; else d = b;",
+        );
+        assert_eq!(
+            check(&d)[0].summary,
+            "the Semantics block writes `type`, which the Syntax names `.atype` and `.btype`"
+        );
+        let dtype = doc("setp.type p, a, b;\n.type = { .u32 };", "p = (.dtype == .u32);");
+        assert_eq!(check(&dtype)[0].summary, "the Semantics block writes `.dtype`, which the Syntax names `.type`");
+        // Compared with the Syntax's qualifiers, a placeholder it never names.
+        let literal = doc("add.f32 d, a, b;\nadd.f64 d, a, b;", "if (type == f32) d = a + b;");
+        assert_eq!(
+            check(&literal)[0].summary,
+            "the Semantics block writes `type`, which the Syntax does not name; `f32` for `.f32`"
+        );
+        let called = doc("set.BoolOp.u32 d, a, b, c;\n.BoolOp = { .and };", "d = BoolOp(a, c);");
+        assert_eq!(check(&called)[0].summary, "the Semantics block writes `BoolOp` (called as a helper) for `.BoolOp`");
+    }
+
+    #[test]
+    fn the_blocks_own_names_and_the_syntaxs_spellings_are_not_findings() {
+        // Dotted as in the Syntax, an operand, a variable the block sets
+        // (named like a qualifier), a helper's parameter, a constant, a
+        // word compared with a number.
+        let d = doc(
+            "min{.xorsign}{.NaN}.type d, a, b;\n.type = { .u32 };",
+            "def pick (x) { return x; }\nif (.type == .u32 && .NaN) xorsign = a;\nd = pick(b) + xorsign + NaN + (CC == 1);",
+        );
+        assert!(ids(&d).is_empty(), "{:?}", ids(&d));
+        // A helper's parameter is its own: the same word outside it is
+        // still read without its dot.
+        let scoped =
+            doc("prmt.b32{.mode} d, a, b, c;\n.mode = { .f4e };", "def f (mode) { return mode; }\nd = f(mode);");
+        assert_eq!(check(&scoped)[0].summary, "the Semantics block writes `mode` for `.mode`");
+    }
+}
