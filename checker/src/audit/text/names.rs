@@ -22,6 +22,12 @@
 //!   One of the instruction type is typed by the Syntax line, by the
 //!   document's convention, and is not asked for here.
 //!
+//! - **Predicates and registers.** The examples of a section are read
+//!   together, as one program would be: a name one example uses as a
+//!   predicate (a guard `@p`, a predicate operand) and another as a
+//!   register of data (`mad.lo.s32 r,p,q,r;` after `@p mad...`) is one
+//!   name for two registers of different kinds.
+//!
 //! The first two read the document alone, so they run on any section that
 //! has a Syntax block, modelled or not; the third reads the catalogue's
 //! variants of the section. A fourth, the names a Semantics block spells
@@ -410,6 +416,117 @@ fn unstated_types(doc: &Document) -> Vec<Finding> {
     out
 }
 
+/// Whether an example's operand in place `i`, name `k` of that place
+/// (`d|p`: `p` is name 1), is a predicate: by the catalogue's operand type
+/// where the example is a modelled variant; else where the place is a
+/// piped second name, the Syntax names it `p` or `q` (the document's names
+/// for predicate operands), or a sentence of the section calls its Syntax
+/// name a predicate.
+fn is_predicate_place(
+    variant: Option<&ptx_spec::Variant>,
+    template: Option<&Template>,
+    predicates: &[String],
+    (i, k): (usize, usize),
+) -> bool {
+    if let Some(v) = variant {
+        let mut place = 0;
+        let mut name = 0;
+        for (j, o) in v.operands().iter().enumerate() {
+            if j > 0 {
+                if o.piped {
+                    name += 1;
+                } else {
+                    place += 1;
+                    name = 0;
+                }
+            }
+            if (place, name) == (i, k) {
+                return o.ty == OperandType::Pred;
+            }
+        }
+    }
+    let syntax_name = template.and_then(|t| t.operands.get(i)).and_then(|names| names.get(k));
+    k > 0 || syntax_name.is_some_and(|n| n == "p" || n == "q" || predicates.contains(n))
+}
+
+/// How an example uses each register it names: (name, as a predicate).
+/// A guard (`@p`, `@!p`) is a predicate; constants, the sink `_` and
+/// anything that is not a plain name are left out.
+fn register_uses(section: &Section, predicates: &[String], text: &str) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    if let Some(guard) = text.trim().strip_prefix('@') {
+        let name = guard.trim_start_matches('!').split(char::is_whitespace).next().unwrap_or("");
+        out.push((name.to_string(), true));
+    }
+    let Some((mnemonic, written)) = example_parts(text) else { return out };
+    let variant = ptx_spec::Variant::from_mnemonic(&mnemonic);
+    let ts = templates(section);
+    let template = template_of(&ts, &set_names(section), &mnemonic, written.len());
+    for (i, place) in written.iter().enumerate() {
+        for (k, name) in place.iter().enumerate() {
+            let plain = name.starts_with(|c: char| c.is_ascii_alphabetic())
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if plain {
+                out.push((name.clone(), is_predicate_place(variant.as_ref(), template, predicates, (i, k))));
+            }
+        }
+    }
+    out
+}
+
+/// Every name a section's examples use both as a predicate and as a
+/// register of another kind: written as one program, with each register
+/// declared once, the examples cannot be assembled. One finding per
+/// section and name.
+fn predicate_registers(doc: &Document, all: &[Unit]) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for section in doc.first_renderings() {
+        let in_section = |u: &&Unit| u.base_section() == section.number && !u.section.contains('@');
+        let predicates: Vec<String> = all
+            .iter()
+            .filter(in_section)
+            .filter(|u| matches!(u.block, Some(BlockKind::Description | BlockKind::Notes)))
+            .flat_map(|u| typed_by_phrase(&u.text))
+            .filter(|(_, ty)| *ty == OperandType::Pred)
+            .map(|(n, _)| n)
+            .collect();
+        // By name: the first example using it as a predicate, and as a register.
+        let mut uses: Vec<(String, [Option<&Unit>; 2])> = Vec::new();
+        for u in all.iter().filter(in_section).filter(|u| u.kind == UnitKind::Example) {
+            for (name, predicate) in register_uses(section, &predicates, &u.text) {
+                let k = usize::from(!predicate);
+                match uses.iter_mut().find(|(n, _)| *n == name) {
+                    Some((_, first)) => {
+                        first[k].get_or_insert(u);
+                    }
+                    None => {
+                        let mut first = [None, None];
+                        first[k] = Some(u);
+                        uses.push((name, first));
+                    }
+                }
+            }
+        }
+        for (name, first) in uses {
+            let [Some(p), Some(r)] = first else { continue };
+            out.push(Finding::of_text(
+                format!("text-names-{}-predicate-register-{}", section.number, name.to_ascii_lowercase()),
+                section.number.clone(),
+                FindingKind::Name,
+                r.text.clone(),
+                format!("the examples use `{name}` as a predicate in `{}` and as a register in `{}`", p.text, r.text),
+                vec![
+                    format!("{}:{}: `{name}` a predicate; {}:{}: `{name}` a register", p.file, p.line, r.file, r.line),
+                    "Assembled as one program, with each register declared once, the examples cannot give one name \
+                     both kinds; a reader who takes them together cannot either."
+                        .to_string(),
+                ],
+            ));
+        }
+    }
+    out
+}
+
 /// The ids of the units the pass reads: each example written after a
 /// Syntax line of its section, and each Syntax line read as a template or
 /// a type relation.
@@ -434,13 +551,15 @@ pub fn read_units(doc: &Document) -> Vec<String> {
     out
 }
 
-/// The names pass over a document: example roles, type relations, and
-/// operands whose type the text never gives.
+/// The names pass over a document: example roles, type relations,
+/// operands whose type the text never gives, and names the examples use
+/// as predicates and as registers.
 pub fn check(doc: &Document) -> Vec<Finding> {
     let all = units(doc);
     let mut out = example_roles(doc, &all);
     out.extend(type_relations(doc, &all));
     out.extend(unstated_types(doc));
+    out.extend(predicate_registers(doc, &all));
     out
 }
 
@@ -509,6 +628,24 @@ mod tests {
         // A list of operands with `are`: the operands pass's shape, not this one's.
         assert!(read("Operands `b` and `c` are 32-bit values.").is_empty());
         assert!(read("Compute the product of two values.").is_empty());
+    }
+
+    #[test]
+    fn a_name_used_as_a_predicate_and_as_a_register_is_found() {
+        let syntax = "dp4a.atype.btype d[|p], a, b, c;\n.atype = .btype = { .u32, .s32 };";
+        let doc = section(syntax, "@p dp4a.u32.u32 d, a, b, c;\ndp4a.u32.u32 r, p, q, r;");
+        let found: Vec<Finding> = check(&doc).into_iter().filter(|f| f.id.contains("predicate-register")).collect();
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].id, "text-names-9.7.1.23-predicate-register-p");
+        assert_eq!(
+            found[0].summary,
+            "the examples use `p` as a predicate in `@p dp4a.u32.u32 d, a, b, c;` and as a register in \
+             `dp4a.u32.u32 r, p, q, r;`"
+        );
+        // A guard and a piped predicate destination are one kind; a
+        // constant and the sink are no register.
+        let consistent = section(syntax, "dp4a.u32.u32 d|p, a, b, c;\n@!p dp4a.u32.u32 _, a, 1, c;");
+        assert!(!check(&consistent).iter().any(|f| f.id.contains("predicate-register")));
     }
 
     #[test]
