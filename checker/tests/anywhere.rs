@@ -6,13 +6,13 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::{stderr, stdout};
 
 /// ptxcheck run in `dir`.
 fn in_dir(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ptxcheck")).args(args).current_dir(dir).output().expect("ptxcheck runs")
+    common::command().args(args).current_dir(dir).output().expect("ptxcheck runs")
 }
 
 #[test]

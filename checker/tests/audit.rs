@@ -1,6 +1,8 @@
 //! The audit of ambiguous passages: readings are compared by the solver, and
 //! every witness is confirmed by evaluating the readings concretely.
 
+mod common;
+
 use std::time::Duration;
 
 use ptx_smt::Backend;
@@ -8,7 +10,11 @@ use ptx_spec::bv::BitVec;
 use ptxcheck::audit::passages::compare::{check, finding, Agreement, PairVerdict};
 use ptxcheck::audit::passages::PASSAGES;
 
+/// The passage `id`; its comparisons go through the run's proof cache, so
+/// that a passage two tests check (and `ptxcheck audit` after them) is
+/// solved once.
 fn passage(id: &str) -> &'static ptxcheck::audit::passages::Passage {
+    common::share_cache_in_process();
     PASSAGES.iter().find(|p| p.id == id).unwrap()
 }
 
@@ -71,6 +77,7 @@ fn shfl_source_lane_readings() {
 
 #[test]
 fn every_passage_is_settled() {
+    common::share_cache_in_process();
     for p in PASSAGES.iter().filter(|p| !p.variants.iter().any(|v| v.starts_with("shfl") || v.starts_with("fns"))) {
         let r = check(p, &Backend::Embedded, Duration::from_secs(60));
         for q in &r.pairs {

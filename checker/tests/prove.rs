@@ -20,7 +20,10 @@ fn variant(name: &str) -> Variant {
     Variant::from_mnemonic(name).unwrap()
 }
 
+/// Every variant proven: the same queries as `prove all`, solved once in a
+/// run and shared through its proof cache.
 fn assert_all_proven(backend: &Backend) {
+    common::share_cache_in_process();
     let failures: Vec<String> = Variant::all()
         .par_iter()
         .map(|v| prove(v, backend, TIMEOUT))

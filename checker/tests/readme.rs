@@ -11,7 +11,6 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command as Process;
 
 use clap::Parser;
 use ptxcheck::cmd::Command;
@@ -284,8 +283,7 @@ fn every_fast_command_runs_as_written() {
                 None => word.clone(),
             })
             .collect();
-        let o = Process::new(env!("CARGO_BIN_EXE_ptxcheck"))
-            .env("PTXCHECK_NO_CACHE", "1")
+        let o = common::command()
             .args(&args)
             .current_dir(&root)
             .output()

@@ -5,8 +5,9 @@
 //! every variant a rule changes proven equal, a fault planted in a rule
 //! caught.
 
+mod common;
+
 use std::collections::BTreeMap;
-use std::process::Command;
 
 use ptx_smt::{encode, Backend, Sym, SymBv, SymOutputs};
 use ptx_spec::bv::Algebra;
@@ -108,7 +109,7 @@ fn each_rule_states_the_results_in_its_case() {
 #[test]
 fn eval_with_the_sm_90_model() {
     let run = |args: &[&str]| {
-        let o = Command::new(env!("CARGO_BIN_EXE_ptxcheck")).args(args).output().unwrap();
+        let o = common::command().args(args).output().unwrap();
         (
             o.status.code(),
             String::from_utf8_lossy(&o.stdout).to_string(),

@@ -154,7 +154,7 @@ fn a_section_that_is_gone_is_stale_as_removed() {
 #[test]
 fn without_a_dictionary_spelling_is_skipped_in_one_line() {
     let Some(seeds_dir) = seeds("without_a_dictionary_spelling_is_skipped_in_one_line") else { return };
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_ptxcheck"))
+    let o = common::command()
         .args(["text", seeds_dir.clone().to_str().unwrap()])
         .env("PTXCHECK_DICTIONARY", "/nonexistent/words")
         .output()

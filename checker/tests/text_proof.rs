@@ -17,7 +17,10 @@ use ptxcheck::text_proof::{prove_text, read_block, setting, text_semantics, Text
 
 const TIMEOUT: Duration = Duration::from_secs(120);
 
+/// The seeds and the modelled 9.1 sections; the proofs against them go
+/// through the run's proof cache, which `prove all --text` reads after.
 fn seeds(test: &str) -> Option<Document> {
+    common::share_cache_in_process();
     let dir = common::spec_text(test)?;
     let mut paths = vec![dir.clone()];
     paths.extend(common::modelled_new_sections(&dir));

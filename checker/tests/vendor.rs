@@ -7,13 +7,7 @@ mod common;
 
 use std::process::{Command, Output};
 
-fn ptxcheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ptxcheck"))
-        .args(args)
-        .env("PTXCHECK_NO_CACHE", "1")
-        .output()
-        .expect("the binary runs")
-}
+use common::ptxcheck;
 
 fn text(o: &Output) -> (String, String) {
     (String::from_utf8_lossy(&o.stdout).to_string(), String::from_utf8_lossy(&o.stderr).to_string())

@@ -6,10 +6,54 @@
 
 use std::process::{Command, Output};
 
-/// `ptxcheck args`, solving every query: a test's verdicts never depend on
-/// what an earlier run left in the proof cache (a cached proof would answer
-/// a query a test expects to time out).
+/// The proof cache the tests of one run share, empty when the run began,
+/// so that a query several tests ask (the same proof, the same audit) is
+/// solved once and for real: `PTXCHECK_TEST_CACHE_DIR` where the runner
+/// made one for the run (`.ci/run` does, shared by every test binary and
+/// every later step), else a folder this test binary makes empty on first
+/// use. Never the user's cache, nor one an earlier run left: no verdict in
+/// a test comes from before the run. An entry is keyed by the whole query
+/// (the solver, its version and options, and the query's text), so a
+/// mutant or a changed encoding is another entry (`smt/src/cache.rs`).
+pub fn cache_dir() -> &'static std::path::Path {
+    static DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| match std::env::var_os("PTXCHECK_TEST_CACHE_DIR").filter(|v| !v.is_empty()) {
+        Some(dir) => std::path::PathBuf::from(dir),
+        // Under the target's scratch folder, kept after the binary ends (a
+        // static is never dropped); `cargo clean` removes it.
+        None => tempfile::Builder::new()
+            .prefix("proof-cache-")
+            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .expect("a scratch folder for the proof cache")
+            .keep(),
+    })
+}
+
+/// The proof cache of [`cache_dir`] for the solver work this test process
+/// does itself, through the library (which solves every query unless told
+/// otherwise). Every test of the binary then shares it; a binary with a
+/// test that needs a query to go unanswered does not call this.
+pub fn share_cache_in_process() {
+    // Only the first call counts, and every call names the same folder.
+    ptx_smt::cache::configure(Some(ptx_smt::cache::Cache::in_dir(cache_dir())));
+}
+
+/// The command `ptxcheck`, with the run's proof cache ([`cache_dir`]).
+pub fn command() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ptxcheck"));
+    c.env("PTXCHECK_CACHE_DIR", cache_dir()).env_remove("PTXCHECK_NO_CACHE");
+    c
+}
+
+/// `ptxcheck args`, with the run's proof cache ([`cache_dir`]).
 pub fn ptxcheck(args: &[&str]) -> Output {
+    command().args(args).output().expect("the binary runs")
+}
+
+/// `ptxcheck args`, solving every query: for a test whose point is a query
+/// left unanswered (a time limit that runs out, an interrupted proof), which
+/// an answer another test put in the run's cache would settle.
+pub fn ptxcheck_uncached(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ptxcheck"))
         .args(args)
         .env("PTXCHECK_NO_CACHE", "1")
