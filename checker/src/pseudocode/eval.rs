@@ -62,6 +62,21 @@ pub struct Machine<'a, A: Algebra> {
     /// Where every lane of a warp runs the block: the lane whose block
     /// this is.
     thread: Option<Thread<A>>,
+    /// The state at the top of each pass of the block's first outermost
+    /// loop, where [`Machine::trace_first_loop`] asked for it.
+    trace: Option<Vec<PassState<A>>>,
+    /// How many loops the statement now running is inside.
+    depth: u32,
+}
+
+/// The state of a loop at the top of one pass, before its condition is
+/// tested: each variable that holds a value, the inputs on which the pass
+/// runs, and those that have left the loop by `break`. A proof by
+/// induction over the loop's passes relates these (`text_proof::lockstep`).
+pub struct PassState<A: Algebra> {
+    pub vars: BTreeMap<String, Value<A>>,
+    pub live: Truth<A>,
+    pub left: Truth<A>,
 }
 
 /// The lane whose block is read, where every lane of a warp runs it
@@ -103,7 +118,31 @@ impl<'a, A: Algebra> Machine<'a, A> {
         }
         let yes = Truth::constant(alg, true);
         let no = Truth::constant(alg, false);
-        Machine { alg, setting, vars, live: yes, left: no, skipped: no, stuck: alg.bool_constant(false), thread: None }
+        Machine {
+            alg,
+            setting,
+            vars,
+            live: yes,
+            left: no,
+            skipped: no,
+            stuck: alg.bool_constant(false),
+            thread: None,
+            trace: None,
+            depth: 0,
+        }
+    }
+
+    /// Keep the state at the top of each pass of the first loop the block
+    /// runs that no other loop holds ([`Machine::passes`]).
+    pub fn trace_first_loop(&mut self) {
+        self.trace = Some(Vec::new());
+    }
+
+    /// The states kept by [`Machine::trace_first_loop`], one per pass that
+    /// began, the last the state the loop left with; empty where nothing
+    /// was kept.
+    pub fn passes(&self) -> &[PassState<A>] {
+        self.trace.as_deref().unwrap_or_default()
     }
 
     /// Read the block as `thread`'s, where every lane of its warp runs it:
@@ -294,8 +333,17 @@ impl<'a, A: Algebra> Machine<'a, A> {
         // so that it stays a constant (and is forgotten after the loop).
         let counter = step.and_then(counter_of).filter(|n| !assigns(body, n));
         let mut looping = before;
+        // Only the first outermost loop is kept; a later one, or an inner
+        // one, is not.
+        let traced = self.depth == 0 && self.trace.as_ref().is_some_and(Vec::is_empty);
+        self.depth += 1;
         for pass in 0..=self.setting.loop_bound {
             self.live = looping.and(alg, self.left.not(alg));
+            if traced {
+                let vars = self.vars.iter().filter_map(|(n, s)| Some((n.clone(), s.value.clone()?))).collect();
+                let state = PassState { vars, live: self.live, left: self.left };
+                self.trace.as_mut().expect("traced").push(state);
+            }
             if let (Some(c), false) = (cond, pass == 0 && test_after) {
                 let c = self.truth(c)?;
                 self.live = self.live.and(alg, c);
@@ -320,6 +368,7 @@ impl<'a, A: Algebra> Machine<'a, A> {
                 self.live = looping;
             }
         }
+        self.depth -= 1;
         if let Some(n) = counter {
             if let Some(slot) = self.vars.get_mut(&n) {
                 slot.value = None;

@@ -153,18 +153,7 @@ mod tests {
     /// repository root) and its JSON.
     #[test]
     fn the_spec_text_section_counts_the_seeds() {
-        // The copy the tests read (checker/tests/common: `spec_text`).
-        let seeds = match std::env::var_os("PTXCHECK_SPEC_TEXT").filter(|v| !v.is_empty()) {
-            Some(v) => std::env::split_paths(&v).next().unwrap(),
-            None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/seeds"),
-        };
-        if !seeds.is_dir() {
-            let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false");
-            assert!(!ci, "CI: nothing may be skipped, but the spec text {} is missing", seeds.display());
-            use std::io::Write as _;
-            let _ = writeln!(std::io::stderr(), "skipped: the_spec_text_section_counts_the_seeds needs the spec text");
-            return;
-        }
+        let Some(seeds) = crate::testing::spec_text("the_spec_text_section_counts_the_seeds") else { return };
         let t = crate::audit::text::run(&[seeds]).unwrap();
         let mut s = String::new();
         readme_text(&mut s, &t);

@@ -13,6 +13,8 @@
 //! that no longer differs is reported, so that the table cannot hide a
 //! change of the text.
 
+mod lockstep;
+
 use std::time::{Duration, Instant};
 
 use ptx_smt::{encode, Backend, SatResult, SolverError, Sym, SymBv, SymOutputs, Var};
@@ -26,11 +28,11 @@ use crate::audit::text::document::{BlockKind, Document, Section};
 use crate::audit::text::semantics::vocabulary;
 use crate::audit::{errata, syntax};
 use crate::prove::{timeout_or_unknown, Comparison, Counterexample, Sides};
-use crate::pseudocode::eval::{Machine, Thread};
+use crate::pseudocode::eval::{Machine, PassState, Thread};
 use crate::pseudocode::fold::Fold;
 use crate::pseudocode::readings::{SectionReading, GATHERED, SECTION_READINGS};
 use crate::pseudocode::setting::{Operand, Setting};
-use crate::pseudocode::value::{Int, Truth};
+use crate::pseudocode::value::{Int, Truth, Value};
 use crate::pseudocode::{self, Parsed, SourceLine};
 
 /// Where a block speaks of less than the variant does, so that the text and
@@ -300,6 +302,56 @@ pub fn text_semantics<A: Algebra>(
     inputs: &[A::Bv],
     befores: &[A::Bv],
 ) -> Result<Outputs<A>, String> {
+    evaluate(alg, variant, block, setting, inputs, befores, false).map(|(outputs, _)| outputs)
+}
+
+/// The state of the block's first outermost loop at the top of one pass,
+/// as terms of the algebra: each integer variable's bits, whether they are
+/// read as signed, and whether the text defines them; the inputs on which
+/// the pass runs and those that have left by `break` (each with whether it
+/// is defined).
+pub struct Pass<A: Algebra> {
+    pub ints: std::collections::BTreeMap<String, (A::Bv, bool, A::Bool)>,
+    pub live: (A::Bool, A::Bool),
+    pub left: (A::Bool, A::Bool),
+}
+
+impl<A: Algebra> Pass<A> {
+    fn of(state: &PassState<Fold<'_, A>>) -> Pass<A> {
+        let ints = state
+            .vars
+            .iter()
+            .filter_map(|(name, v)| match v {
+                Value::Int(i) => Some((name.clone(), (i.bv, i.signed, i.ok.term))),
+                _ => None,
+            })
+            .collect();
+        Pass { ints, live: (state.live.b.term, state.live.ok.term), left: (state.left.b.term, state.left.ok.term) }
+    }
+}
+
+/// [`text_semantics`], with the state at the top of each pass of the
+/// block's first outermost loop (none where it has no loop).
+pub fn text_semantics_traced<A: Algebra>(
+    alg: &A,
+    variant: &Variant,
+    block: &ReadBlock<'_>,
+    setting: &Setting,
+    inputs: &[A::Bv],
+    befores: &[A::Bv],
+) -> Result<(Outputs<A>, Vec<Pass<A>>), String> {
+    evaluate(alg, variant, block, setting, inputs, befores, true)
+}
+
+fn evaluate<A: Algebra>(
+    alg: &A,
+    variant: &Variant,
+    block: &ReadBlock<'_>,
+    setting: &Setting,
+    inputs: &[A::Bv],
+    befores: &[A::Bv],
+    trace: bool,
+) -> Result<(Outputs<A>, Vec<Pass<A>>), String> {
     let mut values: Vec<(String, A::Bv)> =
         variant.inputs().iter().zip(inputs).map(|(o, v)| (o.name.to_string(), *v)).collect();
     values.extend(variant.outputs().iter().zip(befores).map(|(o, v)| (o.name.to_string(), *v)));
@@ -312,10 +364,14 @@ pub fn text_semantics<A: Algebra>(
     if let Some((_, thread, gathered)) = warp {
         machine.in_warp(thread, gathered);
     }
+    if trace {
+        machine.trace_first_loop();
+    }
     let at = |e: String| format!("section {}, line {e}", block.section.number);
     machine.run(&block.parsed.statements).map_err(at)?;
     let outputs = machine.outputs().map_err(at)?;
-    Ok(outputs.into_iter().map(|o| Out { value: o.value, defined: o.defined.term }).collect())
+    let passes = machine.passes().iter().map(Pass::of).collect();
+    Ok((outputs.into_iter().map(|o| Out { value: o.value, defined: o.defined.term }).collect(), passes))
 }
 
 /// The reading that every lane of the warp runs the block.
@@ -456,6 +512,9 @@ enum Split {
     Bands(&'static str),
     /// The low `bits` bits: each value from 0 to `last`, then above.
     LowBits(&'static str, u32, u128),
+    /// The values below the first cut, from each cut to the next, and from
+    /// the last cut up (read as the operand's type reads it).
+    Cuts(&'static str, &'static [i128]),
 }
 
 /// The splits of the blocks whose loops run as many times as an input says.
@@ -467,11 +526,23 @@ const SPLITS: &[(&str, &[Split])] = &[
     ("bfi", &[Split::LowBits("c", 8, 63)]),
 ];
 
+/// fns's cases where its two walks are proven by induction ([`lockstep`]):
+/// base in 0..31 or above, offset below 0, 0, or above 0. The two cases
+/// of base in 0..31 and an offset other than 0 are the induction's; the
+/// others the solver takes whole.
+const INDUCTION_SPLITS: &[Split] = &[Split::Cuts("base", &[lockstep::LAST_BASE + 1]), Split::Cuts("offset", &[0, 1])];
+
 /// The cases of `variant`'s splits (one case, empty, where it has none).
-fn cases(variant: &Variant) -> Vec<Case> {
+fn cases(variant: &Variant, setting: &Setting) -> Vec<Case> {
+    let splits = SPLITS.iter().find(|(op, _)| *op == variant.opcode()).map_or(&[][..], |(_, s)| *s);
+    cases_of(variant, setting, splits)
+}
+
+/// The cases of `splits`: the product of each split's parts.
+fn cases_of(variant: &Variant, setting: &Setting, splits: &[Split]) -> Vec<Case> {
     let widths = variant.inputs();
     let width = |name: &str| widths.iter().find(|o| o.name == name).map_or(32, |o| o.ty.width());
-    let splits = SPLITS.iter().find(|(op, _)| *op == variant.opcode()).map_or(&[][..], |(_, s)| *s);
+    let signed = |name: &str| setting.operands.iter().any(|o| o.name == name && o.signed);
     let mut out: Vec<Case> = vec![Vec::new()];
     for split in splits {
         let parts: Vec<(&'static str, Bound)> = match *split {
@@ -498,6 +569,14 @@ fn cases(variant: &Variant) -> Vec<Case> {
                 .map(|k| (input, Bound::LowBits(bits, k, k)))
                 .chain([(input, Bound::LowBits(bits, last + 1, (1u128 << bits) - 1))])
                 .collect(),
+            Split::Cuts(input, cuts) => {
+                let w = width(input).min(126);
+                let (least, most) =
+                    if signed(input) { (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1) } else { (0, (1i128 << w) - 1) };
+                let starts = std::iter::once(least).chain(cuts.iter().copied());
+                let ends = cuts.iter().map(|c| c - 1).chain([most]);
+                starts.zip(ends).map(|(lo, hi)| (input, Bound::Range(lo, hi))).collect()
+            }
         };
         out = out.iter().flat_map(|case| parts.iter().map(move |p| [case.clone(), vec![*p]].concat())).collect();
     }
@@ -593,14 +672,18 @@ fn run(
     let named = DIFFERENCES.iter().find(|d| d.concerns(variant));
     // The cases partition the inputs by construction (each split covers
     // every value of its input once), so equivalent in each is equivalent.
-    // In parallel, beside the other variants: fns's 2,277 cases one after
-    // the other were the whole command's long pole, its other cores idle.
-    // Each case has a Z3 context of its own, dropped after it: thousands of
-    // cases in one context slow every later check.
-    let outcomes: Vec<Result<Result<CaseOutcome, String>, SolverError>> = cases(variant)
-        .par_iter()
-        .map(|case| ptx_smt::solver::in_own_context(|| run_case(variant, block, setting, case, backend, timeout)))
-        .collect();
+    // fns goes by induction over its loop where that goes through (6
+    // cases); its 2,277 fine cases are the fallback. The cases run in
+    // parallel, beside the other variants, each in a Z3 context of its own,
+    // dropped after it: thousands of cases in one context slow every later
+    // check.
+    let outcomes = match by_induction(variant, block, setting, backend, timeout)? {
+        Some(outcomes) => outcomes,
+        None => cases(variant, setting)
+            .par_iter()
+            .map(|case| ptx_smt::solver::in_own_context(|| run_case(variant, block, setting, case, backend, timeout)))
+            .collect(),
+    };
     let mut narrower_at = None;
     for outcome in outcomes {
         let (comparison, wider) = match outcome? {
@@ -631,6 +714,44 @@ fn run(
         Some(d) => TextVerdict::Stale(d),
         None => TextVerdict::Proven { narrower: narrower_at },
     })
+}
+
+/// The outcomes of fns's cases where its walks are proven by induction
+/// ([`lockstep`]): the two directions by induction, the other cases of
+/// [`INDUCTION_SPLITS`] whole; `None` where the variant is not fns or the
+/// induction does not go through (its fine cases decide then).
+#[allow(clippy::type_complexity)]
+fn by_induction(
+    variant: &Variant,
+    block: &ReadBlock<'_>,
+    setting: &Setting,
+    backend: &Backend,
+    timeout: Duration,
+) -> Result<Option<Vec<Result<Result<CaseOutcome, String>, SolverError>>>, SolverError> {
+    if !lockstep::applies(variant) {
+        return Ok(None);
+    }
+    let walked: Vec<Option<CaseOutcome>> = lockstep::DIRECTIONS
+        .par_iter()
+        .map(|(up, _)| {
+            ptx_smt::solver::in_own_context(|| lockstep::prove(variant, block, setting, *up, backend, timeout))
+        })
+        .collect::<Result<_, _>>()?;
+    let Some(walked) = walked.into_iter().collect::<Option<Vec<CaseOutcome>>>() else { return Ok(None) };
+    let inducted = |case: &Case| {
+        let bound = |name: &str| case.iter().find(|(n, _)| *n == name).map(|(_, b)| *b);
+        matches!(bound("base"), Some(Bound::Range(0, lockstep::LAST_BASE)))
+            && lockstep::DIRECTIONS
+                .iter()
+                .any(|(_, (lo, hi))| matches!(bound("offset"), Some(Bound::Range(l, h)) if (l, h) == (*lo, *hi)))
+    };
+    let rest: Vec<Case> = cases_of(variant, setting, INDUCTION_SPLITS).into_iter().filter(|c| !inducted(c)).collect();
+    let mut outcomes: Vec<_> = walked.into_iter().map(|o| Ok(Ok(o))).collect();
+    outcomes.par_extend(
+        rest.par_iter()
+            .map(|case| ptx_smt::solver::in_own_context(|| run_case(variant, block, setting, case, backend, timeout))),
+    );
+    Ok(Some(outcomes))
 }
 
 /// An input on which the model leaves an output unspecified that the block
