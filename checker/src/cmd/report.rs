@@ -126,6 +126,16 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         .map(|s| SolverRun { solver: s.backend.to_string(), results: proofs.by_ref().take(variants.len()).collect() })
         .collect();
     runs.reverse();
+    // The third proof: each variant's Semantics block, parsed from the
+    // text, against its encoding.
+    let blocks = match &text {
+        Some(t) => setup.run_each(
+            &variants,
+            |v| format!("{v} (its Semantics block)"),
+            |v| crate::text_proof::prove_text(&t.document, v, &setup.backend, setup.timeout),
+        )?,
+        None => Vec::new(),
+    };
     let mut audit = setup.install(|| crate::audit::run(&setup.backend, setup.timeout))??;
     let dir = &args.dir;
     let vendor = Vendor::load(dir)?;
@@ -135,7 +145,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     audit.findings.extend(text.iter().flat_map(|t| t.findings.iter().cloned()));
     crate::audit::errata::assign(&mut audit.findings);
     crate::audit::sort(&mut audit.findings);
-    let report = report::build(&runs, &audit, vendor.as_ref(), text.as_ref());
+    let report = report::build(&runs, &audit, vendor.as_ref(), text.as_ref(), &blocks);
     // The sm_90 model's deviations: a file of its own, from the rule table
     // and the committed H100 results.
     let results: Vec<(&str, String)> = sm_90_report::RESULTS

@@ -8,6 +8,8 @@ use crate::audit::claims::json as claims_json;
 use crate::audit::errata;
 use crate::audit::text::TextAudit;
 use crate::audit::Audit;
+use crate::cmd::prove_text::proof_json;
+use crate::text_proof::TextProof;
 
 use super::errata::Erratum;
 use super::vendor::Vendor;
@@ -29,6 +31,16 @@ pub(super) fn text_json(t: &TextAudit) -> Value {
             "unread": t.coverage.unread().map(|a| a.unit.id.clone()).collect::<Vec<_>>(),
         },
     })
+}
+
+/// Each variant's third proof, beside its solvers' verdicts: its Semantics
+/// block against its encoding.
+pub(super) fn blocks_json(json: &mut Value, blocks: &[TextProof]) {
+    if let Some(vs) = json["variants"].as_array_mut() {
+        for (v, p) in vs.iter_mut().zip(blocks) {
+            v["semantics_block"] = proof_json(p);
+        }
+    }
 }
 
 /// What the report's text says of each root cause and finding: a root

@@ -15,6 +15,7 @@ use crate::audit::Audit;
 use crate::error::Error;
 use crate::output::Output;
 use crate::prove::ProofResult;
+use crate::text_proof::TextProof;
 
 pub mod defects;
 mod errata;
@@ -28,8 +29,8 @@ mod vendor;
 use errata::errata_md;
 pub use errata::{errata_of, Erratum};
 use findings::findings;
-use json::{json_report, judged_json, text_json};
-use readme::{readme, readme_text};
+use json::{blocks_json, json_report, judged_json, text_json};
+use readme::{readme, readme_blocks, readme_text};
 use variants::variants;
 pub use vendor::Vendor;
 
@@ -61,8 +62,16 @@ pub const FILES: [&str; 5] = ["README.md", "errata.md", "findings.md", "variants
 /// whenever a field is removed or changes meaning.
 pub const SCHEMA_VERSION: u32 = 2;
 
-/// Build every file of the report.
-pub fn build(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>, text: Option<&TextAudit>) -> Report {
+/// Build every file of the report. `blocks`: each variant's Semantics block
+/// proven against its encoding (the third proof, in catalogue order), where
+/// the report is made with a text; empty otherwise.
+pub fn build(
+    runs: &[SolverRun],
+    audit: &Audit,
+    vendor: Option<&Vendor>,
+    text: Option<&TextAudit>,
+    blocks: &[TextProof],
+) -> Report {
     let stated = text.map(TextAudit::assumptions_stated).unwrap_or_default();
     // The errata are computed once: each root cause's vendor and GPU
     // verdicts read every committed result.
@@ -74,12 +83,16 @@ pub fn build(runs: &[SolverRun], audit: &Audit, vendor: Option<&Vendor>, text: O
         json["spec_text"] = text_json(t);
         judged_json(&mut json, t, audit);
     }
+    if !blocks.is_empty() {
+        readme_blocks(&mut readme, blocks);
+        blocks_json(&mut json, blocks);
+    }
     Report {
         files: vec![
             ("README.md", readme),
             ("errata.md", errata_md(audit, &errata, text)),
             ("findings.md", findings(&errata, vendor, text)),
-            ("variants.md", variants(runs, vendor.and_then(|v| v.hardware.as_ref()), audit, &stated)),
+            ("variants.md", variants(runs, blocks, vendor.and_then(|v| v.hardware.as_ref()), audit, &stated)),
             ("ptxcheck.json", format!("{json:#}\n")),
         ],
     }

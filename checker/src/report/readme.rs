@@ -344,3 +344,19 @@ pub(super) fn readme_coverage(s: &mut String, c: &crate::audit::text::coverage::
     rows.extend(c.by_section().iter().map(|(sec, n)| n.row(sec.clone())));
     s.push_str(&markdown_table(&rows));
 }
+
+/// The README's third proof: each variant's Semantics block, parsed from
+/// the text, against its encoding, counted by verdict.
+pub(super) fn readme_blocks(s: &mut String, blocks: &[crate::text_proof::TextProof]) {
+    s.push_str("\n## The Semantics blocks against the encodings\n\n");
+    s.push_str(
+        "The third proof: each variant's Semantics block, parsed from the text and evaluated over bit-vectors, \
+         against its SMT encoding, for every input. Each variant's verdict is in [variants.md](variants.md).\n\n",
+    );
+    let mut rows = vec![vec!["verdict".to_string(), "variants".into()]];
+    for label in ["proven", "named difference", "not read", "counterexample", "stale difference", "unknown", "timeout"]
+    {
+        rows.push(vec![label.into(), blocks.iter().filter(|p| p.verdict.label() == label).count().to_string()]);
+    }
+    s.push_str(&markdown_table(&rows));
+}
