@@ -147,47 +147,9 @@ impl TextSummary<'_> {
     }
 
     pub fn json(&self) -> Value {
-        let proofs: Vec<Value> = self.proofs.iter().map(proof_json).collect();
+        let proofs: Vec<Value> = self.proofs.iter().map(TextProof::json).collect();
         json!({ "proofs": proofs, "accounted": self.accounted() })
     }
-}
-
-/// One variant's third proof for tools: its verdict, the readings and
-/// fixes of the text it needed, and what the verdict rests on (the named
-/// difference and its witness, a counterexample, the reason a block is not
-/// read, an input where the model is narrower).
-pub fn proof_json(p: &TextProof) -> Value {
-    let mut o = json!({
-        "variant": p.variant.to_string(),
-        "verdict": p.verdict.label(),
-        "readings": p.readings.iter().map(|r| r.id).collect::<Vec<_>>(),
-        "fixes": p.fixes,
-    });
-    match &p.verdict {
-        TextVerdict::Named { difference, witness } => {
-            o["difference"] = json!(difference.id);
-            o["witness"] = witness_json(witness);
-        }
-        TextVerdict::Differs(cex) => o["witness"] = witness_json(cex),
-        TextVerdict::Stale(d) => o["difference"] = json!(d.id),
-        TextVerdict::NotRead(why) | TextVerdict::Unknown(why) => o["reason"] = json!(why),
-        TextVerdict::Proven { narrower: Some(ins) } => {
-            o["narrower"] = ins.iter().map(|(n, v)| (n.clone(), json!(v.hex()))).collect();
-        }
-        _ => {}
-    }
-    o
-}
-
-fn witness_json(cex: &Counterexample) -> Value {
-    json!({
-        "inputs": cex.inputs.iter().map(|(n, v)| (n.clone(), json!(v.hex()))).collect::<serde_json::Map<_, _>>(),
-        "outputs": cex.outputs.iter().map(|o| json!({
-            "name": o.name,
-            "encoding": o.smt.map(|v| v.hex()),
-            "text": o.concrete.map(|v| v.hex()),
-        })).collect::<Vec<_>>(),
-    })
 }
 
 /// A witness: the inputs, then each output as the encoding and the text

@@ -8,7 +8,6 @@ use crate::audit::claims::json as claims_json;
 use crate::audit::errata;
 use crate::audit::text::TextAudit;
 use crate::audit::Audit;
-use crate::cmd::prove_text::proof_json;
 use crate::text_proof::TextProof;
 
 use super::errata::Erratum;
@@ -38,7 +37,7 @@ pub(super) fn text_json(t: &TextAudit) -> Value {
 pub(super) fn blocks_json(json: &mut Value, blocks: &[TextProof]) {
     if let Some(vs) = json["variants"].as_array_mut() {
         for (v, p) in vs.iter_mut().zip(blocks) {
-            v["semantics_block"] = proof_json(p);
+            v["semantics_block"] = p.json();
         }
     }
 }
