@@ -41,13 +41,12 @@ use std::time::Duration;
 
 use easy_smt::{Context, SExpr, SExprData};
 use ptx_smt::encode::bit_count::{FnsWalk, FnsWalks};
-use ptx_smt::{encode, Backend, SatResult, SolverError, Sym, SymBv, Var};
+use ptx_smt::{Backend, SatResult, SolverError, Sym, SymBv, Var};
 use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::bit_count::BitCount;
-use ptx_spec::catalogue::{Out, Variant};
+use ptx_spec::catalogue::Variant;
 
-use super::{before, narrower, text_semantics_traced, CaseOutcome, Pass, ReadBlock};
-use crate::prove::{Comparison, Sides};
+use super::{against_encoding, operands, text_semantics_traced, CaseOutcome, Pass, ReadBlock};
 use crate::pseudocode::setting::Setting;
 
 /// The steps of the encoding's walk, and the text's pass at which its
@@ -82,12 +81,7 @@ pub(super) fn prove(
 ) -> Result<Option<CaseOutcome>, SolverError> {
     let mut ctx = backend.context(timeout)?;
     let sym = Sym::new(&ctx);
-    let ins_ops = variant.inputs();
-    let outs_ops = variant.outputs();
-    let mut vars: Vec<Var> = ins_ops.iter().map(|o| Var { name: o.name.to_string(), width: o.ty.width() }).collect();
-    let ins: Vec<SymBv> = vars.iter().map(|v| sym.var(&v.name, v.width)).collect();
-    let befores: Vec<SymBv> = outs_ops.iter().map(|o| sym.var(&before(o.name), o.ty.width())).collect();
-    vars.extend(outs_ops.iter().map(|o| Var { name: before(o.name), width: o.ty.width() }));
+    let (vars, ins, befores) = operands(&sym, variant);
     let (mask, base, offset) = (ins[0], ins[1], ins[2]);
     let offsets = DIRECTIONS.iter().find(|(u, _)| *u == up).expect("a direction").1;
     let mut known = setting.clone();
@@ -136,6 +130,8 @@ pub(super) fn prove(
     }
     let Some(at_last) = relation.holds(last as u32, &passes[last], walk[last]) else { return Ok(None) };
     let fact = sym.or(sym.not(premise), at_last);
+    // The comparison's inputs: the direction's, with the fact.
+    let constraint = sym.and(premise, fact);
     let all: Vec<Var> = vars.iter().cloned().chain(fresh_vars).collect();
     for o in obligations {
         if backend.check(&mut ctx, &all, &[o], timeout)? != SatResult::Unsat {
@@ -144,20 +140,7 @@ pub(super) fn prove(
     }
 
     // The comparison, with the fact: as the case of these inputs compares.
-    let sym = Sym::new(&ctx);
-    let smt = encode::encode(variant, &sym, &ins);
-    let names: Vec<String> = outs_ops.iter().map(|o| o.name.to_string()).collect();
-    let defined_both: Vec<Out<SymBv, SExpr>> =
-        text.iter().zip(&smt).map(|(t, s)| Out { value: t.value, defined: sym.and(t.defined, s.defined) }).collect();
-    let constraint = sym.and(premise, fact);
-    let sides =
-        Sides { vars: &vars, constraint: Some(constraint), output_names: &names, smt: &smt, concrete: &defined_both };
-    let comparison = crate::prove::compare(backend, &mut ctx, &sides, timeout)?;
-    let wider = match comparison {
-        Comparison::Equivalent => narrower(backend, &mut ctx, &vars, Some(constraint), &text, &smt, timeout)?,
-        _ => None,
-    };
-    Ok(Some((comparison, wider)))
+    Ok(Some(against_encoding(backend, &mut ctx, variant, &vars, &ins, &text, Some(constraint), timeout)?))
 }
 
 /// Step t of the encoding's walk; past its 32 steps, the walk has stopped.
@@ -351,6 +334,7 @@ fn is_atom(ctx: &Context, term: SExpr) -> bool {
 mod tests {
     use super::*;
     use crate::audit::text::document;
+    use crate::prove::Comparison;
     use crate::text_proof::{read_block, setting};
 
     const TIMEOUT: Duration = Duration::from_secs(60);

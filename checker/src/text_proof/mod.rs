@@ -670,12 +670,7 @@ fn run_case(
 ) -> Result<Result<CaseOutcome, String>, SolverError> {
     let mut ctx = backend.context(timeout)?;
     let sym = Sym::new(&ctx);
-    let ins_ops = variant.inputs();
-    let outs_ops = variant.outputs();
-    let mut vars: Vec<Var> = ins_ops.iter().map(|o| Var { name: o.name.to_string(), width: o.ty.width() }).collect();
-    let ins: Vec<SymBv> = vars.iter().map(|v| sym.var(&v.name, v.width)).collect();
-    let befores: Vec<SymBv> = outs_ops.iter().map(|o| sym.var(&before(o.name), o.ty.width())).collect();
-    vars.extend(outs_ops.iter().map(|o| Var { name: before(o.name), width: o.ty.width() }));
+    let (vars, ins, befores) = operands(&sym, variant);
     let mut known = setting.clone();
     known.ranges = case
         .iter()
@@ -688,20 +683,50 @@ fn run_case(
         Ok(t) => t,
         Err(why) => return Ok(Err(why)),
     };
-    let smt: SymOutputs = encode::encode(variant, &sym, &ins);
-    let names: Vec<String> = outs_ops.iter().map(|o| o.name.to_string()).collect();
+    let constraint = (!case.is_empty()).then(|| condition(&sym, variant, setting, case, &ins));
+    Ok(Ok(against_encoding(backend, &mut ctx, variant, &vars, &ins, &text, constraint, timeout)?))
+}
+
+/// A variant's operands as the solver's variables: its inputs, then each
+/// destination's value before the block runs; with the terms of each.
+fn operands<'c>(sym: &Sym<'c>, variant: &Variant) -> (Vec<Var>, Vec<SymBv>, Vec<SymBv>) {
+    let outs = variant.outputs();
+    let mut vars: Vec<Var> =
+        variant.inputs().iter().map(|o| Var { name: o.name.to_string(), width: o.ty.width() }).collect();
+    let ins: Vec<SymBv> = vars.iter().map(|v| sym.var(&v.name, v.width)).collect();
+    let befores: Vec<SymBv> = outs.iter().map(|o| sym.var(&before(o.name), o.ty.width())).collect();
+    vars.extend(outs.iter().map(|o| Var { name: before(o.name), width: o.ty.width() }));
+    (vars, ins, befores)
+}
+
+/// The block's outputs `text` against the encoding on the inputs that
+/// satisfy `constraint`, and where they agree, an input on which the model
+/// is narrower than the block.
+#[allow(clippy::too_many_arguments)]
+fn against_encoding(
+    backend: &Backend,
+    ctx: &mut easy_smt::Context,
+    variant: &Variant,
+    vars: &[Var],
+    ins: &[SymBv],
+    text: &SymOutputs,
+    constraint: Option<easy_smt::SExpr>,
+    timeout: Duration,
+) -> Result<CaseOutcome, SolverError> {
+    let sym = Sym::new(ctx);
+    let smt: SymOutputs = encode::encode(variant, &sym, ins);
+    let names: Vec<String> = variant.outputs().iter().map(|o| o.name.to_string()).collect();
     // Where the model leaves an output unspecified, the block may say
     // anything: compare the block's value only where the model defines one.
     let defined_both: SymOutputs =
         text.iter().zip(&smt).map(|(t, s)| Out { value: t.value, defined: sym.and(t.defined, s.defined) }).collect();
-    let constraint = (!case.is_empty()).then(|| condition(&sym, variant, setting, case, &ins));
-    let sides = Sides { vars: &vars, constraint, output_names: &names, smt: &smt, concrete: &defined_both };
-    let comparison = crate::prove::compare(backend, &mut ctx, &sides, timeout)?;
+    let sides = Sides { vars, constraint, output_names: &names, smt: &smt, concrete: &defined_both };
+    let comparison = crate::prove::compare(backend, ctx, &sides, timeout)?;
     let wider = match comparison {
-        Comparison::Equivalent => narrower(backend, &mut ctx, &vars, constraint, &text, &smt, timeout)?,
+        Comparison::Equivalent => narrower(backend, ctx, vars, constraint, text, &smt, timeout)?,
         _ => None,
     };
-    Ok(Ok((comparison, wider)))
+    Ok((comparison, wider))
 }
 
 fn run(
