@@ -46,7 +46,7 @@ use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::bit_count::BitCount;
 use ptx_spec::catalogue::Variant;
 
-use super::{against_encoding, operands, text_semantics_traced, CaseOutcome, Pass, ReadBlock};
+use super::{against_encoding, evaluate, operands, CaseOutcome, Pass, ReadBlock};
 use crate::pseudocode::setting::Setting;
 
 /// The steps of the encoding's walk, and the text's pass at which its
@@ -86,7 +86,7 @@ pub(super) fn prove(
     let offsets = DIRECTIONS.iter().find(|(u, _)| *u == up).expect("a direction").1;
     let mut known = setting.clone();
     known.ranges = vec![("base".into(), (0, LAST_BASE)), ("offset".into(), offsets)];
-    let Ok((text, passes)) = text_semantics_traced(&sym, variant, block, &known, &ins, &befores) else {
+    let Ok((text, passes)) = evaluate(&sym, variant, block, &known, &ins, &befores, true) else {
         return Ok(None);
     };
     // The loop runs to its bound (an input that has stopped keeps its pos,

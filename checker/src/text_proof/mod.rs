@@ -331,19 +331,8 @@ impl<A: Algebra> Pass<A> {
     }
 }
 
-/// [`text_semantics`], with the state at the top of each pass of the
-/// block's first outermost loop (none where it has no loop).
-pub fn text_semantics_traced<A: Algebra>(
-    alg: &A,
-    variant: &Variant,
-    block: &ReadBlock<'_>,
-    setting: &Setting,
-    inputs: &[A::Bv],
-    befores: &[A::Bv],
-) -> Result<(Outputs<A>, Vec<Pass<A>>), String> {
-    evaluate(alg, variant, block, setting, inputs, befores, true)
-}
-
+/// [`text_semantics`]; with `trace`, also the state at the top of each
+/// pass of the block's first outermost loop (none where it has no loop).
 fn evaluate<A: Algebra>(
     alg: &A,
     variant: &Variant,
