@@ -140,7 +140,9 @@ impl LaneValues {
         if name.is_empty() {
             return Err(bad("no register name before `=`"));
         }
-        if !is_identifier(name) {
+        // The carry flag (9.7.2) is no register of the syntax, but a
+        // program that reads it first takes its value as an input.
+        if !is_identifier(name) && name != ptx_spec::catalogue::carry::FLAG_NAME {
             return Err(bad(&format!("`{}` is not a register name", shown(name))));
         }
         let tokens: Vec<String> = if let Some((from, to)) = values.split_once("..") {

@@ -274,6 +274,50 @@ pub const SLCT_F32_TEST: Assumption = Assumption {
               of the third operand') would select b for -0 and a for a NaN whose sign bit is clear",
 };
 
+/// 9.7.2: what "carry-out" is for each type, the signed ones included.
+pub const CARRY_OUT_UNSIGNED: Assumption = Assumption {
+    id: "carry-out-unsigned",
+    section: "9.7.2.1-2, 9.7.2.5-6",
+    fragment: "carry-out written to CC.CF",
+    reading: "CC.CF after add.cc, addc.cc, mad.cc and madc.cc is 1 exactly when the sum of the n-bit \
+              addends (with the carry-in), their bit patterns read as unsigned, reaches 2^n: bit n of the \
+              exact sum. The same for .s32 and .s64, as the Notes say the behaviour is the same for signed \
+              and unsigned integers; never the signed overflow of the sum",
+};
+
+/// 9.7.2.3-4: what "borrow-out" is, and its polarity.
+pub const BORROW_OUT: Assumption = Assumption {
+    id: "borrow-out",
+    section: "9.7.2.3-4",
+    fragment: "d = a  - (b + CC.CF);",
+    reading: "CC.CF after sub.cc and subc.cc is 1 exactly when a borrow occurs: a < b (sub.cc), a < b + \
+              CC.CF (subc.cc), the operands' bit patterns read as unsigned and b + CC.CF taken exactly, not \
+              at n bits. A set flag means a borrow, the polarity subc's own `- (b + CC.CF)` reads; not the \
+              carry of a + ~b + 1, its complement, which some machines keep",
+};
+
+/// 9.7.2.5-6: which bits of which product mad.cc and madc take.
+pub const MAD_CC_PRODUCT_HALVES: Assumption = Assumption {
+    id: "mad-cc-product-halves",
+    section: "9.7.2.5-6",
+    fragment: "d = t<63..32> + c;",
+    reading: "t is the full 2n-bit product of a and b (signed for .s32 and .s64), and .hi takes its upper \
+              n bits t<2n-1..n>, .lo its lower n bits t<n-1..0>, as mad in 9.7.1.4 does. The bounds the block \
+              writes, t<63..32> and t<31..0>, fit the 32-bit types only; read literally for .u64 and .s64 they \
+              would take bits 63..32 of a 128-bit product",
+};
+
+/// 9.7.2: the flag where no instruction writes it.
+pub const CC_FLAG_STATE: Assumption = Assumption {
+    id: "cc-flag-state",
+    section: "9.7.2",
+    fragment: "implicitly specified condition code register",
+    reading: "CC.CF keeps its value through every instruction that does not write it (addc, subc and madc \
+              without .cc, and every instruction outside 9.7.2). Its value before any instruction writes it \
+              is not given by the text: the proofs take it as an input of either value, and a program that \
+              reads it first has it as an input",
+};
+
 /// Every assumption the model makes, in a stable order.
 pub const ALL: &[&Assumption] = &[
     &WRAPAROUND,
@@ -293,6 +337,10 @@ pub const ALL: &[&Assumption] = &[
     &BFE_PAST_MSB,
     &SZEXT_MASK_OR_ZERO,
     &DOT_ELEMENT_ORDER,
+    &CARRY_OUT_UNSIGNED,
+    &BORROW_OUT,
+    &MAD_CC_PRODUCT_HALVES,
+    &CC_FLAG_STATE,
     &SHF_SHIFT_BY_32,
     &SHIFT_CLAMPED_TO_WIDTH,
     &SHFL_SOURCE_LANE,

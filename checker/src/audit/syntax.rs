@@ -27,6 +27,8 @@ const US32: &[&str] = &[".u32", ".s32"];
 /// selp's .type and slct's .dtype.
 const SELECTED: &[&str] = &[".b16", ".b32", ".b64", ".u16", ".u32", ".u64", ".s16", ".s32", ".s64", ".f32", ".f64"];
 const LOGIC: &[&str] = &[".pred", ".b16", ".b32", ".b64"];
+/// Every .type of 9.7.2.
+const CARRY: &[&str] = &[".u32", ".s32", ".u64", ".s64"];
 
 /// Every Syntax block of the seed sections.
 pub const BLOCKS: &[SyntaxBlock] = &[
@@ -129,6 +131,22 @@ pub const BLOCKS: &[SyntaxBlock] = &[
         sets: &[(".mode", &[".lo", ".hi"]), (".atype", US32), (".btype", US32)],
         sink: false,
     },
+    SyntaxBlock { section: "9.7.2.1", lines: &["add.cc.type d, a, b"], sets: &[(".type", CARRY)], sink: false },
+    SyntaxBlock { section: "9.7.2.2", lines: &["addc{.cc}.type d, a, b"], sets: &[(".type", CARRY)], sink: false },
+    SyntaxBlock { section: "9.7.2.3", lines: &["sub.cc.type d, a, b"], sets: &[(".type", CARRY)], sink: false },
+    SyntaxBlock { section: "9.7.2.4", lines: &["subc{.cc}.type d, a, b"], sets: &[(".type", CARRY)], sink: false },
+    SyntaxBlock {
+        section: "9.7.2.5",
+        lines: &["mad{.hi,.lo}.cc.type d, a, b, c"],
+        sets: &[(".type", CARRY)],
+        sink: false,
+    },
+    SyntaxBlock {
+        section: "9.7.2.6",
+        lines: &["madc{.hi,.lo}{.cc}.type d, a, b, c"],
+        sets: &[(".type", CARRY)],
+        sink: false,
+    },
     SyntaxBlock { section: "9.7.6.3", lines: &["selp.type d, a, b, c"], sets: &[(".type", SELECTED)], sink: false },
     SyntaxBlock {
         section: "9.7.6.4",
@@ -228,7 +246,7 @@ pub fn expand(line: &str, sets: &[(&str, &[&str])]) -> Vec<String> {
     for (part, optional) in template_parts(&template[opcode.len()..]) {
         let values: Vec<&str> = match sets.iter().find(|(name, _)| *name == part) {
             Some((_, values)) => values.to_vec(),
-            None => vec![part.as_str()],
+            None => part.split(',').collect(),
         };
         let mut next = Vec::new();
         for m in &out {
@@ -272,9 +290,10 @@ fn bind_parts(
     bound: &mut Vec<(String, String)>,
 ) -> bool {
     let Some(((part, optional), rest)) = parts.split_first() else { return written.is_empty() };
+    // A braced list (`{.hi,.lo}`, 9.7.2.5) offers each of its qualifiers.
     let accepts = |q: &str| match sets.iter().find(|(name, _)| name == part) {
         Some((_, values)) => values.contains(&q),
-        None => q == part,
+        None => part.split(',').any(|alternative| alternative == q),
     };
     if let Some((q, more)) = written.split_first().filter(|(q, _)| accepts(q)) {
         bound.push((part.clone(), q.to_string()));
@@ -296,7 +315,9 @@ fn line_opcode(line: &str) -> &str {
 /// the Examples of `section` against the Syntax block that defines its
 /// opcode: that section's own, or, for an example that uses an instruction
 /// of another section (shf's examples use shl and shr), that section's.
-/// `Err` says why it does not fit.
+/// Where blocks of several sections begin with the opcode (`add.type` of
+/// 9.7.1.1 and `add.cc.type` of 9.7.2.1), the instruction fits if one of
+/// them takes it. `Err` says why it does not fit.
 pub fn check(section: &str, text: &str) -> Result<(), String> {
     let mut text = text.trim().trim_end_matches(';').trim();
     if text.starts_with('@') {
@@ -305,10 +326,27 @@ pub fn check(section: &str, text: &str) -> Result<(), String> {
     let (mnemonic, operands) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
     let opcode = mnemonic.split('.').next().unwrap_or("");
     let defines = |b: &&SyntaxBlock| b.lines.iter().any(|l| line_opcode(l) == opcode);
-    let block = block(section)
-        .filter(defines)
-        .or_else(|| BLOCKS.iter().find(defines))
-        .ok_or_else(|| format!("no Syntax block of the seed sections defines `{opcode}`"))?;
+    let own = block(section).filter(defines);
+    let others = BLOCKS.iter().filter(defines).filter(|b| own.is_none_or(|o| o.section != b.section));
+    let mut candidates = own.into_iter().chain(others).peekable();
+    if candidates.peek().is_none() {
+        return Err(format!("no Syntax block of the seed sections defines `{opcode}`"));
+    }
+    let mut first_reasons = None;
+    for block in candidates {
+        match fit(block, opcode, mnemonic, operands) {
+            Ok(()) => return Ok(()),
+            Err(reasons) => {
+                first_reasons.get_or_insert(reasons);
+            }
+        }
+    }
+    Err(first_reasons.unwrap_or_default().join("; "))
+}
+
+/// Whether `mnemonic` with `operands` fits a line of `block`, else why not,
+/// line by line.
+fn fit(block: &SyntaxBlock, opcode: &str, mnemonic: &str, operands: &str) -> Result<(), Vec<String>> {
     let written_ops: Vec<&str> =
         if operands.trim().is_empty() { Vec::new() } else { operands.split(',').map(str::trim).collect() };
     let qualifiers: Vec<String> = mnemonic.split('.').skip(1).map(|q| format!(".{q}")).collect();
@@ -334,7 +372,7 @@ pub fn check(section: &str, text: &str) -> Result<(), String> {
             None => return Ok(()),
         }
     }
-    Err(reasons.join("; "))
+    Err(reasons)
 }
 
 /// Why operand `written` does not fit the template operand `template`.
@@ -358,7 +396,7 @@ fn operand_mismatch(template: &str, written: &str, sink: bool) -> Option<String>
 
 /// Every instruction of the seed sections' Examples blocks, as written
 /// (each once per section).
-pub const EXAMPLE_INSTRUCTIONS: [(&str, &str); 95] = [
+pub const EXAMPLE_INSTRUCTIONS: [(&str, &str); 122] = [
     ("9.7.1.1", "@p  add.u32     x,y,z;"),
     ("9.7.1.1", "add.sat.s32 c,c,1;"),
     ("9.7.1.1", "add.u16x2   u,v,w;"),
@@ -403,6 +441,33 @@ pub const EXAMPLE_INSTRUCTIONS: [(&str, &str); 95] = [
     ("9.7.1.23", "dp4a.u32.s32           d1, a1, b1, c1;"),
     ("9.7.1.24", "dp2a.lo.u32.u32           d0, a0, b0, c0;"),
     ("9.7.1.24", "dp2a.hi.u32.s32           d1, a1, b1, c1;"),
+    ("9.7.2.1", "@p  add.cc.u32   x1,y1,z1;"),
+    ("9.7.2.1", "@p  addc.cc.u32  x2,y2,z2;"),
+    ("9.7.2.1", "@p  addc.cc.u32  x3,y3,z3;"),
+    ("9.7.2.1", "@p  addc.u32     x4,y4,z4;"),
+    ("9.7.2.2", "@p  add.cc.u32   x1,y1,z1;"),
+    ("9.7.2.2", "@p  addc.cc.u32  x2,y2,z2;"),
+    ("9.7.2.2", "@p  addc.cc.u32  x3,y3,z3;"),
+    ("9.7.2.2", "@p  addc.u32     x4,y4,z4;"),
+    ("9.7.2.3", "@p  sub.cc.u32   x1,y1,z1;"),
+    ("9.7.2.3", "@p  subc.cc.u32  x2,y2,z2;"),
+    ("9.7.2.3", "@p  subc.cc.u32  x3,y3,z3;"),
+    ("9.7.2.3", "@p  subc.u32     x4,y4,z4;"),
+    ("9.7.2.4", "@p  sub.cc.u32   x1,y1,z1;"),
+    ("9.7.2.4", "@p  subc.cc.u32  x2,y2,z2;"),
+    ("9.7.2.4", "@p  subc.cc.u32  x3,y3,z3;"),
+    ("9.7.2.4", "@p  subc.u32     x4,y4,z4;"),
+    ("9.7.2.5", "@p  mad.lo.cc.u32 d,a,b,c;"),
+    ("9.7.2.5", "mad.lo.cc.u32 r,p,q,r;"),
+    ("9.7.2.6", "mul.lo.u32     r0,r4,r6;"),
+    ("9.7.2.6", "mul.hi.u32     r1,r4,r6;"),
+    ("9.7.2.6", "mad.lo.cc.u32  r1,r5,r6,r1;"),
+    ("9.7.2.6", "madc.hi.u32    r2,r5,r6,0;"),
+    ("9.7.2.6", "mad.lo.cc.u32   r1,r4,r7,r1;"),
+    ("9.7.2.6", "madc.hi.cc.u32  r2,r4,r7,r2;"),
+    ("9.7.2.6", "addc.u32        r3,0,0;"),
+    ("9.7.2.6", "mad.lo.cc.u32   r2,r5,r7,r2;"),
+    ("9.7.2.6", "madc.hi.u32     r3,r5,r7,r3;"),
     ("9.7.6.3", "selp.s32  r0,r,g,p;"),
     ("9.7.6.3", "@q  selp.f32  f0,t,x,xp;"),
     ("9.7.6.4", "slct.u32.s32  x, y, z, val;"),

@@ -130,7 +130,7 @@ pub fn claim_text(out: &mut dyn Write, width: Width, r: &ClaimResult) -> io::Res
         | Check::Always { program, .. }
         | Check::Fails { program, .. }
         | Check::Warp { program, .. } => Some(program),
-        Check::Parses { .. } | Check::FitsSyntax { .. } | Check::NotCheckable { .. } => None,
+        Check::Parses { .. } | Check::FitsSyntax { .. } | Check::Rejected { .. } | Check::NotCheckable { .. } => None,
     };
     if let Some(p) = program {
         writeln!(out, "  program:")?;
@@ -166,6 +166,7 @@ pub fn claim_text(out: &mut dyn Write, width: Width, r: &ClaimResult) -> io::Res
             line(out, format!("for every {register} in each of the 32 lanes, each lane's {register} ends as the sum {which} (mod 2^32)"))?;
         }
         Check::Parses { text } | Check::FitsSyntax { text } => line(out, format!("instruction: {text}"))?,
+        Check::Rejected { text } => line(out, format!("no form of the text: {text}"))?,
         Check::NotCheckable { .. } => {}
     }
     writeln!(out, "  verdict: {}", r.verdict.label())?;

@@ -74,8 +74,15 @@ pub fn catalogue_in(out: &mut dyn Write, width: Width, variants: &[Variant], mod
     let rows = variants
         .iter()
         .map(|v| {
-            let operands =
+            let mut operands =
                 v.operands().iter().map(|o| format!("{}:{}", o.name, o.ty.width())).collect::<Vec<_>>().join(" ");
+            // 9.7.2's carry flag, which no operand names.
+            match (v.reads_flag(), v.writes_flag()) {
+                (true, true) => operands.push_str("\nreads, writes CC.CF"),
+                (true, false) => operands.push_str("\nreads CC.CF"),
+                (false, true) => operands.push_str("\nwrites CC.CF"),
+                (false, false) => {}
+            }
             let assumptions = v.assumptions().iter().map(|a| a.id).collect::<Vec<_>>().join(", ");
             vec![
                 syntax(v),

@@ -79,7 +79,9 @@ pub fn hardware_results(results: &[(&str, String)]) -> Result<HashMap<String, (S
     Ok(by_label)
 }
 
-/// Every folded instance whose value the H100 contradicts, once each.
+/// Every folded instance whose value the H100 contradicts, once each: by a
+/// result on the same inputs, or by the sm_90 model of a variant the H100
+/// was run on.
 pub fn find(fold: &[FoldRow], results: &[(&str, String)]) -> Result<Vec<Defect>, String> {
     let by_label = hardware_results(results)?;
     let mut on_variant: HashMap<String, usize> = HashMap::new();
@@ -98,6 +100,11 @@ pub fn find(fold: &[FoldRow], results: &[(&str, String)]) -> Result<Vec<Defect>,
         let widths: Vec<u32> = variant.outputs().iter().map(|o| o.ty.width()).collect();
         let (hardware, evidence) = match by_label.get(&label) {
             Some((values, place)) => (values.split(' ').map(String::from).collect(), format!("H100 result ({place})")),
+            // No H100 result on the variant at all: sm_90 is the spec model
+            // there untested, so a folded value against it is the text's
+            // disagreement with ptxas (`vendor fold` shows it), not a defect
+            // of the assembler's (9.7.2's flag after a subtraction).
+            None if !on_variant.contains_key(&row.variant) => continue,
             None => {
                 let values: Option<Vec<String>> = variant
                     .run_in(Model::Sm90, &inputs)
@@ -148,7 +155,8 @@ pub fn instance(d: &Defect) -> Option<Instance> {
 
 /// A module a user can send to NVIDIA: kernel `folded` computes the
 /// instruction on constant operands, kernel `loaded` on the same values
-/// loaded from memory (operand k of the instruction at byte 8k of `in`).
+/// loaded from memory (operand k of the instruction at byte 8k of `in`, the
+/// carry flag of 9.7.2 after the operands).
 /// ptxas folds the first; on the GPU the two store different values.
 pub fn reproducer(inst: &Instance) -> String {
     let mut text = NEWEST.header();

@@ -20,7 +20,7 @@ use crate::ptx::parse::{parse_instruction, OperandText};
 use ptx_spec::bv::{hex, mask};
 use ptx_spec::catalogue::{OperandType, Role, Variant};
 
-use super::kernel::{instruction, register_type, NEWEST};
+use super::kernel::{instruction, read_flag, register_type, set_flag, NEWEST};
 use super::ptxas::{assemble_each, disassemble, Scratch, Tool, ToolError};
 pub use super::record::FoldRow as Row;
 use super::record::{AuditWitnesses, WitnessRecord};
@@ -270,7 +270,24 @@ pub fn instance_body_from(
         };
         tokens.push((token, o.piped));
     }
+    // 9.7.2: the carry flag is the last input, set just before the
+    // instruction, and the last output, read just after it.
+    if inst.variant.reads_flag() {
+        let reg = format!("%cf{j}");
+        registers.push((reg.clone(), ".b32".into()));
+        body.push(match from {
+            Operands::Constants => format!("mov.b32 {reg}, {};", inputs.next().unwrap_or(&0) & 1),
+            Operands::Loaded => format!("ld.global.b32 {reg}, [%in+{}];", 8 * tokens.len()),
+        });
+        body.extend(set_flag(&reg));
+    }
     body.push(instruction(&inst.variant.mnemonic(), tokens));
+    if inst.variant.writes_flag() {
+        let reg = format!("%cfo{j}");
+        registers.push((reg.clone(), ".b32".into()));
+        body.push(read_flag(&reg));
+        outputs.push((reg, OperandType::Bits(32)));
+    }
     for (n, (reg, ty)) in outputs.iter().enumerate() {
         let at = j * SLOT + n * OUTPUT_SLOT;
         match ty {

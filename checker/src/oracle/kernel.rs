@@ -113,6 +113,20 @@ pub fn to_word(reg: &str, ty: OperandType) -> String {
     }
 }
 
+/// 9.7.2's carry flag `CC.CF`, which no operand names, set from the low bit
+/// of the `.b32` register `reg`: an `add.cc` of that bit and all ones
+/// carries exactly where the bit is 1. Put just before the instruction that
+/// reads the flag.
+pub fn set_flag(reg: &str) -> [String; 2] {
+    [format!("and.b32 {reg}, {reg}, 1;"), format!("add.cc.u32 {reg}, {reg}, 0xffffffff;")]
+}
+
+/// The carry flag read into the `.b32` register `reg` (0 or 1): an `addc` of
+/// zeros. Put just after the instruction that writes the flag.
+pub fn read_flag(reg: &str) -> String {
+    format!("addc.u32 {reg}, 0, 0;")
+}
+
 /// One `.entry` kernel: its parameters (`()` for none), the registers
 /// declared, then the body's lines, one each.
 pub fn entry<T: std::fmt::Display>(name: &str, params: &str, registers: &[(String, T)], body: &[String]) -> String {

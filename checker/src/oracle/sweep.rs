@@ -22,7 +22,7 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use super::fold::{Instance, Rng};
 use super::gpu::{Gpu, PARAMS};
-use super::kernel::{from_word, instruction, register_type, to_word, NEWEST};
+use super::kernel::{from_word, instruction, read_flag, register_type, set_flag, to_word, NEWEST};
 use crate::error::Error;
 use crate::exhaustive::{decode_lanes, input_bits, MAX_BITS};
 use ptx_spec::catalogue::OperandType;
@@ -339,7 +339,23 @@ pub fn kernel(variant: &Variant, name: &str, mode: Mode, imm: &[u128]) -> String
         body.push(from_word(&reg, o.ty));
         tokens.push((reg, o.piped));
     }
+    // 9.7.2: the carry flag is the last input, set just before the
+    // instruction, and the last output, read just after it.
+    if variant.reads_flag() {
+        regs.push(("%cf".into(), ".b32"));
+        match mode {
+            Mode::Exhaustive => body.push(format!("shr.b64 %w, %x, {shift};")),
+            Mode::Sampled => body.push(format!("ld.global.u64 %w, [%at+{}];", word * 8)),
+        }
+        body.push("cvt.u32.u64 %cf, %w;".into());
+        body.extend(set_flag("%cf"));
+    }
     body.push(instruction(&variant.mnemonic(), tokens));
+    if variant.writes_flag() {
+        regs.push(("%cfo".into(), ".b32"));
+        body.push(read_flag("%cfo"));
+        dests.push(("%cfo".into(), OperandType::Bits(32)));
+    }
     body.push(format!("mul.lo.u64 %at, %i, {};", outputs * 8));
     body.push("add.u64 %at, %pout, %at;".into());
     for (n, (reg, ty)) in dests.iter().enumerate() {
@@ -355,7 +371,7 @@ pub fn kernel(variant: &Variant, name: &str, mode: Mode, imm: &[u128]) -> String
 /// table), as `hw sweep` makes them.
 pub fn module() -> String {
     let mut ptx = NEWEST.header();
-    for (k, v) in Variant::all().iter().filter(|v| !v.is_warp_wide()).enumerate() {
+    for (k, v) in Variant::all().iter().filter(|v| swept_alone(v)).enumerate() {
         let mode = if exhaustive(v) { Mode::Exhaustive } else { Mode::Sampled };
         let imm: Vec<u128> = v.inputs().iter().filter(|o| o.role == Role::Imm).map(|_| 0x96).collect();
         ptx.push_str(&kernel(v, &format!("sweep{k}"), mode, &imm));
@@ -491,6 +507,12 @@ fn digest(variant: &Variant, got: &[u64]) -> String {
     let bytes: Vec<u8> =
         got.iter().enumerate().flat_map(|(k, &v)| (v & masks[k % masks.len()]).to_le_bytes()).collect();
     format!("{:016x}", xxh3_64(&bytes))
+}
+
+/// Whether `variant` is swept by a kernel of its own: one thread's values
+/// (shfl's sweep runs whole warps).
+pub fn swept_alone(variant: &Variant) -> bool {
+    !variant.is_warp_wide()
 }
 
 /// Whether `variant` is swept exhaustively.

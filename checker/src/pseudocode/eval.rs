@@ -654,6 +654,10 @@ impl<A: Algebra> Machine<'_, A> {
             ExprKind::Name(n) => self.name(n, e)?,
             ExprKind::Qualifier(q) => self.qualifier(q),
             ExprKind::Member(base, field) => match &base.kind {
+                // A register named with its member, 9.7.2's `CC.CF`.
+                ExprKind::Name(n) if self.vars.contains_key(&format!("{n}.{field}")) => {
+                    self.name(&format!("{n}.{field}"), e)?
+                }
                 // `shf.dir` is the variant's `.dir`; `shf.l` the qualifier `.l`.
                 ExprKind::Name(_) => self.qualifier(field),
                 ExprKind::Bracketed(who) if who == "Thread" && field == "laneid" => match &self.thread {

@@ -20,6 +20,7 @@ use crate::ptx::parse::{
     is_identifier, not_identifier_reason, parse_instruction, shown, Instruction, OperandText, ParseError,
 };
 use ptx_spec::bv::Algebra;
+use ptx_spec::catalogue::carry::FLAG;
 use ptx_spec::catalogue::shfl::{input, WARP};
 use ptx_spec::catalogue::{OperandType, Variant};
 use ptx_spec::hardware::Model;
@@ -164,25 +165,32 @@ impl Program {
                     }
                 }
                 let operands = instruction.variant.operands();
-                // Reads first: `add r, r, 1` reads r before writing it.
-                for (op, text) in operands.iter().zip(&instruction.operands) {
-                    if let (false, OperandText::Reg(r)) = (op.is_dest(), text) {
-                        let what = format!("operand {} of {}", op.name, instruction.variant);
-                        use_register(r, op.ty.width(), what, operand_at(r))?;
-                        if seen.insert(r.clone()) {
-                            inputs.push(r.clone());
-                        }
+                // Reads first: `add r, r, 1` reads r before writing it. The
+                // carry flag is read after the operands, as the variant's
+                // inputs list it, and written after them.
+                let flag = |yes: bool| yes.then(|| (FLAG.name.to_string(), FLAG));
+                let reads = operands.iter().zip(&instruction.operands).filter_map(|(op, text)| match text {
+                    OperandText::Reg(r) if !op.is_dest() => Some((r.clone(), *op)),
+                    _ => None,
+                });
+                for (r, op) in reads.chain(flag(instruction.variant.reads_flag())) {
+                    let what = format!("operand {} of {}", op.name, instruction.variant);
+                    use_register(&r, op.ty.width(), what, operand_at(&r))?;
+                    if seen.insert(r.clone()) {
+                        inputs.push(r);
                     }
                 }
-                for (op, text) in operands.iter().zip(&instruction.operands) {
-                    if let (true, OperandText::Reg(r)) = (op.is_dest(), text) {
-                        let what = format!("operand {} of {}", op.name, instruction.variant);
-                        use_register(r, op.ty.width(), what, operand_at(r))?;
-                        // Written before any read: an output, never an input.
-                        seen.insert(r.clone());
-                        if written.insert(r.clone()) {
-                            outputs.push(r.clone());
-                        }
+                let writes = operands.iter().zip(&instruction.operands).filter_map(|(op, text)| match text {
+                    OperandText::Reg(r) if op.is_dest() => Some((r.clone(), *op)),
+                    _ => None,
+                });
+                for (r, op) in writes.chain(flag(instruction.variant.writes_flag())) {
+                    let what = format!("operand {} of {}", op.name, instruction.variant);
+                    use_register(&r, op.ty.width(), what, operand_at(&r))?;
+                    // Written before any read: an output, never an input.
+                    seen.insert(r.clone());
+                    if written.insert(r.clone()) {
+                        outputs.push(r);
                     }
                 }
                 lines.push(Line { number, guard, instruction });
@@ -195,11 +203,18 @@ impl Program {
         Ok(Program { lines, registers: widths.list, inputs, outputs, lanes, index: widths.index })
     }
 
-    /// The registers an instruction line writes, in operand order.
+    /// The registers an instruction line writes, in operand order, then the
+    /// carry flag where it writes that.
     pub fn destinations(line: &Line) -> Vec<String> {
         let operands = line.instruction.variant.operands();
         let written = operands.iter().zip(&line.instruction.operands).filter(|(op, _)| op.is_dest());
-        written.filter_map(|(_, text)| if let OperandText::Reg(r) = text { Some(r.clone()) } else { None }).collect()
+        let mut names: Vec<String> = written
+            .filter_map(|(_, text)| if let OperandText::Reg(r) = text { Some(r.clone()) } else { None })
+            .collect();
+        if line.instruction.variant.writes_flag() {
+            names.push(FLAG.name.to_string());
+        }
+        names
     }
 
     /// The program without its line `k`, what that line writes read as
@@ -274,13 +289,17 @@ impl Program {
             let sources: Vec<Vec<Value<A>>> = (0..self.lanes)
                 .map(|lane| {
                     let sources = operands.iter().zip(&line.instruction.operands).filter(|(op, _)| !op.is_dest());
-                    sources
+                    let mut values: Vec<Value<A>> = sources
                         .map(|(_, text)| match text {
                             OperandText::Imm(v) => Value { bits: alg.constant(v.width(), v.unsigned()), defined: yes },
                             OperandText::Reg(r) => regs[r][lane],
                             OperandText::Sink => unreachable!("the parser only accepts `_` as a destination"),
                         })
-                        .collect()
+                        .collect();
+                    if variant.reads_flag() {
+                        values.push(regs[FLAG.name][lane]);
+                    }
+                    values
                 })
                 .collect();
             let results: Vec<Vec<Value<A>>> = if variant.is_warp_wide() {
@@ -299,12 +318,22 @@ impl Program {
                     })
                     .collect()
             };
-            // Write the destinations of the lanes that execute.
+            // Write the destinations of the lanes that execute, then the
+            // carry flag (the variant's last output) where it writes it:
+            // each register with its width and its place among the outputs.
             let dests = operands.iter().zip(&line.instruction.operands).filter(|(op, _)| op.is_dest());
-            for (k, (op, text)) in dests.enumerate() {
-                let OperandText::Reg(r) = text else { continue };
-                let width = op.ty.width();
-                let old: Vec<Value<A>> = regs.get(r).cloned().unwrap_or_else(|| {
+            let mut written: Vec<(String, u32, usize)> = dests
+                .enumerate()
+                .filter_map(|(k, (op, text))| match text {
+                    OperandText::Reg(r) => Some((r.clone(), op.ty.width(), k)),
+                    _ => None,
+                })
+                .collect();
+            if variant.writes_flag() {
+                written.push((FLAG.name.to_string(), 1, variant.outputs().len() - 1));
+            }
+            for (r, width, k) in written {
+                let old: Vec<Value<A>> = regs.get(&r).cloned().unwrap_or_else(|| {
                     let never = Value { bits: alg.constant(width, 0), defined: alg.bool_constant(false) };
                     vec![never; self.lanes]
                 });
@@ -317,7 +346,7 @@ impl Program {
                         }
                     })
                     .collect();
-                regs.insert(r.clone(), new);
+                regs.insert(r, new);
             }
         }
         regs

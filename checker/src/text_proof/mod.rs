@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use ptx_smt::{encode, Backend, SatResult, SolverError, Sym, SymBv, SymOutputs, Var};
 use ptx_spec::bv::Algebra;
+use ptx_spec::catalogue::carry::FLAG_NAME;
 use ptx_spec::catalogue::shfl::WARP;
 use ptx_spec::catalogue::{Out, Outputs, Role, Type, Variant};
 use rayon::prelude::*;
@@ -83,10 +84,44 @@ pub const DIFFERENCES: &[Difference] = &[
         why: "the block multiplies the whole 32-bit operands; the Description says that only their low 24 bits \
               are multiplied",
     },
+    Difference {
+        id: "mad-cc-bounds-u64",
+        opcode: Some("mad.cc"),
+        qualifier: Some(".u64"),
+        assumption: Some("mad-cc-product-halves"),
+        why: SLICE_BOUNDS_OF_32_BITS,
+    },
+    Difference {
+        id: "mad-cc-bounds-s64",
+        opcode: Some("mad.cc"),
+        qualifier: Some(".s64"),
+        assumption: Some("mad-cc-product-halves"),
+        why: SLICE_BOUNDS_OF_32_BITS,
+    },
+    Difference {
+        id: "madc-bounds-u64",
+        opcode: Some("madc"),
+        qualifier: Some(".u64"),
+        assumption: Some("mad-cc-product-halves"),
+        why: SLICE_BOUNDS_OF_32_BITS,
+    },
+    Difference {
+        id: "madc-bounds-s64",
+        opcode: Some("madc"),
+        qualifier: Some(".s64"),
+        assumption: Some("mad-cc-product-halves"),
+        why: SLICE_BOUNDS_OF_32_BITS,
+    },
 ];
 
+/// 9.7.2.5-6 at 64 bits.
+const SLICE_BOUNDS_OF_32_BITS: &str = "the block takes bits 63..32 or 31..0 of the product, the halves of a 32-bit \
+                                       type's; for .u64 and .s64 the model takes the upper or lower 64 bits of the \
+                                       128-bit product";
+
 impl Difference {
-    fn concerns(&self, variant: &Variant) -> bool {
+    /// Whether the difference concerns `variant`.
+    pub fn concerns(&self, variant: &Variant) -> bool {
         let name = variant.mnemonic();
         let opcode = variant.opcode();
         self.opcode.is_none_or(|o| o == opcode)
@@ -274,6 +309,13 @@ pub fn setting(variant: &Variant, readings: &[&SectionReading]) -> Result<Settin
         })
         .collect::<Vec<_>>();
     let widest = operands.iter().map(|o| o.width).max().unwrap_or(32);
+    // 9.7.2: the carry flag the block reads as `CC.CF`, one unsigned bit. What
+    // the flag becomes is said under the block, not in it: the block's
+    // outputs are the destination operands.
+    let mut operands = operands;
+    if variant.reads_flag() {
+        operands.push(Operand { name: FLAG_NAME.to_string(), signed: false, width: 1, output: false });
+    }
     let lane = ty.filter(|t| t.lanes() > 1).map(|t| (t.lane_width(), t.is_signed()));
     Ok(Setting {
         bound,

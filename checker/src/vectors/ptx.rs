@@ -14,13 +14,13 @@
 
 use std::collections::BTreeMap;
 
-use ptx_spec::catalogue::{Role, Variant};
+use ptx_spec::catalogue::{OperandType, Role, Variant};
 
 use super::files::Outcome;
 use super::Vector;
 use crate::error::Error;
 use crate::oracle::gpu::{Gpu, PARAMS};
-use crate::oracle::kernel::{from_word, instruction, register_type, to_word, NEWEST};
+use crate::oracle::kernel::{from_word, instruction, read_flag, register_type, set_flag, to_word, NEWEST};
 
 /// Threads per block.
 const BLOCK: u32 = 256;
@@ -91,7 +91,20 @@ pub fn kernel(variant: &Variant, name: &str, imm: &[u128]) -> String {
             word += 1;
         }
     }
+    // 9.7.2: the carry flag is the last input, set just before the
+    // instruction, and the last output, read just after it.
+    if variant.reads_flag() {
+        regs.push(("%cf".into(), ".b32"));
+        body.push(format!("ld.global.u64 %w, [%at+{}];", word * 8));
+        body.push("cvt.u32.u64 %cf, %w;".into());
+        body.extend(set_flag("%cf"));
+    }
     body.push(instruction(&variant.mnemonic(), tokens));
+    if variant.writes_flag() {
+        regs.push(("%cfo".into(), ".b32"));
+        body.push(read_flag("%cfo"));
+        dests.push(("%cfo".into(), OperandType::Bits(32)));
+    }
     body.push(format!("mul.lo.u64 %res, %i, {};", m * 8));
     body.push("add.u64 %res, %pout, %res;".into());
     for (n, (reg, ty)) in dests.iter().enumerate() {

@@ -12,6 +12,7 @@
 pub mod add_sub;
 pub mod bit_count;
 pub mod bit_field;
+pub mod carry;
 pub mod compare_select;
 pub mod div_rem;
 pub mod dot;
@@ -40,6 +41,7 @@ pub fn encode<A: Algebra>(variant: &Variant, alg: &A, inputs: &[A::Bv]) -> Outpu
         Variant::BitCount(v) => bit_count::encode(v, alg, inputs),
         Variant::BitField(v) => bit_field::encode(v, alg, inputs),
         Variant::Dot(v) => dot::encode(v, alg, inputs),
+        Variant::Carry(v) => carry::encode(v, alg, inputs),
         Variant::Logic(v) => logic::encode(v, alg, inputs),
         Variant::Shift(v) => shift::encode(v, alg, inputs),
         Variant::Shfl(v) => shfl::encode(v, alg, inputs),

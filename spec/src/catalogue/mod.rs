@@ -15,6 +15,7 @@ use crate::bv::Algebra;
 pub mod add_sub;
 pub mod bit_count;
 pub mod bit_field;
+pub mod carry;
 pub mod compare_select;
 pub mod div_rem;
 pub mod dot;
@@ -26,8 +27,8 @@ pub mod shfl;
 pub mod shift;
 
 use self::{
-    add_sub::AddSub, bit_count::BitCount, bit_field::BitField, compare_select::CompareSelect, div_rem::DivRem,
-    dot::Dot, logic::Logic, min_max::MinMax, mul_mad::MulMad, prmt::Prmt, shfl::Shfl, shift::Shift,
+    add_sub::AddSub, bit_count::BitCount, bit_field::BitField, carry::Carry, compare_select::CompareSelect,
+    div_rem::DivRem, dot::Dot, logic::Logic, min_max::MinMax, mul_mad::MulMad, prmt::Prmt, shfl::Shfl, shift::Shift,
 };
 
 /// A PTX type qualifier, as written after the instruction name.
@@ -171,6 +172,9 @@ pub enum Role {
     /// Not an operand: a value the spec calls unpredictable, an input to the
     /// proof so that it holds whatever the value is.
     Unpredictable,
+    /// Not an operand: the condition code's carry flag `CC.CF` (9.7.2),
+    /// which an instruction reads or writes without naming it.
+    Flag,
 }
 
 /// One operand of a variant, in the order the syntax writes them.
@@ -366,6 +370,7 @@ macro_rules! each_family {
             Variant::BitCount($v) => $body,
             Variant::BitField($v) => $body,
             Variant::Dot($v) => $body,
+            Variant::Carry($v) => $body,
             Variant::Logic($v) => $body,
             Variant::Shift($v) => $body,
             Variant::Shfl($v) => $body,
@@ -392,6 +397,8 @@ pub enum Variant {
     BitField(BitField),
     /// Section 9.7.1: dp4a, dp2a.
     Dot(Dot),
+    /// Section 9.7.2: add.cc, addc, sub.cc, subc, mad.cc, madc.
+    Carry(Carry),
     /// Section 9.7.8.1-6: and, or, xor, not, cnot, lop3.
     Logic(Logic),
     /// Section 9.7.8.7-9: shf, shl, shr.
@@ -405,8 +412,8 @@ pub enum Variant {
 }
 
 impl Variant {
-    /// Every legal variant, in spec order (9.7.1 by instruction, then 9.7.6,
-    /// 9.7.8 and 9.7.9).
+    /// Every legal variant, in spec order (9.7.1 by instruction, then 9.7.2,
+    /// 9.7.6, 9.7.8 and 9.7.9).
     pub fn all() -> Vec<Variant> {
         let mut all: Vec<Variant> = Vec::new();
         all.extend(AddSub::all().into_iter().map(Variant::AddSub));
@@ -416,6 +423,7 @@ impl Variant {
         all.extend(BitCount::all().into_iter().map(Variant::BitCount));
         all.extend(BitField::all().into_iter().map(Variant::BitField));
         all.extend(Dot::all().into_iter().map(Variant::Dot));
+        all.extend(Carry::all().into_iter().map(Variant::Carry));
         all.extend(CompareSelect::all().into_iter().map(Variant::CompareSelect));
         all.extend(Logic::all().into_iter().map(Variant::Logic));
         all.extend(Shift::all().into_iter().map(Variant::Shift));
@@ -468,6 +476,7 @@ impl Variant {
             Variant::BitCount(_) => "bit_count",
             Variant::BitField(_) => "bit_field",
             Variant::Dot(_) => "dot",
+            Variant::Carry(_) => "carry",
             Variant::Logic(_) => "logic",
             Variant::Shift(_) => "shift",
             Variant::Shfl(_) => "shfl",
@@ -505,6 +514,22 @@ impl Variant {
         matches!(self, Variant::Shfl(_))
     }
 
+    /// Whether the instruction reads the carry flag `CC.CF` (9.7.2's addc,
+    /// subc, madc): an input that no operand names.
+    pub fn reads_flag(&self) -> bool {
+        self.inputs().iter().any(|o| o.role == Role::Flag)
+    }
+
+    /// Whether the instruction writes the carry flag (9.7.2's `.cc` forms).
+    pub fn writes_flag(&self) -> bool {
+        self.outputs().iter().any(|o| o.role == Role::Flag)
+    }
+
+    /// Whether the instruction reads or writes the carry flag.
+    pub fn uses_flag(&self) -> bool {
+        self.reads_flag() || self.writes_flag()
+    }
+
     pub fn requirement(&self) -> Requirement {
         each_family!(self, v => v.requirement())
     }
@@ -530,12 +555,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn catalogue_has_the_238_variants() {
+    fn catalogue_has_the_286_variants() {
         let all = Variant::all();
-        assert_eq!(all.len(), 238);
+        assert_eq!(all.len(), 286);
         let count = |op: &str| all.iter().filter(|v| v.opcode() == op).count();
-        // 9.7.1: 141 variants, 9.7.8: 38, 9.7.9.5: 8, 9.7.9.7: 7,
-        // 9.7.6: 44.
+        // 9.7.1: 141 variants, 9.7.2: 48, 9.7.8: 38, 9.7.9.5: 8,
+        // 9.7.9.7: 7, 9.7.6: 44.
         let expected = [
             ("add", 9),
             ("sub", 7),
@@ -561,6 +586,12 @@ mod tests {
             ("bmsk", 2),
             ("dp4a", 4),
             ("dp2a", 8),
+            ("add.cc", 4),
+            ("addc", 8),
+            ("sub.cc", 4),
+            ("subc", 8),
+            ("mad.cc", 8),
+            ("madc", 16),
             ("and", 4),
             ("or", 4),
             ("xor", 4),
@@ -578,7 +609,7 @@ mod tests {
         for (op, n) in expected {
             assert_eq!(count(op), n, "{op}");
         }
-        assert_eq!(expected.iter().map(|(_, n)| n).sum::<usize>(), 238);
+        assert_eq!(expected.iter().map(|(_, n)| n).sum::<usize>(), 286);
     }
 
     #[test]

@@ -81,6 +81,9 @@ pub fn check(claim: &Claim, backend: &Backend, timeout: Duration) -> ClaimResult
         }
         Check::Parses { text } => ("parse against the catalogue", Ok(parses(text))),
         Check::FitsSyntax { text } => ("match against the Syntax block", Ok(fits_syntax(&claim.section, text))),
+        Check::Rejected { text } => {
+            ("parse against the catalogue and the Syntax block", Ok(rejected(&claim.section, text)))
+        }
         Check::NotCheckable { reason } => ("none", Ok(ClaimVerdict::NotCheckable(reason.clone()))),
     };
     let verdict = verdict.unwrap_or_else(ClaimVerdict::Unknown);
@@ -91,6 +94,21 @@ pub fn check(claim: &Claim, backend: &Backend, timeout: Duration) -> ClaimResult
 /// parser's message is the evidence.
 fn parses(text: &str) -> ClaimVerdict {
     syntax_verdict(Program::parse(text).map(|_| ()).map_err(|e| e.message))
+}
+
+/// An instruction the text excludes is neither a variant of the catalogue
+/// nor a form of its section's Syntax block; where it is one, which.
+fn rejected(section: &str, text: &str) -> ClaimVerdict {
+    let catalogue = Program::parse(text).is_ok().then(|| format!("`{text}` parses as a variant of the catalogue"));
+    let syntax = crate::audit::syntax::check(section, text)
+        .is_ok()
+        .then(|| format!("`{text}` fits the Syntax block of {section}"));
+    let failing: Vec<String> = catalogue.into_iter().chain(syntax).collect();
+    if failing.is_empty() {
+        ClaimVerdict::Holds(None)
+    } else {
+        ClaimVerdict::Refuted(Some(Witness { inputs: Vec::new(), observed: Vec::new(), failing }))
+    }
 }
 
 /// An example instruction fits its section's Syntax block; if not, why.
@@ -417,9 +435,11 @@ mod tests {
             let lists: Vec<&[String]> = match &c.check {
                 Check::Values { expect, .. } => vec![expect],
                 Check::Always { assume, holds, .. } | Check::Fails { assume, holds, .. } => vec![assume, holds],
-                Check::Warp { .. } | Check::Parses { .. } | Check::FitsSyntax { .. } | Check::NotCheckable { .. } => {
-                    vec![]
-                }
+                Check::Warp { .. }
+                | Check::Parses { .. }
+                | Check::FitsSyntax { .. }
+                | Check::Rejected { .. }
+                | Check::NotCheckable { .. } => vec![],
             };
             if let Check::Values { program, .. }
             | Check::Always { program, .. }

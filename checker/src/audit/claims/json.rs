@@ -44,6 +44,7 @@ fn check_json(check: &Check) -> Value {
         }
         Check::Parses { text } => json!({"how": "catalogue", "instruction": text}),
         Check::FitsSyntax { text } => json!({"how": "syntax-block", "instruction": text}),
+        Check::Rejected { text } => json!({"how": "rejected", "instruction": text}),
         Check::NotCheckable { reason } => json!({"how": "none", "reason": reason}),
     }
 }

@@ -117,6 +117,10 @@ pub enum Check {
     /// The instruction fits its section's Syntax block
     /// ([`syntax`](crate::audit::syntax)).
     FitsSyntax { text: String },
+    /// The instruction is no form the text allows: the catalogue does not
+    /// parse it, and it fits no line of its section's Syntax block (a
+    /// modifier the Notes exclude, 9.7.2's `No saturation.`).
+    Rejected { text: String },
     /// Why the statement cannot be checked.
     NotCheckable { reason: String },
 }
@@ -202,8 +206,9 @@ pub struct ClaimsError {
 
 /// The claims files, built in: each name (as the repository has it) with
 /// its text, in section order.
-pub const FILES: [(&str, &str); 5] = [
+pub const FILES: [(&str, &str); 6] = [
     ("checker/claims/9.7.1-integer.toml", include_str!("../../../claims/9.7.1-integer.toml")),
+    ("checker/claims/9.7.2-carry.toml", include_str!("../../../claims/9.7.2-carry.toml")),
     ("checker/claims/9.7.6-compare-select.toml", include_str!("../../../claims/9.7.6-compare-select.toml")),
     ("checker/claims/9.7.8-logic-shift.toml", include_str!("../../../claims/9.7.8-logic-shift.toml")),
     ("checker/claims/9.7.9.5-shfl.toml", include_str!("../../../claims/9.7.9.5-shfl.toml")),

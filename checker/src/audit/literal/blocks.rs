@@ -16,6 +16,7 @@ use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::add_sub::AddSub;
 use ptx_spec::catalogue::bit_count::BitCount;
 use ptx_spec::catalogue::bit_field::{BitField, Mode as BitFieldMode};
+use ptx_spec::catalogue::carry::{Arith, Carry, FLAG_NAME};
 use ptx_spec::catalogue::compare_select::{CompareSelect, SlctTest};
 use ptx_spec::catalogue::div_rem::DivRem;
 use ptx_spec::catalogue::dot::{Dot, Half};
@@ -103,6 +104,25 @@ const LOW_24_PRODUCT: (&str, &str) =
     ("t = a * b", "multiplies the low 24 bits of each operand into a 48-bit product (mul24-low-24-bits)");
 const BITS_47_16: (&str, &str) =
     ("t<47..16>", "takes bits 47..16 of the 48-bit product (assumption mul24-low-24-bits)");
+
+/// 9.7.2: the carry flag as an addend.
+const CARRIES_IN: &str = "adds CC.CF as 0 or 1 (assumption cc-flag-state: either value, where nothing set it)";
+/// mad.cc and madc: the product and its halves.
+const CC_PRODUCT: (&str, &str) = (
+    "t = a * b",
+    "`a * b` multiplies in the operands' own type, so t keeps only the low n bits of the product: t<63..32> is not \
+     the upper half of a 32-bit product, and t<63..32> and t<31..0> of a 64-bit t are not the halves of a 128-bit one",
+);
+const CC_HALVES: (&str, &str) = (
+    "t = a * b",
+    "forms the exact 2n-bit product and takes its upper or lower n bits (assumption mad-cc-product-halves)",
+);
+const CC_SLICES: NotC = NotC {
+    fragment: "d = t<63..32> + c;",
+    reason: "`t<63..32>` is not C, and the block assigns d twice on unconditional lines, the variant named only in \
+             comments",
+    repair: "read `t<hi..lo>` as bits hi..lo of t, and each assignment as guarded by the variant its comment names",
+};
 
 pub const BLOCKS: &[Block] = &[
     Block {
@@ -350,6 +370,48 @@ pub const BLOCKS: &[Block] = &[
         ],
     },
     Block {
+        section: "9.7.2.1",
+        opcode: "add.cc",
+        wrong_result: None,
+        not_c: None,
+        model_notes: &[("d = a + b", WRAPS)],
+    },
+    Block {
+        section: "9.7.2.2",
+        opcode: "addc",
+        wrong_result: None,
+        not_c: None,
+        model_notes: &[("a + b", WRAPS), ("a + b + CC.CF", CARRIES_IN)],
+    },
+    Block {
+        section: "9.7.2.3",
+        opcode: "sub.cc",
+        wrong_result: None,
+        not_c: None,
+        model_notes: &[("d = a - b", WRAPS)],
+    },
+    Block {
+        section: "9.7.2.4",
+        opcode: "subc",
+        wrong_result: None,
+        not_c: None,
+        model_notes: &[("b + CC.CF", CARRIES_IN), ("a - (b + CC.CF)", WRAPS)],
+    },
+    Block {
+        section: "9.7.2.5",
+        opcode: "mad.cc",
+        wrong_result: Some(CC_PRODUCT),
+        not_c: Some(CC_SLICES),
+        model_notes: &[CC_HALVES, ("t<63..32> + c", WRAPS), ("t<31..0> + c", WRAPS)],
+    },
+    Block {
+        section: "9.7.2.6",
+        opcode: "madc",
+        wrong_result: Some(CC_PRODUCT),
+        not_c: Some(CC_SLICES),
+        model_notes: &[CC_HALVES, ("t<63..32> + c", WRAPS), ("t<31..0> + c", WRAPS), ("+ CC.CF", CARRIES_IN)],
+    },
+    Block {
         section: "9.7.6.3",
         opcode: "selp",
         wrong_result: None,
@@ -389,6 +451,7 @@ fn transcribe<A: Algebra>(c: &mut C<A>, variant: &Variant, ins: &[A::Bv]) -> Out
         Variant::BitCount(v) => bit_count(c, v, ins),
         Variant::BitField(v) => bit_field(c, v, ins),
         Variant::Dot(v) => dot(c, v, ins),
+        Variant::Carry(v) => carry(c, v, ins),
         Variant::Logic(v) => logic(c, v, ins),
         Variant::Shift(v) => shift(c, v, ins),
         Variant::Shfl(v) => shfl(c, v, ins),
@@ -536,6 +599,53 @@ fn mul_mad<A: Algebra>(c: &mut C<A>, v: MulMad, ins: &Inputs<A::Bv>) -> Outputs<
         c.assign("d = ... + c", sum, dest)
     } else {
         c.assign("d = t...", part, dest)
+    };
+    vec![out(c, d)]
+}
+
+/// 9.7.2.1-6. `CC.CF` is read as an `int` 0 or 1, what a one-bit flag
+/// promotes to. The sentence under each block that writes the flag is not
+/// code, so the reading computes `d` alone.
+fn carry<A: Algebra>(c: &mut C<A>, v: Carry, ins: &Inputs<A::Bv>) -> Outputs<A> {
+    let t = c.of_ptx(v.ty);
+    let (a, b) = (c.operand(ins.get("a"), t), c.operand(ins.get("b"), t));
+    let flag = |c: &C<A>| c.operand(c.alg().zero_extend(31, ins.get(FLAG_NAME)), CType::Int);
+    let d = match (v.arith, v.carry_in) {
+        (Arith::Add, false) => {
+            let sum = c.add("d = a + b", a, b);
+            c.assign("d = a + b", sum, t)
+        }
+        (Arith::Add, true) => {
+            let sum = c.add("a + b", a, b);
+            let cf = flag(c);
+            let sum = c.add("a + b + CC.CF", sum, cf);
+            c.assign("d = a + b + CC.CF", sum, t)
+        }
+        (Arith::Sub, false) => {
+            let diff = c.sub("d = a - b", a, b);
+            c.assign("d = a - b", diff, t)
+        }
+        (Arith::Sub, true) => {
+            let cf = flag(c);
+            let subtrahend = c.add("b + CC.CF", b, cf);
+            let diff = c.sub("a - (b + CC.CF)", a, subtrahend);
+            c.assign("d = a - (b + CC.CF)", diff, t)
+        }
+        (Arith::Mad(mode), carry_in) => {
+            let product = c.mul("t = a * b", a, b);
+            // The assignment the comment names for the variant.
+            let (part, fragment) = match mode {
+                MulMode::Hi => (c.slice("t<63..32>", product, 63, 32), "t<63..32> + c"),
+                _ => (c.slice("t<31..0>", product, 31, 0), "t<31..0> + c"),
+            };
+            let addend = c.operand(ins.get("c"), t);
+            let mut sum = c.add(fragment, part, addend);
+            if carry_in {
+                let cf = flag(c);
+                sum = c.add("+ CC.CF", sum, cf);
+            }
+            c.assign("d = t<..> + c", sum, t)
+        }
     };
     vec![out(c, d)]
 }

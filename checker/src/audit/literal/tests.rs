@@ -3,7 +3,7 @@
 use super::blocks::{Transcription, BLOCKS};
 use super::*;
 use ptx_spec::bv::{BitVec, Concrete};
-use ptx_spec::catalogue::Variant;
+use ptx_spec::catalogue::{Role, Variant};
 
 fn int(c: &C<Concrete>, v: i128) -> CInt<Concrete> {
     c.int(v)
@@ -202,7 +202,8 @@ fn stored_predicates_are_bools() {
 }
 
 /// Every transcription runs on concrete inputs without panicking, and
-/// gives one value of the right width per output.
+/// gives one value of the right width per output the block computes: every
+/// destination operand (9.7.2's blocks leave `CC.CF` to the prose below them).
 #[test]
 fn every_block_transcribes_every_variant() {
     let alg = Concrete;
@@ -213,7 +214,8 @@ fn every_block_transcribes_every_variant() {
                 let mut c = C::new(&alg);
                 let outs = block.literal(&mut c, &v, &ins);
                 let widths: Vec<u32> = outs.iter().map(|o| o.value.width()).collect();
-                let expected: Vec<u32> = v.outputs().iter().map(|o| o.ty.width()).collect();
+                let computed = v.outputs().into_iter().filter(|o| o.role != Role::Flag);
+                let expected: Vec<u32> = computed.map(|o| o.ty.width()).collect();
                 assert_eq!(widths, expected, "{v}");
             }
         }

@@ -15,6 +15,7 @@ pub mod compare;
 
 use ptx_spec::assumption::{self, Assumption};
 use ptx_spec::bv::{Algebra, BitVec, Concrete};
+use ptx_spec::catalogue::carry::{Arith, FLAG_NAME};
 use ptx_spec::catalogue::{
     add_sub::AddSub, bit_count::BitCount, bit_field::BitField, compare_select::CompareSelect, div_rem::DivRem,
     min_max::MinMax, mul_mad::MulMad, shift::Shift,
@@ -25,6 +26,7 @@ use ptx_spec::family::bit_count::{fns_parts, fns_reading, FnsMagnitude};
 use crate::audit::readings::add_sub::{abs_saturating, neg_saturating};
 use crate::audit::readings::bit_count::{bfind_int_shift, bfind_negate, clz_c_precedence, fns_base_unchecked};
 use crate::audit::readings::bit_field::{bfe_sign_reading, bfe_zero_past_msb, szext_pseudocode, BfeSign, SzextRepair};
+use crate::audit::readings::carry::{carry_reading, CarryReading};
 use crate::audit::readings::compare_select::{selp_quieting, slct_sign_bit};
 use crate::audit::readings::div_rem::{div_flooring, div_saturating, rem_flooring, rem_truncating};
 use crate::audit::readings::dot::{dot_reading, ElementOrder, ExtractOrder};
@@ -79,6 +81,8 @@ pub enum Restrict {
 pub enum Formula {
     /// The model's semantics (`Variant::semantics`).
     Model,
+    /// 9.7.2: a reading of the carry flag (see [`CarryReading`]).
+    Carry(CarryReading),
     /// The model's value, undefined wherever it is not the exact result:
     /// signed overflow of add and sub, as in C.
     UndefinedOnSignedOverflow,
@@ -351,6 +355,18 @@ impl Formula {
             }
             (Formula::SelpQuietsNan, Variant::CompareSelect(CompareSelect::Selp(ty @ (Type::F32 | Type::F64)))) => {
                 one(selp_quieting(alg, ty, get("a"), get("b"), get("c")))
+            }
+            (Formula::Carry(r), Variant::Carry(v)) => {
+                let applies = match r {
+                    CarryReading::SignedOverflow => v.arith != Arith::Sub && v.carry_out,
+                    CarryReading::CarryPolarity | CarryReading::WrappedSubtrahend => v.arith == Arith::Sub,
+                    CarryReading::LiteralBounds => matches!(v.arith, Arith::Mad(_)),
+                    CarryReading::UnsetReadsZero => v.carry_in,
+                };
+                let zero = alg.constant(v.ty.width(), 0);
+                let operand = |name: &str| operands.iter().any(|o| o.name == name).then(|| get(name));
+                let inputs = [get("a"), get("b"), operand("c").unwrap_or(zero), operand(FLAG_NAME).unwrap_or(zero)];
+                applies.then(|| carry_reading(alg, v, r, inputs))
             }
             _ => None,
         }
@@ -1233,6 +1249,104 @@ pub const PASSAGES: &[Passage] = &[
         adopted: "model",
         examples: &[],
         assumption: Some(&assumption::PRMT_BYTE_SELECT),
+    },
+    Passage {
+        id: "carry-out-unsigned",
+        section: "9.7.2.1",
+        fragment: "carry-out written to CC.CF",
+        question: "what the carry-out of a signed addition is: the unsigned carry of its bit patterns, or its signed \
+                   overflow",
+        variants: &["add.cc.s32", "addc.cc.s32", "mad.lo.cc.s32", "madc.hi.cc.s32"],
+        readings: &[
+            model(
+                "bit n of the exact sum of the addends' bit patterns, the same for signed and unsigned types as the \
+                 Notes say",
+                Text::Prose,
+            ),
+            Reading {
+                name: "signed-overflow",
+                says: "for .s32 and .s64, the flag is set where the exact signed sum leaves the type's range, as an \
+                       overflow flag would be",
+                text: Text::Other,
+                formula: Formula::Carry(CarryReading::SignedOverflow),
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::CARRY_OUT_UNSIGNED),
+    },
+    Passage {
+        id: "borrow-out",
+        section: "9.7.2.4",
+        fragment: "d = a  - (b + CC.CF);",
+        question: "what sub.cc and subc.cc write to CC.CF: a set flag for a borrow or for none, and whether b + CC.CF \
+                   may wrap",
+        variants: &["sub.cc.u32", "subc.cc.u32", "subc.u32"],
+        readings: &[
+            model(
+                "1 exactly when a is below b + CC.CF, the sum taken exactly: a borrow, in the polarity subc's \
+                 `- (b + CC.CF)` reads it",
+                Text::Pseudocode,
+            ),
+            Reading {
+                name: "carry-polarity",
+                says: "a set flag means no borrow, the carry of a + ~b + 1 that machines which subtract by adding \
+                       keep; subc then subtracts the flag's complement",
+                text: Text::Other,
+                formula: Formula::Carry(CarryReading::CarryPolarity),
+            },
+            Reading {
+                name: "wrapped-subtrahend",
+                says: "b + CC.CF computed in b's own type, as C computes it, so that b all ones with the flag set \
+                       subtracts 0 and borrows nothing",
+                text: Text::C,
+                formula: Formula::Carry(CarryReading::WrappedSubtrahend),
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::BORROW_OUT),
+    },
+    Passage {
+        id: "mad-cc-product-halves",
+        section: "9.7.2.5",
+        fragment: "d = t<63..32> + c;",
+        question: "which bits of the product mad.cc and madc add to c for the 64-bit types, whose product has 128 bits",
+        variants: &["mad.hi.cc.u64", "mad.lo.cc.s64", "madc.hi.cc.u64", "madc.lo.s64"],
+        readings: &[
+            model(
+                "the upper or lower half of the 2n-bit product, as mad in 9.7.1.4 takes t<2n-1..n> and t<n-1..0>",
+                Text::Prose,
+            ),
+            Reading {
+                name: "bounds-as-written",
+                says: "bits 63..32 and 31..0 of the product, as the block writes them for every type, zero-extended",
+                text: Text::Pseudocode,
+                formula: Formula::Carry(CarryReading::LiteralBounds),
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::MAD_CC_PRODUCT_HALVES),
+    },
+    Passage {
+        id: "cc-flag-state",
+        section: "9.7.2",
+        fragment: "implicitly specified condition code register",
+        question: "what CC.CF holds where no instruction has written it, which the chapter does not say",
+        variants: &["addc.u32", "subc.u64", "madc.lo.u32"],
+        readings: &[
+            model("either value: the proofs take the flag as an input, and so must an implementation", Text::Other),
+            Reading {
+                name: "reads-zero",
+                says: "the flag starts clear, as a register reset to 0 would, so that a chain may begin with addc",
+                text: Text::Other,
+                formula: Formula::Carry(CarryReading::UnsetReadsZero),
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::CC_FLAG_STATE),
     },
     Passage {
         id: "selp-float-bits",

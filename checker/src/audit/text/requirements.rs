@@ -87,6 +87,11 @@ fn spans(text: &str) -> Vec<String> {
     text.split('`').skip(1).step_by(2).map(str::to_string).collect()
 }
 
+/// The operand width a sentence opens with: 64 in `64-bit `add.cc` ...`.
+fn operand_width(text: &str) -> Option<u32> {
+    text.split_once("-bit ").and_then(|(n, _)| n.parse().ok())
+}
+
 /// `min{.relu}.s16x2` as the mnemonics it stands for.
 fn expand(span: &str) -> Vec<String> {
     match (span.find('{'), span.find('}')) {
@@ -106,7 +111,14 @@ fn expand(span: &str) -> Vec<String> {
 /// (`slct.f64` for `slct.f64.s32` and the rest); `None` where a span names
 /// nothing the section has.
 fn subject(section: &str, text: &str, all: &[Variant]) -> Option<(Vec<Variant>, Vec<String>)> {
-    let mine: Vec<Variant> = all.iter().copied().filter(|v| v.section() == section).collect();
+    // `64-bit add.cc ...` (9.7.2): the forms whose operands are that wide.
+    let width = operand_width(text);
+    let mine: Vec<Variant> = all
+        .iter()
+        .copied()
+        .filter(|v| v.section() == section)
+        .filter(|v| width.is_none_or(|w| v.operands().first().is_some_and(|d| d.ty.width() == w)))
+        .collect();
     let opcode = mine.first()?.opcode();
     let mut named: Vec<Variant> = Vec::new();
     let mut inexact: Vec<String> = Vec::new();
@@ -207,12 +219,13 @@ pub fn check(doc: &Document) -> Requirements {
         let section = u.base_section();
         let Some(s) = statement(&u.text) else { continue };
         let Some((subject, inexact)) = subject(section, &u.text, &all) else { continue };
-        let named = spans(&u.text).iter().any(|sp| {
-            !sp.starts_with("sm_")
-                && sp != ".target"
-                && !sp.ends_with(".sync")
-                && Some(sp.as_str()) != subject.first().map(|v| v.opcode())
-        });
+        let named = operand_width(&u.text).is_some()
+            || spans(&u.text).iter().any(|sp| {
+                !sp.starts_with("sm_")
+                    && sp != ".target"
+                    && !sp.ends_with(".sync")
+                    && Some(sp.as_str()) != subject.first().map(|v| v.opcode())
+            });
         if let Some(name) = inexact.first() {
             out.misnamed.push((u.clone(), name.clone()));
         }

@@ -285,15 +285,21 @@ fn heading(doc: &Document, s: &Section) -> Vec<Finding> {
         }
     }
     if let Some(b) = s.block(BlockKind::Syntax) {
-        let written: BTreeSet<String> = b
-            .code()
-            .filter_map(|l| {
-                let t = l.text.trim();
-                (!t.starts_with('.') && !t.is_empty())
-                    .then(|| t.split(['.', ' ', '{']).next().unwrap_or("").to_string())
+        let lines: Vec<&str> =
+            b.code().map(|l| l.text.trim()).filter(|t| !t.starts_with('.') && !t.is_empty()).collect();
+        let written: BTreeSet<String> =
+            lines.iter().map(|t| t.split(['.', ' ', '{']).next().unwrap_or("").to_string()).collect();
+        // A name with a dot (9.7.2's `add.cc`) is written whole before the
+        // line's next qualifier or operands, its braced options aside
+        // (`mad{.hi,.lo}.cc.type` writes `mad.cc`).
+        let written_whole = |name: &str| {
+            lines.iter().any(|t| {
+                let plain: String =
+                    t.split('{').map(|part| part.split_once('}').map_or(part, |(_, rest)| rest)).collect();
+                plain.strip_prefix(name).is_some_and(|rest| rest.starts_with(['.', ' ']))
             })
-            .collect();
-        if !written.is_empty() && !written.contains(opcode) {
+        };
+        if !written.is_empty() && !written.contains(opcode) && !written_whole(opcode) {
             out.push(finding(
                 format!("text-heading-{}-opcode", s.number),
                 s,
@@ -329,8 +335,13 @@ fn group_list(s: &Section) -> Vec<(&Line, String)> {
         .filter_map(|l| {
             let t = l.text.trim();
             let item = t.strip_prefix("* ").or_else(|| t.strip_prefix("- "))?;
-            Some((l, item.trim().trim_matches('`').to_string()))
+            // An item may name several instructions, each in code
+            // (9.7.2's `add.cc`, `addc`).
+            let spans: Vec<String> = item.split('`').skip(1).step_by(2).map(str::to_string).collect();
+            let names = if spans.len() > 1 { spans } else { vec![item.trim().trim_matches('`').to_string()] };
+            Some(names.into_iter().map(move |n| (l, n)))
         })
+        .flatten()
         .collect()
 }
 
