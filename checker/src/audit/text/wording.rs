@@ -433,6 +433,64 @@ fn introduction(doc: &Document, s: &Section) -> Vec<Finding> {
     out
 }
 
+/// Bit slices written two ways in one section: the Semantics block's
+/// `t<63..32>` and an example comment's `(r4*r6).[63:32]` (9.7.2.6). A
+/// reader must guess that the two mean the same bits.
+fn slice_notation(doc: &Document) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for s in &doc.sections {
+        let (Some(semantics), Some(examples)) = (s.block(BlockKind::Semantics), s.block(BlockKind::Examples)) else {
+            continue;
+        };
+        let in_block = semantics.code().find_map(|l| angle_slice(&l.text));
+        let in_comment =
+            examples.code().find_map(|l| l.text.split_once("//").and_then(|(_, c)| colon_slice(c)).map(|x| (l, x)));
+        if let (Some(block), Some((line, comment))) = (in_block, in_comment) {
+            out.push(finding(
+                format!("text-notation-{}-slices", s.number),
+                s,
+                FindingKind::Structure,
+                comment.clone(),
+                format!(
+                    "the Semantics block writes a bit slice as `{block}`, the examples' comments as `{comment}`: two \
+                     notations for one thing, neither defined"
+                ),
+                line,
+            ));
+        }
+    }
+    out
+}
+
+/// The first `t<hi..lo>` slice of a line, as written.
+fn angle_slice(text: &str) -> Option<String> {
+    let start = text.find('<')?;
+    let end = start + text[start..].find('>')?;
+    let inner = &text[start + 1..end];
+    let (hi, lo) = inner.split_once("..")?;
+    let bound = |b: &str| !b.is_empty() && b.chars().all(|c| c.is_ascii_alphanumeric() || "+-*".contains(c));
+    let name = text[..start].rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
+    (bound(hi) && bound(lo)).then(|| text[name..=end].to_string())
+}
+
+/// The first `[hi:lo]` slice of a comment, numbers on both sides.
+fn colon_slice(text: &str) -> Option<String> {
+    let mut rest = text;
+    while let Some(start) = rest.find('[') {
+        let after = &rest[start + 1..];
+        if let Some(end) = after.find(']') {
+            if let Some((hi, lo)) = after[..end].split_once(':') {
+                let number = |b: &str| !b.is_empty() && b.chars().all(|c| c.is_ascii_digit());
+                if number(hi.trim()) && number(lo.trim()) {
+                    return Some(format!("[{}]", &after[..end]));
+                }
+            }
+        }
+        rest = after;
+    }
+    None
+}
+
 fn shorten(text: &str) -> String {
     let t = text.trim();
     if t.chars().count() <= 60 {
@@ -595,7 +653,23 @@ pub fn check(doc: &Document, dictionary: Result<&HashSet<String>, &str>) -> (Vec
     };
     all.extend(structure(doc));
     all.extend(code(doc));
+    all.extend(slice_notation(doc));
     let mut seen: HashSet<String> = HashSet::new();
     all.retain(|f| seen.insert(f.id.clone()));
     (all, note)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{angle_slice, colon_slice};
+
+    #[test]
+    fn slices_are_found_in_either_notation() {
+        assert_eq!(angle_slice("d = t<63..32> + c + CC.CF;").as_deref(), Some("t<63..32>"));
+        assert_eq!(angle_slice("d = t<2n-1..n> + c;").as_deref(), Some("t<2n-1..n>"));
+        assert_eq!(angle_slice("if (a < b) d = a;"), None);
+        assert_eq!(colon_slice(" r1=(r4*r6).[63:32], no carry-out").as_deref(), Some("[63:32]"));
+        assert_eq!(colon_slice(" d[i] = a[i]"), None);
+        assert_eq!(colon_slice(" a[0:15] then [x:y]").as_deref(), Some("[0:15]"));
+    }
 }
