@@ -48,15 +48,15 @@ pub struct Carry {
 }
 
 impl Carry {
-    /// The opcode as the section's heading names it: `add.cc`, `addc`.
-    fn base(&self) -> &'static str {
+    /// The instruction as its section's heading names it, and the section.
+    fn heading(&self) -> (&'static str, &'static str) {
         match (self.arith, self.carry_in) {
-            (Arith::Add, false) => "add",
-            (Arith::Add, true) => "addc",
-            (Arith::Sub, false) => "sub",
-            (Arith::Sub, true) => "subc",
-            (Arith::Mad(_), false) => "mad",
-            (Arith::Mad(_), true) => "madc",
+            (Arith::Add, false) => ("add.cc", "9.7.2.1"),
+            (Arith::Add, true) => ("addc", "9.7.2.2"),
+            (Arith::Sub, false) => ("sub.cc", "9.7.2.3"),
+            (Arith::Sub, true) => ("subc", "9.7.2.4"),
+            (Arith::Mad(_), false) => ("mad.cc", "9.7.2.5"),
+            (Arith::Mad(_), true) => ("madc", "9.7.2.6"),
         }
     }
 }
@@ -85,25 +85,11 @@ impl Family for Carry {
     }
 
     fn opcode(&self) -> &'static str {
-        match (self.arith, self.carry_in) {
-            (Arith::Add, false) => "add.cc",
-            (Arith::Add, true) => "addc",
-            (Arith::Sub, false) => "sub.cc",
-            (Arith::Sub, true) => "subc",
-            (Arith::Mad(_), false) => "mad.cc",
-            (Arith::Mad(_), true) => "madc",
-        }
+        self.heading().0
     }
 
     fn section(&self) -> &'static str {
-        match (self.arith, self.carry_in) {
-            (Arith::Add, false) => "9.7.2.1",
-            (Arith::Add, true) => "9.7.2.2",
-            (Arith::Sub, false) => "9.7.2.3",
-            (Arith::Sub, true) => "9.7.2.4",
-            (Arith::Mad(_), false) => "9.7.2.5",
-            (Arith::Mad(_), true) => "9.7.2.6",
-        }
+        self.heading().1
     }
 
     fn operands(&self) -> Vec<Operand> {
@@ -169,7 +155,9 @@ impl fmt::Display for Carry {
             _ => "",
         };
         let cc = if self.carry_out { ".cc" } else { "" };
-        write!(f, "{}{mode}{cc}{}", self.base(), self.ty)
+        // The mnemonic writes the mode between the name and `.cc`.
+        let base = self.opcode().trim_end_matches(".cc");
+        write!(f, "{base}{mode}{cc}{}", self.ty)
     }
 }
 
