@@ -138,10 +138,9 @@ fn sweep(
         .into_iter()
         .filter(|v| match only {
             None => true,
-            Some(SweepMode::Exhaustive) => sweep::swept_alone(v) && sweep::exhaustive(v),
-            Some(SweepMode::Sampled) => v.is_warp_wide() || (sweep::swept_alone(v) && !sweep::exhaustive(v)),
+            Some(SweepMode::Exhaustive) => !v.is_warp_wide() && sweep::exhaustive(v),
+            Some(SweepMode::Sampled) => v.is_warp_wide() || !sweep::exhaustive(v),
         })
-        .filter(|v| v.is_warp_wide() || sweep::swept_alone(v))
         .collect();
     if variants.is_empty() {
         return Err(Error::usage("no selected variant is swept that way"));
@@ -187,7 +186,7 @@ fn sweep(
         }
         Ok(())
     };
-    for v in variants.iter().filter(|v| sweep::swept_alone(v)) {
+    for v in variants.iter().filter(|v| !v.is_warp_wide()) {
         let s = sweep::sweep(&gpu, pool, v, &witnesses, samples, seed)?;
         show(out, &s)?;
         record.variants.push(s);

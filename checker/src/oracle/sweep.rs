@@ -371,7 +371,7 @@ pub fn kernel(variant: &Variant, name: &str, mode: Mode, imm: &[u128]) -> String
 /// table), as `hw sweep` makes them.
 pub fn module() -> String {
     let mut ptx = NEWEST.header();
-    for (k, v) in Variant::all().iter().filter(|v| swept_alone(v)).enumerate() {
+    for (k, v) in Variant::all().iter().filter(|v| !v.is_warp_wide()).enumerate() {
         let mode = if exhaustive(v) { Mode::Exhaustive } else { Mode::Sampled };
         let imm: Vec<u128> = v.inputs().iter().filter(|o| o.role == Role::Imm).map(|_| 0x96).collect();
         ptx.push_str(&kernel(v, &format!("sweep{k}"), mode, &imm));
@@ -507,12 +507,6 @@ fn digest(variant: &Variant, got: &[u64]) -> String {
     let bytes: Vec<u8> =
         got.iter().enumerate().flat_map(|(k, &v)| (v & masks[k % masks.len()]).to_le_bytes()).collect();
     format!("{:016x}", xxh3_64(&bytes))
-}
-
-/// Whether `variant` is swept by a kernel of its own: one thread's values
-/// (shfl's sweep runs whole warps).
-pub fn swept_alone(variant: &Variant) -> bool {
-    !variant.is_warp_wide()
 }
 
 /// Whether `variant` is swept exhaustively.

@@ -525,11 +525,6 @@ impl Variant {
         self.outputs().iter().any(|o| o.role == Role::Flag)
     }
 
-    /// Whether the instruction reads or writes the carry flag.
-    pub fn uses_flag(&self) -> bool {
-        self.reads_flag() || self.writes_flag()
-    }
-
     pub fn requirement(&self) -> Requirement {
         each_family!(self, v => v.requirement())
     }
