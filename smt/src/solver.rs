@@ -168,7 +168,21 @@ impl Backend {
     }
 
     /// Fail early, with a clear error, when a solver program is missing.
+    /// Asked once per solver and process: a query made a probe process of
+    /// its own before (bitwuzla's, a Python start, took as long as most
+    /// queries).
     pub fn check_available(&self) -> Result<(), SolverError> {
+        static AVAILABLE: OnceLock<Mutex<HashMap<&'static str, Result<(), SolverError>>>> = OnceLock::new();
+        match self {
+            Backend::Embedded => Ok(()),
+            Backend::Process(s) => {
+                let mut known = AVAILABLE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+                known.entry(s.name).or_insert_with(|| self.probe_available()).clone()
+            }
+        }
+    }
+
+    fn probe_available(&self) -> Result<(), SolverError> {
         match self {
             Backend::Embedded => Ok(()),
             Backend::Process(s) => {
