@@ -124,9 +124,9 @@ fn prove_all_as_json() {
     assert_eq!(o.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     let results = v["results"].as_array().unwrap();
-    assert_eq!(results.len(), 286);
+    assert_eq!(results.len(), 2176);
     assert!(results.iter().all(|r| r["verdict"] == "proven"));
-    assert_eq!(v["summary"]["proven"], 286);
+    assert_eq!(v["summary"]["proven"], 2176);
     let fns = results.iter().find(|r| r["variant"] == "fns.b32").unwrap();
     // fns is proven by induction over its steps: one comparison.
     assert_eq!(fns["cases"], 1);

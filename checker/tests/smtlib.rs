@@ -40,7 +40,7 @@ fn the_whole_export_loads_into_each_solver() {
     let o = ptxcheck(&["smtlib", "all"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let script = format!("{}(check-sat)\n", stdout(&o));
-    assert_eq!(script.matches("(define-fun |").count(), 349);
+    assert_eq!(script.matches("(define-fun |").count(), 2617);
     for (program, args) in SOLVERS {
         let start = std::time::Instant::now();
         let Some(lines) = run_solver(program, args, &script) else { continue };
@@ -81,7 +81,10 @@ impl Inputs {
 /// concrete semantics leaves undefined has its `.defined` function false.
 #[test]
 fn exported_functions_compute_the_concrete_semantics() {
-    let variants = Variant::all();
+    // set's and setp's covering sample: their 1,890 forms would take
+    // minutes of solver time, where the sample's 108 hold every operator at
+    // every type and every Boolean form at every destination.
+    let variants = Variant::sampled();
     let o = ptxcheck(&["smtlib", "all"]);
     let export = stdout(&o);
     let mut script = export.clone();

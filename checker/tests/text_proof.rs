@@ -28,8 +28,10 @@ fn seeds(test: &str) -> Option<Document> {
 }
 
 /// Opcodes whose block the evaluator does not read yet: prmt calls
-/// `ReadByte`, which the text never defines and no reading supplies.
-const NOT_READ_YET: &[&str] = &["prmt"];
+/// `ReadByte`, which the text never defines and no reading supplies; set
+/// and setp, whose blocks call `BoolOp` and `isFloat` and write `CmpOp` as
+/// an operator, which the evaluator does not read yet.
+const NOT_READ_YET: &[&str] = &["prmt", "set", "setp"];
 
 /// Whether the evaluator reads `v`'s block: not prmt's, nor slct's with an
 /// .f32 `c`, which it compares as a float.
@@ -127,7 +129,9 @@ fn every_variant_is_proven_against_the_text_or_names_why_not() {
         *counts.entry(proof.verdict.label()).or_insert(0) += 1;
     }
     let counts: Vec<String> = counts.iter().map(|(k, n)| format!("{k}: {n}")).collect();
-    assert_eq!(counts.join(", "), "named difference: 28, not read: 29, proven: 229");
+    // Not read: prmt's 7 and slct's 22 .f32 forms, and set's and setp's
+    // 1,890 (their blocks call BoolOp and isFloat, see NOT_READ_YET).
+    assert_eq!(counts.join(", "), "named difference: 28, not read: 1919, proven: 229");
 }
 
 /// A block edited to compute something else is caught, with a witness on

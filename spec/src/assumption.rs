@@ -318,6 +318,56 @@ pub const CC_FLAG_STATE: Assumption = Assumption {
               reads it first has it as an input",
 };
 
+/// 9.7.6.1-2: which order lt, le, gt and ge compare in.
+pub const COMPARE_ORDER_BY_TYPE: Assumption = Assumption {
+    id: "compare-order-by-type",
+    section: "9.7.6.1-2",
+    fragment: "The signed and unsigned comparison operators are",
+    reading: "lt, le, gt and ge compare the values of a and b as the type says: as signed integers for the \
+              .s types, as unsigned ones for the .u types; lo, ls, hi and hs, which the Integer Notes give the \
+              unsigned types only, are lt, le, gt and ge. The Notes name the operators of both kinds without \
+              saying which order each one uses",
+};
+
+/// 9.7.6.1-2: the forms without a Boolean operator.
+pub const COMPARE_NO_BOOLOP: Assumption = Assumption {
+    id: "compare-no-boolop",
+    section: "9.7.6.1-2",
+    fragment: "BoolOp(t, c)",
+    reading: "a form without .BoolOp, which has no c, writes the comparison itself: setp's p is t and its q \
+              is !t, set's d is written from t. The Semantics applies BoolOp to t and c in every form, \
+              whether or not the instruction has either",
+};
+
+/// 9.7.6.1-2: the operand `!c`.
+pub const COMPARE_NOT_C: Assumption = Assumption {
+    id: "compare-not-c",
+    section: "9.7.6.1-2",
+    fragment: "{!}c",
+    reading: "written `!c`, the operand's complement takes c's place in every BoolOp: BoolOp(t, !c), and \
+              setp's q is BoolOp(!t, !c). The Syntax allows the `!`; the Description and the Semantics name c \
+              only",
+};
+
+/// 9.7.6.2: what setp writes to its second destination.
+pub const COMPARE_Q: Assumption = Assumption {
+    id: "compare-q",
+    section: "9.7.6.2",
+    fragment: "A related value computed using the complement",
+    reading: "q is BoolOp(!t, c), the Semantics' line: the complement of the comparison, combined with c. \
+              Not the complement of p, which the Description's words admit too and which differs under and \
+              and or",
+};
+
+/// 9.7.6.1: set's floating-point destination.
+pub const COMPARE_SET_F32_ONE: Assumption = Assumption {
+    id: "compare-set-f32-one",
+    section: "9.7.6.1",
+    fragment: "1.0f is written for floating-point destination types",
+    reading: "set with the .f32 destination writes 1.0 as its single-precision bit pattern 0x3f800000, and \
+              0x00000000 (+0.0) where the result is false",
+};
+
 /// Every assumption the model makes, in a stable order.
 pub const ALL: &[&Assumption] = &[
     &WRAPAROUND,
@@ -341,6 +391,11 @@ pub const ALL: &[&Assumption] = &[
     &BORROW_OUT,
     &MAD_CC_PRODUCT_HALVES,
     &CC_FLAG_STATE,
+    &COMPARE_ORDER_BY_TYPE,
+    &COMPARE_NO_BOOLOP,
+    &COMPARE_NOT_C,
+    &COMPARE_Q,
+    &COMPARE_SET_F32_ONE,
     &SHF_SHIFT_BY_32,
     &SHIFT_CLAMPED_TO_WIDTH,
     &SHFL_SOURCE_LANE,

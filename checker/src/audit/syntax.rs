@@ -29,6 +29,12 @@ const SELECTED: &[&str] = &[".b16", ".b32", ".b64", ".u16", ".u32", ".u64", ".s1
 const LOGIC: &[&str] = &[".pred", ".b16", ".b32", ".b64"];
 /// Every .type of 9.7.2.
 const CARRY: &[&str] = &[".u32", ".s32", ".u64", ".s64"];
+/// set's and setp's `.CmpOp`, the float comparisons included.
+const CMP_OP: &[&str] = &[
+    ".eq", ".ne", ".lt", ".le", ".gt", ".ge", ".lo", ".ls", ".hi", ".hs", ".equ", ".neu", ".ltu", ".leu", ".gtu",
+    ".geu", ".num", ".nan",
+];
+const BOOL_OP: &[&str] = &[".and", ".or", ".xor"];
 
 /// Every Syntax block of the seed sections.
 pub const BLOCKS: &[SyntaxBlock] = &[
@@ -146,6 +152,18 @@ pub const BLOCKS: &[SyntaxBlock] = &[
         lines: &["madc{.hi,.lo}{.cc}.type d, a, b, c"],
         sets: &[(".type", CARRY)],
         sink: false,
+    },
+    SyntaxBlock {
+        section: "9.7.6.1",
+        lines: &["set.CmpOp{.ftz}.dtype.stype d, a, b", "set.CmpOp.BoolOp{.ftz}.dtype.stype d, a, b, {!}c"],
+        sets: &[(".CmpOp", CMP_OP), (".BoolOp", BOOL_OP), (".dtype", &[".u32", ".s32", ".f32"]), (".stype", SELECTED)],
+        sink: false,
+    },
+    SyntaxBlock {
+        section: "9.7.6.2",
+        lines: &["setp.CmpOp{.ftz}.type p[|q], a, b", "setp.CmpOp.BoolOp{.ftz}.type p[|q], a, b, {!}c"],
+        sets: &[(".CmpOp", CMP_OP), (".BoolOp", BOOL_OP), (".type", SELECTED)],
+        sink: true,
     },
     SyntaxBlock { section: "9.7.6.3", lines: &["selp.type d, a, b, c"], sets: &[(".type", SELECTED)], sink: false },
     SyntaxBlock {
@@ -396,7 +414,7 @@ fn operand_mismatch(template: &str, written: &str, sink: bool) -> Option<String>
 
 /// Every instruction of the seed sections' Examples blocks, as written
 /// (each once per section).
-pub const EXAMPLE_INSTRUCTIONS: [(&str, &str); 122] = [
+pub const EXAMPLE_INSTRUCTIONS: [(&str, &str); 126] = [
     ("9.7.1.1", "@p  add.u32     x,y,z;"),
     ("9.7.1.1", "add.sat.s32 c,c,1;"),
     ("9.7.1.1", "add.u16x2   u,v,w;"),
@@ -468,6 +486,10 @@ pub const EXAMPLE_INSTRUCTIONS: [(&str, &str); 122] = [
     ("9.7.2.6", "addc.u32        r3,0,0;"),
     ("9.7.2.6", "mad.lo.cc.u32   r2,r5,r7,r2;"),
     ("9.7.2.6", "madc.hi.u32     r3,r5,r7,r3;"),
+    ("9.7.6.1", "@p  set.lt.and.f32.s32  d,a,b,r;"),
+    ("9.7.6.1", "set.eq.u32.u32      d,i,n;"),
+    ("9.7.6.2", "setp.lt.and.s32  p|q,a,b,r;"),
+    ("9.7.6.2", "@q  setp.eq.u32      p,i,n;"),
     ("9.7.6.3", "selp.s32  r0,r,g,p;"),
     ("9.7.6.3", "@q  selp.f32  f0,t,x,xp;"),
     ("9.7.6.4", "slct.u32.s32  x, y, z, val;"),

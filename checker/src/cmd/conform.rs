@@ -444,11 +444,17 @@ fn show(out: &mut dyn Write, tallies: &[(Variant, Tally)], summary: &Summary, wi
         note(out, width, "", "          ", &text)?;
     }
     if !summary.not_run.is_empty() {
+        // The first names, then a count: a results file of a few variants
+        // leaves thousands unrun (`--format json` lists every one).
+        const SHOWN: usize = 24;
+        let shown = &summary.not_run[..summary.not_run.len().min(SHOWN)];
+        let more = summary.not_run.len() - shown.len();
+        let rest = if more > 0 { format!(" and {more} more") } else { String::new() };
         let text = format!(
-            "not run: {} of the {} variants have no result: {}",
+            "not run: {} of the {} variants have no result: {}{rest}",
             summary.not_run.len(),
             summary.of,
-            list(&summary.not_run)
+            list(shown)
         );
         note(out, width, "", "          ", &text)?;
     }

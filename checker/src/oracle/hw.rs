@@ -121,7 +121,7 @@ fn instance_kernel(name: &str, instances: &[&Instance]) -> String {
             body.push(from_word(&reg, o.ty));
             tokens.push((reg, o.piped));
         }
-        body.push(instruction(&inst.variant.mnemonic(), tokens));
+        body.push(instruction(&inst.variant, tokens));
         for (n, (reg, ty)) in outputs.iter().enumerate() {
             let at = (j * 2 + n) * 8;
             body.push(to_word(reg, *ty));

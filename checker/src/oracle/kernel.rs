@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use ptx_spec::catalogue::{OperandType, PtxVersion, Requirement, Target};
+use ptx_spec::catalogue::{OperandType, PtxVersion, Requirement, Target, Variant};
 
 /// The `.version` and `.target` a module is written for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -77,11 +77,15 @@ pub fn register_type(ty: OperandType) -> &'static str {
     }
 }
 
-/// The instruction line: the mnemonic, then the operands in syntax order,
-/// a piped operand joined to the one before it by `|` (`d|p`).
-pub fn instruction(mnemonic: &str, tokens: Vec<(String, bool)>) -> String {
+/// The instruction line of `variant`: its mnemonic, then `tokens`, one per
+/// operand in syntax order, a piped operand joined to the one before it by
+/// `|` (`d|p`), a negated one written after `!` (`!c`).
+pub fn instruction(variant: &Variant, tokens: Vec<(String, bool)>) -> String {
+    let operands = variant.operands();
+    debug_assert_eq!(operands.len(), tokens.len(), "{variant}: one token per operand");
     let mut groups: Vec<String> = Vec::new();
-    for (t, piped) in tokens {
+    for ((t, piped), o) in tokens.into_iter().zip(&operands) {
+        let t = if o.negated { format!("!{t}") } else { t };
         match groups.last_mut() {
             Some(last) if piped => {
                 last.push('|');
@@ -90,7 +94,7 @@ pub fn instruction(mnemonic: &str, tokens: Vec<(String, bool)>) -> String {
             _ => groups.push(t),
         }
     }
-    format!("{mnemonic} {};", groups.join(", "))
+    format!("{} {};", variant.mnemonic(), groups.join(", "))
 }
 
 /// Move the 64-bit word `%w` into the operand register `reg` of type `ty`

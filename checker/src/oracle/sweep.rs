@@ -350,7 +350,7 @@ pub fn kernel(variant: &Variant, name: &str, mode: Mode, imm: &[u128]) -> String
         body.push("cvt.u32.u64 %cf, %w;".into());
         body.extend(set_flag("%cf"));
     }
-    body.push(instruction(&variant.mnemonic(), tokens));
+    body.push(instruction(variant, tokens));
     if variant.writes_flag() {
         regs.push(("%cfo".into(), ".b32"));
         body.push(read_flag("%cfo"));

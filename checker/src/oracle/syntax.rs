@@ -99,7 +99,11 @@ pub fn variant_instruction(v: &Variant) -> (String, Vec<(String, String)>) {
             _ => {
                 let reg = format!("%{}", o.name);
                 registers.push((reg.clone(), register_type(o.ty).to_string()));
-                reg
+                if o.negated {
+                    format!("!{reg}")
+                } else {
+                    reg
+                }
             }
         };
         match groups.last_mut() {

@@ -116,7 +116,7 @@ pub fn syntax(variant: &Variant) -> String {
     format!("{} {}", variant.mnemonic(), operand_groups(variant).join(", "))
 }
 
-/// Operand names as written, `d|p` joined.
+/// Operand names as written, `d|p` joined, `!c` negated.
 fn operand_groups(variant: &Variant) -> Vec<String> {
     let mut groups: Vec<String> = Vec::new();
     for o in variant.operands() {
@@ -125,7 +125,7 @@ fn operand_groups(variant: &Variant) -> Vec<String> {
                 last.push('|');
                 last.push_str(o.name);
             }
-            _ => groups.push(o.name.to_string()),
+            _ => groups.push(format!("{}{}", if o.negated { "!" } else { "" }, o.name)),
         }
     }
     groups
@@ -197,6 +197,22 @@ pub fn parse_instruction(text: &str) -> Result<Instruction, ParseError> {
                     reason: "`|` is only allowed in a `d|p` destination".into(),
                 });
             }
+            let token = if op.negated {
+                token.strip_prefix('!').map(str::trim_start).ok_or_else(|| ParseError::BadOperand {
+                    token: token.to_string(),
+                    operand: op.name.to_string(),
+                    reason: "expected `!` before the predicate".into(),
+                })?
+            } else if token.starts_with('!') {
+                return Err(ParseError::BadOperand {
+                    token: token.to_string(),
+                    operand: op.name.to_string(),
+                    reason: "`!` is only allowed before the predicate `c` of set and setp with a Boolean operator"
+                        .into(),
+                });
+            } else {
+                token
+            };
             operands.push(parse_operand(token, op)?);
             i += 1;
         }
@@ -205,11 +221,12 @@ pub fn parse_instruction(text: &str) -> Result<Instruction, ParseError> {
 }
 
 /// Of the variants sharing a mnemonic, the one whose `d|p` destinations
-/// match how the operands are written (the first, if none matches).
+/// and `!c` match how the operands are written (the first, if none matches).
 fn choose_form(forms: Vec<Variant>, written: &[&str]) -> Variant {
-    let piped = |v: &Variant| operand_groups(v).iter().map(|g| g.contains('|')).collect::<Vec<_>>();
-    let as_written: Vec<bool> = written.iter().map(|w| w.contains('|')).collect();
-    forms.iter().copied().find(|v| piped(v) == as_written).unwrap_or(forms[0])
+    let shape = |g: &str| (g.contains('|'), g.starts_with('!'));
+    let form = |v: &Variant| operand_groups(v).iter().map(|g| shape(g)).collect::<Vec<_>>();
+    let as_written: Vec<(bool, bool)> = written.iter().map(|w| shape(w)).collect();
+    forms.iter().copied().find(|v| form(v) == as_written).unwrap_or(forms[0])
 }
 
 /// The variants written `mnemonic` (one, or the forms of shfl), or why there

@@ -13,6 +13,7 @@ pub mod add_sub;
 pub mod bit_count;
 pub mod bit_field;
 pub mod carry;
+pub mod compare;
 pub mod compare_select;
 pub mod div_rem;
 pub mod dot;
@@ -46,6 +47,7 @@ pub fn encode<A: Algebra>(variant: &Variant, alg: &A, inputs: &[A::Bv]) -> Outpu
         Variant::Shift(v) => shift::encode(v, alg, inputs),
         Variant::Shfl(v) => shfl::encode(v, alg, inputs),
         Variant::Prmt(v) => prmt::encode(v, alg, inputs),
+        Variant::Compare(v) => compare::encode(v, alg, inputs),
         Variant::CompareSelect(v) => compare_select::encode(v, alg, inputs),
     }
 }

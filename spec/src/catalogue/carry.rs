@@ -20,7 +20,7 @@ pub const FLAG_NAME: &str = "CC.CF";
 
 /// `CC.CF` as an input or output of a variant: one bit, no operand.
 pub const FLAG: Operand =
-    Operand { name: FLAG_NAME, role: Role::Flag, ty: OperandType::Pred, piped: false, sink: false };
+    Operand { name: FLAG_NAME, role: Role::Flag, ty: OperandType::Pred, piped: false, sink: false, negated: false };
 
 /// The four types of every Syntax block of 9.7.2.
 pub const TYPES: [Type; 4] = [Type::U32, Type::S32, Type::U64, Type::S64];

@@ -16,6 +16,7 @@ pub mod add_sub;
 pub mod bit_count;
 pub mod bit_field;
 pub mod carry;
+pub mod compare;
 pub mod compare_select;
 pub mod div_rem;
 pub mod dot;
@@ -27,8 +28,9 @@ pub mod shfl;
 pub mod shift;
 
 use self::{
-    add_sub::AddSub, bit_count::BitCount, bit_field::BitField, carry::Carry, compare_select::CompareSelect,
-    div_rem::DivRem, dot::Dot, logic::Logic, min_max::MinMax, mul_mad::MulMad, prmt::Prmt, shfl::Shfl, shift::Shift,
+    add_sub::AddSub, bit_count::BitCount, bit_field::BitField, carry::Carry, compare::Compare,
+    compare_select::CompareSelect, div_rem::DivRem, dot::Dot, logic::Logic, min_max::MinMax, mul_mad::MulMad,
+    prmt::Prmt, shfl::Shfl, shift::Shift,
 };
 
 /// A PTX type qualifier, as written after the instruction name.
@@ -187,17 +189,21 @@ pub struct Operand {
     pub piped: bool,
     /// May be the sink `_` instead of a register.
     pub sink: bool,
+    /// Written with `!` before it (set's and setp's `!c`): the instruction
+    /// reads the register and takes its complement.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub negated: bool,
 }
 
 impl Operand {
     pub const fn dest(name: &'static str, ty: OperandType) -> Operand {
-        Operand { name, role: Role::Dest, ty, piped: false, sink: false }
+        Operand { name, role: Role::Dest, ty, piped: false, sink: false, negated: false }
     }
     pub const fn src(name: &'static str, ty: OperandType) -> Operand {
-        Operand { name, role: Role::Src, ty, piped: false, sink: false }
+        Operand { name, role: Role::Src, ty, piped: false, sink: false, negated: false }
     }
     pub const fn imm(name: &'static str, ty: OperandType) -> Operand {
-        Operand { name, role: Role::Imm, ty, piped: false, sink: false }
+        Operand { name, role: Role::Imm, ty, piped: false, sink: false, negated: false }
     }
     pub fn is_dest(&self) -> bool {
         self.role == Role::Dest
@@ -375,6 +381,7 @@ macro_rules! each_family {
             Variant::Shift($v) => $body,
             Variant::Shfl($v) => $body,
             Variant::Prmt($v) => $body,
+            Variant::Compare($v) => $body,
             Variant::CompareSelect($v) => $body,
         }
     };
@@ -407,6 +414,8 @@ pub enum Variant {
     Shfl(Shfl),
     /// Section 9.7.9.7: prmt.
     Prmt(Prmt),
+    /// Section 9.7.6.1-2: set, setp, the integer and bit-size forms.
+    Compare(Compare),
     /// Section 9.7.6.3-4: selp, slct.
     CompareSelect(CompareSelect),
 }
@@ -424,12 +433,22 @@ impl Variant {
         all.extend(BitField::all().into_iter().map(Variant::BitField));
         all.extend(Dot::all().into_iter().map(Variant::Dot));
         all.extend(Carry::all().into_iter().map(Variant::Carry));
+        all.extend(Compare::all().into_iter().map(Variant::Compare));
         all.extend(CompareSelect::all().into_iter().map(Variant::CompareSelect));
         all.extend(Logic::all().into_iter().map(Variant::Logic));
         all.extend(Shift::all().into_iter().map(Variant::Shift));
         all.extend(Shfl::all().into_iter().map(Variant::Shfl));
         all.extend(Prmt::all().into_iter().map(Variant::Prmt));
         all
+    }
+
+    /// Every variant, except that of set and setp only their covering
+    /// sample ([`compare::Compare::in_sample`]): for the checks that run
+    /// every variant's terms on values or faults, where set's and setp's
+    /// 1,890 forms share their terms but for the operator, the types and
+    /// the Boolean form.
+    pub fn sampled() -> Vec<Variant> {
+        Variant::all().into_iter().filter(|v| !matches!(v, Variant::Compare(c) if !c.in_sample())).collect()
     }
 
     /// The variant whose name is exactly `name` (`shf.l.wrap.b32`,
@@ -481,6 +500,7 @@ impl Variant {
             Variant::Shift(_) => "shift",
             Variant::Shfl(_) => "shfl",
             Variant::Prmt(_) => "prmt",
+            Variant::Compare(_) => "compare",
             Variant::CompareSelect(_) => "compare_select",
         }
     }
@@ -550,12 +570,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn catalogue_has_the_286_variants() {
+    fn catalogue_has_the_2176_variants() {
         let all = Variant::all();
-        assert_eq!(all.len(), 286);
+        assert_eq!(all.len(), 2176);
         let count = |op: &str| all.iter().filter(|v| v.opcode() == op).count();
         // 9.7.1: 141 variants, 9.7.2: 48, 9.7.8: 38, 9.7.9.5: 8,
-        // 9.7.9.7: 7, 9.7.6: 44.
+        // 9.7.9.7: 7, 9.7.6: 1,934 (set 1,134, setp 756, selp and slct 44).
         let expected = [
             ("add", 9),
             ("sub", 7),
@@ -598,26 +618,32 @@ mod tests {
             ("shr", 9),
             ("shfl", 8),
             ("prmt", 7),
+            ("set", 1134),
+            ("setp", 756),
             ("selp", 11),
             ("slct", 33),
         ];
         for (op, n) in expected {
             assert_eq!(count(op), n, "{op}");
         }
-        assert_eq!(expected.iter().map(|(_, n)| n).sum::<usize>(), 286);
+        assert_eq!(expected.iter().map(|(_, n)| n).sum::<usize>(), 2176);
     }
 
     #[test]
-    fn only_shfl_shares_mnemonics_and_its_forms_differ_in_operands() {
+    fn variants_sharing_a_mnemonic_are_its_operand_forms() {
         for v in Variant::all() {
             let same = Variant::with_mnemonic(&v.mnemonic());
             assert!(same.contains(&v), "{v}");
-            if v.opcode() == "shfl" {
-                assert_eq!(same.len(), 2, "{v}");
-                assert_ne!(same[0].outputs().len(), same[1].outputs().len());
-            } else {
-                assert_eq!(same, [v]);
-            }
+            // shfl's d and d|p; setp's p and p|q; set's and setp's c and !c.
+            let forms = match v {
+                Variant::Shfl(_) => 2,
+                Variant::Compare(c) => {
+                    let q = if c.opcode() == "setp" { 2 } else { 1 };
+                    q * if c.combine.is_some() { 2 } else { 1 }
+                }
+                _ => 1,
+            };
+            assert_eq!(same.len(), forms, "{v}");
         }
     }
 

@@ -96,10 +96,24 @@ impl Family for Shfl {
     fn inputs(&self) -> Vec<Operand> {
         let b32 = OperandType::Bits(32);
         let lanes = |base: usize, role: Role, ty: OperandType| {
-            (0..WARP).map(move |l| Operand { name: lane_name(base, l), role, ty, piped: false, sink: false })
+            (0..WARP).map(move |l| Operand {
+                name: lane_name(base, l),
+                role,
+                ty,
+                piped: false,
+                sink: false,
+                negated: false,
+            })
         };
         let mut ins = vec![
-            Operand { name: "lane", role: Role::Warp, ty: OperandType::Bits(5), piped: false, sink: false },
+            Operand {
+                name: "lane",
+                role: Role::Warp,
+                ty: OperandType::Bits(5),
+                piped: false,
+                sink: false,
+                negated: false,
+            },
             Operand::src("b", b32),
             Operand::src("c", b32),
         ];

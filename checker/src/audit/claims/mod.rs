@@ -206,9 +206,10 @@ pub struct ClaimsError {
 
 /// The claims files, built in: each name (as the repository has it) with
 /// its text, in section order.
-pub const FILES: [(&str, &str); 6] = [
+pub const FILES: [(&str, &str); 7] = [
     ("checker/claims/9.7.1-integer.toml", include_str!("../../../claims/9.7.1-integer.toml")),
     ("checker/claims/9.7.2-carry.toml", include_str!("../../../claims/9.7.2-carry.toml")),
+    ("checker/claims/9.7.6-set-setp.toml", include_str!("../../../claims/9.7.6-set-setp.toml")),
     ("checker/claims/9.7.6-compare-select.toml", include_str!("../../../claims/9.7.6-compare-select.toml")),
     ("checker/claims/9.7.8-logic-shift.toml", include_str!("../../../claims/9.7.8-logic-shift.toml")),
     ("checker/claims/9.7.9.5-shfl.toml", include_str!("../../../claims/9.7.9.5-shfl.toml")),

@@ -17,6 +17,7 @@ use ptx_spec::catalogue::add_sub::AddSub;
 use ptx_spec::catalogue::bit_count::BitCount;
 use ptx_spec::catalogue::bit_field::{BitField, Mode as BitFieldMode};
 use ptx_spec::catalogue::carry::{Arith, Carry, FLAG_NAME};
+use ptx_spec::catalogue::compare::{BoolOp as CompareBoolOp, CmpOp, Combine, Compare, Dest as CompareDest};
 use ptx_spec::catalogue::compare_select::{CompareSelect, SlctTest};
 use ptx_spec::catalogue::div_rem::DivRem;
 use ptx_spec::catalogue::dot::{Dot, Half};
@@ -62,9 +63,11 @@ pub struct Block {
 }
 
 impl Block {
-    /// The catalogue variants the block covers: every variant of its opcode.
+    /// The catalogue variants the block covers: every variant of its opcode
+    /// (of set and setp, their covering sample, `Variant::sampled`: every
+    /// operator at every type, every Boolean form at every destination).
     pub fn variants(&self) -> Vec<Variant> {
-        Variant::all().into_iter().filter(|v| v.opcode() == self.opcode).collect()
+        Variant::sampled().into_iter().filter(|v| v.opcode() == self.opcode).collect()
     }
     /// The model's behaviour at `fragment`, where the table states it.
     pub fn model_note(&self, fragment: &str) -> Option<&'static str> {
@@ -85,6 +88,15 @@ impl Transcription for Block {
         transcribe(c, variant, inputs)
     }
 }
+
+/// set's and setp's `BoolOp(t, c)`: a modifier of the instruction called
+/// as a function.
+const BOOLOP_NOT_C: NotC = NotC {
+    fragment: "BoolOp(t, c)",
+    reason: "`BoolOp` is the instruction's .BoolOp modifier, not a C function, and the forms without one have no c",
+    repair: "t & c, t | c or t ^ c for .and, .or and .xor (c written !c where the operand is), and t alone where \
+             there is no .BoolOp",
+};
 
 const WRAPS: &str = "wraps modulo 2^n (assumption int-wraparound)";
 const CONVERTS: &str = "keeps the low bits of the result, two's complement (assumption int-wraparound)";
@@ -419,6 +431,23 @@ pub const BLOCKS: &[Block] = &[
         model_notes: &[("d = (c == 1) ? a : b;", "moves the bits of a or b, a NaN's included (assumption selp-float-bits)")],
     },
     Block {
+        section: "9.7.6.1",
+        opcode: "set",
+        wrong_result: None,
+        not_c: Some(BOOLOP_NOT_C),
+        model_notes: &[
+            ("BoolOp(t, c)", "combines t with c by the Boolean operator, or is t itself where there is none"),
+            ("0xffffffff", "writes all ones to a .u32 or .s32 d (assumption compare-set-f32-one for .f32)"),
+        ],
+    },
+    Block {
+        section: "9.7.6.2",
+        opcode: "setp",
+        wrong_result: None,
+        not_c: Some(BOOLOP_NOT_C),
+        model_notes: &[("BoolOp(t, c)", "combines t with c by the Boolean operator, or is t itself where there is none")],
+    },
+    Block {
         section: "9.7.6.4",
         opcode: "slct",
         wrong_result: Some((
@@ -456,6 +485,7 @@ fn transcribe<A: Algebra>(c: &mut C<A>, variant: &Variant, ins: &[A::Bv]) -> Out
         Variant::Shift(v) => shift(c, v, ins),
         Variant::Shfl(v) => shfl(c, v, ins),
         Variant::Prmt(v) => prmt(c, v, ins),
+        Variant::Compare(v) => compare(c, v, ins),
         Variant::CompareSelect(v) => compare_select(c, v, ins),
     }
 }
@@ -1410,6 +1440,60 @@ fn prmt<A: Algebra>(c: &mut C<A>, v: Prmt, ins: &Inputs<A::Bv>) -> Outputs<A> {
         d = Some(d.map_or(value, |lower| alg.concat(value, lower)));
     }
     vec![defined(alg, d.expect("four bytes"))]
+}
+
+/// 9.7.6.1-2, with the repair of `BoolOp(t, c)` (the bitwise operator on
+/// the `int` t and c, each 0 or 1; `!c` C's `!`). The operands are read as
+/// their C types, compared after the usual conversions. set's `1.0f :
+/// 0x00000000` is a float, stored in a float `d`: its bits are 1.0f's or
+/// +0.0's; `0xffffffff : 0x00000000` is an `unsigned int`, converted to
+/// `d`'s type on assignment.
+fn compare<A: Algebra>(c: &mut C<A>, v: Compare, ins: &Inputs<A::Bv>) -> Outputs<A> {
+    let alg = c.alg();
+    let ty = c.of_ptx(v.ty);
+    let (a, b) = (c.operand(ins.get("a"), ty), c.operand(ins.get("b"), ty));
+    let holds = match v.cmp {
+        CmpOp::Eq => c.eq(a, b),
+        CmpOp::Ne => c.ne(a, b),
+        CmpOp::Lt | CmpOp::Lo => c.lt(a, b),
+        CmpOp::Le | CmpOp::Ls => c.le(a, b),
+        CmpOp::Gt | CmpOp::Hi => c.gt(a, b),
+        CmpOp::Ge | CmpOp::Hs => c.ge(a, b),
+    };
+    let t = c.cond(holds, |c| c.lit("1"), |c| c.lit("0"));
+    let bool_op = |c: &mut C<A>, x: CInt<A>| match v.combine {
+        None => x,
+        Some(Combine { op, not_c }) => {
+            let pred = c.operand(alg.zero_extend(31, ins.get("c")), CType::Int);
+            let pred = if not_c { c.lnot(pred) } else { pred };
+            match op {
+                CompareBoolOp::And => c.and(x, pred),
+                CompareBoolOp::Or => c.or(x, pred),
+                CompareBoolOp::Xor => c.xor(x, pred),
+            }
+        }
+    };
+    let r = bool_op(c, t);
+    match v.dest {
+        CompareDest::Set(Type::F32) => {
+            let one = alg.constant(32, ptx_spec::family::compare::F32_ONE);
+            vec![defined(alg, alg.ite(c.truth(r), one, alg.constant(32, 0)))]
+        }
+        CompareDest::Set(dtype) => {
+            let d = c.cond(r, |c| c.lit("0xffffffff"), |c| c.lit("0x00000000"));
+            let d = c.assign("d = BoolOp(t, c) ? 0xffffffff : 0x00000000", d, c.of_ptx(dtype));
+            vec![out(c, d)]
+        }
+        CompareDest::Setp { q } => {
+            let mut outs = vec![defined(alg, alg.bool_to_bv(c.truth(r)))];
+            if q {
+                let not_t = c.lnot(t);
+                let r = bool_op(c, not_t);
+                outs.push(defined(alg, alg.bool_to_bv(c.truth(r))));
+            }
+            outs
+        }
+    }
 }
 
 /// 9.7.6.3-4. selp's `c` is a `.pred`, read as `_Bool`. slct's `c >= 0`

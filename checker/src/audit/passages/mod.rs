@@ -27,6 +27,7 @@ use crate::audit::readings::add_sub::{abs_saturating, neg_saturating};
 use crate::audit::readings::bit_count::{bfind_int_shift, bfind_negate, clz_c_precedence, fns_base_unchecked};
 use crate::audit::readings::bit_field::{bfe_sign_reading, bfe_zero_past_msb, szext_pseudocode, BfeSign, SzextRepair};
 use crate::audit::readings::carry::{carry_reading, CarryReading};
+use crate::audit::readings::compare::{compare_reading, CompareReading};
 use crate::audit::readings::compare_select::{selp_quieting, slct_sign_bit};
 use crate::audit::readings::div_rem::{div_flooring, div_saturating, rem_flooring, rem_truncating};
 use crate::audit::readings::dot::{dot_reading, ElementOrder, ExtractOrder};
@@ -83,6 +84,8 @@ pub enum Formula {
     Model,
     /// 9.7.2: a reading of the carry flag (see [`CarryReading`]).
     Carry(CarryReading),
+    /// 9.7.6.1-2: a reading of set and setp (see [`CompareReading`]).
+    Compare(CompareReading),
     /// The model's value, undefined wherever it is not the exact result:
     /// signed overflow of add and sub, as in C.
     UndefinedOnSignedOverflow,
@@ -356,6 +359,7 @@ impl Formula {
             (Formula::SelpQuietsNan, Variant::CompareSelect(CompareSelect::Selp(ty @ (Type::F32 | Type::F64)))) => {
                 one(selp_quieting(alg, ty, get("a"), get("b"), get("c")))
             }
+            (Formula::Compare(r), Variant::Compare(v)) => compare_reading(alg, v, r, ins),
             (Formula::Carry(r), Variant::Carry(v)) => {
                 let applies = match r {
                     CarryReading::SignedOverflow => v.arith != Arith::Sub && v.carry_out,
@@ -1347,6 +1351,104 @@ pub const PASSAGES: &[Passage] = &[
         adopted: "model",
         examples: &[],
         assumption: Some(&assumption::CC_FLAG_STATE),
+    },
+    Passage {
+        id: "compare-order-by-type",
+        section: "9.7.6.2",
+        fragment: "The signed and unsigned comparison operators are",
+        question: "which order lt, le, gt and ge compare in for each type: the Integer Notes give the same operators \
+                   to the signed and the unsigned types without saying",
+        variants: &["setp.lt.s32", "setp.ge.u16", "set.gt.u32.s64", "setp.le.u64 p|q"],
+        readings: &[
+            model("the type's order: signed for the .s types, unsigned for the .u types", Text::Prose),
+            Reading {
+                name: "other-order",
+                says: "each type in the other kind's order: the .s types compared unsigned, the .u types signed, \
+                       the Notes giving both kinds the same names",
+                text: Text::Prose,
+                formula: Formula::Compare(CompareReading::OtherOrder),
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::COMPARE_ORDER_BY_TYPE),
+    },
+    Passage {
+        id: "compare-no-boolop",
+        section: "9.7.6.2",
+        fragment: "p = BoolOp(t, c);",
+        question: "what the forms without .BoolOp write, where the Semantics applies BoolOp to a c they do not have",
+        variants: &["setp.eq.u32", "setp.lt.s32 p|q", "set.ne.u32.b32"],
+        readings: &[
+            model("the comparison itself: p is t, q is !t, and set writes from t", Text::Prose),
+            Reading {
+                name: "absent-c-false",
+                says: "the line as written, with no operator read as and and the absent c as false: always false",
+                text: Text::Pseudocode,
+                formula: Formula::Compare(CompareReading::AbsentCFalse),
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::COMPARE_NO_BOOLOP),
+    },
+    Passage {
+        id: "compare-not-c",
+        section: "9.7.6.2",
+        fragment: "{!}c",
+        question: "what the operand written !c gives BoolOp, which the Description and the Semantics name c only",
+        variants: &["setp.lt.and.s32 p|q !c", "set.eq.or.u32.u32 !c", "setp.ne.xor.b64 !c"],
+        readings: &[
+            model("the complement of c, in p's BoolOp and in q's", Text::Other),
+            Reading {
+                name: "c-as-named",
+                says: "c, as the Semantics names it: the ! left unread",
+                text: Text::Pseudocode,
+                formula: Formula::Compare(CompareReading::NotCIgnored),
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::COMPARE_NOT_C),
+    },
+    Passage {
+        id: "compare-q",
+        section: "9.7.6.2",
+        fragment: "A related value computed using the complement",
+        question: "what setp writes to q: the Description's related value from the complement of the comparison, or \
+                   the complement of p",
+        variants: &["setp.lt.and.s32 p|q", "setp.eq.or.u32 p|q", "setp.hi.u64 p|q"],
+        readings: &[
+            model("BoolOp(!t, c), the Semantics' line", Text::Pseudocode),
+            Reading {
+                name: "complement-of-p",
+                says: "the complement of p, which the Description's words admit",
+                text: Text::Prose,
+                formula: Formula::Compare(CompareReading::QComplementOfP),
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::COMPARE_Q),
+    },
+    Passage {
+        id: "compare-set-f32-one",
+        section: "9.7.6.1",
+        fragment: "1.0f is written for floating-point destination types",
+        question: "what bits set writes for true to an .f32 d: 1.0f, or the 1 of the Semantics' t",
+        variants: &["set.eq.f32.u32", "set.lt.and.f32.s32"],
+        readings: &[
+            model("1.0f's bits, 0x3f800000", Text::Prose),
+            Reading {
+                name: "int-one",
+                says: "the integer 1, the value t holds",
+                text: Text::Other,
+                formula: Formula::Compare(CompareReading::SetF32IntOne),
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::COMPARE_SET_F32_ONE),
     },
     Passage {
         id: "selp-float-bits",

@@ -8,6 +8,7 @@ pub mod add_sub;
 pub mod bit_count;
 pub mod bit_field;
 pub mod carry;
+pub mod compare;
 pub mod compare_select;
 pub mod div_rem;
 pub mod dot;

@@ -51,6 +51,10 @@ pub enum Reason {
     /// What a target the model does not cover does (sm_1x): the model is
     /// of the targets the catalogue's variants require and later ones.
     Target,
+    /// What the floating-point forms do (set's and setp's float `.stype`,
+    /// `.ftz`, NaN): the model holds integers and bits, and floats only as
+    /// bits where an instruction moves them unchanged.
+    Float,
 }
 
 impl Reason {
@@ -62,6 +66,7 @@ impl Reason {
             Reason::Performance => "performance",
             Reason::Reference => "reference",
             Reason::Target => "target",
+            Reason::Float => "float",
         }
     }
 }

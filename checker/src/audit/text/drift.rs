@@ -156,6 +156,11 @@ pub fn record(doc: &Document) -> (Fingerprints, Vec<String>) {
     }
     let mut missing = Vec::new();
     for p in crate::audit::passages::PASSAGES {
+        // A passage of a section the document does not render has nothing
+        // to record: it is fingerprinted with a text that holds it.
+        if !passage_sections(p.section).iter().any(|s| doc.section(s).is_some()) {
+            continue;
+        }
         match locate(doc, p.section, p.fragment) {
             Some((s, text, _)) => prints.passage.push(PassagePrint {
                 id: p.id.to_string(),
@@ -307,8 +312,13 @@ mod tests {
                 kind.label()
             );
         }
+        // A passage of a section the recorded text does not hold (no unit
+        // of it is recorded) cannot be fingerprinted until the section
+        // joins the text: set's and setp's, 9.7.6.1-2, today.
+        let recorded_sections: std::collections::BTreeSet<&str> = prints.unit.iter().map(|u| u.section()).collect();
         for p in crate::audit::passages::PASSAGES {
-            assert!(prints.passage.iter().any(|q| q.id == p.id), "passage {} not fingerprinted", p.id);
+            let held = passage_sections(p.section).iter().any(|s| recorded_sections.contains(s.as_str()));
+            assert!(!held || prints.passage.iter().any(|q| q.id == p.id), "passage {} not fingerprinted", p.id);
         }
     }
 }

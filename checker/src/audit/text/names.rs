@@ -320,6 +320,33 @@ fn of_instruction_type(v: &ptx_spec::Variant, o: &ptx_spec::catalogue::Operand) 
     }
 }
 
+/// The operands a sentence gives a type qualifier: `` Operand `d` has type
+/// `.dtype` ``, `` operands `p`, `q`, and `c` have type `.pred` `` (9.7.6.1-2):
+/// each code word before `has type` or `have type` and a qualifier, within
+/// one clause.
+fn typed_by_qualifier(text: &str) -> Vec<String> {
+    let ws = operands::words(text);
+    let mut out = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    for (i, (w, code)) in ws.iter().enumerate() {
+        let lower = w.to_lowercase();
+        if *code {
+            names.push(w.clone());
+        } else if matches!(lower.as_str(), "has" | "have") {
+            let typed = ws.get(i + 1).is_some_and(|(t, c)| !c && t == "type")
+                && ws.get(i + 2).is_some_and(|(q, c)| *c && q.starts_with('.'));
+            if typed {
+                out.append(&mut names);
+            }
+            names.clear();
+        } else if !matches!(lower.as_str(), "operand" | "operands" | "and" | "," | "the") {
+            names.clear();
+        }
+    }
+    out.retain(|n| !n.starts_with('.'));
+    out
+}
+
 /// The operands a sentence calls a predicate or gives a width in a noun
 /// phrase, shapes the operands pass does not read: `` `c` is a
 /// predicate``, ``the predicate result `p` ``, ``8-bit value specified by
@@ -358,6 +385,12 @@ fn unstated_types(doc: &Document) -> Vec<Finding> {
         for (name, ty) in typed_by_phrase(&u.text) {
             let of_section = ptx_spec::Variant::all().into_iter().filter(|v| v.section() == u.base_section());
             for v in of_section.filter(|v| v.operands().iter().any(|o| o.name == name && o.ty == ty)) {
+                stated.push((v.mnemonic(), name.clone()));
+            }
+        }
+        for name in typed_by_qualifier(&u.text) {
+            let of_section = ptx_spec::Variant::all().into_iter().filter(|v| v.section() == u.base_section());
+            for v in of_section.filter(|v| v.operands().iter().any(|o| o.name == name)) {
                 stated.push((v.mnemonic(), name.clone()));
             }
         }

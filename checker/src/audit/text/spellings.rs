@@ -52,10 +52,21 @@ fn syntax_names(section: &Section) -> SyntaxNames {
             rest = &tail[len..];
         }
         let parts: Vec<&str> = s.split('=').map(str::trim).collect();
-        if let Some((_, left)) = parts.split_last() {
+        if let Some((values, left)) = parts.split_last() {
             let is_name =
                 |n: &&&str| n.len() > 1 && n.starts_with('.') && n[1..].chars().all(|c| c.is_ascii_alphanumeric());
             names.placeholders.extend(left.iter().filter(is_name).map(|n| n.to_string()));
+            // A set that lists its values without their dots (9.7.6.1's
+            // `.BoolOp = { and, or, xor }`) names the qualifiers the
+            // mnemonic writes with them (`.and`).
+            if !left.is_empty() {
+                let bare = values.trim_matches(|c: char| matches!(c, '{' | '}' | ';') || c.is_whitespace());
+                for v in bare.split(',').map(str::trim) {
+                    if !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric()) {
+                        names.qualifiers.insert(format!(".{v}"));
+                    }
+                }
+            }
         }
     }
     names.operands = templates(section).into_iter().flat_map(|t| t.operands.into_iter().flatten()).collect();
