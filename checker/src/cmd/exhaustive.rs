@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use super::render::{note, seconds, value_or_undefined, Table, Width, WidthArgs};
-use super::{select, status, thread_pool, Format};
+use super::{select_sampled, status, thread_pool, Format};
 use crate::error::Error;
 use crate::exhaustive;
 use ptx_spec::program::Isa;
@@ -70,7 +70,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let max_bits = args.max_bits;
     let isa = args.simd.isa()?;
     let variants: Vec<_> =
-        select(&args.targets)?.into_iter().filter(|v| exhaustive::input_bits(v) <= max_bits).collect();
+        select_sampled(&args.targets)?.into_iter().filter(|v| exhaustive::input_bits(v) <= max_bits).collect();
     if variants.is_empty() {
         return Err(Error::usage(format!("no selected variant has at most {max_bits} input bits")));
     }

@@ -252,6 +252,21 @@ pub fn select(targets: &[String]) -> Result<Vec<Variant>> {
     crate::select::select(targets).map_err(Error::usage)
 }
 
+/// [`crate::select::select_sampled`] for a command line, saying on
+/// standard error where the sample stands for the rest.
+pub fn select_sampled(targets: &[String]) -> Result<Vec<Variant>> {
+    let chosen = crate::select::select_sampled(targets).map_err(Error::usage)?;
+    let sets = |vs: &[Variant]| vs.iter().filter(|v| matches!(v, Variant::Compare(_))).count();
+    let (run, of) = (sets(&chosen), sets(&select(targets)?));
+    if run < of {
+        eprintln!(
+            "note: set and setp: {run} of their {of} forms, a covering sample (every operator at every type, every \
+             Boolean form at every destination); name them (`setp`) to run every form"
+        );
+    }
+    Ok(chosen)
+}
+
 /// The model `--model` names: `spec` (the default) or `sm_90`.
 pub fn model(name: &str) -> std::result::Result<ptx_spec::hardware::Model, String> {
     ptx_spec::hardware::Model::from_name(name).ok_or_else(|| {

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use serde_json::{json, Value};
 
 use super::render::{note, Table, Width, WidthArgs};
-use super::{select, status, Format, Setup, SolverArgs};
+use super::{select_sampled, status, Format, Setup, SolverArgs};
 use crate::error::Error;
 use crate::mutants::{self, Fate, Mutant};
 
@@ -26,7 +26,7 @@ pub struct Args {
 
 /// Run the mutants of the variants `args` names; exit 1 if one survives.
 pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
-    let selected = select(&args.targets)?;
+    let selected = select_sampled(&args.targets)?;
     let setup = Setup::new(&args.solver)?;
     let mut variants = Vec::new();
     for v in selected {

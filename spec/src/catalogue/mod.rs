@@ -86,6 +86,13 @@ impl Type {
     pub fn is_signed(self) -> bool {
         matches!(self, Type::S16 | Type::S32 | Type::S64 | Type::S16x2)
     }
+    /// The signed (`.sN`) or unsigned (`.uN`) type of `width` bits: 16, 32
+    /// or 64.
+    pub fn integer(width: u32, signed: bool) -> Option<Type> {
+        Type::ALL
+            .into_iter()
+            .find(|t| t.width() == width && t.is_signed() == signed && t.name().starts_with(['s', 'u']))
+    }
     /// The number of lanes: 2 for the packed types, else 1.
     pub fn lanes(self) -> u32 {
         match self {

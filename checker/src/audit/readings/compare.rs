@@ -32,17 +32,7 @@ pub enum CompareReading {
 pub fn compare_reading<A: Algebra>(alg: &A, v: Compare, reading: CompareReading, ins: &[A::Bv]) -> Option<Outputs<A>> {
     let model = |v: Compare| Variant::Compare(v).semantics(alg, ins);
     let ordered = !matches!(v.cmp.name(), "eq" | "ne");
-    let retyped = |signed: bool| {
-        let ty = match (v.ty.width(), signed) {
-            (16, true) => Type::S16,
-            (32, true) => Type::S32,
-            (64, true) => Type::S64,
-            (16, false) => Type::U16,
-            (32, false) => Type::U32,
-            _ => Type::U64,
-        };
-        Compare { ty, ..v }
-    };
+    let retyped = |signed: bool| Compare { ty: Type::integer(v.ty.width(), signed).expect("an integer width"), ..v };
     match reading {
         // lo, ls, hi and hs are the unsigned order by name: lt..ge alone.
         CompareReading::OtherOrder => {
