@@ -340,6 +340,18 @@ fn first_three(items: &[String]) -> String {
     }
 }
 
+/// The variants without a result: the first names, then a count, since a
+/// results file of a few variants leaves thousands unrun (`--format json`
+/// lists every one).
+fn not_run(variants: &[Variant], of: usize) -> String {
+    const SHOWN: usize = 24;
+    let shown = &variants[..variants.len().min(SHOWN)];
+    let more = variants.len() - shown.len();
+    let rest = if more > 0 { format!(" and {more} more") } else { String::new() };
+    let names: Vec<String> = shown.iter().map(|v| format!("`{v}`")).collect();
+    format!("not run: {} of the {} variants have no result: {}{rest}", variants.len(), of, names.join(", "))
+}
+
 /// The tables and the notes.
 fn show(out: &mut dyn Write, tallies: &[(Variant, Tally)], summary: &Summary, width: Width) -> Result<(), Error> {
     let rows = tallies
@@ -444,19 +456,7 @@ fn show(out: &mut dyn Write, tallies: &[(Variant, Tally)], summary: &Summary, wi
         note(out, width, "", "          ", &text)?;
     }
     if !summary.not_run.is_empty() {
-        // The first names, then a count: a results file of a few variants
-        // leaves thousands unrun (`--format json` lists every one).
-        const SHOWN: usize = 24;
-        let shown = &summary.not_run[..summary.not_run.len().min(SHOWN)];
-        let more = summary.not_run.len() - shown.len();
-        let rest = if more > 0 { format!(" and {more} more") } else { String::new() };
-        let text = format!(
-            "not run: {} of the {} variants have no result: {}{rest}",
-            summary.not_run.len(),
-            summary.of,
-            list(shown)
-        );
-        note(out, width, "", "          ", &text)?;
+        note(out, width, "", "          ", &not_run(&summary.not_run, summary.of))?;
     }
     if summary.failed > 0 {
         writeln!(out, "{} results fail against the {} model: exit status 1.", summary.failed, summary.model.name())?;
