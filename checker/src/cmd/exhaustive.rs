@@ -69,12 +69,13 @@ impl Simd {
 pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let max_bits = args.max_bits;
     let isa = args.simd.isa()?;
+    // Every argument is checked before the sample's note is printed.
+    let pool = thread_pool(args.jobs)?;
     let variants: Vec<_> =
         select_sampled(&args.targets)?.into_iter().filter(|v| exhaustive::input_bits(v) <= max_bits).collect();
     if variants.is_empty() {
         return Err(Error::usage(format!("no selected variant has at most {max_bits} input bits")));
     }
-    let pool = thread_pool(args.jobs)?;
     let start = Instant::now();
     let reports: Vec<_> = variants.iter().map(|v| pool.install(|| exhaustive::check(v, isa))).collect();
     crate::interrupt::check()?;

@@ -26,8 +26,9 @@ pub struct Args {
 
 /// Run the mutants of the variants `args` names; exit 1 if one survives.
 pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
-    let selected = select_sampled(&args.targets)?;
+    // Every argument is checked before the sample's note is printed.
     let setup = Setup::new(&args.solver)?;
+    let selected = select_sampled(&args.targets)?;
     let mut variants = Vec::new();
     for v in selected {
         match mutants::skipped(&v, &setup.backend) {
