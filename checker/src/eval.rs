@@ -296,17 +296,24 @@ pub fn evaluate_warp_in(
     let rows: Vec<LaneRow> = match instr.variant {
         Variant::Shfl(shfl) => {
             let column = |i: usize| std::array::from_fn(|l| columns[i][l].unsigned() as u32);
-            let warp = Warp { a: column(0), b: column(1), c: column(2), active };
+            // shfl.sync's membermask is its fourth source; shfl has none.
+            let membermask = if shfl.sync { column(3) } else { [u32::MAX; WARP] };
+            let warp = Warp { a: column(0), b: column(1), c: column(2), membermask, active };
             warp.run_in(shfl, model)
                 .into_iter()
                 .enumerate()
                 .map(|(lane, r)| {
                     let d = match r.d {
                         Some(v) => LaneOutput::Value(BitVec::new(32, v.into())),
+                        None if !r.takes_part => LaneOutput::Unspecified,
                         None if r.executes => LaneOutput::Unpredictable { source: r.source },
                         None => LaneOutput::NotWritten,
                     };
-                    let p = r.p.map_or(LaneOutput::NotWritten, |p| LaneOutput::Value(BitVec::new(1, p.into())));
+                    let p = match r.p {
+                        Some(p) => LaneOutput::Value(BitVec::new(1, p.into())),
+                        None if !r.takes_part => LaneOutput::Unspecified,
+                        None => LaneOutput::NotWritten,
+                    };
                     let all = [d, p];
                     let outputs = dests.iter().map(|(i, _, _)| all[*i]).collect();
                     LaneRow { lane, executes: r.executes, inputs: in_lane(lane), source: Some(r.source), outputs }

@@ -68,13 +68,9 @@ fn inputs(label: &str) -> (Variant, Vec<BitVec>) {
     let field = |key: &str| hex(tokens.iter().find_map(|t| t.strip_prefix(key)).unwrap()) as u32;
     let lane: usize = tokens[7].strip_prefix("lane=").unwrap().parse().unwrap();
     let base = field("base=");
-    let warp = Warp {
-        a: std::array::from_fn(|l| base + l as u32),
-        b: [field("b="); 32],
-        c: [field("c="); 32],
-        active: field("active="),
-    };
-    (v, warp.thread_inputs(lane))
+    let Variant::Shfl(shfl) = v else { panic!("{label}: not a shuffle") };
+    let warp = Warp::uniform(std::array::from_fn(|l| base + l as u32), field("b="), field("c="), field("active="));
+    (v, warp.thread_inputs(shfl, lane))
 }
 
 #[test]

@@ -214,6 +214,29 @@ pub const SHFL_UNPREDICTABLE_SOURCE: Assumption = Assumption {
               note on divergent control flow say",
 };
 
+/// shfl.sync's member mask: the lanes outside it.
+pub const SHFL_SYNC_MEMBERMASK: Assumption = Assumption {
+    id: "shfl-sync-membermask",
+    section: "9.7.9.6",
+    fragment: "is not in membermask",
+    reading: "an executing lane whose own bit of membermask is clear gets neither a defined d nor \
+              a defined p (the Description makes its behaviour undefined); one whose source lane j \
+              is outside membermask gets an unpredictable d (any value, proven for all) with p \
+              still defined, as for a source lane that does not execute. The Semantics block \
+              never reads membermask after the wait, so neither case is in it",
+};
+
+/// shfl.sync lanes that name each other with different masks.
+pub const SHFL_SYNC_MASK_AGREEMENT: Assumption = Assumption {
+    id: "shfl-sync-mask-agreement",
+    section: "9.7.9.6",
+    fragment: "with the same qualifiers and same",
+    reading: "when an executing lane in the thread's membermask executes shfl.sync with a \
+              different membermask, the thread's d and p are unspecified: the text says only \
+              that the thread waits for the lanes of its mask to execute shfl.sync with the same \
+              mask, and not what happens when one executes it with another",
+};
+
 /// dp4a's and dp2a's extract helpers, which the text never defines.
 pub const DOT_ELEMENT_ORDER: Assumption = Assumption {
     id: "dot-element-order",
@@ -400,6 +423,8 @@ pub const ALL: &[&Assumption] = &[
     &SHIFT_CLAMPED_TO_WIDTH,
     &SHFL_SOURCE_LANE,
     &SHFL_UNPREDICTABLE_SOURCE,
+    &SHFL_SYNC_MEMBERMASK,
+    &SHFL_SYNC_MASK_AGREEMENT,
     &PRMT_SOURCE_PAIR,
     &PRMT_BYTE_SELECT,
     &SELP_FLOAT_BITS,

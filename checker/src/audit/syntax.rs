@@ -214,6 +214,12 @@ pub const BLOCKS: &[SyntaxBlock] = &[
         sink: false,
     },
     SyntaxBlock {
+        section: "9.7.9.6",
+        lines: &["shfl.sync.mode.b32 d[|p], a, b, c, membermask"],
+        sets: &[(".mode", &[".up", ".down", ".bfly", ".idx"])],
+        sink: false,
+    },
+    SyntaxBlock {
         section: "9.7.9.7",
         lines: &["prmt.b32{.mode} d, a, b, c"],
         sets: &[(".mode", &[".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16"])],
@@ -414,7 +420,7 @@ fn operand_mismatch(template: &str, written: &str, sink: bool) -> Option<String>
 
 /// Every instruction of the seed sections' Examples blocks, as written
 /// (each once per section).
-pub const EXAMPLE_INSTRUCTIONS: [(&str, &str); 126] = [
+pub const EXAMPLE_INSTRUCTIONS: [(&str, &str); 127] = [
     ("9.7.1.1", "@p  add.u32     x,y,z;"),
     ("9.7.1.1", "add.sat.s32 c,c,1;"),
     ("9.7.1.1", "add.u16x2   u,v,w;"),
@@ -539,6 +545,7 @@ pub const EXAMPLE_INSTRUCTIONS: [(&str, &str); 126] = [
     ("9.7.9.5", "shfl.bfly.b32  Ry, Rx, 0x4,  0x1f;"),
     ("9.7.9.5", "shfl.bfly.b32  Ry, Rx, 0x2,  0x1f;"),
     ("9.7.9.5", "shfl.bfly.b32  Ry, Rx, 0x1,  0x1f;"),
+    ("9.7.9.6", "shfl.sync.up.b32  Ry|p, Rx, 0x1,  0x0, 0xffffffff;"),
     ("9.7.9.7", "prmt.b32      r1, r2, r3, r4;"),
     ("9.7.9.7", "prmt.b32.f4e  r1, r2, r3, r4;"),
 ];
@@ -558,6 +565,7 @@ mod tests {
             ("9.7.8.6", "lop3.and.b32 _|p, a, b, c, 0x3f, q"),
             ("9.7.9.5", "shfl.up.b32 Ry|p, Rx, 0x1, 0x0"),
             ("9.7.9.5", "shfl.bfly.b32 Ry, Rx, 0x10, 0x1f"),
+            ("9.7.9.6", "shfl.sync.idx.b32 Ry, Rx, 0x1, 0x1f, m"),
             ("9.7.1.24", "dp2a.hi.u32.s32 d1, a1, b1, c1"),
             // shf's examples use shl and shr, defined in 9.7.8.8 and 9.7.8.9.
             ("9.7.8.7", "shr.s32 r7,r3,n;"),

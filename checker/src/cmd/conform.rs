@@ -22,6 +22,7 @@ use crate::vectors::conform::{self, show_inputs, show_outputs, Tally};
 use crate::vectors::exec::{self, Exec};
 use crate::vectors::files::{self, Outcome};
 use crate::vectors::groups::Group;
+use crate::vectors::warp::Warps;
 use crate::vectors::{ptx, Reason, Vector, SCHEMA_VERSION};
 
 /// The arguments of `ptxcheck conform`.
@@ -188,14 +189,9 @@ fn run_on_gpu(suite: &Suite, out: &mut dyn Write) -> Result<Vec<Outcome>, Error>
         suite.iter().map(|o| Vector::new(o.variant, o.inputs.clone(), Reason::Exhaustive)).collect();
     let mut outcomes = Vec::new();
     let mut device = 0;
-    let mut skipped = 0;
     for v in Variant::all() {
         let mine: Vec<(usize, &Vector)> = vectors.iter().enumerate().filter(|(_, x)| x.variant == v).collect();
-        if mine.is_empty() {
-            continue;
-        }
-        if !ptx::has_kernel(&v) {
-            skipped += mine.len();
+        if mine.is_empty() || !ptx::has_kernel(&v) {
             continue;
         }
         let (mut got, mismatches) = ptx::run(&gpu, &v, &mine)?;
@@ -209,8 +205,23 @@ fn run_on_gpu(suite: &Suite, out: &mut dyn Write) -> Result<Vec<Outcome>, Error>
         outcomes.extend(got);
     }
     writeln!(out, "the device counted {device} mismatches against the spec")?;
-    if skipped > 0 {
-        writeln!(out, "{skipped} shfl vectors not run: each needs a warp of its own (not yet built)")?;
+    outcomes.extend(run_warps(&gpu, suite, out)?);
+    Ok(outcomes)
+}
+
+/// The suite's shuffle vectors on `gpu`, as whole warps: every vector one
+/// lane of a warp case, each case one launch of 32 threads.
+fn run_warps(gpu: &Gpu, suite: &[Outcome], out: &mut dyn Write) -> Result<Vec<Outcome>, Error> {
+    let warps = Warps::new(suite.iter().enumerate().filter(|(_, v)| v.variant.is_warp_wide()));
+    if warps.cases.is_empty() && warps.not_run.is_empty() {
+        return Ok(Vec::new());
+    }
+    let lines = crate::oracle::hw::Program::new(&[], &warps.cases).run(gpu)?;
+    let outcomes = warps.outcomes(&lines, suite).map_err(Error::Tool)?;
+    writeln!(out, "shuffle vectors: {} run as lanes of {} warps", outcomes.len(), warps.cases.len())?;
+    if let Some((id, why)) = warps.not_run.first() {
+        let n = warps.not_run.len();
+        writeln!(out, "{n} shuffle vectors not run: no warp the kernels write (the first, {}: {why})", suite[*id].at)?;
     }
     Ok(outcomes)
 }

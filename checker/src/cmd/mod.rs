@@ -264,6 +264,14 @@ pub fn select_sampled(targets: &[String]) -> Result<Vec<Variant>> {
              Boolean form at every destination); name them (`setp`) to run every form"
         );
     }
+    let syncs = |vs: &[Variant]| vs.iter().filter(|v| v.opcode() == "shfl.sync").count();
+    let (run, of) = (syncs(&chosen), syncs(&select(targets)?));
+    if run < of {
+        eprintln!(
+            "note: shfl.sync: {run} of its {of} forms (`shfl.sync.up.b32 d|p`): the member mask's terms are the same \
+             in every form, the rest are shfl's; name it (`shfl.sync`) to run every form"
+        );
+    }
     Ok(chosen)
 }
 

@@ -70,7 +70,7 @@ fn instance_label(inst: &Instance) -> String {
     format!("inst {} {}", inst.variant, inputs.join(" "))
 }
 
-fn shfl_label(case: &ShflCase) -> String {
+pub fn shfl_label(case: &ShflCase) -> String {
     format!(
         "shfl {} {} b={:#x} c={:#x} active={:#010x} base={:#x}",
         case.variant.mnemonic(),
@@ -182,7 +182,8 @@ fn shfl_kernel(name: &str, cases: &[ShflCase]) -> String {
         body.push("setp.eq.u32 %act, %t, 1;".into());
         body.push(format!("@!%act bra SKIP{j};"));
         let dest = if case.form() == "d|p" { "%d|%p" } else { "%d" };
-        body.push(format!("{} {dest}, %a, {:#x}, {:#x};", case.variant.mnemonic(), case.b, case.c));
+        let operands = format!("{dest}, %a, {:#x}, {:#x}{}", case.b, case.c, membermask(case.variant, case.active));
+        body.push(format!("{} {operands};", case.variant.mnemonic()));
         body.push("cvt.u64.u32 %w, %d;".into());
         body.push(format!("st.global.u64 [%out+{}], %w;", j * 32 * 16));
         if case.form() == "d|p" {
@@ -192,6 +193,16 @@ fn shfl_kernel(name: &str, cases: &[ShflCase]) -> String {
         body.push(format!("SKIP{j}:"));
     }
     with_params(name, &regs, &body)
+}
+
+/// shfl.sync's last operand in a case: the lanes that execute it, so that
+/// no lane waits for one that branched away (`, 0x...`); nothing for shfl.
+fn membermask(variant: Variant, active: u32) -> String {
+    if variant.opcode() == "shfl.sync" {
+        format!(", {active:#x}")
+    } else {
+        String::new()
+    }
 }
 
 /// Instances per kernel.
@@ -413,7 +424,8 @@ fn run_line(line: &str, model: Model) -> Result<Read, String> {
             let (b, c, active, base) = (field("b=")?, field("c=")?, field("active=")?, field("base=")?);
             let lane = tokens[7].strip_prefix("lane=").and_then(|l| l.parse::<usize>().ok()).filter(|l| *l < 32);
             let lane = lane.ok_or("bad lane")?;
-            let text = format!("{} {}, a, {b:#x}, {c:#x}", tokens[1], tokens[2]);
+            let variant = Variant::with_mnemonic(tokens[1]).first().copied().ok_or("unknown variant")?;
+            let text = format!("{} {}, a, {b:#x}, {c:#x}{}", tokens[1], tokens[2], membermask(variant, active));
             let lanes = LaneValues::parse(&format!("a={}..{}", base, base + 31)).map_err(|e| e.to_string())?;
             let e = evaluate_warp_in(&text, &[lanes], active, model).map_err(|e| e.to_string())?;
             let model = e.rows[lane]

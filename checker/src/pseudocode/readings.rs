@@ -59,11 +59,21 @@ pub const SECTION_READINGS: &[SectionReading] = &[
         why: "the block is one lane's, yet it reads `SourceA` at another lane's index: every lane of the warp runs \
               it, and `SourceA[k]` holds lane k's `a` where lane k executes, else a value no one can predict",
     },
+    SectionReading {
+        id: "shfl-sync-every-lane-runs-the-block",
+        section: "9.7.9.6",
+        written: "SourceA[lane] = a",
+        read_as: None,
+        assumption: Some("shfl-unpredictable-source"),
+        why: "as in 9.7.9.5: every lane of the warp runs the block, and `SourceA[k]` holds lane k's `a` where lane \
+              k executes, else a value no one can predict",
+    },
 ];
 
 /// The arrays that every lane of a warp fills before any lane reads them,
-/// each with the operand each lane writes into it (9.7.9.5's `SourceA`).
-pub const GATHERED: &[(&str, &str, &str)] = &[("9.7.9.5", "SourceA", "a")];
+/// each with the operand each lane writes into it (`SourceA` of shfl and
+/// shfl.sync).
+pub const GATHERED: &[(&str, &str, &str)] = &[("9.7.9.5", "SourceA", "a"), ("9.7.9.6", "SourceA", "a")];
 
 /// The qualifier a trailing comment limits its line to: `// for .hi
 /// variant` is `.hi`.
@@ -124,6 +134,11 @@ pub fn call<A: Algebra>(alg: &A, name: &str, args: &[Value<A>]) -> Option<Result
             }
             Ok(Value::Int(out))
         })(),
+        // shfl.sync (9.7.9.6): the wait ends. Where it would not, or the
+        // members disagree on the mask, the model leaves d and p
+        // unspecified (assumption shfl-sync-mask-agreement), which the
+        // block does not say; the proof reports the block as defining more.
+        ("wait_for_specified_threads", [_]) => Ok(Value::Truth(Truth::constant(alg, true))),
         // lop3 (9.7.8.6): the function whose truth table is immLut.
         ("GetFunctionFromTable", [lut]) => int(lut).map(Value::Table),
         // dp4a and dp2a (9.7.1.23-24): the four bytes or two halves of a

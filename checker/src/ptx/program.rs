@@ -368,20 +368,27 @@ fn warp_results<A: Algebra>(
     sources: &[Vec<Value<A>>],
     executes: &[A::Bool],
 ) -> Vec<Vec<Value<A>>> {
+    let sync = matches!(variant, Variant::Shfl(s) if s.sync);
     let thread = |lane: usize, a: &dyn Fn(&Vec<Value<A>>) -> A::Bv| {
         let own = &sources[lane];
         let mut ins = vec![alg.constant(5, lane as u128), own[1].bits, own[2].bits];
         ins.extend(sources.iter().map(a));
         ins.extend(executes.iter().map(|&e| alg.bool_to_bv(e)));
         ins.extend((0..WARP).map(|_| alg.constant(32, 0)));
-        debug_assert_eq!(ins.len(), input::COUNT);
+        if sync {
+            // shfl.sync: the thread's membermask (its fourth source), and
+            // whether each lane's is the same.
+            ins.push(own[3].bits);
+            ins.extend(sources.iter().map(|s| alg.bool_to_bv(alg.eq(s[3].bits, own[3].bits))));
+        }
+        debug_assert_eq!(ins.len(), if sync { input::SYNC_COUNT } else { input::COUNT });
         variant.semantics_in(model, alg, &ins)
     };
     (0..WARP)
         .map(|lane| {
             let outs = thread(lane, &|s| s[0].bits);
             let a_undefined = thread(lane, &|s| alg.zero_extend(31, alg.bool_to_bv(alg.not(s[0].defined))))[0].value;
-            let bc_defined = alg.and(sources[lane][1].defined, sources[lane][2].defined);
+            let bc_defined = sources[lane][1..].iter().fold(alg.bool_constant(true), |acc, s| alg.and(acc, s.defined));
             outs.into_iter()
                 .enumerate()
                 .map(|(k, o)| {

@@ -34,13 +34,14 @@ fn shfl_thread(label: &str) -> Option<(Variant, Vec<ptx_spec::BitVec>)> {
         |key: &str| -> Option<u32> { u32::try_from(parse_hex(tokens.iter().find_map(|t| t.strip_prefix(key))?)?).ok() };
     let lane: usize = tokens.iter().find_map(|t| t.strip_prefix("lane="))?.parse().ok().filter(|l| *l < 32)?;
     let base = field("base=")?;
-    let warp = Warp {
-        a: std::array::from_fn(|l| base.wrapping_add(l as u32)),
-        b: [field("b=")?; 32],
-        c: [field("c=")?; 32],
-        active: field("active=")?,
-    };
-    Some((variant, warp.thread_inputs(lane)))
+    let Variant::Shfl(shfl) = variant else { return None };
+    let warp = Warp::uniform(
+        std::array::from_fn(|l| base.wrapping_add(l as u32)),
+        field("b=")?,
+        field("c=")?,
+        field("active=")?,
+    );
+    Some((variant, warp.thread_inputs(shfl, lane)))
 }
 
 /// The file of the committed run, under the report's `vendor/`.

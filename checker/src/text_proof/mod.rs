@@ -261,7 +261,7 @@ fn find_ignoring_spaces(line: &str, fragment: &str) -> Option<(usize, usize)> {
 /// What the evaluator is told about `variant`.
 pub fn setting(variant: &Variant, readings: &[&SectionReading]) -> Result<Setting, String> {
     let section = variant.section();
-    if variant.is_warp_wide() && !readings.iter().any(|r| r.id == EVERY_LANE) {
+    if variant.is_warp_wide() && !readings.iter().any(|r| EVERY_LANE.contains(&r.id)) {
         return Err("the block is run by every thread of the warp (`[Thread]`, `SourceA[lane] = a`, `d = \
                     SourceA[j]`), and no reading says how the lanes meet"
             .into());
@@ -406,8 +406,9 @@ fn evaluate<A: Algebra>(
     Ok((outputs.into_iter().map(|o| Out { value: o.value, defined: o.defined.term }).collect(), passes))
 }
 
-/// The reading that every lane of the warp runs the block.
-const EVERY_LANE: &str = "shfl-every-lane-runs-the-block";
+/// The readings that every lane of the warp runs the block (of shfl and
+/// of shfl.sync).
+const EVERY_LANE: [&str; 2] = ["shfl-every-lane-runs-the-block", "shfl-sync-every-lane-runs-the-block"];
 
 /// What one lane's block is given where every lane of a warp runs it (the
 /// model's inputs: the lane id, then each lane's `a`, state and

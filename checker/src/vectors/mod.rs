@@ -27,6 +27,7 @@ pub mod files;
 pub mod groups;
 pub mod kill;
 pub mod ptx;
+pub mod warp;
 
 use std::collections::HashSet;
 
@@ -472,6 +473,12 @@ fn shfl(variant: &Variant, _witnesses: &[(Variant, Vec<u128>, Reason)], size: Si
             inputs.extend((0..32).map(|l| u128::from(case.base.wrapping_add(l))));
             inputs.extend((0..32).map(|l| u128::from(case.active >> l & 1)));
             inputs.extend((0..32).map(|_| 0));
+            if variant.inputs().len() == ptx_spec::catalogue::shfl::input::SYNC_COUNT {
+                // shfl.sync: the case's mask is its active lanes, which
+                // every lane shares (`Warp::uniform`).
+                inputs.push(u128::from(case.active));
+                inputs.extend((0..32).map(|_| 1));
+            }
             if seen.insert(inputs.clone()) {
                 let name = format!("lane={lane} b={:#x} c={:#x} active={:#010x}", case.b, case.c, case.active);
                 out.push(Vector::new(*variant, inputs, Reason::Boundary { name }));

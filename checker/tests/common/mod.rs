@@ -135,6 +135,7 @@ pub const MODELLED_NEW_SECTIONS: &[&str] = &[
     "9762_comparison_and_selection_instructions_setp.md",
     "9763_comparison_and_selection_instructions_selp.md",
     "9764_comparison_and_selection_instructions_slct.md",
+    "9796_data_movement_and_conversion_instructions_shflsync.md",
     "9797_data_movement_and_conversion_instructions_prmt.md",
 ];
 

@@ -1,7 +1,10 @@
-//! Section 9.7.9.5: shfl, transcribed from the Semantics block for one
-//! thread with a free lane id: `SourceA` built from every lane, then
-//! `maxLane`, `minLane`, `j` and `pval` as the pseudocode computes them, and
-//! `d = SourceA[j]` read through a mux tree on the bits of `j`.
+//! Sections 9.7.9.5 and 9.7.9.6: shfl and shfl.sync, transcribed from the
+//! Semantics block for one thread with a free lane id: `SourceA` built from
+//! every lane, then `maxLane`, `minLane`, `j` and `pval` as the pseudocode
+//! computes them, and `d = SourceA[j]` read through a mux tree on the bits
+//! of `j`. shfl.sync's `wait_for_specified_threads(membermask)` ends, with
+//! defined results, when the thread is in its mask and every other member
+//! that executes has the same mask: whole-word tests on the masks.
 
 use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::shfl::{Mode, Shfl, WARP};
@@ -49,12 +52,34 @@ pub fn encode<A: Algebra>(v: &Shfl, sym: &A, ins: &Inputs<A::Bv>) -> Outputs<A> 
     let index = sym.extract(4, 0, j);
     let executes = sym.is_set(mux(sym, lane, active));
     let source_executes = sym.is_set(mux(sym, index, active));
+    let (executes, source_executes) = if v.sync {
+        let membermask = ins.get("membermask");
+        let members: Vec<A::Bv> = (0..WARP as u32).map(|k| sym.bit(membermask, k)).collect();
+        let waits_ends = sym.and(sym.is_set(mux(sym, lane, &members)), masks_agree(sym, lane, membermask, ins));
+        (sym.and(executes, waits_ends), sym.and(source_executes, sym.is_set(mux(sym, index, &members))))
+    } else {
+        (executes, source_executes)
+    };
     let mut outs =
         vec![Out { value: mux(sym, index, &source_a), defined: sym.and(executes, sym.and(in_warp, source_executes)) }];
     if v.pred {
         outs.push(Out { value: sym.bool_to_bv(pval), defined: executes });
     }
     outs
+}
+
+/// Whether the other lanes of `membermask` that execute all have the same
+/// mask: the word of lanes that execute with another mask (bit k:
+/// `active[k]` and not `agrees[k]`) meets the mask, less the thread's own
+/// bit, nowhere.
+fn masks_agree<A: Algebra>(sym: &A, lane: A::Bv, membermask: A::Bv, ins: &Inputs<A::Bv>) -> A::Bool {
+    let active = ins.from("active0", WARP);
+    let agrees = ins.from("agrees0", WARP);
+    let other_mask =
+        (0..WARP).rev().map(|k| sym.bvand(active[k], sym.bvnot(agrees[k]))).reduce(|hi, lo| sym.concat(hi, lo));
+    let other_mask = other_mask.expect("a warp has lanes");
+    let own = sym.bvshl(sym.constant(32, 1), sym.zero_extend(27, lane));
+    sym.is_zero(sym.bvand(other_mask, sym.bvand(membermask, sym.bvnot(own))))
 }
 
 /// `values[index]` for 2^k values: halve the candidates on each bit of the

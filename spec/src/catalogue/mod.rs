@@ -417,7 +417,7 @@ pub enum Variant {
     Logic(Logic),
     /// Section 9.7.8.7-9: shf, shl, shr.
     Shift(Shift),
-    /// Section 9.7.9.5: shfl (deprecated), over the whole warp.
+    /// Sections 9.7.9.5-6: shfl (deprecated) and shfl.sync, over the whole warp.
     Shfl(Shfl),
     /// Section 9.7.9.7: prmt.
     Prmt(Prmt),
@@ -450,12 +450,20 @@ impl Variant {
     }
 
     /// Every variant, except that of set and setp only their covering
-    /// sample ([`compare::Compare::in_sample`]): for the checks that run
-    /// every variant's terms on values or faults, where set's and setp's
-    /// 1,890 forms share their terms but for the operator, the types and
-    /// the Boolean form.
+    /// sample ([`compare::Compare::in_sample`]), and of shfl.sync one form
+    /// ([`shfl::Shfl::in_sample`]): for the checks that run every variant's
+    /// terms on values or faults, where set's and setp's 1,890 forms share
+    /// their terms but for the operator, the types and the Boolean form, and
+    /// shfl.sync's are shfl's and one member-mask test.
     pub fn sampled() -> Vec<Variant> {
-        Variant::all().into_iter().filter(|v| !matches!(v, Variant::Compare(c) if !c.in_sample())).collect()
+        Variant::all()
+            .into_iter()
+            .filter(|v| match v {
+                Variant::Compare(c) => c.in_sample(),
+                Variant::Shfl(s) => s.in_sample(),
+                _ => true,
+            })
+            .collect()
     }
 
     /// The variant whose name is exactly `name` (`shf.l.wrap.b32`,
@@ -577,12 +585,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn catalogue_has_the_2176_variants() {
+    fn catalogue_has_the_2184_variants() {
         let all = Variant::all();
-        assert_eq!(all.len(), 2176);
+        assert_eq!(all.len(), 2184);
         let count = |op: &str| all.iter().filter(|v| v.opcode() == op).count();
         // 9.7.1: 141 variants, 9.7.2: 48, 9.7.8: 38, 9.7.9.5: 8,
-        // 9.7.9.7: 7, 9.7.6: 1,934 (set 1,134, setp 756, selp and slct 44).
+        // 9.7.9.6: 8, 9.7.9.7: 7, 9.7.6: 1,934 (set 1,134, setp 756, selp and slct 44).
         let expected = [
             ("add", 9),
             ("sub", 7),
@@ -624,6 +632,7 @@ mod tests {
             ("shl", 3),
             ("shr", 9),
             ("shfl", 8),
+            ("shfl.sync", 8),
             ("prmt", 7),
             ("set", 1134),
             ("setp", 756),
@@ -633,7 +642,7 @@ mod tests {
         for (op, n) in expected {
             assert_eq!(count(op), n, "{op}");
         }
-        assert_eq!(expected.iter().map(|(_, n)| n).sum::<usize>(), 2176);
+        assert_eq!(expected.iter().map(|(_, n)| n).sum::<usize>(), 2184);
     }
 
     #[test]

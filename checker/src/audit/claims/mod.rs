@@ -206,13 +206,14 @@ pub struct ClaimsError {
 
 /// The claims files, built in: each name (as the repository has it) with
 /// its text, in section order.
-pub const FILES: [(&str, &str); 7] = [
+pub const FILES: [(&str, &str); 8] = [
     ("checker/claims/9.7.1-integer.toml", include_str!("../../../claims/9.7.1-integer.toml")),
     ("checker/claims/9.7.2-carry.toml", include_str!("../../../claims/9.7.2-carry.toml")),
     ("checker/claims/9.7.6-set-setp.toml", include_str!("../../../claims/9.7.6-set-setp.toml")),
     ("checker/claims/9.7.6-compare-select.toml", include_str!("../../../claims/9.7.6-compare-select.toml")),
     ("checker/claims/9.7.8-logic-shift.toml", include_str!("../../../claims/9.7.8-logic-shift.toml")),
     ("checker/claims/9.7.9.5-shfl.toml", include_str!("../../../claims/9.7.9.5-shfl.toml")),
+    ("checker/claims/9.7.9.6-shfl-sync.toml", include_str!("../../../claims/9.7.9.6-shfl-sync.toml")),
     ("checker/claims/9.7.9.7-prmt.toml", include_str!("../../../claims/9.7.9.7-prmt.toml")),
 ];
 

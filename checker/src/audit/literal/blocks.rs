@@ -28,6 +28,7 @@ use ptx_spec::catalogue::prmt::Prmt;
 use ptx_spec::catalogue::shfl::{Mode as ShflMode, Shfl, WARP};
 use ptx_spec::catalogue::shift::{ShfDir, ShfMode, Shift};
 use ptx_spec::catalogue::{defined, Inputs, Out, Outputs, Type, Variant};
+use ptx_spec::family::shfl::{masks_agree, member};
 
 use super::{CInt, CType, C};
 
@@ -359,6 +360,17 @@ pub const BLOCKS: &[Block] = &[
         )],
     },
     Block { section: "9.7.9.5", opcode: "shfl", wrong_result: None, not_c: None, model_notes: &[] },
+    Block {
+        section: "9.7.9.6",
+        opcode: "shfl.sync",
+        wrong_result: None,
+        not_c: None,
+        model_notes: &[(
+            "wait_for_specified_threads(membermask)",
+            "ends with defined results where the thread is in membermask and every member that executes has the \
+             same mask (assumptions shfl-sync-membermask, shfl-sync-mask-agreement)",
+        )],
+    },
     Block {
         section: "9.7.9.7",
         opcode: "prmt",
@@ -1344,12 +1356,15 @@ fn shift<A: Algebra>(c: &mut C<A>, v: Shift, ins: &Inputs<A::Bv>) -> Outputs<A> 
     vec![out(c, d)]
 }
 
-/// 9.7.9.5, one thread's view of the warp (see `family::shfl`). The 5-bit
-/// fields `lane[4:0]`, `bval[4:0]`, `cval[4:0]` and `mask[4:0]` are read as
-/// unsigned bit-fields of 5 bits, which C promotes to int; `j` then takes the
-/// type of `lane - bval`, int, so a source below lane 0 is negative. SourceA
-/// holds every lane's a, unpredictable (undefined) where that lane does not
-/// execute; a thread that does not execute runs none of the block.
+/// 9.7.9.5 and 9.7.9.6, one thread's view of the warp (see `family::shfl`).
+/// The 5-bit fields `lane[4:0]`, `bval[4:0]`, `cval[4:0]` and `mask[4:0]`
+/// (`segmask` in 9.7.9.6) are read as unsigned bit-fields of 5 bits, which C
+/// promotes to int; `j` then takes the type of `lane - bval`, int, so a
+/// source below lane 0 is negative. SourceA holds every lane's a,
+/// unpredictable (undefined) where that lane does not execute; a thread that
+/// does not execute runs none of the block. shfl.sync's
+/// `wait_for_specified_threads` is never defined: it is read as the model
+/// reads it, on the membermask and the lanes' agreement.
 fn shfl<A: Algebra>(c: &mut C<A>, v: Shfl, ins: &Inputs<A::Bv>) -> Outputs<A> {
     let alg = c.alg();
     let field = |x: A::Bv, hi: u32, lo: u32| CInt::<A> {
@@ -1391,6 +1406,16 @@ fn shfl<A: Algebra>(c: &mut C<A>, v: Shfl, ins: &Inputs<A::Bv>) -> Outputs<A> {
     // an index check (lane and j are both in 0..31 here).
     let executes = c.truth(select_lane(c, &active, lane));
     let source_executes = c.truth(select_lane(c, &active, j));
+    let (executes, source_executes) = if v.sync {
+        let (me, mask) = (ins.get("lane"), ins.get("membermask"));
+        let waits_end = alg.and(
+            member(alg, mask, me),
+            masks_agree(alg, me, mask, ins.from("active0", WARP), ins.from("agrees0", WARP)),
+        );
+        (alg.and(executes, waits_end), alg.and(source_executes, member(alg, mask, alg.extract(4, 0, j.bits))))
+    } else {
+        (executes, source_executes)
+    };
     let mut outs = vec![Out { value: d.bits, defined: alg.and(executes, source_executes) }];
     if v.pred {
         let p = c.assign("p = pval", pval, CType::Bool);

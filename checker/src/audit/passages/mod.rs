@@ -33,7 +33,7 @@ use crate::audit::readings::div_rem::{div_flooring, div_saturating, rem_flooring
 use crate::audit::readings::dot::{dot_reading, ElementOrder, ExtractOrder};
 use crate::audit::readings::mul_mad::mul24_full_operands;
 use crate::audit::readings::prmt::{prmt_pair_reading, prmt_position_blind, SourcePair};
-use crate::audit::readings::shfl::{shfl_reading, InactiveSource, SourceReading};
+use crate::audit::readings::shfl::{shfl_reading, shfl_sync_reading, InactiveSource, SourceReading, SyncReading};
 use crate::audit::readings::shift::{shf_mod32, shift_reading, ShiftAmount};
 
 /// The text a reading transcribes.
@@ -148,6 +148,8 @@ pub enum Formula {
     ShflSource(SourceReading),
     /// shfl with a read from a lane that does not execute resolved as given.
     ShflInactive(InactiveSource),
+    /// shfl.sync with its member mask read as given.
+    ShflSync(SyncReading),
     /// prmt with its source pair computed as given.
     PrmtPair(SourcePair),
     /// prmt with ReadByte blind to the target position.
@@ -347,6 +349,7 @@ impl Formula {
                 Some(shfl_reading(alg, s, Some(r), InactiveSource::Unpredictable, ins))
             }
             (Formula::ShflInactive(r), Variant::Shfl(s)) => Some(shfl_reading(alg, s, None, r, ins)),
+            (Formula::ShflSync(r), Variant::Shfl(s)) if s.sync => Some(shfl_sync_reading(alg, s, r, ins)),
             (Formula::PrmtPair(pair), Variant::Prmt(v)) => {
                 one(prmt_pair_reading(alg, v, pair, get("a"), get("b"), get("c")))
             }
@@ -1175,6 +1178,29 @@ pub const PASSAGES: &[Passage] = &[
         assumption: Some(&assumption::SHFL_SOURCE_LANE),
     },
     Passage {
+        id: "shfl-clamp-bound",
+        section: "9.7.9.5-6",
+        fragment: "an upper bound for clamping the source lane index",
+        question: "which bound c's clamp value is for .up",
+        variants: &["shfl.up.b32 d|p"],
+        readings: &[
+            model(
+                "the Semantics block: .up reads lane j where j >= maxLane, so maxLane is the lowest lane it may read",
+                Text::Pseudocode,
+            ),
+            Reading {
+                name: "upper-bound",
+                says: "the Description: maxLane is an upper bound in every mode, so .up reads lane j where 0 <= j <= \
+                       maxLane",
+                text: Text::Prose,
+                formula: Formula::ShflSource(SourceReading::ClampAsUpperBound),
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: None,
+    },
+    Passage {
         id: "shfl-unpredictable-source",
         section: "9.7.9.5",
         fragment: "unpredictable for inactive/predicated-off threads",
@@ -1198,6 +1224,50 @@ pub const PASSAGES: &[Passage] = &[
         adopted: "model",
         examples: &[],
         assumption: Some(&assumption::SHFL_UNPREDICTABLE_SOURCE),
+    },
+    Passage {
+        id: "shfl-sync-membermask",
+        section: "9.7.9.6",
+        fragment: "is not in membermask",
+        question: "what a lane gets when it, or the lane it reads from, is outside membermask",
+        variants: &["shfl.sync.idx.b32 d|p"],
+        readings: &[
+            model("undefined d and p outside the thread's own mask; any d from a source outside it", Text::Prose),
+            Reading {
+                name: "mask-ignored",
+                says: "the Semantics block, which reads membermask only in the wait: data moves as under a full mask",
+                text: Text::C,
+                formula: Formula::ShflSync(SyncReading::MaskIgnored),
+            },
+            Reading {
+                name: "own-bit-ignored",
+                says: "only the source lane must be a member; a thread outside its own mask shuffles as any other",
+                text: Text::Other,
+                formula: Formula::ShflSync(SyncReading::OwnBitIgnored),
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::SHFL_SYNC_MEMBERMASK),
+    },
+    Passage {
+        id: "shfl-sync-mask-agreement",
+        section: "9.7.9.6",
+        fragment: "with the same qualifiers and same",
+        question: "what a thread gets when a lane of its mask executes shfl.sync with another mask",
+        variants: &["shfl.sync.idx.b32 d|p"],
+        readings: &[
+            model("unspecified d and p: the text only says the thread waits", Text::Prose),
+            Reading {
+                name: "disagreement-ignored",
+                says: "each thread waits for its own mask's lanes whatever mask they give, then shuffles",
+                text: Text::Other,
+                formula: Formula::ShflSync(SyncReading::DisagreementIgnored),
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: Some(&assumption::SHFL_SYNC_MASK_AGREEMENT),
     },
     Passage {
         id: "prmt-source-pair",

@@ -1,9 +1,9 @@
-//! Section 9.7.9.5: shfl (deprecated), the warp shuffle.
-//! The readings the model does not adopt, for the audit's passages.
+//! Sections 9.7.9.5 and 9.7.9.6: shfl (deprecated) and shfl.sync, the warp
+//! shuffle. The readings the model does not adopt, for the audit's passages.
 
 use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::shfl::*;
-use ptx_spec::catalogue::{Out, Outputs};
+use ptx_spec::catalogue::{Out, Outputs, Variant};
 use ptx_spec::family::shfl::*;
 
 /// Readings of the source lane `j` the model does not adopt (see assumption
@@ -15,6 +15,10 @@ pub enum SourceReading {
     /// `j` an unsigned 32-bit integer, as C's unsigned arithmetic: .up below
     /// lane 0 wraps to a huge index that passes `j >= maxLane`.
     Unsigned32,
+    /// `j` the model's signed integer, and `maxLane` the upper bound the
+    /// Description calls c's clamp in every mode: .up reads lane j where
+    /// 0 <= j <= maxLane, as the other modes do.
+    ClampAsUpperBound,
 }
 
 /// Under `reading`, for the thread in lane `lane` (5 bits): the source lane
@@ -30,7 +34,7 @@ pub fn source_lane_reading<A: Algebra>(
 ) -> (A::Bv, A::Bool) {
     let width = match reading {
         SourceReading::FiveBit => 5,
-        SourceReading::Unsigned32 => 32,
+        SourceReading::Unsigned32 | SourceReading::ClampAsUpperBound => 32,
     };
     let widen = |x: A::Bv| alg.zext_or_trunc(x, width);
     let bval = widen(alg.extract(4, 0, b));
@@ -40,6 +44,10 @@ pub fn source_lane_reading<A: Algebra>(
     let min_lane = alg.bvand(me, mask);
     let max_lane = alg.bvor(min_lane, alg.bvand(cval, alg.bvnot(mask)));
     let (j, pval) = match mode {
+        Mode::Up if reading == SourceReading::ClampAsUpperBound => {
+            let j = alg.bvsub(me, bval);
+            (j, alg.and(alg.bvsge(j, alg.constant(32, 0)), alg.bvsle(j, max_lane)))
+        }
         Mode::Up => {
             let j = alg.bvsub(me, bval);
             (j, alg.bvuge(j, max_lane))
@@ -109,4 +117,42 @@ pub fn shfl_reading<A: Algebra>(
         outs.push(Out { value: alg.bool_to_bv(in_range), defined: executes });
     }
     outs
+}
+
+/// Readings of shfl.sync's member mask the model does not adopt
+/// (assumptions shfl-sync-membermask and shfl-sync-mask-agreement).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SyncReading {
+    /// The Semantics block alone: after the wait, membermask is never read,
+    /// so the data moves as under a full mask that every lane shares.
+    MaskIgnored,
+    /// Only the source lane must be a member: a thread outside its own mask
+    /// shuffles like any other.
+    OwnBitIgnored,
+    /// Each thread waits for its own mask's lanes whatever mask they give:
+    /// lanes that disagree change nothing.
+    DisagreementIgnored,
+}
+
+/// shfl.sync under `reading`: the model's semantics on inputs where what the
+/// reading ignores is made to hold.
+pub fn shfl_sync_reading<A: Algebra>(alg: &A, shfl: Shfl, reading: SyncReading, ins: &[A::Bv]) -> Outputs<A> {
+    let mut changed = ins.to_vec();
+    let agree_all = |changed: &mut Vec<A::Bv>| {
+        for slot in &mut changed[input::AGREES..input::AGREES + WARP] {
+            *slot = alg.constant(1, 1);
+        }
+    };
+    match reading {
+        SyncReading::MaskIgnored => {
+            changed[input::MEMBERMASK] = alg.ones(32);
+            agree_all(&mut changed);
+        }
+        SyncReading::OwnBitIgnored => {
+            let own = alg.bvshl(alg.constant(32, 1), alg.zero_extend(27, ins[input::LANE]));
+            changed[input::MEMBERMASK] = alg.bvor(ins[input::MEMBERMASK], own);
+        }
+        SyncReading::DisagreementIgnored => agree_all(&mut changed),
+    }
+    Variant::Shfl(shfl).semantics(alg, &changed)
 }
