@@ -38,7 +38,8 @@ pub struct Args {
     #[arg(long, default_value = "spec", value_parser = super::model, value_name = "MODEL")]
     model: Model,
     /// Run the suite in the folder RESULTS on the GPU (through the CUDA
-    /// driver), its self-checking PTX, and compare what the device gives.
+    /// driver): its self-checking PTX, and the shuffle vectors as lanes of
+    /// whole warps; and compare what the device gives.
     #[arg(long, conflicts_with = "exec")]
     gpu: bool,
     /// Run the suite in the folder RESULTS through COMMAND: one vector a

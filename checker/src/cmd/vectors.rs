@@ -26,7 +26,8 @@ pub struct Args {
     #[arg(default_values_t = vec!["all".to_string()])]
     targets: Vec<String>,
     /// The folder to write the suite into (`vectors.jsonl`, `vectors.csv`,
-    /// and `VARIANT.ptx` for every variant but shfl's).
+    /// and `VARIANT.ptx` for every variant but the shuffles', whose vectors
+    /// run as whole warps).
     #[arg(long, value_name = "DIR", required_unless_present = "kill_rate")]
     output: Option<PathBuf>,
     /// The seeded uniform sample per variant.

@@ -33,7 +33,9 @@ use crate::audit::readings::div_rem::{div_flooring, div_saturating, rem_flooring
 use crate::audit::readings::dot::{dot_reading, ElementOrder, ExtractOrder};
 use crate::audit::readings::mul_mad::mul24_full_operands;
 use crate::audit::readings::prmt::{prmt_pair_reading, prmt_position_blind, SourcePair};
-use crate::audit::readings::shfl::{shfl_reading, shfl_sync_reading, InactiveSource, SourceReading, SyncReading};
+use crate::audit::readings::shfl::{
+    shfl_guard_off_reading, shfl_reading, shfl_sync_reading, InactiveSource, SourceReading, SyncReading,
+};
 use crate::audit::readings::shift::{shf_mod32, shift_reading, ShiftAmount};
 
 /// The text a reading transcribes.
@@ -150,6 +152,8 @@ pub enum Formula {
     ShflInactive(InactiveSource),
     /// shfl.sync with its member mask read as given.
     ShflSync(SyncReading),
+    /// shfl with the block run by a thread that does not execute.
+    ShflGuardOffWrites,
     /// prmt with its source pair computed as given.
     PrmtPair(SourcePair),
     /// prmt with ReadByte blind to the target position.
@@ -350,6 +354,7 @@ impl Formula {
             }
             (Formula::ShflInactive(r), Variant::Shfl(s)) => Some(shfl_reading(alg, s, None, r, ins)),
             (Formula::ShflSync(r), Variant::Shfl(s)) if s.sync => Some(shfl_sync_reading(alg, s, r, ins)),
+            (Formula::ShflGuardOffWrites, Variant::Shfl(s)) if !s.sync => Some(shfl_guard_off_reading(alg, s, ins)),
             (Formula::PrmtPair(pair), Variant::Prmt(v)) => {
                 one(prmt_pair_reading(alg, v, pair, get("a"), get("b"), get("c")))
             }
@@ -1194,6 +1199,26 @@ pub const PASSAGES: &[Passage] = &[
                        maxLane",
                 text: Text::Prose,
                 formula: Formula::ShflSource(SourceReading::ClampAsUpperBound),
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: None,
+    },
+    Passage {
+        id: "shfl-guard-off-writes",
+        section: "9.7.9.5-6",
+        fragment: "isActive(Thread) && isGuardPredicateTrue(Thread)",
+        question: "what a thread that does not execute (inactive, or its guard false) writes",
+        variants: &["shfl.up.b32 d|p"],
+        readings: &[
+            model("nothing: neither d nor p, as a false guard means for any PTX instruction", Text::Other),
+            Reading {
+                name: "block-runs-anyway",
+                says: "the block, which tests the thread's state only where it fills SourceA: d = SourceA[j] and p \
+                       = pval, its own SourceA slot unpredictable",
+                text: Text::C,
+                formula: Formula::ShflGuardOffWrites,
             },
         ],
         adopted: "model",

@@ -119,6 +119,24 @@ pub fn shfl_reading<A: Algebra>(
     outs
 }
 
+/// shfl as the block reads for a thread that does not execute (inactive, or
+/// its guard false): the block's only test of that is where it fills
+/// `SourceA`, so the thread still computes `j`, writes `d = SourceA[j]`
+/// (its own slot unpredictable) and `p = pval`. The model writes nothing
+/// there, as a false guard means elsewhere in PTX.
+pub fn shfl_guard_off_reading<A: Algebra>(alg: &A, shfl: Shfl, ins: &[A::Bv]) -> Outputs<A> {
+    let me = ins[input::LANE];
+    let a = &ins[input::A..input::A + WARP];
+    let active = &ins[input::ACTIVE..input::ACTIVE + WARP];
+    let (source, in_range) = source_lane(alg, shfl.mode, me, ins[input::B], ins[input::C]);
+    let source_executes = alg.is_set(read_lane(alg, source, active));
+    let mut outs = vec![Out { value: read_lane(alg, source, a), defined: source_executes }];
+    if shfl.pred {
+        outs.push(Out { value: alg.bool_to_bv(in_range), defined: alg.bool_constant(true) });
+    }
+    outs
+}
+
 /// Readings of shfl.sync's member mask the model does not adopt
 /// (assumptions shfl-sync-membermask and shfl-sync-mask-agreement).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
