@@ -33,6 +33,7 @@ use std::collections::HashSet;
 
 use ptx_spec::bv::mask;
 use ptx_spec::catalogue::{Role, Variant};
+use ptx_spec::family::shfl::Warp;
 use ptx_spec::hardware::Model;
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::xxh3_64;
@@ -467,18 +468,14 @@ fn shfl(variant: &Variant, _witnesses: &[(Variant, Vec<u128>, Reason)], size: Si
     );
     let mut seen = HashSet::new();
     let mut out = Vec::new();
+    let Variant::Shfl(shfl) = *variant else { unreachable!("only the shuffles are warp-wide") };
     for (case, lanes) in cases {
+        let warp =
+            Warp::uniform(std::array::from_fn(|l| case.base.wrapping_add(l as u32)), case.b, case.c, case.active);
         for lane in lanes.into_iter().filter(|l| case.active >> l & 1 == 1) {
-            let mut inputs = vec![lane as u128, u128::from(case.b), u128::from(case.c)];
-            inputs.extend((0..32).map(|l| u128::from(case.base.wrapping_add(l))));
-            inputs.extend((0..32).map(|l| u128::from(case.active >> l & 1)));
-            inputs.extend((0..32).map(|_| 0));
-            if variant.inputs().len() == ptx_spec::catalogue::shfl::input::SYNC_COUNT {
-                // shfl.sync: the case's mask is its active lanes, which
-                // every lane shares (`Warp::uniform`).
-                inputs.push(u128::from(case.active));
-                inputs.extend((0..32).map(|_| 1));
-            }
+            // The model's inputs for this lane of the case's warp (for
+            // shfl.sync, the active lanes as every lane's mask).
+            let inputs: Vec<u128> = warp.thread_inputs(shfl, lane).iter().map(|x| x.unsigned()).collect();
             if seen.insert(inputs.clone()) {
                 let name = format!("lane={lane} b={:#x} c={:#x} active={:#010x}", case.b, case.c, case.active);
                 out.push(Vector::new(*variant, inputs, Reason::Boundary { name }));
