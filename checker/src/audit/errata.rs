@@ -400,10 +400,12 @@ mod tests {
         // The seeds' errata stay a short read; each section modelled beyond
         // them (9.7.9.7 on) adds its own defects. The bound was 50 until the
         // passes that read the prose and the names as a whole (silence,
-        // spellings) began to find defects of kinds no earlier pass could.
+        // spellings) began to find defects of kinds no earlier pass could,
+        // and 55 until the order of a block's writes and reads, registers
+        // of two widths and the order of the shuffle's slots were read.
         let seeds = |s: &String| s.starts_with("9.7.1") || s.starts_with("9.7.8") || s == "9.7.9.5";
         let on_seeds = all().iter().filter(|rc| rc.sections.iter().any(seeds)).count();
-        assert!(!all().is_empty() && on_seeds <= 55, "at most 55 root causes on the seed sections: {on_seeds}");
+        assert!(!all().is_empty() && on_seeds <= 60, "at most 60 root causes on the seed sections: {on_seeds}");
         for rc in all() {
             assert!(!rc.findings.is_empty(), "{}: no sites", rc.id);
             assert!(!rc.edits.is_empty() && !rc.problem.trim().is_empty(), "{}", rc.id);

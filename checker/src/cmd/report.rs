@@ -101,7 +101,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let own_output = if args.check { None } else { Some(Output::in_dir(&args.dir, &own)?) };
     // The text is read before anything is proven: bad input stops at once.
     let paths = spec_text(&args)?;
-    let text = if paths.is_empty() { None } else { Some(crate::audit::text::run(&paths)?) };
+    let text = if paths.is_empty() { None } else { Some(crate::audit::text::run_for_reports(&paths)?) };
     // The errata are judged against the whole text: a section left out
     // would read as every root cause there unjudged.
     if let Some(m) = text.as_ref().and_then(|t| t.missing.first()) {

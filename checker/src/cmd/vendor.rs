@@ -161,7 +161,9 @@ fn run_fold(common: &Common, cuobjdump: Option<&Path>, samples: usize, out: &mut
     // The report being checked, where there is one; else the built-in one.
     let report = common.dir.join("ptxcheck.json");
     let audit = report.is_file().then_some(report.as_path());
-    let instances = fold_instances(audit, samples, &thread_pool(None)?)?;
+    let recorded: Option<FoldRecord> = record::read(&common.dir.join("vendor").join("ptxas-fold.json"))?;
+    let stand_in = recorded.as_ref().map(recorded_boundaries).unwrap_or_default();
+    let instances = fold_instances_with(audit, samples, &thread_pool(None)?, &stand_in)?;
     let rows = fold::run(&ptxas, &cuobjdump, &instances)?;
     let counts = FoldCounts::of(&rows);
     let record = FoldRecord {
@@ -195,9 +197,22 @@ pub fn fold_instances(
     samples: usize,
     pool: &rayon::ThreadPool,
 ) -> Result<Vec<fold::Instance>, Error> {
+    fold_instances_with(audit, samples, pool, &[])
+}
+
+/// [`fold_instances`], with `stand_in` (the case-boundary inputs of a
+/// record written earlier) taken in where the solver leaves a boundary
+/// search open: what the record holds then depends on the inputs, not on
+/// how loaded the machine was.
+fn fold_instances_with(
+    audit: Option<&Path>,
+    samples: usize,
+    pool: &rayon::ThreadPool,
+    stand_in: &[fold::Instance],
+) -> Result<Vec<fold::Instance>, Error> {
     let report = read_witnesses(audit)?;
     let mut all = fold::instances(&report, samples);
-    all.extend(case_boundaries(pool)?);
+    all.extend(case_boundaries(pool, stand_in)?);
     all.extend(fold::probe_instances(&report));
     fold::unique(&mut all);
     Ok(all)
@@ -290,13 +305,21 @@ pub fn read_witnesses(audit: Option<&Path>) -> Result<AuditWitnesses, Error> {
 
 /// The inputs on either side of every case boundary of the model, with a
 /// line on stderr saying how many there are (and any search left open).
-fn case_boundaries(pool: &rayon::ThreadPool) -> Result<Vec<fold::Instance>, Error> {
+/// Where the solver leaves a search open, `stand_in` is taken in too: the
+/// boundary inputs of the record written earlier, which a search that
+/// finishes finds again.
+fn case_boundaries(pool: &rayon::ThreadPool, stand_in: &[fold::Instance]) -> Result<Vec<fold::Instance>, Error> {
     let variants = Variant::all();
     let search = boundary::search(&variants, &Backend::Embedded, boundary::TIMEOUT, pool)?;
-    let instances = boundary::instances(&search.found);
-    let open = match search.open {
-        0 => String::new(),
-        n => format!("; {n} searches left open by the solver"),
+    let mut instances = boundary::instances(&search.found);
+    let open = match (search.open, stand_in.len()) {
+        (0, _) => String::new(),
+        (n, 0) => format!("; {n} searches left open by the solver"),
+        (n, k) => {
+            instances.extend(stand_in.iter().cloned());
+            fold::unique(&mut instances);
+            format!("; {n} searches left open by the solver, and the {k} boundary inputs of the record written before taken in")
+        }
     };
     eprintln!(
         "case boundaries of the model: {} in {} variants, {} inputs{open}",
@@ -305,6 +328,20 @@ fn case_boundaries(pool: &rayon::ThreadPool) -> Result<Vec<fold::Instance>, Erro
         instances.len()
     );
     Ok(instances)
+}
+
+/// The case-boundary inputs a fold record holds.
+fn recorded_boundaries(record: &FoldRecord) -> Vec<fold::Instance> {
+    record
+        .instances
+        .iter()
+        .filter(|row| row.origin.starts_with(boundary::ORIGIN))
+        .filter_map(|row| {
+            let variant = Variant::from_mnemonic(&row.variant)?;
+            let inputs: Option<Vec<u128>> = row.inputs.iter().map(|t| ptx_spec::bv::parse_hex(t)).collect();
+            Some(fold::Instance { variant, inputs: inputs?, origin: row.origin.clone(), readings: None })
+        })
+        .collect()
 }
 
 /// The tool, with its release line and the wheel it came from.

@@ -385,6 +385,9 @@ fn step(
     (at(input), at(&next))
 }
 
+/// How an instance of a case boundary names its origin, before the operand.
+pub const ORIGIN: &str = "case boundary on";
+
 /// The boundaries' inputs as instances (origin `case boundary on b:
 /// after`), once each.
 pub fn instances(boundaries: &[Boundary]) -> Vec<Instance> {
@@ -397,7 +400,7 @@ pub fn instances(boundaries: &[Boundary]) -> Vec<Instance> {
                 out.push(Instance {
                     variant: b.variant,
                     inputs,
-                    origin: format!("case boundary on {name}: {place}"),
+                    origin: format!("{ORIGIN} {name}: {place}"),
                     readings: None,
                 });
             }

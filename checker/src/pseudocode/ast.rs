@@ -329,6 +329,40 @@ impl Expr {
     }
 }
 
+impl Expr {
+    /// The expression with every name `from` written `to` (the two one
+    /// variable).
+    pub fn rename(&mut self, from: &str, to: &str) {
+        match &mut self.kind {
+            ExprKind::Name(n) if n == from => *n = to.to_string(),
+            ExprKind::Member(e, _)
+            | ExprKind::Paren(e)
+            | ExprKind::Unary(_, e)
+            | ExprKind::Abs(e)
+            | ExprKind::Cast(_, e)
+            | ExprKind::Step { target: e, .. } => e.rename(from, to),
+            ExprKind::Binary(_, l, r)
+            | ExprKind::Placeholder { lhs: l, rhs: r, .. }
+            | ExprKind::Assign(_, l, r)
+            | ExprKind::Index(l, r)
+            | ExprKind::Comma(l, r) => {
+                l.rename(from, to);
+                r.rename(from, to);
+            }
+            ExprKind::Conditional(c, t, e) | ExprKind::Slice { base: c, first: t, second: e, .. } => {
+                c.rename(from, to);
+                t.rename(from, to);
+                e.rename(from, to);
+            }
+            ExprKind::Call(f, args) => {
+                f.rename(from, to);
+                args.iter_mut().for_each(|a| a.rename(from, to));
+            }
+            _ => {}
+        }
+    }
+}
+
 /// One declarator of a declaration: `d = 0`, `SourceA[32]`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Declarator {
@@ -426,6 +460,48 @@ impl Stmt {
                 body.walk(visit);
             }
             StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => body.walk(visit),
+            _ => {}
+        }
+    }
+
+    /// The statement with every name `from` written `to`, in the
+    /// statements inside it too (the two one variable).
+    pub fn rename(&mut self, from: &str, to: &str) {
+        let list = |body: &mut Vec<Stmt>| body.iter_mut().for_each(|s| s.rename(from, to));
+        match &mut self.kind {
+            StmtKind::Expr(e) | StmtKind::Case(e) => e.rename(from, to),
+            StmtKind::Declare { declarators, .. } => {
+                for d in declarators {
+                    if d.name == from {
+                        d.name = to.to_string();
+                    }
+                    d.array.iter_mut().chain(d.init.iter_mut()).for_each(|e| e.rename(from, to));
+                }
+            }
+            StmtKind::Block(body) | StmtKind::Function { body, .. } => list(body),
+            StmtKind::Switch { subject, body } => {
+                subject.rename(from, to);
+                list(body);
+            }
+            StmtKind::If { cond, then, otherwise } => {
+                cond.rename(from, to);
+                then.rename(from, to);
+                if let Some(o) = otherwise {
+                    o.rename(from, to);
+                }
+            }
+            StmtKind::For { init, cond, step, body } => {
+                if let Some(i) = init {
+                    i.rename(from, to);
+                }
+                cond.iter_mut().chain(step.iter_mut()).for_each(|e| e.rename(from, to));
+                body.rename(from, to);
+            }
+            StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
+                cond.rename(from, to);
+                body.rename(from, to);
+            }
+            StmtKind::Return(e) => e.iter_mut().for_each(|e| e.rename(from, to)),
             _ => {}
         }
     }

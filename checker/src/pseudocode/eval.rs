@@ -186,7 +186,7 @@ impl<'a, A: Algebra> Machine<'a, A> {
         if self.live.known == Some(false) {
             return Ok(());
         }
-        if let Some(c) = &s.comment {
+        if let Some(c) = s.comment.as_ref().filter(|_| !self.setting.comments_not_guards) {
             if let Some(q) = readings::comment_guard(&c.text) {
                 if !self.setting.writes(&q) {
                     return Ok(());

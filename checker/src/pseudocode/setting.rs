@@ -24,6 +24,9 @@ pub struct Setting {
     pub cases_end_at_labels: bool,
     /// Inputs known to lie in an interval (a case of a split proof).
     pub ranges: Vec<(String, (i128, i128))>,
+    /// The block read as code: a trailing comment that names a variant
+    /// (`// for .hi variant`) is a comment, not a guard.
+    pub comments_not_guards: bool,
 }
 
 #[derive(Clone, Debug)]

@@ -158,7 +158,8 @@ pub(super) fn errata_md(audit: &Audit, errata: &[Erratum], text: Option<&TextAud
     let _ = writeln!(
         s,
         "The defects ptxcheck finds in the PTX ISA text of sections 9.7.1, 9.7.8 and 9.7.9.5 (shfl), and of the 9.1 \
-         release's 9.7.6.3-4 (selp, slct) and 9.7.9.7 (prmt): {} root causes, \
+         release's 9.7.2 (the carry chains), 9.7.6 (set, setp, selp, slct), 9.7.9.6 (shfl.sync) and 9.7.9.7 (prmt): \
+         {} root causes, \
          each a defect that one edit of the text fixes, covering {} findings. Each row gives the section, the class, \
          the severity, the problem, a proposed fix, and what NVIDIA's assembler (ptxas, by constant folding) and a GPU \
          do where the fix is a choice. [findings.md](findings.md) has each root cause's quote, witnesses and sites.\n",

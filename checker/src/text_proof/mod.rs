@@ -325,6 +325,7 @@ pub fn setting(variant: &Variant, readings: &[&SectionReading]) -> Result<Settin
         loop_bound: widest + 2,
         cases_end_at_labels: readings.iter().any(|r| r.id == "shf-cases-end-at-labels"),
         ranges: Vec::new(),
+        comments_not_guards: false,
     })
 }
 

@@ -34,7 +34,8 @@ use crate::audit::readings::dot::{dot_reading, ElementOrder, ExtractOrder};
 use crate::audit::readings::mul_mad::mul24_full_operands;
 use crate::audit::readings::prmt::{prmt_pair_reading, prmt_position_blind, SourcePair};
 use crate::audit::readings::shfl::{
-    shfl_guard_off_reading, shfl_reading, shfl_sync_reading, InactiveSource, SourceReading, SyncReading,
+    shfl_guard_off_reading, shfl_reading, shfl_sync_reading, shfl_unordered_slots_reading, InactiveSource,
+    SourceReading, SyncReading,
 };
 use crate::audit::readings::shift::{shf_mod32, shift_reading, ShiftAmount};
 
@@ -154,6 +155,9 @@ pub enum Formula {
     ShflSync(SyncReading),
     /// shfl with the block run by a thread that does not execute.
     ShflGuardOffWrites,
+    /// shfl and shfl.sync with each thread running the block in its own
+    /// order: another lane's `SourceA` slot not yet written when read.
+    ShflUnorderedSlots,
     /// prmt with its source pair computed as given.
     PrmtPair(SourcePair),
     /// prmt with ReadByte blind to the target position.
@@ -355,6 +359,7 @@ impl Formula {
             (Formula::ShflInactive(r), Variant::Shfl(s)) => Some(shfl_reading(alg, s, None, r, ins)),
             (Formula::ShflSync(r), Variant::Shfl(s)) if s.sync => Some(shfl_sync_reading(alg, s, r, ins)),
             (Formula::ShflGuardOffWrites, Variant::Shfl(s)) if !s.sync => Some(shfl_guard_off_reading(alg, s, ins)),
+            (Formula::ShflUnorderedSlots, Variant::Shfl(s)) => Some(shfl_unordered_slots_reading(alg, s, ins)),
             (Formula::PrmtPair(pair), Variant::Prmt(v)) => {
                 one(prmt_pair_reading(alg, v, pair, get("a"), get("b"), get("c")))
             }
@@ -1226,6 +1231,31 @@ pub const PASSAGES: &[Passage] = &[
         assumption: None,
     },
     Passage {
+        id: "shfl-slot-order",
+        section: "9.7.9.5-6",
+        fragment: "d = SourceA[j]",
+        question: "whether lane j has written its SourceA slot when this thread reads it",
+        variants: &["shfl.idx.b32 d|p", "shfl.sync.idx.b32 d|p"],
+        readings: &[
+            model(
+                "every executing lane's slot is written before any lane reads one, as 'exchange register data \
+                 between threads' means",
+                Text::Other,
+            ),
+            Reading {
+                name: "each-thread-in-order",
+                says: "each thread runs the block in its own order: nothing orders lane j's write of SourceA[j] \
+                       before this thread's read (shfl.sync's wait comes before both), so d read from another \
+                       lane is unpredictable",
+                text: Text::C,
+                formula: Formula::ShflUnorderedSlots,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: None,
+    },
+    Passage {
         id: "shfl-unpredictable-source",
         section: "9.7.9.5",
         fragment: "unpredictable for inactive/predicated-off threads",
@@ -1274,6 +1304,29 @@ pub const PASSAGES: &[Passage] = &[
         adopted: "model",
         examples: &[],
         assumption: Some(&assumption::SHFL_SYNC_MEMBERMASK),
+    },
+    Passage {
+        id: "shfl-sync-barrier",
+        section: "9.7.9.6",
+        fragment: "participating in barrier",
+        question: "whether membermask names the lanes of a barrier only, or the lanes the data moves between",
+        variants: &["shfl.sync.idx.b32 d|p"],
+        readings: &[
+            model(
+                "the lanes of the shuffle: a thread reads only from a member, as the Description's later notes say",
+                Text::Prose,
+            ),
+            Reading {
+                name: "barrier-only",
+                says: "the lanes of a barrier the thread waits at, as the operand's sentence words it: the thread \
+                       must be in it and its lanes must agree on it, but a source lane outside it still supplies a",
+                text: Text::Prose,
+                formula: Formula::ShflSync(SyncReading::BarrierOnly),
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: None,
     },
     Passage {
         id: "shfl-sync-mask-agreement",

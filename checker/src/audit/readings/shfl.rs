@@ -150,6 +150,10 @@ pub enum SyncReading {
     /// Each thread waits for its own mask's lanes whatever mask they give:
     /// lanes that disagree change nothing.
     DisagreementIgnored,
+    /// The mask names the lanes of a barrier and nothing more, as the
+    /// operand's sentence words it: the thread must be in it and its lanes
+    /// must agree on it, but a source lane outside it still supplies its a.
+    BarrierOnly,
 }
 
 /// shfl.sync under `reading`: the model's semantics on inputs where what the
@@ -171,6 +175,32 @@ pub fn shfl_sync_reading<A: Algebra>(alg: &A, shfl: Shfl, reading: SyncReading, 
             changed[input::MEMBERMASK] = alg.bvor(ins[input::MEMBERMASK], own);
         }
         SyncReading::DisagreementIgnored => agree_all(&mut changed),
+        SyncReading::BarrierOnly => {
+            // A member's mask made full, so that every source is a member,
+            // with the lanes outside the real mask agreeing, so that the
+            // wait asks of the real mask's lanes alone.
+            let mask = ins[input::MEMBERMASK];
+            let own = member(alg, mask, ins[input::LANE]);
+            changed[input::MEMBERMASK] = alg.ite(own, alg.ones(32), mask);
+            for (k, slot) in changed[input::AGREES..input::AGREES + WARP].iter_mut().enumerate() {
+                let outside = alg.not(member(alg, mask, alg.constant(5, k as u128)));
+                *slot = alg.bvor(*slot, alg.bool_to_bv(outside));
+            }
+        }
     }
     Variant::Shfl(shfl).semantics(alg, &changed)
+}
+
+/// shfl and shfl.sync as the block reads when each thread runs it in its
+/// own order: nothing orders lane j's write of `SourceA[j]` before this
+/// thread's read of it (shfl.sync's wait comes before both), so a value read
+/// from another lane's slot is unpredictable. Only a thread that reads its
+/// own slot, which it wrote a few lines before, has a known d; p, which no
+/// other lane's write reaches, is as the model has it.
+pub fn shfl_unordered_slots_reading<A: Algebra>(alg: &A, shfl: Shfl, ins: &[A::Bv]) -> Outputs<A> {
+    let me = ins[input::LANE];
+    let (source, _) = source_lane(alg, shfl.mode, me, ins[input::B], ins[input::C]);
+    let mut outs = Variant::Shfl(shfl).semantics(alg, ins);
+    outs[0].defined = alg.and(outs[0].defined, alg.eq(source, me));
+    outs
 }

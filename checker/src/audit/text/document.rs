@@ -285,7 +285,23 @@ pub fn instruction_sections() -> Vec<&'static str> {
 /// ptxcheck models it; the sections of the instructions it models must
 /// have every required block.
 pub fn read(paths: &[PathBuf]) -> Result<Document, TextError> {
-    read_with(paths, parse)
+    read_with(paths, parse, Naming::AsGiven)
+}
+
+/// [`read`], each section's file named by its file name alone, so that
+/// what is written from it does not depend on where the text lies or how
+/// its path was spelled (`reports/` is compared byte for byte).
+pub fn read_by_file_name(paths: &[PathBuf]) -> Result<Document, TextError> {
+    read_with(paths, parse, Naming::FileName)
+}
+
+/// How a section's file is named in what the passes say of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Naming {
+    /// As named on the command line.
+    AsGiven,
+    /// By its file name, without the folders.
+    FileName,
 }
 
 /// Every numbered section of one file (none is an error); a modelled
@@ -306,12 +322,12 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<Section>, TextError> {
 /// Read every path into one document of every numbered section, covered
 /// or not.
 pub fn read_any(paths: &[PathBuf]) -> Result<Document, TextError> {
-    read_with(paths, parse_any)
+    read_with(paths, parse_any, Naming::AsGiven)
 }
 
 type Cut = fn(&str, &[u8]) -> Result<Vec<Section>, TextError>;
 
-fn read_with(paths: &[PathBuf], cut: Cut) -> Result<Document, TextError> {
+fn read_with(paths: &[PathBuf], cut: Cut, naming: Naming) -> Result<Document, TextError> {
     let mut files: Vec<PathBuf> = Vec::new();
     for p in paths {
         if p.is_dir() {
@@ -345,7 +361,11 @@ fn read_with(paths: &[PathBuf], cut: Cut) -> Result<Document, TextError> {
             let message = format!("given twice: the same text as {}", other.display());
             return Err(TextError { file: f.display().to_string(), line: None, message, io: None });
         }
-        doc.sections.extend(cut(&f.display().to_string(), &bytes)?);
+        let name = match (naming, f.file_name()) {
+            (Naming::FileName, Some(name)) => name.to_string_lossy().into_owned(),
+            _ => f.display().to_string(),
+        };
+        doc.sections.extend(cut(&name, &bytes)?);
         seen.push((f, bytes));
     }
     Ok(doc)

@@ -18,6 +18,7 @@ pub mod judge;
 pub mod labels;
 pub mod names;
 pub mod operands;
+pub mod order;
 pub mod packed;
 pub mod ranges;
 pub mod requirements;
@@ -110,7 +111,16 @@ impl TextAudit {
 
 /// Read the document and run the wording pass and the drift check.
 pub fn run(paths: &[PathBuf]) -> Result<TextAudit, TextError> {
-    let document = document::read(paths)?;
+    run_on(document::read(paths)?)
+}
+
+/// [`run`] on the text the reports are written from: its files named by
+/// their file names alone ([`document::read_by_file_name`]).
+pub fn run_for_reports(paths: &[PathBuf]) -> Result<TextAudit, TextError> {
+    run_on(document::read_by_file_name(paths)?)
+}
+
+fn run_on(document: Document) -> Result<TextAudit, TextError> {
     let dict = wording::load_dictionary(&wording::dictionary_path());
     let (mut findings, spelling_skipped) = wording::check(&document, dict.as_ref().map_err(String::as_str));
     let helpers = helpers::check(&document, &helpers::TABLE);
@@ -119,6 +129,7 @@ pub fn run(paths: &[PathBuf]) -> Result<TextAudit, TextError> {
     findings.extend(operands::findings(&document));
     findings.extend(requirements::findings(&document));
     findings.extend(control::check(&document));
+    findings.extend(order::check(&document));
     findings.extend(semantics::check(&document));
     findings.extend(labels::check(&document));
     findings.extend(names::check(&document));

@@ -26,7 +26,11 @@
 //!   together, as one program would be: a name one example uses as a
 //!   predicate (a guard `@p`, a predicate operand) and another as a
 //!   register of data (`mad.lo.s32 r,p,q,r;` after `@p mad...`) is one
-//!   name for two registers of different kinds.
+//!   name for two registers of different kinds. So is a name one example
+//!   uses as a 32-bit register and another as a 16-bit one (`fa` the
+//!   destination of `mul.wide.s16` and of `mul.lo.s16`): the width is the
+//!   catalogue operand's in a modelled variant, and elsewhere the
+//!   destination's, by an instruction of one type qualifier.
 //!
 //! The first two read the document alone, so they run on any section that
 //! has a Syntax block, modelled or not; the third reads the catalogue's
@@ -449,18 +453,30 @@ fn unstated_types(doc: &Document) -> Vec<Finding> {
     out
 }
 
-/// Whether an example's operand in place `i`, name `k` of that place
-/// (`d|p`: `p` is name 1), is a predicate: by the catalogue's operand type
-/// where the example is a modelled variant; else where the place is a
-/// piped second name, the Syntax names it `p` or `q` (the document's names
-/// for predicate operands), or a sentence of the section calls its Syntax
-/// name a predicate.
-fn is_predicate_place(
+/// What an example's operand names: a predicate, or a register of data
+/// whose width is known where the text gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RegisterKind {
+    Predicate,
+    Data(Option<u32>),
+}
+
+/// What an example's operand in place `i`, name `k` of that place (`d|p`:
+/// `p` is name 1), names. Where the example is a modelled variant, the
+/// catalogue's operand type says, width included. Else the place is a
+/// predicate where it is a piped second name, the Syntax names it `p` or
+/// `q` (the document's names for predicate operands), or a sentence of the
+/// section calls its Syntax name a predicate; and the destination of an
+/// instruction of one type qualifier (`add.f32`, not `cvt.f32.f16`) and
+/// no mode that widens it is a register of that type's width, as the
+/// document's convention types an operand by the instruction type.
+fn place_kind(
     variant: Option<&ptx_spec::Variant>,
     template: Option<&Template>,
     predicates: &[String],
+    mnemonic: &str,
     (i, k): (usize, usize),
-) -> bool {
+) -> RegisterKind {
     if let Some(v) = variant {
         let mut place = 0;
         let mut name = 0;
@@ -474,22 +490,58 @@ fn is_predicate_place(
                 }
             }
             if (place, name) == (i, k) {
-                return o.ty == OperandType::Pred;
+                return match o.ty {
+                    OperandType::Pred => RegisterKind::Predicate,
+                    OperandType::Bits(w) => RegisterKind::Data(Some(w)),
+                };
             }
         }
     }
     let syntax_name = template.and_then(|t| t.operands.get(i)).and_then(|names| names.get(k));
-    k > 0 || syntax_name.is_some_and(|n| n == "p" || n == "q" || predicates.contains(n))
+    if k > 0 || syntax_name.is_some_and(|n| n == "p" || n == "q" || predicates.contains(n)) {
+        return RegisterKind::Predicate;
+    }
+    RegisterKind::Data(if (i, k) == (0, 0) { destination_width(mnemonic) } else { None })
 }
 
-/// How an example uses each register it names: (name, as a predicate).
-/// A guard (`@p`, `@!p`) is a predicate; constants, the sink `_` and
-/// anything that is not a plain name are left out.
-fn register_uses(section: &Section, predicates: &[String], text: &str) -> Vec<(String, bool)> {
+/// The width of the type qualifier of an instruction that writes one type
+/// (`.s16`, `.f32`, `.b64`), where no qualifier makes the destination wider
+/// or narrower than it (`.wide`, a comparison's `.pred`, a packed `x2`),
+/// and the instruction is not one whose registers may be wider than its
+/// type (`ld`, `st` and `cvt`, by the PTX ISA's operand size rules).
+fn destination_width(mnemonic: &str) -> Option<u32> {
+    let mut parts = mnemonic.split('.');
+    if matches!(parts.next(), Some("ld" | "ldu" | "st" | "cvt" | "cvta")) {
+        return None;
+    }
+    let parts: Vec<&str> = parts.collect();
+    if parts.iter().any(|q| matches!(*q, "wide" | "pred") || q.ends_with("x2") || q.ends_with("x4")) {
+        return None;
+    }
+    let widths: Vec<u32> = parts
+        .iter()
+        .filter_map(|q| {
+            let q =
+                q.strip_prefix("bf").or_else(|| q.strip_prefix("tf")).map_or(*q, |bits| &q[q.len() - bits.len() - 1..]);
+            let (kind, bits) = q.split_at(1);
+            let typed = matches!(kind, "s" | "u" | "b" | "f");
+            typed.then(|| bits.parse::<u32>().ok()).flatten().filter(|w| matches!(w, 8 | 16 | 32 | 64 | 128))
+        })
+        .collect();
+    match widths.as_slice() {
+        [w] => Some(*w),
+        _ => None,
+    }
+}
+
+/// How an example uses each register it names. A guard (`@p`, `@!p`) is a
+/// predicate; constants, the sink `_` and anything that is not a plain name
+/// are left out.
+fn register_uses(section: &Section, predicates: &[String], text: &str) -> Vec<(String, RegisterKind)> {
     let mut out = Vec::new();
     if let Some(guard) = text.trim().strip_prefix('@') {
         let name = guard.trim_start_matches('!').split(char::is_whitespace).next().unwrap_or("");
-        out.push((name.to_string(), true));
+        out.push((name.to_string(), RegisterKind::Predicate));
     }
     let Some((mnemonic, written)) = example_parts(text) else { return out };
     let variant = ptx_spec::Variant::from_mnemonic(&mnemonic);
@@ -500,18 +552,30 @@ fn register_uses(section: &Section, predicates: &[String], text: &str) -> Vec<(S
             let plain = name.starts_with(|c: char| c.is_ascii_alphabetic())
                 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
             if plain {
-                out.push((name.clone(), is_predicate_place(variant.as_ref(), template, predicates, (i, k))));
+                out.push((name.clone(), place_kind(variant.as_ref(), template, predicates, &mnemonic, (i, k))));
             }
         }
     }
     out
 }
 
-/// Every name a section's examples use both as a predicate and as a
-/// register of another kind: written as one program, with each register
-/// declared once, the examples cannot be assembled. One finding per
-/// section and name.
-fn predicate_registers(doc: &Document, all: &[Unit]) -> Vec<Finding> {
+/// The first examples that use one name in two ways: as a predicate and
+/// as a register of data, or as data registers of two widths.
+#[derive(Default)]
+struct FirstUses<'a> {
+    predicate: Option<&'a Unit>,
+    register: Option<&'a Unit>,
+    /// The first example at each width, in the order met.
+    widths: Vec<(u32, &'a Unit)>,
+}
+
+/// Every name a section's examples use as registers of two kinds: as a
+/// predicate and as a register of data, or as registers of two widths
+/// (`fa` the 32-bit destination of `mul.wide.s16` and the 16-bit one of
+/// `mul.lo.s16`). Written as one program, with each register declared
+/// once, the examples cannot be assembled. One finding per section, name
+/// and kind of clash.
+fn register_kinds(doc: &Document, all: &[Unit]) -> Vec<Finding> {
     let mut out = Vec::new();
     for section in doc.first_renderings() {
         let in_section = |u: &&Unit| u.base_section() == section.number && !u.section.contains('@');
@@ -523,42 +587,78 @@ fn predicate_registers(doc: &Document, all: &[Unit]) -> Vec<Finding> {
             .filter(|(_, ty)| *ty == OperandType::Pred)
             .map(|(n, _)| n)
             .collect();
-        // By name: the first example using it as a predicate, and as a register.
-        let mut uses: Vec<(String, [Option<&Unit>; 2])> = Vec::new();
+        let mut uses: Vec<(String, FirstUses)> = Vec::new();
         for u in all.iter().filter(in_section).filter(|u| u.kind == UnitKind::Example) {
-            for (name, predicate) in register_uses(section, &predicates, &u.text) {
-                let k = usize::from(!predicate);
-                match uses.iter_mut().find(|(n, _)| *n == name) {
-                    Some((_, first)) => {
-                        first[k].get_or_insert(u);
-                    }
+            for (name, kind) in register_uses(section, &predicates, &u.text) {
+                let i = match uses.iter().position(|(n, _)| *n == name) {
+                    Some(i) => i,
                     None => {
-                        let mut first = [None, None];
-                        first[k] = Some(u);
-                        uses.push((name, first));
+                        uses.push((name, FirstUses::default()));
+                        uses.len() - 1
+                    }
+                };
+                let first = &mut uses[i].1;
+                match kind {
+                    RegisterKind::Predicate => {
+                        first.predicate.get_or_insert(u);
+                    }
+                    RegisterKind::Data(width) => {
+                        first.register.get_or_insert(u);
+                        if let Some(w) = width.filter(|w| !first.widths.iter().any(|(x, _)| x == w)) {
+                            first.widths.push((w, u));
+                        }
                     }
                 }
             }
         }
         for (name, first) in uses {
-            let [Some(p), Some(r)] = first else { continue };
-            out.push(Finding::of_text(
-                format!("text-names-{}-predicate-register-{}", section.number, name.to_ascii_lowercase()),
-                section.number.clone(),
-                FindingKind::Name,
-                r.text.clone(),
-                format!("the examples use `{name}` as a predicate in `{}` and as a register in `{}`", p.text, r.text),
-                vec![
-                    format!("{}:{}: `{name}` a predicate; {}:{}: `{name}` a register", p.file, p.line, r.file, r.line),
-                    "Assembled as one program, with each register declared once, the examples cannot give one name \
-                     both kinds; a reader who takes them together cannot either."
-                        .to_string(),
-                ],
-            ));
+            let lower = name.to_ascii_lowercase();
+            if let (Some(p), Some(r)) = (first.predicate, first.register) {
+                out.push(Finding::of_text(
+                    format!("text-names-{}-predicate-register-{lower}", section.number),
+                    section.number.clone(),
+                    FindingKind::Name,
+                    r.text.clone(),
+                    format!(
+                        "the examples use `{name}` as a predicate in `{}` and as a register in `{}`",
+                        p.text, r.text
+                    ),
+                    vec![
+                        format!(
+                            "{}:{}: `{name}` a predicate; {}:{}: `{name}` a register",
+                            p.file, p.line, r.file, r.line
+                        ),
+                        ONE_PROGRAM.to_string(),
+                    ],
+                ));
+            }
+            if let [(w0, u0), (w1, u1), ..] = first.widths[..] {
+                out.push(Finding::of_text(
+                    format!("text-names-{}-register-widths-{lower}", section.number),
+                    section.number.clone(),
+                    FindingKind::Name,
+                    u1.text.clone(),
+                    format!(
+                        "the examples use `{name}` as a {w0}-bit register in `{}` and as a {w1}-bit one in `{}`",
+                        u0.text, u1.text
+                    ),
+                    vec![
+                        format!(
+                            "{}:{}: `{name}` {w0} bits; {}:{}: `{name}` {w1} bits",
+                            u0.file, u0.line, u1.file, u1.line
+                        ),
+                        ONE_PROGRAM.to_string(),
+                    ],
+                ));
+            }
         }
     }
     out
 }
+
+/// Why a name of two kinds in a section's examples is a defect.
+const ONE_PROGRAM: &str = "Assembled as one program, with each register declared once, the examples cannot give one \
+                           name both kinds; a reader who takes them together cannot either.";
 
 /// The ids of the units the pass reads: each example written after a
 /// Syntax line of its section, and each Syntax line read as a template or
@@ -586,13 +686,13 @@ pub fn read_units(doc: &Document) -> Vec<String> {
 
 /// The names pass over a document: example roles, type relations,
 /// operands whose type the text never gives, and names the examples use
-/// as predicates and as registers.
+/// as registers of two kinds (a predicate and data, or two widths).
 pub fn check(doc: &Document) -> Vec<Finding> {
     let all = units(doc);
     let mut out = example_roles(doc, &all);
     out.extend(type_relations(doc, &all));
     out.extend(unstated_types(doc));
-    out.extend(predicate_registers(doc, &all));
+    out.extend(register_kinds(doc, &all));
     out
 }
 
@@ -679,6 +779,37 @@ mod tests {
         // constant and the sink are no register.
         let consistent = section(syntax, "dp4a.u32.u32 d|p, a, b, c;\n@!p dp4a.u32.u32 _, a, 1, c;");
         assert!(!check(&consistent).iter().any(|f| f.id.contains("predicate-register")));
+    }
+
+    #[test]
+    fn a_name_used_at_two_widths_is_found() {
+        let syntax = "dp4a.atype.btype d, a, b, c;\n.atype = .btype = { .u32, .s32 };";
+        let doc = section(syntax, "dp4a.u32.u32 d, a, b, c;\nadd.u16 d, x, y;\nadd.u16 d, y, x;");
+        let found: Vec<Finding> = check(&doc).into_iter().filter(|f| f.id.contains("register-widths")).collect();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].id, "text-names-9.7.1.23-register-widths-d");
+        assert_eq!(
+            found[0].summary,
+            "the examples use `d` as a 32-bit register in `dp4a.u32.u32 d, a, b, c;` and as a 16-bit one in \
+             `add.u16 d, x, y;`"
+        );
+        // The same width throughout, and an instruction whose registers may
+        // be wider than its type, are no finding.
+        let consistent = section(syntax, "dp4a.u32.u32 d, a, b, c;\nadd.u32 d, a, b;\nld.global.u16 d, [a];");
+        assert!(!check(&consistent).iter().any(|f| f.id.contains("register-widths")));
+    }
+
+    #[test]
+    fn the_destination_width_is_read_from_one_type_qualifier() {
+        assert_eq!(destination_width("add.f32"), Some(32));
+        assert_eq!(destination_width("ex2.approx.ftz.f32"), Some(32));
+        assert_eq!(destination_width("mul.hi.s16"), Some(16));
+        assert_eq!(destination_width("cvt.rn.f32.f16"), None);
+        assert_eq!(destination_width("set.ltu.or.bf16.f16"), None);
+        assert_eq!(destination_width("mul.wide.s16"), None);
+        assert_eq!(destination_width("add.f16x2"), None);
+        assert_eq!(destination_width("ld.global.b32"), None);
+        assert_eq!(destination_width("bar.sync"), None);
     }
 
     #[test]
