@@ -237,8 +237,60 @@ pub fn check(doc: &Document) -> Requirements {
     out
 }
 
-/// A finding for each sentence that names a form the section does not have.
+/// A finding for each sentence that names a form the section does not
+/// have, and for each unqualified "supported on all target architectures"
+/// beside a sentence that restricts some forms.
 pub fn findings(doc: &Document) -> Vec<Finding> {
+    let mut out = misnamed(doc);
+    out.extend(unqualified_targets(doc));
+    out
+}
+
+/// A Target ISA Notes sentence that says the instruction is supported on
+/// every target with no subject (`Supported on all target architectures.`),
+/// where another sentence of the block requires a newer target of forms it
+/// names: read alone, the first admits those forms everywhere. The other
+/// chapters write the subject (`` `add.f32` supported on all target
+/// architectures``). Reads any section, modelled or not.
+fn unqualified_targets(doc: &Document) -> Vec<Finding> {
+    let all = units(doc);
+    let in_notes = |u: &&Unit| u.block == Some(BlockKind::TargetIsaNotes) && u.kind == UnitKind::Sentence;
+    let mut out = Vec::new();
+    for u in all.iter().filter(in_notes).filter(|u| !u.section.contains('@')) {
+        if !u.text.trim().to_lowercase().starts_with("supported on all target architectures") {
+            continue;
+        }
+        let restricting = all.iter().filter(in_notes).find(|r| {
+            r.section == u.section
+                && !spans(&r.text).iter().all(|sp| sp.starts_with("sm_"))
+                && matches!(statement(&r.text), Some(Statement::Requires(Target::Sm(_))))
+        });
+        let Some(r) = restricting else { continue };
+        let forms: Vec<String> = spans(&r.text).into_iter().filter(|sp| !sp.starts_with("sm_")).collect();
+        let target = target(&r.text).map_or_else(String::new, |t| format!("`sm_{t}` or higher"));
+        out.push(Finding::of_text(
+            format!("text-requirements-{}-unqualified-all-targets", u.base_section()),
+            u.base_section().to_string(),
+            FindingKind::Structure,
+            u.text.clone(),
+            format!(
+                "the Target ISA Notes say, with no subject, that the instruction is supported on all target \
+                 architectures, and then require {target} for {}: read alone, the first sentence admits those \
+                 forms on every target",
+                forms.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
+            ),
+            vec![format!(
+                "{}:{}: no subject; {}:{}: the forms it restricts. The other chapters name what is supported \
+                 everywhere (`add.f32` supported on all target architectures).",
+                u.file, u.line, r.file, r.line
+            )],
+        ));
+    }
+    out
+}
+
+/// A finding for each sentence that names a form the section does not have.
+fn misnamed(doc: &Document) -> Vec<Finding> {
     let all = Variant::all();
     check(doc)
         .misnamed
@@ -274,6 +326,30 @@ pub fn findings(doc: &Document) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unqualified_all_targets_beside_a_restriction_is_found() {
+        let text = |notes: &str| {
+            format!(
+                "#### 9.7.1.1. Integer Arithmetic Instructions: `add`\n\n`add`\n\nAdd.\n\nSyntax\n\n```\nadd.type d, a, b;\n```\n\n\
+                 Description\n\nAdds.\n\nSemantics\n\n```\nd = a + b;\n```\n\nPTX ISA Notes\n\nIntroduced in PTX ISA version \
+                 1.0.\n\nTarget ISA Notes\n\n{notes}\n\nExamples\n\n```\nadd.s32 d, a, b;\n```\n"
+            )
+        };
+        let found = |notes: &str| {
+            let doc =
+                Document { sections: crate::audit::text::document::parse("made.md", text(notes).as_bytes()).unwrap() };
+            unqualified_targets(&doc)
+        };
+        let f = found("Supported on all target architectures.\n\n`add.u16x2` requires `sm_90` or higher.");
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].id, "text-requirements-9.7.1.1-unqualified-all-targets");
+        assert!(f[0].summary.contains("require `sm_90` or higher for `add.u16x2`"), "{}", f[0].summary);
+        // A subject, or no restriction, is no finding.
+        assert!(found("`add.s32` supported on all target architectures.\n\n`add.u16x2` requires `sm_90` or higher.")
+            .is_empty());
+        assert!(found("Supported on all target architectures.").is_empty());
+    }
 
     #[test]
     fn statements_are_read() {
