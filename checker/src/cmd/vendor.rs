@@ -317,7 +317,7 @@ fn case_boundaries(pool: &rayon::ThreadPool, stand_in: &[fold::Instance]) -> Res
         (n, 0) => format!("; {n} searches left open by the solver"),
         (n, k) => {
             instances.extend(stand_in.iter().cloned());
-            fold::unique(&mut instances);
+            boundary::once_each(&mut instances);
             format!("; {n} searches left open by the solver, and the {k} boundary inputs of the record written before taken in")
         }
     };
