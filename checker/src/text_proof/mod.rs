@@ -152,6 +152,12 @@ const OPERAND_TYPES: &[(&str, &str, Sign)] = &[
     ("dp2a", "b", Sign::Of(".btype")),
 ];
 
+/// Whether the block's operand `name` of `opcode` has a type of its own,
+/// not the instruction's `.type` (shl's `b` is a `.u32` at every type).
+pub fn operand_has_own_type(opcode: &str, name: &str) -> bool {
+    OPERAND_TYPES.iter().any(|(op, n, _)| *op == opcode && *n == name)
+}
+
 /// Operands a block compares as floating-point values where the variant
 /// writes the type as its last qualifier: (opcode, operand, type). The
 /// evaluator holds integers and bits only, so such a variant is not read.
@@ -173,6 +179,9 @@ pub struct ReadBlock<'d> {
     /// The root causes whose proposed fixes it is read with: a block that
     /// does not parse is read as its fix edits it.
     pub fixes: Vec<&'static str>,
+    /// The code lines parsed (number, text), the readings and fixes applied:
+    /// what a place in `parsed` points into.
+    pub lines: Vec<(usize, String)>,
 }
 
 /// The first Semantics block of `variant`'s section in `doc`, with the
@@ -231,7 +240,7 @@ pub fn read_block<'d>(doc: &'d Document, variant: &Variant) -> Result<ReadBlock<
             return Err(format!("{broken}{fixed}: {}", d.message));
         }
     }
-    Ok(ReadBlock { section, parsed, readings, fixes })
+    Ok(ReadBlock { section, parsed, readings, fixes, lines })
 }
 
 /// Where `line` holds `fragment`, spaces aside (`a&mask == 0` holds

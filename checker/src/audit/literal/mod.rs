@@ -28,6 +28,7 @@ pub mod check;
 
 pub mod blocks;
 mod lockstep;
+pub mod parsed;
 
 use std::fmt;
 
