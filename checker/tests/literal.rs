@@ -2,6 +2,8 @@
 //! with confirmed witnesses, finds nothing where there is nothing, and
 //! catches a deliberately wrong transcription.
 
+mod common;
+
 use std::time::Duration;
 
 use ptx_smt::Backend;
@@ -9,8 +11,9 @@ use ptx_spec::bv::{Algebra, BitVec};
 use ptx_spec::catalogue::{defined, Outputs, Variant};
 use ptxcheck::audit::finding::{FindingKind, Severity};
 use ptxcheck::audit::literal::blocks::{block, Block, Transcription};
-use ptxcheck::audit::literal::check::{audit_block_with, audit_blocks};
+use ptxcheck::audit::literal::check::{audit_block_with, audit_blocks, ReadFrom};
 use ptxcheck::audit::literal::{CType, C};
+use ptxcheck::audit::text::document;
 
 const TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -24,7 +27,7 @@ fn bv(width: u32, value: u128) -> BitVec {
 
 #[test]
 fn clz_precedence_gives_a_wrong_defined_result() {
-    let audit = audit_blocks(&Backend::Embedded, TIMEOUT, &[the_block("clz")]).expect("the audit runs");
+    let audit = audit_blocks(&Backend::Embedded, TIMEOUT, &[the_block("clz")], None).expect("the audit runs");
     let ids: Vec<&str> = audit.findings.iter().map(|f| f.id.as_str()).collect();
     assert_eq!(ids, ["literal-clz-wrong-result"]);
     let f = &audit.findings[0];
@@ -43,7 +46,7 @@ fn clz_precedence_gives_a_wrong_defined_result() {
 
 #[test]
 fn bfind_shifts_an_int_one_into_and_past_its_sign_bit() {
-    let audit = audit_blocks(&Backend::Embedded, TIMEOUT, &[the_block("bfind")]).expect("the audit runs");
+    let audit = audit_blocks(&Backend::Embedded, TIMEOUT, &[the_block("bfind")], None).expect("the audit runs");
     let into_sign =
         audit.findings.iter().find(|f| f.id == "literal-bfind-shift-into-sign-bit-1-shl-i").expect("the 1<<31 finding");
     assert_eq!((into_sign.kind, into_sign.severity), (FindingKind::Undefined, Severity::Medium));
@@ -65,18 +68,34 @@ fn bfind_shifts_an_int_one_into_and_past_its_sign_bit() {
 
 #[test]
 fn bitwise_and_has_no_hazard_and_agrees() {
-    let audit = audit_blocks(&Backend::Embedded, TIMEOUT, &[the_block("and"), the_block("cnot")]).expect("runs");
+    let Some(seeds) = common::spec_text("bitwise_and_has_no_hazard_and_agrees") else { return };
+    let doc = document::read(&[seeds]).expect("the spec text reads");
+    let blocks = [the_block("and"), the_block("cnot")];
+    let audit = audit_blocks(&Backend::Embedded, TIMEOUT, &blocks, Some(&doc)).expect("runs");
     assert!(audit.findings.is_empty(), "{:?}", audit.findings);
     for b in &audit.blocks {
         assert_eq!(b.hazards_examined, 0, "{}", b.opcode);
         assert!(b.findings.is_empty() && b.unresolved.is_empty(), "{b:?}");
     }
     assert_eq!(audit.blocks.iter().map(|b| b.variants).sum::<usize>(), 4 + 3);
+    assert!(audit.blocks.iter().all(|b| b.read_from == ReadFrom::Text));
+}
+
+/// A block read from the text is not read without one, and says so; it is
+/// neither clean nor unsettled.
+#[test]
+fn a_block_read_from_the_text_is_not_read_without_one() {
+    let audit = audit_blocks(&Backend::Embedded, TIMEOUT, &[the_block("shl")], None).expect("runs");
+    assert!(audit.findings.is_empty());
+    assert_eq!(audit.blocks[0].read_from, ReadFrom::NotRead);
+    assert!(audit.blocks[0].unresolved.is_empty());
 }
 
 #[test]
 fn signed_add_overflows_and_short_results_convert() {
-    let audit = audit_blocks(&Backend::Embedded, TIMEOUT, &[the_block("add")]).expect("runs");
+    let Some(seeds) = common::spec_text("signed_add_overflows_and_short_results_convert") else { return };
+    let doc = document::read(&[seeds]).expect("the spec text reads");
+    let audit = audit_blocks(&Backend::Embedded, TIMEOUT, &[the_block("add")], Some(&doc)).expect("runs");
     let overflow = audit.findings.iter().find(|f| f.id == "literal-add-signed-overflow").expect("overflow");
     assert_eq!(overflow.severity, Severity::Medium);
     assert!(overflow.detail.iter().any(|d| d.contains("add.s32, add.s64, add.sat.s32")), "{:?}", overflow.detail);
@@ -96,7 +115,7 @@ fn signed_add_overflows_and_short_results_convert() {
 /// clamp, and shifts a negative .s32 value right.
 #[test]
 fn szext_is_not_c_and_its_repair_is_read_literally() {
-    let audit = audit_blocks(&Backend::Embedded, TIMEOUT, &[the_block("szext")]).expect("runs");
+    let audit = audit_blocks(&Backend::Embedded, TIMEOUT, &[the_block("szext")], None).expect("runs");
     let ids: Vec<&str> = audit.findings.iter().map(|f| f.id.as_str()).collect();
     assert_eq!(
         ids,
@@ -142,8 +161,9 @@ fn a_wrong_transcription_is_caught_with_a_witness() {
 /// within the iterations its transcription unrolls, one per variant.
 #[test]
 fn every_input_dependent_loop_is_proven_to_stop() {
-    let audit = audit_blocks(&Backend::Embedded, TIMEOUT, &[the_block("popc"), the_block("clz"), the_block("bfi")])
-        .expect("runs");
+    let audit =
+        audit_blocks(&Backend::Embedded, TIMEOUT, &[the_block("popc"), the_block("clz"), the_block("bfi")], None)
+            .expect("runs");
     for b in &audit.blocks {
         assert_eq!(b.loops_bounded, b.variants, "{b:?}");
         assert!(b.unresolved.is_empty(), "{b:?}");
@@ -199,7 +219,7 @@ fn a_loop_unrolled_too_few_times_is_caught() {
 /// alone. The audit's own reading (unsigned) stays clean.
 #[test]
 fn signed_bit_types_make_popcs_loop_run_forever() {
-    let audit = audit_blocks(&Backend::Embedded, TIMEOUT, &[the_block("popc")]).expect("runs");
+    let audit = audit_blocks(&Backend::Embedded, TIMEOUT, &[the_block("popc")], None).expect("runs");
     let ids: Vec<&str> = audit.findings.iter().map(|f| f.id.as_str()).collect();
     assert_eq!(ids, ["literal-popc-bit-types-signed"]);
     let f = &audit.findings[0];

@@ -25,6 +25,7 @@ use crate::audit::claims::check::{ClaimResult, ClaimVerdict, Witness};
 use crate::audit::finding::{Finding, FindingKind, Severity, WitnessTable};
 use crate::audit::literal::check::BlockCheck;
 use crate::audit::passages::compare::{self, PassageResult};
+use crate::audit::text::document::Document;
 
 /// What the audit checked and found.
 pub struct Audit {
@@ -75,8 +76,9 @@ impl Audit {
     }
 }
 
-/// Run every check of the audit, each solver query under `timeout`.
-pub fn run(backend: &Backend, timeout: Duration) -> Result<Audit, SolverError> {
+/// Run every check of the audit, each solver query under `timeout`; the
+/// Semantics blocks that are read from the text are read from `text`.
+pub fn run(backend: &Backend, timeout: Duration, text: Option<&Document>) -> Result<Audit, SolverError> {
     // The three sources run side by side in one pool: run one after
     // another, each source's slowest queries left the other cores idle at
     // its end.
@@ -92,7 +94,7 @@ pub fn run(backend: &Backend, timeout: Duration) -> Result<Audit, SolverError> {
                 },
             )
         },
-        || crate::audit::literal::check::audit(backend, timeout),
+        || crate::audit::literal::check::audit(backend, timeout, text),
     );
     let literal = literal?;
     let mut findings: Vec<Finding> = passages.iter().map(compare::finding).collect();
@@ -140,7 +142,12 @@ pub struct One {
 
 /// Only what finding `id` needs: its passage, its claim (with its twin),
 /// or its Semantics block. `None` if no check can produce that id.
-pub fn run_one(id: &str, backend: &Backend, timeout: Duration) -> Result<Option<One>, SolverError> {
+pub fn run_one(
+    id: &str,
+    backend: &Backend,
+    timeout: Duration,
+    text: Option<&Document>,
+) -> Result<Option<One>, SolverError> {
     if let Some(p) = PASSAGES.iter().find(|p| p.id == id) {
         let result = compare::check(p, backend, timeout);
         let unresolved = passages_unresolved(std::slice::from_ref(&result));
@@ -163,7 +170,7 @@ pub fn run_one(id: &str, backend: &Backend, timeout: Duration) -> Result<Option<
     if blocks.is_empty() {
         return Ok(None);
     }
-    let literal = crate::audit::literal::check::audit_blocks(backend, timeout, &blocks)?;
+    let literal = crate::audit::literal::check::audit_blocks(backend, timeout, &blocks, text)?;
     let unresolved = literal_unresolved(&literal.blocks);
     Ok(Some(One { finding: literal.findings.into_iter().find(|f| f.id == id).map(assigned), unresolved }))
 }

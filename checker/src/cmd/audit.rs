@@ -9,6 +9,8 @@ use serde_json::json;
 use super::render::{note, register_text, Table, Width, WidthArgs};
 use super::{status, Format, Setup, SolverArgs};
 use crate::audit::finding::{Finding, FindingKind, WitnessTable};
+use crate::audit::literal::check::ReadFrom;
+use crate::audit::text::document::Document;
 use crate::audit::Audit;
 use crate::error::Error;
 
@@ -18,10 +20,32 @@ pub struct Args {
     /// Show one finding in full, with its witness table.
     #[arg(long)]
     id: Option<String>,
+    /// The spec text (files or directories) whose Semantics blocks are read
+    /// as C, for the families read from the text; default
+    /// PTXCHECK_SPEC_TEXT. Without one those blocks are listed as not read.
+    #[arg(long, num_args = 1.., value_name = "PATH")]
+    text: Vec<std::path::PathBuf>,
     #[command(flatten)]
     solver: SolverArgs,
     #[command(flatten)]
     width: WidthArgs,
+}
+
+/// The text --text (else PTXCHECK_SPEC_TEXT) names, read; `None` when
+/// neither names one.
+fn text_of(args: &Args) -> Result<Option<Document>, Error> {
+    let paths = if args.text.is_empty() {
+        std::env::var_os(super::report::SPEC_TEXT_VAR)
+            .filter(|v| !v.is_empty())
+            .map(|v| std::env::split_paths(&v).collect())
+            .unwrap_or_default()
+    } else {
+        args.text.clone()
+    };
+    if paths.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(crate::audit::text::document::read_by_file_name(&paths)?))
 }
 
 /// The whole audit, or only the check behind the finding --id names; exit
@@ -30,9 +54,19 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let setup = Setup::new(&args.solver)?;
     let timeout = setup.timeout;
     let width = args.width.resolve();
+    let text = text_of(&args)?;
     if let Some(id) = &args.id {
+        let from_text =
+            crate::audit::literal::parsed::FROM_TEXT.iter().any(|op| id.starts_with(&format!("literal-{op}-")));
+        if from_text && text.is_none() {
+            return Err(Error::usage(format!(
+                "`{id}` is found in the Semantics block of the spec text: give it with --text PATH (the seed copy: \
+                 --text ../shared/seeds/) or in {}",
+                super::report::SPEC_TEXT_VAR
+            )));
+        }
         // Only the check that can produce this finding runs.
-        let found = setup.install(|| crate::audit::run_one(id, &setup.backend, timeout))?;
+        let found = setup.install(|| crate::audit::run_one(id, &setup.backend, timeout, text.as_ref()))?;
         let unknown = || Error::usage(format!("unknown finding `{id}` (`ptxcheck audit` lists them)"));
         let one = found?.ok_or_else(unknown)?;
         // A check that settles nothing may find nothing: that is not an
@@ -51,7 +85,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         }
         return Ok(status(one.unresolved.is_empty()));
     }
-    let audit = setup.install(|| crate::audit::run(&setup.backend, timeout))??;
+    let audit = setup.install(|| crate::audit::run(&setup.backend, timeout, text.as_ref()))??;
     match args.solver.format {
         Format::Table => audit_text(out, width, &audit)?,
         Format::Json => writeln!(out, "{:#}", audit.json())?,
@@ -100,6 +134,16 @@ pub fn audit_text(out: &mut dyn Write, width: Width, audit: &Audit) -> io::Resul
     writeln!(out)?;
     note(out, width, "", "", &format!("{} findings: {}", audit.findings.len(), counts.join(", ")))?;
     writeln!(out, "`ptxcheck audit --id ID` shows one in full, with its witness.")?;
+    let unread: Vec<&str> =
+        audit.literal.iter().filter(|b| b.read_from == ReadFrom::NotRead).map(|b| b.opcode.as_str()).collect();
+    if !unread.is_empty() {
+        let line = format!(
+            "Not read as C: the Semantics blocks of {}, which are read from the spec text, and none was given \
+             (--text PATH).",
+            unread.join(", ")
+        );
+        note(out, width, "", "", &line)?;
+    }
     unresolved_text(out, width, &audit.unresolved())
 }
 

@@ -136,7 +136,8 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         )?,
         None => Vec::new(),
     };
-    let mut audit = setup.install(|| crate::audit::run(&setup.backend, setup.timeout))??;
+    let document = text.as_ref().map(|t| &t.document);
+    let mut audit = setup.install(|| crate::audit::run(&setup.backend, setup.timeout, document))??;
     let dir = &args.dir;
     let vendor = Vendor::load(dir)?;
     // Where ptxas and the text disagree on what is legal, and the text's

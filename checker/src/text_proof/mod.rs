@@ -187,6 +187,17 @@ pub struct ReadBlock<'d> {
 /// The first Semantics block of `variant`'s section in `doc`, with the
 /// section's readings applied; `Err` says why it cannot be evaluated.
 pub fn read_block<'d>(doc: &'d Document, variant: &Variant) -> Result<ReadBlock<'d>, String> {
+    read_block_with(doc, variant, true)
+}
+
+/// [`read_block`], the code as the text writes it: no reading's edit of
+/// the code applied (clz's `a & mask == 0` stays as C binds it). A block
+/// that does not parse is still read as its fix edits it.
+pub fn read_block_as_written<'d>(doc: &'d Document, variant: &Variant) -> Result<ReadBlock<'d>, String> {
+    read_block_with(doc, variant, false)
+}
+
+fn read_block_with<'d>(doc: &'d Document, variant: &Variant, edits: bool) -> Result<ReadBlock<'d>, String> {
     let number = variant.section();
     let section = doc
         .sections
@@ -201,7 +212,7 @@ pub fn read_block<'d>(doc: &'d Document, variant: &Variant) -> Result<ReadBlock<
         for (_, t) in lines.iter_mut() {
             if let Some((start, end)) = find_ignoring_spaces(t, r.written) {
                 found = true;
-                if let Some(read_as) = r.read_as {
+                if let Some(read_as) = r.read_as.filter(|_| edits) {
                     t.replace_range(start..end, read_as);
                 }
             }

@@ -16,7 +16,9 @@ use std::time::Duration;
 
 use crate::audit::literal::blocks::{literal_cases, Block, Transcription, BLOCKS};
 use crate::audit::literal::lockstep;
+use crate::audit::literal::parsed::{self, ParsedReading};
 use crate::audit::literal::{Behaviour, Hazard, Rule, C};
+use crate::audit::text::document::Document;
 use easy_smt::{Context, SExpr};
 use ptx_smt::{Backend, SatResult, SolverError, Sym, SymBv, Var};
 use ptx_spec::bv::{BitVec, Concrete};
@@ -44,6 +46,21 @@ pub struct BlockCheck {
     /// Questions the solver did not settle, or witnesses that did not
     /// check out; never counted as findings, and never as clean.
     pub unresolved: Vec<String>,
+    /// What was read as C: the text's own block, or its transcription.
+    pub read_from: ReadFrom,
+}
+
+/// What a block's literal reading reads.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReadFrom {
+    /// The block as the document writes it, parsed.
+    Text,
+    /// Its hand transcription (`audit/literal/blocks.rs`), for the families
+    /// not yet read from the text.
+    Transcription,
+    /// Nothing: the block is read from the text, and no text was given.
+    NotRead,
 }
 
 /// The literal-reading audit of every block.
@@ -58,14 +75,22 @@ pub struct LiteralAudit {
 const COLUMNS: [&str; 2] = ["literal C", "model"];
 
 /// Audit every Semantics block.
-pub fn audit(backend: &Backend, timeout: Duration) -> Result<LiteralAudit, SolverError> {
-    audit_blocks(backend, timeout, BLOCKS)
+/// The blocks of the families [`parsed::FROM_TEXT`] names are read from
+/// `text`; without one they are listed as not read.
+pub fn audit(backend: &Backend, timeout: Duration, text: Option<&Document>) -> Result<LiteralAudit, SolverError> {
+    audit_blocks(backend, timeout, BLOCKS, text)
 }
 
-/// Audit the given blocks, each read by its own transcription.
-pub fn audit_blocks(backend: &Backend, timeout: Duration, blocks: &[Block]) -> Result<LiteralAudit, SolverError> {
+/// Audit the given blocks, each read from `text` where its family has
+/// switched to the text, else by its transcription.
+pub fn audit_blocks(
+    backend: &Backend,
+    timeout: Duration,
+    blocks: &[Block],
+    text: Option<&Document>,
+) -> Result<LiteralAudit, SolverError> {
     let results: Vec<Result<(BlockCheck, Vec<Finding>), SolverError>> =
-        blocks.par_iter().map(|b| audit_block_with(backend, timeout, b, b)).collect();
+        blocks.par_iter().map(|b| audit_block(backend, timeout, b, text)).collect();
     let mut audit = LiteralAudit { blocks: Vec::new(), findings: Vec::new() };
     for r in results {
         let (check, findings) = r?;
@@ -77,8 +102,41 @@ pub fn audit_blocks(backend: &Backend, timeout: Duration, blocks: &[Block]) -> R
     Ok(audit)
 }
 
-/// Audit `block` read by `reading` (the block itself, or, in tests, a
-/// deliberately wrong transcription).
+/// Audit `block`, read from `text` where its family has switched.
+fn audit_block(
+    backend: &Backend,
+    timeout: Duration,
+    block: &Block,
+    text: Option<&Document>,
+) -> Result<(BlockCheck, Vec<Finding>), SolverError> {
+    if !parsed::FROM_TEXT.contains(&block.opcode) {
+        return audit_block_with(backend, timeout, block, block);
+    }
+    let unread = |read_from: ReadFrom, unresolved: Vec<String>| BlockCheck {
+        section: block.section.to_string(),
+        opcode: block.opcode.to_string(),
+        variants: block.variants().len(),
+        hazards_examined: 0,
+        loops_bounded: 0,
+        findings: Vec::new(),
+        unresolved,
+        read_from,
+    };
+    match text.map(|doc| ParsedReading::of(doc, &block.variants())) {
+        None => Ok((unread(ReadFrom::NotRead, Vec::new()), Vec::new())),
+        // The text's block is not one the reading can follow: unsettled,
+        // never clean.
+        Some(Err(e)) => Ok((unread(ReadFrom::Text, vec![format!("the block cannot be read: {e}")]), Vec::new())),
+        Some(Ok(reading)) => {
+            let (mut check, findings) = audit_block_with(backend, timeout, block, &reading)?;
+            check.read_from = ReadFrom::Text;
+            Ok((check, findings))
+        }
+    }
+}
+
+/// Audit `block` read by `reading` (its transcription, the text's block
+/// parsed, or, in tests, a deliberately wrong transcription).
 pub fn audit_block_with<T: Transcription + Sync>(
     backend: &Backend,
     timeout: Duration,
@@ -104,6 +162,7 @@ pub fn audit_block_with<T: Transcription + Sync>(
         loops_bounded: 0,
         findings: Vec::new(),
         unresolved: Vec::new(),
+        read_from: ReadFrom::Transcription,
     };
     let mut found: Vec<VariantOutcome> = Vec::new();
     for o in outcomes {
