@@ -95,11 +95,12 @@ pub(super) fn readme_claims(s: &mut String, audit: &Audit) {
 
     s.push_str("\n## Semantics blocks read as C\n\n");
     s.push_str(
-        "Every Semantics block, transcribed as a C compiler reads it (precedence, the types of literals and \
-         operands, promotions), with each operation checked for undefined and implementation-defined behaviour \
+        "Every Semantics block, read as a C compiler reads it (precedence, the types of literals and \
+         operands, promotions): the block as the text writes it, parsed, where the column `read from` says \
+         text, else its transcription. Each operation is checked for undefined and implementation-defined behaviour \
          and the defined result compared with the model's, on every variant the block covers. A block that is \
          not C is read with its smallest repair. Every loop whose iterations depend on the inputs is proven to \
-         stop within the iterations the transcription unrolls. A question the solver did not settle is listed \
+         stop within the iterations the reading unrolls. A question the solver did not settle is listed \
          as unresolved: it is neither a finding nor clean.\n\n",
     );
     let mut t = vec![vec![
@@ -110,8 +111,14 @@ pub(super) fn readme_claims(s: &mut String, audit: &Audit) {
         "loops proven to stop".into(),
         "findings".into(),
         "unresolved".into(),
+        "read from".into(),
     ]];
     for b in &audit.literal {
+        let read_from = match b.read_from {
+            crate::audit::literal::check::ReadFrom::Text => "text",
+            crate::audit::literal::check::ReadFrom::Transcription => "transcription",
+            crate::audit::literal::check::ReadFrom::NotRead => "not read (no text given)",
+        };
         t.push(vec![
             b.section.clone(),
             b.opcode.clone(),
@@ -120,6 +127,7 @@ pub(super) fn readme_claims(s: &mut String, audit: &Audit) {
             b.loops_bounded.to_string(),
             b.findings.len().to_string(),
             if b.unresolved.is_empty() { String::new() } else { b.unresolved.join("; ") },
+            read_from.into(),
         ]);
     }
     s.push_str(&markdown_table(&t));
