@@ -37,17 +37,7 @@ const TEXT_ONLY: &[(&str, &str)] = &[("shf", "literal-shf-wrong-result")];
 fn doc(test: &str) -> Option<Document> {
     let seeds = common::spec_text(test)?;
     let mut paths = vec![seeds.clone()];
-    if let Ok(dir) = std::fs::read_dir(seeds.join("../ptx-9.1/new-sections")) {
-        let mut more: Vec<_> = dir
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| {
-                let name = p.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
-                ["972", "976", "9796", "9797"].iter().any(|k| name.starts_with(k))
-            })
-            .collect();
-        more.sort();
-        paths.extend(more);
-    }
+    paths.extend(common::modelled_new_sections(&seeds));
     Some(document::read(&paths).expect("the spec text reads"))
 }
 

@@ -155,8 +155,6 @@ struct Reader<'r, 'a, A: Algebra> {
     live: A::Bool,
     /// The inputs that have left the innermost loop or switch by `break`.
     left: A::Bool,
-    /// How deep in switches the statement now running is.
-    switches: u32,
     /// Whether `live` is every input: no branch or loop that an input
     /// decides encloses the statement now running.
     certain: bool,
@@ -178,7 +176,7 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             let value = c.value(ty, 0);
             vars.insert(o.name.to_string(), Var { value, set: alg.bool_constant(false), ty: Some(ty), known: None });
         }
-        Reader { read, alg, vars, live: yes, left: alg.bool_constant(false), switches: 0, certain: true }
+        Reader { read, alg, vars, live: yes, left: alg.bool_constant(false), certain: true }
     }
 
     fn run(mut self, c: &mut C<'a, A>) -> Run<Outputs<A>> {
@@ -322,7 +320,6 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
         }
         let none = matches.iter().fold(alg.bool_constant(true), |acc, m| alg.and(acc, alg.not(*m)));
         let outer_left = std::mem::replace(&mut self.left, alg.bool_constant(false));
-        self.switches += 1;
         self.live = alg.bool_constant(false);
         let mut k = 0;
         for s in body {
@@ -342,7 +339,6 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
                 None => self.stmt(c, s)?,
             }
         }
-        self.switches -= 1;
         self.left = outer_left;
         self.live = alg.and(live, alg.not(self.left));
         Ok(())
