@@ -143,7 +143,10 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     // Where ptxas and the text disagree on what is legal, and the text's
     // wording: findings like the audit's, grouped by the same root causes.
     audit.findings.extend(vendor.iter().flat_map(Vendor::requirement_findings));
-    audit.findings.extend(text.iter().flat_map(|t| t.findings.iter().cloned()));
+    // The text's blocks read as C are the audit's too: each finding once.
+    let text_findings = text.iter().flat_map(|t| t.findings.iter());
+    let fresh: Vec<_> = text_findings.filter(|f| audit.find(&f.id).is_none()).cloned().collect();
+    audit.findings.extend(fresh);
     crate::audit::errata::assign(&mut audit.findings);
     crate::audit::sort(&mut audit.findings);
     let report = report::build(&runs, &audit, vendor.as_ref(), text.as_ref(), &blocks);

@@ -118,6 +118,8 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
             "root_causes": audit.judged,
             "sections_missing": audit.missing,
             "assumptions_stated": audit.assumptions_stated().iter().map(|(a, rc)| json!({"id": a, "root_cause": rc})).collect::<Vec<_>>(),
+            "settled": audit.settled.iter().map(|(f, rc)| json!({"id": f, "root_cause": rc})).collect::<Vec<_>>(),
+            "semantics_blocks_as_c": audit.literal,
         });
         writeln!(out, "{value:#}")?;
         return Ok(status(settled(&audit)));
@@ -176,17 +178,32 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     for (a, rc) in audit.assumptions_stated() {
         writeln!(out, "assumption {a}: stated by the text now ({rc} is fixed), no longer adopted by the model")?;
     }
+    for (f, rc) in &audit.settled {
+        writeln!(out, "finding {f}: settled by the text now ({rc} is fixed: its prose states what C leaves open)")?;
+    }
+    for b in &audit.literal {
+        for u in &b.unresolved {
+            writeln!(out, "read as C: {} {}: {u}", b.section, b.opcode)?;
+        }
+    }
+    let read = audit.literal.iter().filter(|b| b.unresolved.is_empty()).count();
+    writeln!(
+        out,
+        "read as C: {read} of {} Semantics blocks of the families read from the text settled",
+        audit.literal.len()
+    )?;
     Ok(status(settled(&audit)))
 }
 
 /// Nothing to look at: no stale transcription, no unlisted helper, no unit
 /// changed since the recording, every root cause open (or not judged, on a
-/// section the document leaves out).
+/// section the document leaves out), every block read as C settled.
 fn settled(audit: &text::TextAudit) -> bool {
     audit.stale.is_empty()
         && audit.helpers_unlisted.is_empty()
         && audit.revision.is_empty()
         && audit.judged.iter().all(|j| matches!(j.status, Status::Open | Status::Missing))
+        && audit.literal.iter().all(|b| b.unresolved.is_empty())
 }
 
 /// The old text of each changed or gone unit, from the release given to

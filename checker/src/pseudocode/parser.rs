@@ -755,6 +755,12 @@ impl<'a> Parser<'a> {
                 self.bump();
                 ExprKind::Float(t.text.clone())
             }
+            // `sizeof (expression)`: read as a call, which the readings
+            // give C's meaning (the size of the operand's type).
+            TokenKind::Word if t.text == "sizeof" && self.peek_at(1).is_some_and(|n| n.is("(")) => {
+                self.bump();
+                ExprKind::Name(t.text.clone())
+            }
             TokenKind::Word if KEYWORDS.contains(&t.text.as_str()) || C_TYPES.contains(&t.text.as_str()) => {
                 return Err(self
                     .error("expected-expression", format!("expected an expression, found the keyword `{}`", t.text)));

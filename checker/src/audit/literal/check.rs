@@ -102,6 +102,33 @@ pub fn audit_blocks(
     Ok(audit)
 }
 
+/// The literal reading of the document's own blocks: those of the
+/// families read from the text ([`parsed::FROM_TEXT`]) whose sections the
+/// document renders. This is what `ptxcheck text` reads of the code as C,
+/// and what judges a proposed fix that edits one of those blocks.
+pub fn read_text(backend: &Backend, timeout: Duration, doc: &Document) -> Result<LiteralAudit, SolverError> {
+    let blocks: Vec<Block> = BLOCKS
+        .iter()
+        .filter(|b| parsed::FROM_TEXT.contains(&b.opcode) && doc.section(b.section).is_some())
+        .copied()
+        .collect();
+    audit_blocks(backend, timeout, &blocks, Some(doc))
+}
+
+/// The block a literal finding is about, by its id (`literal-OPCODE-...`,
+/// the longest opcode that fits): `None` for another check's finding.
+pub fn block_of(finding: &str) -> Option<&'static Block> {
+    let rest = finding.strip_prefix("literal-")?;
+    let fits = BLOCKS.iter().filter(|b| rest.strip_prefix(b.opcode).is_some_and(|r| r.starts_with('-')));
+    fits.max_by_key(|b| b.opcode.len())
+}
+
+/// Whether a literal finding is read from the text: its block's family is
+/// read from the document, no longer from a transcription.
+pub fn read_from_text(finding: &str) -> bool {
+    block_of(finding).is_some_and(|b| parsed::FROM_TEXT.contains(&b.opcode))
+}
+
 /// Audit `block`, read from `text` where its family has switched.
 fn audit_block(
     backend: &Backend,
@@ -174,7 +201,11 @@ pub fn audit_block_with<T: Transcription + Sync>(
     }
     let mut signed_found: Vec<VariantOutcome> = Vec::new();
     for o in signed {
-        let o = o?;
+        let mut o = o?;
+        // A result the audit's reading gets wrong already is its finding.
+        if found.iter().any(|a| a.variant == o.variant && a.wrong_result.is_some()) {
+            o.wrong_result = None;
+        }
         check.unresolved.extend(o.unresolved.iter().cloned());
         signed_found.push(o);
     }
@@ -491,7 +522,11 @@ fn check_variant<T: Transcription>(
         })
         .collect();
     query.check_hazards(&mut ctx, &groups, model_defined, &tried, &mut outcome)?;
-    if how != Reading::SignedBitTypes {
+    // Under the signed reading, a block read from the text is also asked
+    // for a result of its own: a block whose sign of .bN decides the value
+    // without any rule on the way (a sign-extending shift written out).
+    let signed_results = parsed::FROM_TEXT.contains(&variant.opcode()) && outcome.runaway.is_empty();
+    if how != Reading::SignedBitTypes || signed_results {
         query.check_result(&mut ctx, &ins, wrong_goal, &tried, &mut outcome)?;
     }
     Ok(outcome)
@@ -792,6 +827,14 @@ fn signed_bit_types_finding(block: &Block, outcomes: &[VariantOutcome]) -> Optio
             items.push((h.fragment, what, &o.variant, &h.witness));
         }
     }
+    // Results after every rule: the fragment of a finding is a hazard's
+    // where it has one.
+    for o in outcomes {
+        if let Some(w) = &o.wrong_result {
+            let what = "computes another result than the model, with no rule on the way".to_string();
+            items.push(("Semantics", what, &o.variant, w));
+        }
+    }
     let (fragment, _, _, witness) = items.first()?;
     let mut said: Vec<String> = Vec::new();
     let mut lines: Vec<String> = Vec::new();
@@ -836,7 +879,12 @@ fn signed_bit_types_finding(block: &Block, outcomes: &[VariantOutcome]) -> Optio
 fn signed_summary(items: &[(&'static str, String, &Variant, &WitnessTable)]) -> String {
     let mut loops: Vec<String> = Vec::new();
     let mut hazards: Vec<String> = Vec::new();
+    let mut results = false;
     for (f, what, _, _) in items {
+        if what.starts_with("computes") {
+            results = true;
+            continue;
+        }
         let list = if what.starts_with("never ends") { &mut loops } else { &mut hazards };
         let quoted = format!("`{f}`");
         if !list.contains(&quoted) {
@@ -849,6 +897,9 @@ fn signed_summary(items: &[(&'static str, String, &Variant, &WitnessTable)]) -> 
     }
     if !hazards.is_empty() {
         parts.push(format!("C leaves {} undefined or implementation-defined", hazards.join(", ")));
+    }
+    if results {
+        parts.push("the block computes another result than the model".to_string());
     }
     format!("read with its .bN operands as signed C types (the text never says which), {}", parts.join(", and "))
 }

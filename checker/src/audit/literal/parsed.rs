@@ -43,7 +43,7 @@ use super::{CInt, CType, C};
 /// below keeps doing so until the transcriptions go).
 pub const FROM_TEXT: &[&str] = &[
     "add", "sub", "sad", "div", "rem", "abs", "neg", "min", "max", "add.cc", "addc", "sub.cc", "subc", "selp", "and",
-    "or", "xor", "not", "cnot", "shl", "shr",
+    "or", "xor", "not", "cnot", "shf", "shl", "shr",
 ];
 
 /// One variant's block as the reading takes it.
@@ -158,6 +158,12 @@ struct Reader<'r, 'a, A: Algebra> {
     /// Whether `live` is every input: no branch or loop that an input
     /// decides encloses the statement now running.
     certain: bool,
+    /// The helpers the block defines (`u32 min(u32 x, u32 y) { ... }`),
+    /// by name: a call runs the definition, as C calls it.
+    functions: BTreeMap<String, &'r Stmt>,
+    /// In a helper's body: the value it returns, and on which inputs it
+    /// has returned.
+    returned: Option<(CInt<A>, A::Bool)>,
 }
 
 impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
@@ -176,7 +182,16 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             let value = c.value(ty, 0);
             vars.insert(o.name.to_string(), Var { value, set: alg.bool_constant(false), ty: Some(ty), known: None });
         }
-        Reader { read, alg, vars, live: yes, left: alg.bool_constant(false), certain: true }
+        let functions = read
+            .statements
+            .iter()
+            .filter_map(|s| match &s.kind {
+                StmtKind::Function { name, .. } => Some((name.clone(), s)),
+                _ => None,
+            })
+            .collect();
+        let no = alg.bool_constant(false);
+        Reader { read, alg, vars, live: yes, left: no, certain: true, functions, returned: None }
     }
 
     fn run(mut self, c: &mut C<'a, A>) -> Run<Outputs<A>> {
@@ -301,6 +316,23 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
                 Ok(())
             }
             StmtKind::Case(_) | StmtKind::Default => Err(at(s.span, "a label outside a switch")),
+            // A helper's definition runs where it is called.
+            StmtKind::Function { .. } => Ok(()),
+            StmtKind::Return(value) => {
+                let Some((so_far, done)) = self.returned else {
+                    return Err(at(s.span, "a `return` outside a helper"));
+                };
+                let live = self.live;
+                let value = match value {
+                    Some(e) => c.guarded(live, |c| self.int(c, e))?,
+                    None => so_far,
+                };
+                let value = if value.ty == so_far.ty { value } else { c.convert(value, so_far.ty) };
+                let bits = alg.ite(live, value.bits, so_far.bits);
+                self.returned = Some((CInt { bits, ty: so_far.ty }, alg.or(done, live)));
+                self.live = alg.bool_constant(false);
+                Ok(())
+            }
             _ => Err(at(s.span, "a statement the literal reading does not follow yet")),
         }
     }
@@ -703,6 +735,10 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             ExprKind::Name(n) => match self.vars.get(n) {
                 Some(v) => v.value,
                 None if n == "true" || n == "false" => c.int(i128::from(n == "true")),
+                None if limit(n).is_some() => {
+                    let (ty, value) = limit(n).expect("just seen");
+                    c.value(ty, value)
+                }
                 None => match named_modifier(setting, n) {
                     Some(q) => return Ok(Val::Modifier(q)),
                     None => return Err(at(e.span, format!("`{n}` is read and never set"))),
@@ -789,7 +825,17 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
                     ExprKind::Name(n) => n.as_str(),
                     _ => return Err(at(e.span, "a call of an expression")),
                 };
+                if let Some(f) = self.functions.get(name).copied() {
+                    return Ok(Val::Int(self.call(c, f, args, e.span)?));
+                }
                 match (name, args.as_slice()) {
+                    // C11 6.5.3.4: the size in bytes of its operand's type,
+                    // a size_t (unsigned long on LP64); the operand is not
+                    // evaluated, so it meets no rule.
+                    ("sizeof", [x]) => {
+                        let ty = c.guarded(alg.bool_constant(false), |c| self.int(c, x))?.ty;
+                        c.value(CType::ULongLong, i128::from(ty.width() / 8))
+                    }
                     ("min" | "max", [x, y]) => {
                         let (a, b) = (self.int(c, x)?, self.int(c, y)?);
                         if name == "min" {
@@ -805,6 +851,42 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             }
             _ => return Err(at(e.span, "an expression the literal reading does not follow yet")),
         }))
+    }
+
+    /// A call of a helper the block defines (C11 6.5.2.2): each argument
+    /// converted to its parameter's type as by assignment, the body run in
+    /// a scope of the parameters alone, and the value returned converted to
+    /// the declared return type.
+    fn call(&mut self, c: &mut C<'a, A>, f: &'r Stmt, args: &[Expr], span: Span) -> Run<CInt<A>> {
+        let StmtKind::Function { name, returns, params, body } = &f.kind else {
+            return Err(at(span, "a call of a statement that is no helper"));
+        };
+        if params.len() != args.len() {
+            return Err(at(span, format!("`{name}` takes {} arguments, called with {}", params.len(), args.len())));
+        }
+        let typed = |c: &C<'a, A>, spelled: Option<&crate::pseudocode::ast::TypeName>| {
+            spelled.and_then(|t| declared_type(c, &t.spelled)).ok_or_else(|| {
+                at(f.span, format!("`{name}`: a parameter or result without a C type (not read yet)"))
+            })
+        };
+        let result = typed(c, returns.as_ref())?;
+        let mut bound = BTreeMap::new();
+        for (p, arg) in params.iter().zip(args) {
+            let ty = typed(c, p.ty.as_ref())?;
+            let x = self.int(c, arg)?;
+            let fragment = self.expr_fragment(arg);
+            let value = c.assign(fragment, x, ty);
+            let known = self.constant(arg);
+            bound.insert(p.name.clone(), Var { value, set: self.alg.bool_constant(true), ty: Some(ty), known });
+        }
+        let caller = std::mem::replace(&mut self.vars, bound);
+        let (live, left, certain) = (self.live, self.left, self.certain);
+        let outer = self.returned.replace((c.value(result, 0), self.alg.bool_constant(false)));
+        let ran = self.block(c, body);
+        let (value, _) = std::mem::replace(&mut self.returned, outer).expect("set above");
+        self.vars = caller;
+        (self.live, self.left, self.certain) = (live, left, certain);
+        ran.map(|()| value)
     }
 
     /// `a op b` for an arithmetic, shift, bitwise or relational operator.
@@ -925,6 +1007,23 @@ fn operand_type<A: Algebra>(c: &C<'_, A>, read: &Read, name: &str, width: u32) -
 }
 
 /// The C type a declaration names: a PTX type's (`u32`, `.s64`) or C's.
+/// A limit of `<limits.h>` (C11 5.2.4.2.1) on an LP64 target: its type
+/// and value.
+fn limit(name: &str) -> Option<(CType, i128)> {
+    Some(match name {
+        "SHRT_MAX" => (CType::Int, i128::from(i16::MAX)),
+        "SHRT_MIN" => (CType::Int, i128::from(i16::MIN)),
+        "USHRT_MAX" => (CType::Int, i128::from(u16::MAX)),
+        "INT_MAX" => (CType::Int, i128::from(i32::MAX)),
+        "INT_MIN" => (CType::Int, i128::from(i32::MIN)),
+        "UINT_MAX" => (CType::UInt, i128::from(u32::MAX)),
+        "LONG_MAX" | "LLONG_MAX" => (CType::LongLong, i128::from(i64::MAX)),
+        "LONG_MIN" | "LLONG_MIN" => (CType::LongLong, i128::from(i64::MIN)),
+        "ULONG_MAX" | "ULLONG_MAX" => (CType::ULongLong, i128::from(u64::MAX)),
+        _ => return None,
+    })
+}
+
 fn declared_type<A: Algebra>(c: &C<'_, A>, spelled: &str) -> Option<CType> {
     let name = spelled.strip_prefix('.').unwrap_or(spelled);
     if let Some(t) = Type::ALL.into_iter().find(|t| t.to_string() == format!(".{name}")) {

@@ -32,6 +32,7 @@ use super::revision::{self, Diff, RestsOn, UnitPrint};
 use super::units::{collapse, sha256, units, Unit};
 use crate::audit::errata::{Edit, EditKind, RootCause, TEXT_PREFIX};
 use crate::audit::finding::Finding;
+use crate::audit::literal::check as literal;
 
 /// How a root cause stands in a document.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -75,10 +76,16 @@ pub struct Judgement {
     pub status: Status,
     /// Why, in one line.
     pub how: String,
-    /// Whether the verdict rests in part on a transcription (findings of
-    /// the audit's solver passes, which read the project's copy of a block)
-    /// rather than only on passes that read the document.
+    /// Whether the verdict rests in part on the audit's own checks (its
+    /// passages and claims, and the blocks it reads from a transcription),
+    /// which `ptxcheck report` runs again, rather than only on passes that
+    /// read the document.
     pub transcription: bool,
+    /// Its findings of the literal reading that its fix settles in prose:
+    /// the block they are in is not one its edits touch, and the text its
+    /// edits add states what C leaves undefined there.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub settled: Vec<String>,
     /// The units it rests on, as recorded.
     pub rests_on: Vec<String>,
     /// Those of them that changed or went.
@@ -231,11 +238,49 @@ pub fn judge(
                     now: diff.changed.iter().find(|(o, _)| &o.id == id).map(|(_, u)| u.clone()),
                 })
                 .collect();
-            let transcription = rc.findings.iter().any(|f| !f.starts_with(TEXT_PREFIX));
+            let transcription = rc.findings.iter().any(|f| site(rc, f) == Site::Audit);
             let (status, how) = verdict(doc, rc, now, (&changed, rests_on.len()), findings, transcription);
-            Judgement { id: rc.id.clone(), status, how, transcription, rests_on, changed }
+            let settled = match status {
+                Status::Fixed => rc.findings.iter().filter(|f| site(rc, f) == Site::Settled).cloned().collect(),
+                _ => Vec::new(),
+            };
+            Judgement { id: rc.id.clone(), status, how, transcription, settled, rests_on, changed }
         })
         .collect()
+}
+
+/// Which pass judges a root cause's finding against a document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Site {
+    /// A pass that reads the document: the text pass, or the literal
+    /// reading of a block read from the text that the fix edits (or of any
+    /// such block, for a root cause without a fix).
+    Text,
+    /// The literal reading of a block read from the text that the fix
+    /// leaves alone: its edits state in prose what C leaves undefined
+    /// there, so with the edit in the text the finding is settled; without
+    /// it, it is judged as a `Text` site.
+    Settled,
+    /// The audit's own checks: its passages and claims, and the blocks it
+    /// still reads from a transcription.
+    Audit,
+}
+
+fn site(rc: &RootCause, finding: &str) -> Site {
+    if finding.starts_with(TEXT_PREFIX) {
+        return Site::Text;
+    }
+    match literal::block_of(finding) {
+        Some(b) if literal::read_from_text(finding) => {
+            let semantics = format!("{}/semantics/", b.section);
+            if rc.edits.is_empty() || rc.edits.iter().any(|e| e.unit.starts_with(&semantics)) {
+                Site::Text
+            } else {
+                Site::Settled
+            }
+        }
+        _ => Site::Audit,
+    }
 }
 
 /// Whether the recorded unit `id` changed only by another root cause's
@@ -245,12 +290,16 @@ pub fn judge(
 fn another_fix(root_causes: &[RootCause], rc: &RootCause, diff: &Diff, id: &str) -> bool {
     let Some((print, unit)) = diff.changed.iter().find(|(p, _)| p.id == id) else { return false };
     let others = root_causes.iter().filter(|other| other.id != rc.id).flat_map(|other| &other.edits);
+    // A code line's comment is a unit of its own: an edit of code and
+    // comment is undone on the code alone too.
+    let code = |t: &str| collapse(&t.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n"));
     others.filter(|e| matches!(e.kind(), EditKind::Replace) && e.unit == id).any(|e| {
-        let (old, new) = (collapse(&e.old), collapse(&e.new));
-        unit.text.contains(&new) && {
-            let undone = collapse(&unit.text.replacen(&new, &old, 1));
-            sha256(&undone).starts_with(&print.sha256)
-        }
+        [(collapse(&e.old), collapse(&e.new)), (code(&e.old), code(&e.new))].iter().any(|(old, new)| {
+            !new.is_empty() && unit.text.contains(new.as_str()) && {
+                let undone = collapse(&unit.text.replacen(new.as_str(), old, 1));
+                sha256(&undone).starts_with(&print.sha256)
+            }
+        })
     })
 }
 
@@ -267,21 +316,39 @@ fn verdict(
     if let Some(s) = sections.iter().find(|s| doc.section(s).is_none()) {
         return (Status::Missing, format!("section {s} is not in the document"));
     }
-    let text_sites: Vec<&String> = rc.findings.iter().filter(|f| f.starts_with(TEXT_PREFIX)).collect();
+    let edited = rc.edits.iter().all(|e| present(now, e));
+    // Without its edit, a finding its prose would settle is read as any
+    // other finding of the text.
+    let text_sites: Vec<&String> = rc
+        .findings
+        .iter()
+        .filter(|f| match site(rc, f) {
+            Site::Text => true,
+            Site::Settled => !edited,
+            Site::Audit => false,
+        })
+        .collect();
     let still: Vec<&str> =
         text_sites.iter().filter(|f| findings.iter().any(|x| &x.id == **f)).map(|f| f.as_str()).collect();
-    let edited = rc.edits.iter().all(|e| present(now, e));
     let reread = if text_sites.is_empty() {
         String::new()
     } else {
         format!("; the passes that read the text no longer find {}", list(&text_sites))
     };
-    let transcribed = if transcription {
-        let n = rc.findings.len() - text_sites.len();
-        format!("; {n} of its findings rest on a transcription: re-transcribe, then `ptxcheck report` checks them")
-    } else {
-        String::new()
+    let settled = rc.findings.iter().filter(|f| site(rc, f) == Site::Settled).count();
+    let mut transcribed = match (edited, settled) {
+        (true, 1) => "; its prose settles 1 finding of the blocks read as C".to_string(),
+        (true, n) if n > 1 => format!("; its prose settles {n} findings of the blocks read as C"),
+        _ => String::new(),
     };
+    if transcription {
+        let n = rc.findings.iter().filter(|f| site(rc, f) == Site::Audit).count();
+        let verb = if n == 1 { "comes" } else { "come" };
+        transcribed.push_str(&format!(
+            "; {n} of its findings {verb} from the audit's passages, claims or transcribed blocks, which `ptxcheck report` \
+             checks again"
+        ));
+    }
     if edited && still.is_empty() {
         return (Status::Fixed, format!("its edit is in the text{reread}{transcribed}"));
     }

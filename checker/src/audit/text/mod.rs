@@ -34,6 +34,11 @@ use std::path::PathBuf;
 
 use crate::audit::finding::Finding;
 use document::{Document, TextError};
+use ptx_smt::Backend;
+
+/// The time limit of each of the literal reading's solver queries in
+/// `text`: the audit's default.
+const LITERAL_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 use drift::Stale;
 
 /// What the text pass found in a document.
@@ -62,6 +67,14 @@ pub struct TextAudit {
     pub judged: Vec<judge::Judgement>,
     /// The recorded sections it does not render, in document order.
     pub missing: Vec<String>,
+    /// The blocks read as C from the document (the families the literal
+    /// reading reads from the text), with what each left unsettled; their
+    /// findings are among `findings`.
+    pub literal: Vec<crate::audit::literal::check::BlockCheck>,
+    /// The literal reading's findings that a fixed root cause's prose now
+    /// settles (the text states what C leaves undefined), as (finding,
+    /// root cause): no longer among `findings`.
+    pub settled: Vec<(String, String)>,
 }
 
 impl TextAudit {
@@ -81,6 +94,28 @@ impl TextAudit {
         }
         if !mine.is_empty() {
             return mine;
+        }
+        // A fragment of a block read as C too short to anchor a quote
+        // (`a-b`), or abbreviated (`d = c + (...)`): the block's statements
+        // that hold each of its pieces.
+        if f.id.starts_with("literal-") {
+            let block = format!("{}/semantics/statement-", f.section);
+            let pieces: Vec<String> =
+                f.fragment.split("(...)").map(units::collapse).filter(|p| !p.is_empty()).collect();
+            let holds = |u: &units::Unit| {
+                let text = units::collapse(&u.text);
+                !pieces.is_empty() && pieces.iter().all(|p| text.contains(p.as_str()))
+            };
+            let at: Vec<String> = self
+                .coverage
+                .units
+                .iter()
+                .filter(|a| a.unit.id.starts_with(&block) && holds(&a.unit))
+                .map(|a| a.unit.id.clone())
+                .collect();
+            if !at.is_empty() {
+                return at;
+            }
         }
         let rc = self.judged.iter().find(|j| j.id == f.root_cause);
         let section = |u: &&String| u.split('/').next().is_some_and(|s| s == f.section);
@@ -139,6 +174,10 @@ fn run_on(document: Document) -> Result<TextAudit, TextError> {
     findings.extend(tables::check(&document));
     findings.extend(packed::check(&document));
     findings.extend(comments::check(&document).1);
+    // The code as C: the blocks the literal reading reads from the text.
+    let literal = crate::audit::literal::check::read_text(&Backend::Embedded, LITERAL_TIMEOUT, &document)
+        .map_err(|e| TextError { file: "the literal reading".into(), line: None, message: e.to_string(), io: None })?;
+    findings.extend(literal.findings);
     crate::audit::errata::assign(&mut findings);
     crate::audit::sort(&mut findings);
     let prints = drift::recorded().map_err(|message| TextError {
@@ -188,9 +227,19 @@ fn run_on(document: Document) -> Result<TextAudit, TextError> {
         &revision,
         &findings,
     );
+    // A fixed root cause's literal findings outside the blocks its edits
+    // touch are settled by its prose: the text now says what C leaves open.
+    let settled: Vec<(String, String)> = judged
+        .iter()
+        .filter(|j| j.status == judge::Status::Fixed)
+        .flat_map(|j| j.settled.iter().map(move |f| (f.clone(), j.id.clone())))
+        .collect();
+    findings.retain(|f| !settled.iter().any(|(s, _)| *s == f.id));
     Ok(TextAudit {
         document,
         findings,
+        literal: literal.blocks,
+        settled,
         spelling_skipped,
         stale,
         unchecked,
