@@ -820,37 +820,42 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
                 let b = c.guarded(alg.not(chosen), |c| self.int(c, otherwise))?;
                 c.select(chosen, a, b)
             }
-            ExprKind::Call(f, args) => {
-                let name = match &f.kind {
-                    ExprKind::Name(n) => n.as_str(),
-                    _ => return Err(at(e.span, "a call of an expression")),
-                };
-                if let Some(f) = self.functions.get(name).copied() {
-                    return Ok(Val::Int(self.call(c, f, args, e.span)?));
-                }
-                match (name, args.as_slice()) {
-                    // C11 6.5.3.4: the size in bytes of its operand's type,
-                    // a size_t (unsigned long on LP64); the operand is not
-                    // evaluated, so it meets no rule.
-                    ("sizeof", [x]) => {
-                        let ty = c.guarded(alg.bool_constant(false), |c| self.int(c, x))?.ty;
-                        c.value(CType::ULongLong, i128::from(ty.width() / 8))
-                    }
-                    ("min" | "max", [x, y]) => {
-                        let (a, b) = (self.int(c, x)?, self.int(c, y)?);
-                        if name == "min" {
-                            c.min(a, b)
-                        } else {
-                            let less = c.lt(a, b);
-                            let less = c.truth(less);
-                            c.select(less, b, a)
-                        }
-                    }
-                    _ => return Err(at(e.span, format!("`{name}` is not a function C or the block defines"))),
-                }
-            }
+            ExprKind::Call(f, args) => self.called(c, e, f, args)?,
             _ => return Err(at(e.span, "an expression the literal reading does not follow yet")),
         }))
+    }
+
+    /// The value of a call: a helper the block defines, else one C has
+    /// (`sizeof`) or the block's dialect names (`min`, `max`).
+    fn called(&mut self, c: &mut C<'a, A>, e: &Expr, f: &Expr, args: &[Expr]) -> Run<CInt<A>> {
+        let alg = self.alg;
+        let name = match &f.kind {
+            ExprKind::Name(n) => n.as_str(),
+            _ => return Err(at(e.span, "a call of an expression")),
+        };
+        if let Some(f) = self.functions.get(name).copied() {
+            return self.call(c, f, args, e.span);
+        }
+        Ok(match (name, args) {
+            // C11 6.5.3.4: the size in bytes of its operand's type, a
+            // size_t (unsigned long on LP64); the operand is not evaluated,
+            // so it meets no rule.
+            ("sizeof", [x]) => {
+                let ty = c.guarded(alg.bool_constant(false), |c| self.int(c, x))?.ty;
+                c.value(CType::ULongLong, i128::from(ty.width() / 8))
+            }
+            ("min" | "max", [x, y]) => {
+                let (a, b) = (self.int(c, x)?, self.int(c, y)?);
+                if name == "min" {
+                    c.min(a, b)
+                } else {
+                    let less = c.lt(a, b);
+                    let less = c.truth(less);
+                    c.select(less, b, a)
+                }
+            }
+            _ => return Err(at(e.span, format!("`{name}` is not a function C or the block defines"))),
+        })
     }
 
     /// A call of a helper the block defines (C11 6.5.2.2): each argument
