@@ -18,6 +18,7 @@ pub mod judge;
 pub mod labels;
 pub mod names;
 pub mod operands;
+pub mod optional;
 pub mod order;
 pub mod packed;
 pub mod ranges;
@@ -167,6 +168,7 @@ fn run_on(document: Document) -> Result<TextAudit, TextError> {
     findings.extend(order::check(&document));
     findings.extend(semantics::check(&document));
     findings.extend(labels::check(&document));
+    findings.extend(optional::check(&document));
     findings.extend(names::check(&document));
     findings.extend(spellings::check(&document));
     findings.extend(bounds::check_all(&document));
