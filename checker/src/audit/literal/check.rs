@@ -117,16 +117,21 @@ pub fn read_text(backend: &Backend, timeout: Duration, doc: &Document) -> Result
 
 /// The block a literal finding is about, by its id (`literal-OPCODE-...`,
 /// the longest opcode that fits): `None` for another check's finding.
-pub fn block_of(finding: &str) -> Option<&'static Block> {
+fn block_of(finding: &str) -> Option<&'static Block> {
     let rest = finding.strip_prefix("literal-")?;
     let fits = BLOCKS.iter().filter(|b| rest.strip_prefix(b.opcode).is_some_and(|r| r.starts_with('-')));
     fits.max_by_key(|b| b.opcode.len())
 }
 
-/// Whether a literal finding is read from the text: its block's family is
-/// read from the document, no longer from a transcription.
+/// The block of a literal finding read from the text: its family is read
+/// from the document, no longer from a transcription.
+pub fn block_read_from_text(finding: &str) -> Option<&'static Block> {
+    block_of(finding).filter(|b| parsed::FROM_TEXT.contains(&b.opcode))
+}
+
+/// Whether a literal finding is read from the text.
 pub fn read_from_text(finding: &str) -> bool {
-    block_of(finding).is_some_and(|b| parsed::FROM_TEXT.contains(&b.opcode))
+    block_read_from_text(finding).is_some()
 }
 
 /// Audit `block`, read from `text` where its family has switched.

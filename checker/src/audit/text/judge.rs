@@ -270,16 +270,12 @@ fn site(rc: &RootCause, finding: &str) -> Site {
     if finding.starts_with(TEXT_PREFIX) {
         return Site::Text;
     }
-    match literal::block_of(finding) {
-        Some(b) if literal::read_from_text(finding) => {
-            let semantics = format!("{}/semantics/", b.section);
-            if rc.edits.is_empty() || rc.edits.iter().any(|e| e.unit.starts_with(&semantics)) {
-                Site::Text
-            } else {
-                Site::Settled
-            }
-        }
-        _ => Site::Audit,
+    let Some(b) = literal::block_read_from_text(finding) else { return Site::Audit };
+    let semantics = format!("{}/semantics/", b.section);
+    if rc.edits.is_empty() || rc.edits.iter().any(|e| e.unit.starts_with(&semantics)) {
+        Site::Text
+    } else {
+        Site::Settled
     }
 }
 

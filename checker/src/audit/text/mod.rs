@@ -35,12 +35,12 @@ use std::path::PathBuf;
 
 use crate::audit::finding::Finding;
 use document::{Document, TextError};
+use drift::Stale;
 use ptx_smt::Backend;
 
 /// The time limit of each of the literal reading's solver queries in
 /// `text`: the audit's default.
 const LITERAL_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
-use drift::Stale;
 
 /// What the text pass found in a document.
 pub struct TextAudit {
