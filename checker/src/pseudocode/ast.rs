@@ -214,6 +214,10 @@ pub enum SliceNotation {
 pub struct Expr {
     pub kind: ExprKind,
     pub span: Span,
+    /// Levels of the tree from here down (1 for a leaf): what bounds the
+    /// recursion of every walk (`parser::MAX_HEIGHT`).
+    #[serde(skip)]
+    pub height: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -268,9 +272,40 @@ pub enum ExprKind {
     Malformed,
 }
 
+impl ExprKind {
+    /// The operands, in written order.
+    pub fn children(&self) -> impl Iterator<Item = &Expr> {
+        let (boxed, listed): (Vec<&Expr>, &[Expr]) = match self {
+            ExprKind::Member(e, _)
+            | ExprKind::Paren(e)
+            | ExprKind::Unary(_, e)
+            | ExprKind::Abs(e)
+            | ExprKind::Step { target: e, .. }
+            | ExprKind::Cast(_, e) => (vec![e], &[]),
+            ExprKind::Binary(_, l, r)
+            | ExprKind::Placeholder { lhs: l, rhs: r, .. }
+            | ExprKind::Assign(_, l, r)
+            | ExprKind::Index(l, r)
+            | ExprKind::Comma(l, r) => (vec![l, r], &[]),
+            ExprKind::Conditional(c, t, e) => (vec![c, t, e], &[]),
+            ExprKind::Slice { base, first, second, .. } => (vec![base, first, second], &[]),
+            ExprKind::Call(f, args) => (vec![f], args),
+            ExprKind::Int { .. }
+            | ExprKind::Float(_)
+            | ExprKind::Name(_)
+            | ExprKind::Qualifier(_)
+            | ExprKind::Bracketed(_)
+            | ExprKind::Prose(_)
+            | ExprKind::Malformed => (Vec::new(), &[]),
+        };
+        boxed.into_iter().chain(listed.iter())
+    }
+}
+
 impl Expr {
     pub fn new(kind: ExprKind, span: Span) -> Expr {
-        Expr { kind, span }
+        let height = 1 + kind.children().map(|e| e.height).max().unwrap_or(0);
+        Expr { kind, span, height }
     }
 
     /// The expression with every `Paren` node removed, for comparing trees
@@ -298,7 +333,7 @@ impl Expr {
             ExprKind::Comma(l, r) => ExprKind::Comma(b(l), b(r)),
             other => other.clone(),
         };
-        Expr { kind, span: self.span }
+        Expr::new(kind, self.span)
     }
 
     /// Every sub-expression, this one first, in written order.

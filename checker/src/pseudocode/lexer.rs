@@ -124,7 +124,15 @@ pub fn lex(lines: &[SourceLine<'_>]) -> (Vec<Token>, Vec<Comment>, Vec<Diagnosti
                     at(k),
                     &c.to_string(),
                     "bad-character",
-                    format!("`{c}` is not a character of C's syntax"),
+                    if c.is_control()
+                        || ('\u{202a}'..='\u{202e}').contains(&c)
+                        || ('\u{2066}'..='\u{2069}').contains(&c)
+                    {
+                        // Named, not written: it would act on the reader's terminal.
+                        format!("U+{:04X} is not a character of C's syntax", c as u32)
+                    } else {
+                        format!("`{c}` is not a character of C's syntax")
+                    },
                 ));
                 k += 1;
                 space_before = true;

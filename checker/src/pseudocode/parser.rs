@@ -9,6 +9,16 @@ use super::{Diagnostic, Notation, SliceOrder, Vocabulary};
 
 type Parse<T> = Result<T, Diagnostic>;
 
+/// How deep the parser recurses (statements in statements, operands in
+/// operands) before it reports the rest of the statement instead of
+/// reading it: every later walk of the tree recurses as deep, and the
+/// document's deepest block nests a handful of levels.
+pub const MAX_NESTING: usize = 96;
+
+/// How many levels one expression's tree may have: a left-to-right chain
+/// of operators is read in a loop but walked by recursion.
+pub const MAX_HEIGHT: u32 = 128;
+
 /// The three clauses of a `for`.
 type ForHeader = (Option<Box<Stmt>>, Option<Expr>, Option<Expr>);
 
@@ -30,6 +40,9 @@ const STATEMENT_WORDS: &[&str] =
 pub struct Parser<'a> {
     tokens: &'a [Token],
     at: usize,
+    /// How many of `statement`, `assignment`, `conditional` and `unary`
+    /// are open now.
+    depth: usize,
     vocabulary: &'a Vocabulary,
     pub diagnostics: Vec<Diagnostic>,
     pub notations: Vec<(Pos, Notation)>,
@@ -37,7 +50,7 @@ pub struct Parser<'a> {
 
 impl<'a> Parser<'a> {
     pub fn new(tokens: &'a [Token], vocabulary: &'a Vocabulary) -> Parser<'a> {
-        Parser { tokens, at: 0, vocabulary, diagnostics: Vec::new(), notations: Vec::new() }
+        Parser { tokens, at: 0, depth: 0, vocabulary, diagnostics: Vec::new(), notations: Vec::new() }
     }
 
     fn peek(&self) -> Option<&'a Token> {
@@ -75,6 +88,31 @@ impl<'a> Parser<'a> {
             None => Diagnostic::new(self.last_end(), "", code, message),
         }
     }
+    /// `read` one level deeper, or a diagnostic where that passes
+    /// `MAX_NESTING`.
+    fn nested<T>(&mut self, read: fn(&mut Self) -> Parse<T>) -> Parse<T> {
+        if self.depth >= MAX_NESTING {
+            return Err(self.error(
+                "too-deep",
+                format!("nested more than {MAX_NESTING} levels deep: the reader does not read past this point"),
+            ));
+        }
+        self.depth += 1;
+        let read = read(self);
+        self.depth -= 1;
+        read
+    }
+
+    /// `e`, or a diagnostic where its tree passes `MAX_HEIGHT` levels.
+    fn within_height(&self, e: Expr) -> Parse<Expr> {
+        if e.height > MAX_HEIGHT {
+            let message =
+                format!("an expression of more than {MAX_HEIGHT} levels: the reader does not read past this point");
+            return Err(self.error("too-long", message));
+        }
+        Ok(e)
+    }
+
     fn describe_next(&self) -> String {
         self.peek().map_or("the end of the block".to_string(), |t| format!("`{}`", t.text))
     }
@@ -140,7 +178,7 @@ impl<'a> Parser<'a> {
             Err(d) => {
                 self.diagnostics.push(d);
                 self.recover();
-                if self.at == from {
+                if self.at == from && self.peek().is_some() {
                     self.bump();
                 }
                 Stmt { kind: StmtKind::Malformed, span: self.span_from(start), comment: None }
@@ -186,6 +224,10 @@ impl<'a> Parser<'a> {
     }
 
     fn try_statement(&mut self) -> Parse<Stmt> {
+        self.nested(Self::statement_here)
+    }
+
+    fn statement_here(&mut self) -> Parse<Stmt> {
         let start = self.here();
         let t = self.peek().ok_or_else(|| self.error("expected-statement", "expected a statement"))?;
         let kind = match (t.kind.clone(), t.text.as_str()) {
@@ -539,12 +581,16 @@ impl<'a> Parser<'a> {
         while self.next_is(",") {
             self.bump();
             let r = self.assignment()?;
-            e = Expr::new(ExprKind::Comma(Box::new(e), Box::new(r)), self.span_from(start));
+            e = self.within_height(Expr::new(ExprKind::Comma(Box::new(e), Box::new(r)), self.span_from(start)))?;
         }
         Ok(e)
     }
 
     fn assignment(&mut self) -> Parse<Expr> {
+        self.nested(Self::assignment_here)
+    }
+
+    fn assignment_here(&mut self) -> Parse<Expr> {
         let start = self.here();
         let target = self.conditional()?;
         let Some(t) = self.peek().filter(|t| t.kind == TokenKind::Punct) else { return Ok(target) };
@@ -587,6 +633,10 @@ impl<'a> Parser<'a> {
     }
 
     fn conditional(&mut self) -> Parse<Expr> {
+        self.nested(Self::conditional_here)
+    }
+
+    fn conditional_here(&mut self) -> Parse<Expr> {
         let start = self.here();
         let cond = self.binary(PREC_PLACEHOLDER)?;
         if !self.next_is("?") {
@@ -618,7 +668,10 @@ impl<'a> Parser<'a> {
                 let Some(op) = BinaryOp::of(&t.text).filter(|op| op.precedence() >= min) else { break };
                 self.bump();
                 let rhs = self.binary(op.precedence() + 1)?;
-                lhs = Expr::new(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), self.span_from(start));
+                lhs = self.within_height(Expr::new(
+                    ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                    self.span_from(start),
+                ))?;
                 continue;
             }
             if t.kind != TokenKind::Word || KEYWORDS.contains(&t.text.as_str()) {
@@ -632,7 +685,7 @@ impl<'a> Parser<'a> {
                 self.notations.push((t.pos, Notation::PlaceholderOperator(t.text.clone())));
                 let rhs = self.binary(PREC_PLACEHOLDER + 1)?;
                 let kind = ExprKind::Placeholder { name: t.text.clone(), lhs: Box::new(lhs), rhs: Box::new(rhs) };
-                lhs = Expr::new(kind, self.span_from(start));
+                lhs = self.within_height(Expr::new(kind, self.span_from(start)))?;
                 continue;
             }
             // `bitwidth of type`: a name followed by words is prose.
@@ -651,6 +704,10 @@ impl<'a> Parser<'a> {
     }
 
     fn unary(&mut self) -> Parse<Expr> {
+        self.nested(Self::unary_here)
+    }
+
+    fn unary_here(&mut self) -> Parse<Expr> {
         let start = self.here();
         let Some(t) = self.peek() else {
             return Err(self.error("expected-expression", "expected an expression, but the block ends"));
@@ -840,7 +897,7 @@ impl<'a> Parser<'a> {
             } else {
                 break;
             };
-            e = Expr::new(kind, self.span_from(start));
+            e = self.within_height(Expr::new(kind, self.span_from(start)))?;
         }
         Ok(e)
     }

@@ -270,6 +270,33 @@ fn errors_are_placed_and_the_rest_is_read() {
     assert_eq!(diagnostics("else y = 1;\nz = 2;"), ["1:1: `else` with no `if` before it"]);
     assert_eq!(diagnostics("x = (a + b;\nz = 2;"), ["1:11: expected `)` to close the `(` at 1:5, found `;`"]);
     assert_eq!(diagnostics("/* open\nx = 1;"), ["1:1: a comment opened with `/*` is never closed"]);
+    // A control character is named, not written out.
+    assert_eq!(diagnostics("y = a \u{1b} b;"), ["1:7: U+001B is not a character of C's syntax"]);
+}
+
+#[test]
+fn nesting_and_chains_past_the_limits_stop_the_statement_where_they_pass_them() {
+    use super::parser::{MAX_HEIGHT, MAX_NESTING};
+    // Within the limits, read; one level more, a diagnostic at the place.
+    let parens = |n: usize| format!("d = {}a{};\nz = 2;", "(".repeat(n), ")".repeat(n));
+    let within = parse_text(&parens(MAX_NESTING / 3 - 1));
+    assert!(within.diagnostics.is_empty(), "{:?}", within.diagnostics);
+    let past = parse_text(&parens(MAX_NESTING));
+    assert_eq!(past.diagnostics.len(), 1, "{:?}", past.diagnostics);
+    assert_eq!(past.diagnostics[0].code, "too-deep");
+    // The statement after it is read.
+    assert_eq!(past.statements.len(), 2);
+    assert_eq!(past.statements[1].to_string(), "z = 2;");
+    let sum = |n: usize| format!("d = {};", vec!["a"; n].join(" + "));
+    let read = parse_text(&sum(MAX_HEIGHT as usize - 1));
+    assert!(read.diagnostics.is_empty(), "{:?}", read.diagnostics);
+    let StmtKind::Expr(e) = &read.statements[0].kind else { panic!() };
+    assert_eq!(e.height, MAX_HEIGHT);
+    let long = parse_text(&sum(MAX_HEIGHT as usize + 1));
+    assert_eq!(long.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), ["too-long"]);
+    // Blocks in blocks, and operands of prefix operators.
+    assert_eq!(parse_text(&format!("{}d = a;{}", "{ ".repeat(100), " }".repeat(100))).diagnostics[0].code, "too-deep");
+    assert_eq!(parse_text(&format!("d = {}a;", "- ".repeat(100))).diagnostics[0].code, "too-deep");
 }
 
 #[test]

@@ -247,8 +247,15 @@ fn read_block_with<'d>(doc: &'d Document, variant: &Variant, edits: bool) -> Res
         }
         parsed = parse(&lines);
         if let Some(d) = parsed.diagnostics.first() {
-            let fixed = if fixes.is_empty() { String::new() } else { " (and as its fix edits it)".to_string() };
-            return Err(format!("{broken}{fixed}: {}", d.message));
+            if fixes.is_empty() {
+                return Err(broken);
+            }
+            return Err(format!(
+                "{broken}; as the fix of {} edits it, at line {}: {}",
+                fixes.join(", "),
+                d.pos,
+                d.message
+            ));
         }
     }
     Ok(ReadBlock { section, parsed, readings, fixes, lines })

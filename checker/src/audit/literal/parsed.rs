@@ -870,9 +870,9 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             return Err(at(span, format!("`{name}` takes {} arguments, called with {}", params.len(), args.len())));
         }
         let typed = |c: &C<'a, A>, spelled: Option<&crate::pseudocode::ast::TypeName>| {
-            spelled.and_then(|t| declared_type(c, &t.spelled)).ok_or_else(|| {
-                at(f.span, format!("`{name}`: a parameter or result without a C type (not read yet)"))
-            })
+            spelled
+                .and_then(|t| declared_type(c, &t.spelled))
+                .ok_or_else(|| at(f.span, format!("`{name}`: a parameter or result without a C type (not read yet)")))
         };
         let result = typed(c, returns.as_ref())?;
         let mut bound = BTreeMap::new();

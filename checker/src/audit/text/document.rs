@@ -331,18 +331,12 @@ fn read_with(paths: &[PathBuf], cut: Cut, naming: Naming) -> Result<Document, Te
     let mut files: Vec<PathBuf> = Vec::new();
     for p in paths {
         if p.is_dir() {
-            let entries = std::fs::read_dir(p).map_err(|e| io_error(p, e))?;
-            let mut inside: Vec<PathBuf> = entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| f.is_file() && matches!(f.extension().and_then(|x| x.to_str()), Some("txt" | "md")))
-                .filter(|f| f.file_name().is_some_and(|n| n != "README.md"))
-                .collect();
-            inside.sort();
+            let inside = text_files_under(p)?;
             if inside.is_empty() {
                 return Err(TextError {
                     file: p.display().to_string(),
                     line: None,
-                    message: "a folder with no .txt or .md file".into(),
+                    message: "a folder with no .txt or .md file in it or in its folders".into(),
                     io: None,
                 });
             }
@@ -369,6 +363,33 @@ fn read_with(paths: &[PathBuf], cut: Cut, naming: Naming) -> Result<Document, Te
         seen.push((f, bytes));
     }
     Ok(doc)
+}
+
+/// Every `.txt` and `.md` file in `dir` and in its folders, a chapter per
+/// folder (`README.md` aside, hidden folders and linked folders not
+/// entered), in the order of their paths.
+fn text_files_under(dir: &Path) -> Result<Vec<PathBuf>, TextError> {
+    let mut files = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).map_err(|e| io_error(&folder, e))? {
+            let entry = entry.map_err(|e| io_error(&folder, e))?;
+            let path = entry.path();
+            let hidden = entry.file_name().to_string_lossy().starts_with('.');
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                if !hidden {
+                    folders.push(path);
+                }
+            } else if path.is_file()
+                && matches!(path.extension().and_then(|x| x.to_str()), Some("txt" | "md"))
+                && entry.file_name() != "README.md"
+            {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
 }
 
 fn io_error(path: &Path, e: std::io::Error) -> TextError {

@@ -288,7 +288,8 @@ fn another_fix(root_causes: &[RootCause], rc: &RootCause, diff: &Diff, id: &str)
     let others = root_causes.iter().filter(|other| other.id != rc.id).flat_map(|other| &other.edits);
     // A code line's comment is a unit of its own: an edit of code and
     // comment is undone on the code alone too.
-    let code = |t: &str| collapse(&t.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n"));
+    let code =
+        |t: &str| collapse(&t.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n"));
     others.filter(|e| matches!(e.kind(), EditKind::Replace) && e.unit == id).any(|e| {
         [(collapse(&e.old), collapse(&e.new)), (code(&e.old), code(&e.new))].iter().any(|(old, new)| {
             !new.is_empty() && unit.text.contains(new.as_str()) && {
