@@ -81,13 +81,6 @@ const PIECES: &[&str] = &[
     "true",
 ];
 
-#[derive(Clone, Debug)]
-enum Edit {
-    Insert(usize, String),
-    Delete(usize, usize),
-    Replace(usize, String),
-}
-
 fn piece() -> impl Strategy<Value = String> {
     prop_oneof![
         4 => proptest::sample::select(PIECES).prop_map(str::to_string),
@@ -97,43 +90,10 @@ fn piece() -> impl Strategy<Value = String> {
     ]
 }
 
-fn edit() -> impl Strategy<Value = Edit> {
-    prop_oneof![
-        (any::<usize>(), piece()).prop_map(|(at, p)| Edit::Insert(at, p)),
-        (any::<usize>(), 1usize..6).prop_map(|(at, n)| Edit::Delete(at, n)),
-        (any::<usize>(), piece()).prop_map(|(at, p)| Edit::Replace(at, p)),
-    ]
-}
-
-/// `seed` with `edits` applied, at character boundaries.
-fn mutate(seed: &str, edits: &[Edit]) -> String {
-    let mut chars: Vec<char> = seed.chars().collect();
-    for e in edits {
-        let at = |i: usize| i % (chars.len() + 1);
-        match e {
-            Edit::Insert(i, p) => {
-                let i = at(*i);
-                chars.splice(i..i, p.chars());
-            }
-            Edit::Delete(i, n) => {
-                let i = at(*i);
-                let end = (i + n).min(chars.len());
-                chars.drain(i..end);
-            }
-            Edit::Replace(i, p) => {
-                let i = at(*i);
-                let end = (i + 1).min(chars.len());
-                chars.splice(i..end, p.chars());
-            }
-        }
-    }
-    chars.into_iter().collect()
-}
-
 fn mutated(corpus: &'static [&'static str]) -> impl Strategy<Value = String> {
     prop_oneof![
-        4 => (proptest::sample::select(corpus), proptest::collection::vec(edit(), 1..5))
-            .prop_map(|(seed, edits)| mutate(seed, &edits)),
+        4 => (proptest::sample::select(corpus), proptest::collection::vec(common::edit(piece, 6), 1..5))
+            .prop_map(|(seed, edits)| common::mutate(seed, &edits)),
         1 => "\\PC{0,40}",
         1 => any::<String>(),
     ]

@@ -121,13 +121,6 @@ const PIECES: &[&str] = &[
     "|x|",
 ];
 
-#[derive(Clone, Debug)]
-enum Edit {
-    Insert(usize, String),
-    Delete(usize, usize),
-    Replace(usize, String),
-}
-
 fn piece() -> impl Strategy<Value = String> {
     prop_oneof![
         4 => proptest::sample::select(PIECES).prop_map(str::to_string),
@@ -135,39 +128,6 @@ fn piece() -> impl Strategy<Value = String> {
         1 => (1usize..300).prop_map(|k| "(".repeat(k)),
         1 => "[ -~]{0,12}",
     ]
-}
-
-fn edit() -> impl Strategy<Value = Edit> {
-    prop_oneof![
-        (any::<usize>(), piece()).prop_map(|(at, p)| Edit::Insert(at, p)),
-        (any::<usize>(), 1usize..40).prop_map(|(at, n)| Edit::Delete(at, n)),
-        (any::<usize>(), piece()).prop_map(|(at, p)| Edit::Replace(at, p)),
-    ]
-}
-
-/// `seed` with `edits` applied, each at a character boundary.
-fn mutate(seed: &str, edits: &[Edit]) -> String {
-    let mut s: Vec<char> = seed.chars().collect();
-    for e in edits {
-        let n = s.len().max(1);
-        match e {
-            Edit::Insert(at, p) => {
-                let at = at % (s.len() + 1);
-                s.splice(at..at, p.chars());
-            }
-            Edit::Delete(at, len) => {
-                let at = at % n;
-                let end = (at + len).min(s.len());
-                s.drain(at.min(end)..end);
-            }
-            Edit::Replace(at, p) => {
-                let at = at % n;
-                let end = (at + p.chars().count()).min(s.len());
-                s.splice(at.min(end)..end, p.chars());
-            }
-        }
-    }
-    s.into_iter().collect()
 }
 
 /// The documents the mutations start from: the section above, and the
@@ -191,23 +151,25 @@ fn corpus() -> &'static [String] {
 }
 
 fn mutated_document() -> impl Strategy<Value = String> {
-    (any::<usize>(), proptest::collection::vec(edit(), 0..12))
-        .prop_map(|(k, edits)| mutate(&corpus()[k % corpus().len()], &edits))
+    (any::<usize>(), proptest::collection::vec(common::edit(piece, 40), 0..12))
+        .prop_map(|(k, edits)| common::mutate(&corpus()[k % corpus().len()], &edits))
 }
 
 /// A mutated Semantics block: the code of the section above, or code the
 /// generators nest and chain.
 fn mutated_code() -> impl Strategy<Value = String> {
     let code = SECTION.split("Semantics\n\n```\n").nth(1).and_then(|r| r.split("```").next()).unwrap_or_default();
-    (proptest::collection::vec(edit(), 0..16), 0usize..4, 1usize..3000).prop_map(move |(edits, shape, n)| {
-        let seed = match shape {
-            0 => code.to_string(),
-            1 => format!("d = {}a{};", "(".repeat(n), ")".repeat(n)),
-            2 => format!("d = {};", vec!["a"; n].join(" + ")),
-            _ => format!("{}d = a;{}", "if (a) { ".repeat(n), " }".repeat(n)),
-        };
-        mutate(&seed, &edits)
-    })
+    (proptest::collection::vec(common::edit(piece, 40), 0..16), 0usize..4, 1usize..3000).prop_map(
+        move |(edits, shape, n)| {
+            let seed = match shape {
+                0 => code.to_string(),
+                1 => format!("d = {}a{};", "(".repeat(n), ")".repeat(n)),
+                2 => format!("d = {};", vec!["a"; n].join(" + ")),
+                _ => format!("{}d = a;{}", "if (a) { ".repeat(n), " }".repeat(n)),
+            };
+            common::mutate(&seed, &edits)
+        },
+    )
 }
 
 /// An error is one line, with nothing in it that acts on a terminal.

@@ -152,3 +152,51 @@ pub fn modelled_new_sections(seeds: &std::path::Path) -> Vec<std::path::PathBuf>
     }
     files
 }
+
+/// One change a fuzz test makes to a valid input, at a character position
+/// taken modulo the input's length.
+#[derive(Clone, Debug)]
+pub enum Edit {
+    Insert(usize, String),
+    Delete(usize, usize),
+    Replace(usize, String),
+}
+
+/// Edits inserting or replacing with what `piece` gives, or deleting up to
+/// `longest` characters.
+pub fn edit<S>(piece: impl Fn() -> S, longest: usize) -> impl proptest::strategy::Strategy<Value = Edit>
+where
+    S: proptest::strategy::Strategy<Value = String> + 'static,
+{
+    use proptest::prelude::*;
+    prop_oneof![
+        (any::<usize>(), piece()).prop_map(|(at, p)| Edit::Insert(at, p)),
+        (any::<usize>(), 1usize..longest.max(2)).prop_map(|(at, n)| Edit::Delete(at, n)),
+        (any::<usize>(), piece()).prop_map(|(at, p)| Edit::Replace(at, p)),
+    ]
+}
+
+/// `seed` with `edits` applied, at character boundaries.
+pub fn mutate(seed: &str, edits: &[Edit]) -> String {
+    let mut chars: Vec<char> = seed.chars().collect();
+    for e in edits {
+        let at = |i: usize| i % (chars.len() + 1);
+        match e {
+            Edit::Insert(i, p) => {
+                let i = at(*i);
+                chars.splice(i..i, p.chars());
+            }
+            Edit::Delete(i, n) => {
+                let i = at(*i);
+                let end = (i + n).min(chars.len());
+                chars.drain(i..end);
+            }
+            Edit::Replace(i, p) => {
+                let i = at(*i);
+                let end = (i + 1).min(chars.len());
+                chars.splice(i..end, p.chars());
+            }
+        }
+    }
+    chars.into_iter().collect()
+}
