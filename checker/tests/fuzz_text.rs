@@ -155,10 +155,19 @@ fn mutated_document() -> impl Strategy<Value = String> {
         .prop_map(|(k, edits)| common::mutate(&corpus()[k % corpus().len()], &edits))
 }
 
+/// The code of the Semantics block of [`SECTION`].
+fn section_code() -> &'static str {
+    SECTION
+        .split("Semantics\n\n```\n")
+        .nth(1)
+        .and_then(|r| r.split("```").next())
+        .expect("SECTION has a Semantics block")
+}
+
 /// A mutated Semantics block: the code of the section above, or code the
 /// generators nest and chain.
 fn mutated_code() -> impl Strategy<Value = String> {
-    let code = SECTION.split("Semantics\n\n```\n").nth(1).and_then(|r| r.split("```").next()).unwrap_or_default();
+    let code = section_code();
     (proptest::collection::vec(common::edit(piece, 40), 0..16), 0usize..4, 1usize..3000).prop_map(
         move |(edits, shape, n)| {
             let seed = match shape {
@@ -251,10 +260,7 @@ fn code_nested_or_chained_past_the_limits_is_a_finding() {
         (long, format!("d = {};", vec!["a"; 300_000].join(", "))),
     ];
     for (k, ((code, words), block)) in cases.iter().enumerate() {
-        let text = SECTION.replace(
-            SECTION.split("Semantics\n\n```\n").nth(1).and_then(|r| r.split("```").next()).unwrap(),
-            &format!("{block}\n"),
-        );
+        let text = SECTION.replace(section_code(), &format!("{block}\n"));
         let file = dir.path().join(format!("999{k}_twiddle.md"));
         std::fs::write(&file, &text).unwrap();
         let path = file.to_str().unwrap();
