@@ -279,7 +279,9 @@ fn nesting_and_chains_past_the_limits_stop_the_statement_where_they_pass_them() 
     use super::parser::{MAX_HEIGHT, MAX_NESTING};
     // Within the limits, read; one level more, a diagnostic at the place.
     let parens = |n: usize| format!("d = {}a{};\nz = 2;", "(".repeat(n), ")".repeat(n));
-    let within = parse_text(&parens(MAX_NESTING / 3 - 1));
+    // A parenthesis costs three levels (assignment, conditional, unary),
+    // and the statement with its first operand four.
+    let within = parse_text(&parens((MAX_NESTING - 4) / 3));
     assert!(within.diagnostics.is_empty(), "{:?}", within.diagnostics);
     let past = parse_text(&parens(MAX_NESTING));
     assert_eq!(past.diagnostics.len(), 1, "{:?}", past.diagnostics);

@@ -497,7 +497,7 @@ impl Passage {
 fn other_widths(name: &str) -> Vec<String> {
     let (head, tail) = name.split_once(' ').map_or((name, ""), |(h, t)| (h, t));
     let typed = |token: &str| {
-        let (letter, bits) = token.split_at(1);
+        let Some((letter, bits)) = token.split_at_checked(1) else { return false };
         matches!(letter, "s" | "u" | "b") && matches!(bits, "16" | "32" | "64")
     };
     let tokens: Vec<&str> = head.split('.').collect();

@@ -31,7 +31,9 @@ const KEYWORDS: &[&str] = &[
 /// PTX types written as declarations (`.u32 d = 0;`, `for (.s32 i=msb; ...)`).
 fn is_ptx_type(token: &str) -> bool {
     let Some(rest) = token.strip_prefix('.') else { return false };
-    let (kind, bits) = rest.split_at(1.min(rest.len()));
+    // A token of any characters: split after the first byte only where it
+    // is a whole character.
+    let Some((kind, bits)) = rest.split_at_checked(1) else { return false };
     matches!(kind, "u" | "s" | "b") && matches!(bits, "8" | "16" | "32" | "64")
 }
 
@@ -474,6 +476,14 @@ mod tests {
         let refs: Vec<&Line> = ls.iter().collect();
         let operands: HashSet<String> = ["d", "a"].map(String::from).into();
         escapes("x", &parse(&tokens(&refs)), &operands).into_iter().map(|o| (o.name, o.first_set, o.used_at)).collect()
+    }
+
+    #[test]
+    fn ptx_types_are_told_on_tokens_of_any_characters() {
+        assert!(is_ptx_type(".u32") && is_ptx_type(".s8") && is_c_type("u64"));
+        assert!(!is_ptx_type(".f32") && !is_ptx_type(".") && !is_ptx_type("u32"));
+        // A first character of four bytes is no type, and no panic.
+        assert!(!is_ptx_type(".\u{83861}32") && !is_c_type("\u{e9}8"));
     }
 
     #[test]

@@ -523,7 +523,7 @@ fn destination_width(mnemonic: &str) -> Option<u32> {
         .filter_map(|q| {
             let q =
                 q.strip_prefix("bf").or_else(|| q.strip_prefix("tf")).map_or(*q, |bits| &q[q.len() - bits.len() - 1..]);
-            let (kind, bits) = q.split_at(1);
+            let (kind, bits) = q.split_at_checked(1)?;
             let typed = matches!(kind, "s" | "u" | "b" | "f");
             typed.then(|| bits.parse::<u32>().ok()).flatten().filter(|w| matches!(w, 8 | 16 | 32 | 64 | 128))
         })
