@@ -47,7 +47,13 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         Some(dir) => Some(crate::audit::text::document::read(std::slice::from_ref(dir))?),
         None => None,
     };
-    let results = setup.run_all(&variants, |v| prove::prove_in(model, v, &setup.backend, setup.timeout))?;
+    let jobs = prove::jobs(model, &variants, &setup.backend);
+    let label = |job: &Vec<Variant>| job[0].to_string();
+    let results: Vec<_> = setup
+        .run_each(&jobs, label, |job| prove::prove_job(model, job, &setup.backend, setup.timeout))?
+        .into_iter()
+        .flatten()
+        .collect();
     let summary = ProveSummary { results: &results, solver: setup.backend.to_string(), wall: start.elapsed() };
     let text_start = Instant::now();
     let proofs = match &doc {
@@ -219,6 +225,9 @@ impl ProveSummary<'_> {
                     o.insert("rules".into(), json!(r.rules.iter().map(|u| u.id).collect::<Vec<_>>()));
                 }
                 o.insert("cases".into(), json!(r.cases));
+                if r.batch > 1 {
+                    o.insert("batch".into(), json!(r.batch));
+                }
                 o.insert("time_s".into(), json!(r.time.as_secs_f64()));
                 if let Some(d) = r.variant.deprecation() {
                     o.insert("deprecation".into(), json!(d.to_string()));

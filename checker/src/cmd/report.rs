@@ -116,10 +116,18 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     // left a core idle while its slowest proofs finished. The last solver
     // named (the slowest of the default list, cvc5) goes first, so that its
     // slowest proofs do not end the run.
-    let jobs: Vec<(&Setup, &ptx_spec::Variant)> =
-        setups.iter().rev().flat_map(|s| variants.iter().map(move |v| (s, v))).collect();
-    let label = |(s, v): &(&Setup, &ptx_spec::Variant)| format!("{v} ({})", s.backend);
-    let mut proofs = setup.run_each(&jobs, label, |(s, v)| prove::prove(v, &s.backend, s.timeout))?.into_iter();
+    // Each solver's jobs: a batch of small forms of one opcode, or one
+    // variant (`prove::jobs`), in the variants' order.
+    let jobs: Vec<(&Setup, Vec<ptx_spec::Variant>)> = setups
+        .iter()
+        .rev()
+        .flat_map(|s| prove::jobs(ptx_spec::hardware::Model::Spec, &variants, &s.backend).into_iter().map(move |job| (s, job)))
+        .collect();
+    let label = |(s, job): &(&Setup, Vec<ptx_spec::Variant>)| format!("{} ({})", job[0], s.backend);
+    let mut proofs = setup
+        .run_each(&jobs, label, |(s, job)| prove::prove_job(ptx_spec::hardware::Model::Spec, job, &s.backend, s.timeout))?
+        .into_iter()
+        .flatten();
     let mut runs: Vec<SolverRun> = setups
         .iter()
         .rev()

@@ -20,7 +20,10 @@ use ptx_spec::hardware::{Model, Rule};
 use rayon::prelude::*;
 use serde::Serialize;
 
+mod batch;
 mod lockstep;
+
+pub use batch::{jobs, prove_job};
 
 /// The outcome of one proof, carrying its evidence.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -79,6 +82,10 @@ pub struct ProofResult {
     /// How many cases the proof was split into (1: a single comparison, for
     /// fns beside the obligations of its induction).
     pub cases: usize,
+    /// How many variants the query that proved it proved together (1:
+    /// alone; see [`batch`]).
+    pub batch: usize,
+    /// Its time; in a batch, the batch's time shared equally.
     pub time: Duration,
 }
 
@@ -92,6 +99,7 @@ impl ProofResult {
             model,
             rules: model.rules_for(variant),
             cases,
+            batch: 1,
             time: start.elapsed(),
         }
     }
