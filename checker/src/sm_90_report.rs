@@ -133,7 +133,9 @@ enum Folded {
 /// ptxas did not fold it or it does not read.
 fn against(i: &fold::Row, model: Model) -> Option<(Variant, Vec<u128>, Vec<u128>, Folded)> {
     let numbers = |v: &[String]| -> Option<Vec<u128>> { v.iter().map(|x| parse_hex(x)).collect() };
-    let variant = Variant::from_mnemonic(&i.variant)?;
+    // A shuffle's row holds its operands, not the model's inputs (every
+    // lane's `a`): it is compared where it is recorded (`vendor fold`).
+    let variant = Variant::from_mnemonic(&i.variant).filter(|v| v.inputs().len() == i.inputs.len())?;
     let (inputs, vendor) = (numbers(&i.inputs)?, numbers(&i.vendor)?);
     let values = variant.run_in(model, &inputs);
     if values.len() != vendor.len() {

@@ -121,11 +121,15 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let jobs: Vec<(&Setup, Vec<ptx_spec::Variant>)> = setups
         .iter()
         .rev()
-        .flat_map(|s| prove::jobs(ptx_spec::hardware::Model::Spec, &variants, &s.backend).into_iter().map(move |job| (s, job)))
+        .flat_map(|s| {
+            prove::jobs(ptx_spec::hardware::Model::Spec, &variants, &s.backend).into_iter().map(move |job| (s, job))
+        })
         .collect();
     let label = |(s, job): &(&Setup, Vec<ptx_spec::Variant>)| format!("{} ({})", job[0], s.backend);
     let mut proofs = setup
-        .run_each(&jobs, label, |(s, job)| prove::prove_job(ptx_spec::hardware::Model::Spec, job, &s.backend, s.timeout))?
+        .run_each(&jobs, label, |(s, job)| {
+            prove::prove_job(ptx_spec::hardware::Model::Spec, job, &s.backend, s.timeout)
+        })?
         .into_iter()
         .flatten();
     let mut runs: Vec<SolverRun> = setups

@@ -92,7 +92,12 @@ pub fn find(fold: &[FoldRow], results: &[(&str, String)]) -> Result<Vec<Defect>,
     }
     let mut out: Vec<Defect> = Vec::new();
     for row in fold {
-        let Some(variant) = Variant::from_mnemonic(&row.variant) else { continue };
+        // A shuffle's row holds its operands, not the model's inputs, and
+        // no H100 result is one lane's of a warp of constants.
+        let Some(variant) = Variant::from_mnemonic(&row.variant).filter(|v| v.inputs().len() == row.inputs.len())
+        else {
+            continue;
+        };
         let inputs: Option<Vec<u128>> = row.inputs.iter().map(|t| parse_hex(t)).collect();
         let folded: Option<Vec<u128>> = row.vendor.iter().map(|t| parse_hex(t)).collect();
         let (Some(inputs), Some(folded)) = (inputs, folded) else { continue };

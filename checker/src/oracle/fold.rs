@@ -18,7 +18,9 @@ use std::collections::BTreeMap;
 use crate::audit::claims::Check;
 use crate::ptx::parse::{parse_instruction, OperandText};
 use ptx_spec::bv::{hex, mask};
+use ptx_spec::catalogue::shfl::{Shfl, WARP};
 use ptx_spec::catalogue::{OperandType, Role, Variant};
+use ptx_spec::family::shfl::Warp;
 
 use super::kernel::{instruction, read_flag, register_type, set_flag, NEWEST};
 use super::ptxas::{assemble_each, disassemble, Scratch, Tool, ToolError};
@@ -189,12 +191,46 @@ pub fn sample_instances(n: usize) -> Vec<Instance> {
     out
 }
 
+/// One instance of each shuffle sm_90 takes (shfl.sync; it rejects the
+/// deprecated shfl), with constant operands: whether ptxas folds a shuffle
+/// when every lane holds the same values. Its inputs are the operands'
+/// (a, b, c, membermask), not the model's ([`Variant::inputs`] holds every
+/// lane's `a`), and its model value is lane 0's ([`warp_model`]): each
+/// lane reads `a` from a lane in range, all 32 execute.
+pub fn warp_instances() -> Vec<Instance> {
+    Variant::all()
+        .into_iter()
+        .filter(|v| matches!(v, Variant::Shfl(s) if s.sync))
+        .map(|variant| Instance {
+            variant,
+            inputs: vec![0x100, 1, 0x1f, 0xffff_ffff],
+            origin: "warp (every lane the same operands)".into(),
+            readings: None,
+        })
+        .collect()
+}
+
+/// Lane 0's outputs where every lane of a full warp runs `shfl` on the
+/// operand values `inputs` (a, b, c, membermask).
+fn warp_model(shfl: Shfl, inputs: &[u128]) -> Vec<Option<u128>> {
+    let value = |k: usize| inputs.get(k).map_or(0, |&x| x as u32);
+    let warp = Warp { membermask: [value(3); WARP], ..Warp::uniform([value(0); WARP], value(1), value(2), u32::MAX) };
+    let lane = warp.run(shfl)[0];
+    let mut outputs = vec![lane.d.map(u128::from)];
+    if shfl.pred {
+        outputs.push(lane.p.map(u128::from));
+    }
+    outputs
+}
+
 /// Every instance: audit witnesses (from the report's `report`), claims,
-/// then samples; without repeats (the first origin is kept).
+/// then samples and the shuffles; without repeats (the first origin is
+/// kept).
 pub fn instances(report: &AuditWitnesses, samples: usize) -> Vec<Instance> {
     let mut all = audit_instances(report);
     all.extend(claim_instances());
     all.extend(sample_instances(samples));
+    all.extend(warp_instances());
     unique(&mut all);
     all
 }
@@ -378,8 +414,10 @@ pub fn run(ptxas: &Tool, cuobjdump: &Tool, instances: &[Instance]) -> Result<Vec
 /// Compare one instance's model outputs with ptxas's.
 pub fn row(inst: &Instance, vendor: &[Result<u128, String>], rejected: Option<String>) -> Row {
     let outs = inst.variant.outputs();
-    let model: Vec<Option<u128>> =
-        inst.variant.run(&inst.inputs).into_iter().map(|o| o.map(|b| b.unsigned())).collect();
+    let model: Vec<Option<u128>> = match inst.variant {
+        Variant::Shfl(shfl) => warp_model(shfl, &inst.inputs),
+        v => v.run(&inst.inputs).into_iter().map(|o| o.map(|b| b.unsigned())).collect(),
+    };
     let widths: Vec<u32> = outs.iter().map(|o| o.ty.width()).collect();
     let vendor: Vec<Result<u128, String>> =
         vendor.iter().zip(&widths).map(|(v, &w)| v.clone().map(|x| x & mask(w))).collect();
@@ -404,7 +442,11 @@ pub fn row(inst: &Instance, vendor: &[Result<u128, String>], rejected: Option<St
             .map(|(_, name)| name.clone())
             .collect()
     });
-    let input_ops = inst.variant.inputs();
+    // A shuffle's inputs are its operands' (see `warp_instances`).
+    let input_ops: Vec<_> = match inst.variant {
+        Variant::Shfl(_) => inst.variant.operands().into_iter().filter(|o| !o.is_dest()).collect(),
+        v => v.inputs(),
+    };
     Row {
         variant: inst.variant.to_string(),
         origin: inst.origin.clone(),
@@ -456,6 +498,21 @@ mod tests {
                 "st.global.b32 [%out+80], %s2_1;",
             ]
         );
+    }
+
+    #[test]
+    fn a_shuffle_of_constants_is_compared_with_lane_0_of_a_full_warp() {
+        let shuffles = warp_instances();
+        assert_eq!(shuffles.len(), 8);
+        assert!(shuffles.iter().all(|i| matches!(i.variant, Variant::Shfl(s) if s.sync) && i.inputs.len() == 4));
+        let down = shuffles.iter().find(|i| i.variant.to_string() == "shfl.sync.down.b32 d|p").unwrap();
+        // Lane 0 reads lane 1's a, which every lane holds: in range.
+        let r = row(down, &[Err("SHFL.DOWN".into()), Err("SHFL.DOWN".into())], None);
+        assert_eq!((r.model.clone(), r.verdict.as_str()), (vec!["0x00000100".into(), "0x1".into()], "not folded"));
+        assert_eq!(r.inputs, ["0x00000100", "0x00000001", "0x0000001f", "0xffffffff"]);
+        // Were ptxas to fold it, lane 0's values decide.
+        assert_eq!(row(down, &[Ok(0x100), Ok(1)], None).verdict, "agree");
+        assert_eq!(row(down, &[Ok(0x101), Ok(1)], None).verdict, "disagree");
     }
 
     #[test]

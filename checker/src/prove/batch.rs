@@ -112,7 +112,11 @@ fn prove_job_against(
         let each = start.elapsed() / job.len() as u32;
         return job
             .iter()
-            .map(|v| ProofResult { time: each, batch: job.len(), ..ProofResult::of(model, v, Verdict::Proven, 1, start) })
+            .map(|v| ProofResult {
+                time: each,
+                batch: job.len(),
+                ..ProofResult::of(model, v, Verdict::Proven, 1, start)
+            })
             .collect();
     }
     job.iter().map(|v| prove_against_in(model, v, backend, timeout, |sym, ins| smt(v, sym, ins))).collect()

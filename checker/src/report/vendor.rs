@@ -293,7 +293,9 @@ pub(super) fn picks_elsewhere(
 /// A recorded instance's variant, inputs and vendor values, where each
 /// reads.
 fn instance_values(i: &fold::Row) -> Option<(Variant, Vec<BitVec>, Vec<u128>)> {
-    let variant = Variant::from_mnemonic(&i.variant)?;
+    // A shuffle's fold row holds its operands, not the model's inputs
+    // (a lane of a warp the GPU ran holds them all).
+    let variant = Variant::from_mnemonic(&i.variant).filter(|v| v.inputs().len() == i.inputs.len())?;
     let ins: Option<Vec<BitVec>> = variant
         .inputs()
         .iter()
