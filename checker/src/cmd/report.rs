@@ -81,6 +81,38 @@ fn spec_text(args: &Args) -> Result<Vec<PathBuf>, Error> {
     Ok(Vec::new())
 }
 
+/// Every variant proven by every solver named, one run per solver in the
+/// order named.
+fn solver_runs(setups: &[Setup], setup: &Setup, variants: &[ptx_spec::Variant]) -> Result<Vec<SolverRun>, Error> {
+    // Every solver's proofs in one pool: run one solver after another, each
+    // left a core idle while its slowest proofs finished. The last solver
+    // named (the slowest of the default list, cvc5) goes first, so that its
+    // slowest proofs do not end the run.
+    // Each solver's jobs: a batch of small forms of one opcode, or one
+    // variant (`prove::jobs`), in the variants' order.
+    let jobs: Vec<(&Setup, Vec<ptx_spec::Variant>)> = setups
+        .iter()
+        .rev()
+        .flat_map(|s| {
+            prove::jobs(ptx_spec::hardware::Model::Spec, variants, &s.backend).into_iter().map(move |job| (s, job))
+        })
+        .collect();
+    let label = |(s, job): &(&Setup, Vec<ptx_spec::Variant>)| format!("{} ({})", job[0], s.backend);
+    let mut proofs = setup
+        .run_each(&jobs, label, |(s, job)| {
+            prove::prove_job(ptx_spec::hardware::Model::Spec, job, &s.backend, s.timeout)
+        })?
+        .into_iter()
+        .flatten();
+    let mut runs: Vec<SolverRun> = setups
+        .iter()
+        .rev()
+        .map(|s| SolverRun { solver: s.backend.to_string(), results: proofs.by_ref().take(variants.len()).collect() })
+        .collect();
+    runs.reverse();
+    Ok(runs)
+}
+
 /// Build the reports, then write them, or with --check compare them with
 /// the files in --dir (exit 1 when one is stale).
 pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
@@ -112,32 +144,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
              9.7.8 and 9.7.9.5"
         )));
     }
-    // Every solver's proofs in one pool: run one solver after another, each
-    // left a core idle while its slowest proofs finished. The last solver
-    // named (the slowest of the default list, cvc5) goes first, so that its
-    // slowest proofs do not end the run.
-    // Each solver's jobs: a batch of small forms of one opcode, or one
-    // variant (`prove::jobs`), in the variants' order.
-    let jobs: Vec<(&Setup, Vec<ptx_spec::Variant>)> = setups
-        .iter()
-        .rev()
-        .flat_map(|s| {
-            prove::jobs(ptx_spec::hardware::Model::Spec, &variants, &s.backend).into_iter().map(move |job| (s, job))
-        })
-        .collect();
-    let label = |(s, job): &(&Setup, Vec<ptx_spec::Variant>)| format!("{} ({})", job[0], s.backend);
-    let mut proofs = setup
-        .run_each(&jobs, label, |(s, job)| {
-            prove::prove_job(ptx_spec::hardware::Model::Spec, job, &s.backend, s.timeout)
-        })?
-        .into_iter()
-        .flatten();
-    let mut runs: Vec<SolverRun> = setups
-        .iter()
-        .rev()
-        .map(|s| SolverRun { solver: s.backend.to_string(), results: proofs.by_ref().take(variants.len()).collect() })
-        .collect();
-    runs.reverse();
+    let runs = solver_runs(&setups, &setup, &variants)?;
     // The third proof: each variant's Semantics block, parsed from the
     // text, against its encoding.
     let blocks = match &text {
