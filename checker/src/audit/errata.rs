@@ -218,6 +218,9 @@ impl Edit {
     /// Where it is, in words: `9.7.1.9 Notes`, `9.7.1's introduction`.
     pub fn place(&self) -> String {
         let block = self.unit.split('/').nth(1).unwrap_or("intro");
+        if self.unit.split('/').nth(2).is_some_and(|u| u.starts_with("heading-")) {
+            return format!("{}'s heading", self.section());
+        }
         match crate::audit::text::document::BlockKind::from_key(block) {
             Some(kind) => format!("{} {}", self.section(), kind.label()),
             None => format!("{}'s introduction", self.section()),
@@ -370,6 +373,7 @@ mod tests {
             witness: None,
             more_witnesses: Vec::new(),
             also_quotes: Vec::new(),
+            repair: None,
         }
     }
 

@@ -5,6 +5,7 @@
 //! and `finding` (what the audit reports). This module runs them all and
 //! gathers every finding in one list for `ptxcheck audit` and the reports.
 
+pub mod chapter;
 pub mod claims;
 pub mod errata;
 pub mod finding;
@@ -237,6 +238,7 @@ pub fn claim_findings(results: &[ClaimResult]) -> Vec<Finding> {
             witness: witness.map(|w| table(r, w)),
             more_witnesses: Vec::new(),
             also_quotes: Vec::new(),
+            repair: None,
         });
     }
     out

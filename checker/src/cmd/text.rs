@@ -11,6 +11,7 @@ use serde_json::json;
 
 use super::render::{note, Table, Width, WidthArgs};
 use super::{status, Format};
+use crate::audit::chapter::ChapterCause;
 use crate::audit::errata;
 use crate::audit::text::judge::{Judgement, Status};
 use crate::audit::text::{self, coverage, document::TextError, drift, judge, revision};
@@ -116,6 +117,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
                 "removed": audit.revision.removed.iter().map(|p| json!({"id": p.id, "rests": p.rests, "was": was.get(&p.id)})).collect::<Vec<_>>(),
             },
             "root_causes": audit.judged,
+            "chapter_root_causes": audit.chapter,
             "sections_missing": audit.missing,
             "assumptions_stated": audit.assumptions_stated().iter().map(|(a, rc)| json!({"id": a, "root_cause": rc})).collect::<Vec<_>>(),
             "settled": audit.settled.iter().map(|(f, rc)| json!({"id": f, "root_cause": rc})).collect::<Vec<_>>(),
@@ -152,6 +154,25 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         let at = s.at.as_ref().map(|a| format!(", {a}")).unwrap_or_default();
         writeln!(out, "transcription stale: re-check {} ({}{at})", s.what, s.change.label())?;
     }
+    chapter_causes(&audit.chapter, width, out)?;
+    seed_lines(&audit, &was, width, out)?;
+    literal_lines(&audit, out)?;
+    Ok(status(settled(&audit)))
+}
+
+/// What the text says of the seeds' transcriptions, units and root
+/// causes: only where it holds one of their sections.
+fn seed_lines(
+    audit: &text::TextAudit,
+    was: &BTreeMap<String, String>,
+    width: Width,
+    out: &mut dyn Write,
+) -> Result<(), Error> {
+    let seeds = audit.judged.iter().any(|j| j.status != Status::Missing);
+    if !seeds {
+        writeln!(out, "the seed sections are not in the text: their transcriptions and root causes not compared")?;
+        return Ok(());
+    }
     let unchecked = if audit.unchecked > 0 {
         format!("; {} in sections the text does not render, not compared", audit.unchecked)
     } else {
@@ -173,13 +194,12 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
             shown.join(", ")
         )?;
     }
-    revision_lines(&audit.revision, &was, out)?;
+    revision_lines(&audit.revision, was, out)?;
     judged(&audit.judged, width, out)?;
     for (a, rc) in audit.assumptions_stated() {
         writeln!(out, "assumption {a}: stated by the text now ({rc} is fixed), no longer adopted by the model")?;
     }
-    literal_lines(&audit, out)?;
-    Ok(status(settled(&audit)))
+    Ok(())
 }
 
 /// The literal reading's findings the text's prose now settles, and what
@@ -192,6 +212,9 @@ fn literal_lines(audit: &text::TextAudit, out: &mut dyn Write) -> Result<(), Err
         for u in &b.unresolved {
             writeln!(out, "read as C: {} {}: {u}", b.section, b.opcode)?;
         }
+    }
+    if audit.literal.is_empty() {
+        return Ok(());
     }
     let read = audit.literal.iter().filter(|b| b.unresolved.is_empty()).count();
     writeln!(
@@ -271,6 +294,43 @@ fn revision_lines(diff: &revision::Diff, was: &BTreeMap<String, String>, out: &m
         diff.changed.len(),
         diff.added.len(),
         diff.removed.len()
+    )?;
+    Ok(())
+}
+
+/// The root causes derived for the findings no table lists, with their
+/// fixes and how each was judged.
+fn chapter_causes(causes: &[ChapterCause], width: Width, out: &mut dyn Write) -> Result<(), Error> {
+    if causes.is_empty() {
+        return Ok(());
+    }
+    let rows: Vec<Vec<String>> = causes
+        .iter()
+        .map(|c| {
+            let fix = if c.cause.edits.is_empty() { "-".to_string() } else { c.fix() };
+            vec![
+                c.cause.id.clone(),
+                crate::audit::chapter::sections_in_short(&c.cause.sections),
+                c.cause.class.label().to_string(),
+                c.cause.severity().label().to_string(),
+                c.cause.findings.len().to_string(),
+                fix,
+                format!("{}: {}", c.status.label(), c.how),
+            ]
+        })
+        .collect();
+    let table = Table::new(&["root cause", "sections", "class", "severity", "sites", "fix", "verdict"], rows)
+        .wrap(1, Some(20))
+        .wrap(5, Some(48))
+        .wrap(6, Some(40));
+    writeln!(out, "{}", table.render(width))?;
+    let fixed = causes.iter().filter(|c| c.status == Status::Fixed).count();
+    let with_edits = causes.iter().filter(|c| !c.cause.edits.is_empty()).count();
+    writeln!(
+        out,
+        "{} root causes of the findings no table lists: {with_edits} with an edit, {fixed} of them judged fixed on a copy \
+         of the text",
+        causes.len()
     )?;
     Ok(())
 }

@@ -404,6 +404,7 @@ impl Vendor {
                 witness: None,
                 more_witnesses: Vec::new(),
                 also_quotes: Vec::new(),
+                repair: None,
             });
         }
         out
@@ -465,6 +466,7 @@ pub(super) fn range_findings(rows: &[syntax::Row]) -> Vec<Finding> {
                 witness: None,
                 more_witnesses: Vec::new(),
                 also_quotes: Vec::new(),
+                repair: None,
             }
         })
         .collect()
@@ -581,6 +583,7 @@ mod tests {
             witness: None,
             more_witnesses: Vec::new(),
             also_quotes: Vec::new(),
+            repair: None,
         };
         let lines = vendor.lines(&finding("div-by-zero-unspecified", FindingKind::Ambiguity, ""));
         assert_eq!(

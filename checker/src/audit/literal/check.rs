@@ -715,6 +715,7 @@ fn findings_of(block: &Block, outcomes: &[VariantOutcome]) -> Vec<Finding> {
             witness: None,
             more_witnesses: Vec::new(),
             also_quotes: Vec::new(),
+            repair: None,
         });
     }
 
@@ -808,6 +809,7 @@ fn hazard_finding(
         witness: first,
         more_witnesses: Vec::new(),
         also_quotes: Vec::new(),
+        repair: None,
     }
 }
 
@@ -876,6 +878,7 @@ fn signed_bit_types_finding(block: &Block, outcomes: &[VariantOutcome]) -> Optio
         witness: Some((*witness).clone()),
         more_witnesses: Vec::new(),
         also_quotes: Vec::new(),
+        repair: None,
     })
 }
 
@@ -950,6 +953,7 @@ fn wrong_result_finding(block: &Block, outcomes: &[VariantOutcome]) -> Finding {
         witness: hits.first().map(|(_, w)| (*w).clone()),
         more_witnesses: Vec::new(),
         also_quotes: Vec::new(),
+        repair: None,
     }
 }
 

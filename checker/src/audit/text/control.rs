@@ -243,6 +243,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
                 witness,
                 more_witnesses: Vec::new(),
                 also_quotes: Vec::new(),
+                repair: None,
             });
         }
         let line_text = |n: usize| {

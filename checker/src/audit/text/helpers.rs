@@ -223,6 +223,7 @@ fn finding(call: &Call, section: &Section, table: &HelperTable) -> Finding {
         witness: None,
         more_witnesses: Vec::new(),
         also_quotes: Vec::new(),
+        repair: None,
     }
 }
 

@@ -76,6 +76,9 @@ pub struct TextAudit {
     /// settles (the text states what C leaves undefined), as (finding,
     /// root cause): no longer among `findings`.
     pub settled: Vec<(String, String)>,
+    /// The root causes of the findings the table does not list, derived
+    /// from them, each fix judged on a copy of the text.
+    pub chapter: Vec<crate::audit::chapter::ChapterCause>,
 }
 
 impl TextAudit {
@@ -156,32 +159,48 @@ pub fn run_for_reports(paths: &[PathBuf]) -> Result<TextAudit, TextError> {
     run_on(document::read_by_file_name(paths)?)
 }
 
+/// The findings of the passes that read the text and need no solver, why
+/// spelling was not checked where it was not, and the helpers the table
+/// does not list.
+fn passes(
+    document: &Document,
+    dict: Result<&std::collections::HashSet<String>, &str>,
+) -> (Vec<Finding>, Option<String>, Vec<String>) {
+    let (mut findings, spelling_skipped) = wording::check(document, dict);
+    let helpers = helpers::check(document, &helpers::TABLE);
+    findings.extend(helpers.findings);
+    findings.extend(declarations::check(document));
+    findings.extend(operands::findings(document));
+    findings.extend(requirements::findings(document));
+    findings.extend(control::check(document));
+    findings.extend(order::check(document));
+    findings.extend(semantics::check(document));
+    findings.extend(labels::check(document));
+    findings.extend(optional::check(document));
+    findings.extend(names::check(document));
+    findings.extend(spellings::check(document));
+    findings.extend(bounds::check_all(document));
+    findings.extend(domains::check_all(document));
+    findings.extend(tables::check(document));
+    findings.extend(packed::check(document));
+    findings.extend(comments::check(document).1);
+    (findings, spelling_skipped, helpers.unlisted)
+}
+
 fn run_on(document: Document) -> Result<TextAudit, TextError> {
     let dict = wording::load_dictionary(&wording::dictionary_path());
-    let (mut findings, spelling_skipped) = wording::check(&document, dict.as_ref().map_err(String::as_str));
-    let helpers = helpers::check(&document, &helpers::TABLE);
-    findings.extend(helpers.findings);
-    findings.extend(declarations::check(&document));
-    findings.extend(operands::findings(&document));
-    findings.extend(requirements::findings(&document));
-    findings.extend(control::check(&document));
-    findings.extend(order::check(&document));
-    findings.extend(semantics::check(&document));
-    findings.extend(labels::check(&document));
-    findings.extend(optional::check(&document));
-    findings.extend(names::check(&document));
-    findings.extend(spellings::check(&document));
-    findings.extend(bounds::check_all(&document));
-    findings.extend(domains::check_all(&document));
-    findings.extend(tables::check(&document));
-    findings.extend(packed::check(&document));
-    findings.extend(comments::check(&document).1);
+    let dict = dict.as_ref().map_err(String::as_str);
+    let (mut findings, spelling_skipped, helpers_unlisted) = passes(&document, dict);
     // The code as C: the blocks the literal reading reads from the text.
     let literal = crate::audit::literal::check::read_text(&Backend::Embedded, LITERAL_TIMEOUT, &document)
         .map_err(|e| TextError { file: "the literal reading".into(), line: None, message: e.to_string(), io: None })?;
     findings.extend(literal.findings);
     crate::audit::errata::assign(&mut findings);
     crate::audit::sort(&mut findings);
+    // The findings no table lists: root causes of their own, each fix
+    // judged by the passes that need no solver.
+    let rerun = |d: &Document| passes(d, dict).0;
+    let chapter = crate::audit::chapter::derive(&document, &mut findings, &rerun);
     let prints = drift::recorded().map_err(|message| TextError {
         file: drift::FILE.0.to_string(),
         line: None,
@@ -246,10 +265,11 @@ fn run_on(document: Document) -> Result<TextAudit, TextError> {
         stale,
         unchecked,
         compared,
-        helpers_unlisted: helpers.unlisted,
+        helpers_unlisted,
         coverage,
         revision,
         judged,
         missing,
+        chapter,
     })
 }

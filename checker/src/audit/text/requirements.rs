@@ -318,6 +318,7 @@ fn misnamed(doc: &Document) -> Vec<Finding> {
                 witness: None,
                 more_witnesses: Vec::new(),
                 also_quotes: Vec::new(),
+                repair: None,
             }
         })
         .collect()

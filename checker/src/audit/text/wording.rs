@@ -14,7 +14,7 @@ use serde::Deserialize;
 
 use super::document::{paragraphs, Block, BlockKind, Content, Document, Line, Section, STRUCTURE};
 use crate::audit::claims::section_key;
-use crate::audit::finding::{Finding, FindingKind};
+use crate::audit::finding::{Finding, FindingKind, Repair};
 
 /// Where the dictionary is, unless `PTXCHECK_DICTIONARY` names another
 /// word list (one word a line).
@@ -111,19 +111,51 @@ fn finding(id: String, section: &Section, kind: FindingKind, fragment: String, s
     Finding::of_text(id, section.number.clone(), kind, fragment, summary, detail)
 }
 
+/// The finding with the edit that removes it.
+fn repaired(mut f: Finding, line: usize, old: &str, new: &str) -> Finding {
+    f.repair = Some(Repair { line, old: old.to_string(), new: new.to_string() });
+    f
+}
+
 /// A word of the text is spelled right if the dictionary has it as
-/// written, in lower case, or capitalised, or the glossary has it.
+/// written, in lower case, or capitalised, or as the plural or possessive
+/// of a word it has, or the glossary has it.
 fn known(word: &str, dict: &HashSet<String>, glossary: &HashSet<String>) -> bool {
     let lower = word.to_lowercase();
     let mut chars = lower.chars();
     let capital: String = chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default();
     let stem = lower.strip_suffix("'s").unwrap_or(&lower);
-    [word, &lower, &capital, stem].iter().any(|w| dict.contains(*w) || glossary.contains(*w))
+    let known = |w: &str| dict.contains(w) || glossary.contains(w);
+    // A plural the list leaves out (`radians`); the possessive `'s` is the
+    // stem above, so that `lsb's` is read as `lsb`, not as a plural.
+    let singular = [lower.strip_suffix("es"), lower.strip_suffix('s')];
+    [word, &lower, &capital, stem].iter().any(|w| known(w))
+        || singular.iter().flatten().any(|w| w.len() > 1 && known(w))
 }
 
-/// Misspelled words: one finding per section and word.
-pub fn spelling(doc: &Document, dict: &HashSet<String>) -> Vec<Finding> {
-    let glossary = glossary(doc);
+/// An abbreviation: two or more capitals and no small letter, with an
+/// optional plural or possessive (`CTA`, `SIMD`, `ABI's`). A dictionary
+/// cannot judge it, and the document writes many.
+fn is_abbreviation(word: &str) -> bool {
+    let base = word.strip_suffix("'s").or_else(|| word.strip_suffix('s')).unwrap_or(word);
+    base.chars().filter(char::is_ascii_uppercase).count() >= 2 && base.chars().all(|c| c.is_ascii_uppercase())
+}
+
+/// A word that no list has, written in at least this many sections, is a
+/// term of the document (`Inf`, `LSB`): a misspelling is rarely repeated
+/// across sections, a term is.
+const TERM_SECTIONS: usize = 3;
+
+/// A word the dictionary lacks, at one line of a section.
+struct Unknown<'a> {
+    section: &'a Section,
+    word: String,
+    line: Line,
+}
+
+/// Every word of the document that neither the dictionary nor the
+/// glossary has, once per section and word, in the document's order.
+fn unknown_words<'a>(doc: &'a Document, dict: &HashSet<String>, glossary: &HashSet<String>) -> Vec<Unknown<'a>> {
     let mut out = Vec::new();
     for s in &doc.sections {
         let heading = Line { number: s.line, text: s.title.clone(), code: false };
@@ -142,30 +174,90 @@ pub fn spelling(doc: &Document, dict: &HashSet<String>) -> Vec<Finding> {
             })
             .collect();
         let lines = std::iter::once(&heading).chain(s.all_lines().filter(|l| !l.code)).chain(comments.iter());
+        let mut seen = HashSet::new();
         for l in lines {
             let text = prose(&l.text).replace(['\u{2019}', '\u{2018}'], "'");
             for raw in text.split(|c: char| !(c.is_alphanumeric() || c == '\'')) {
                 let word = raw.trim_matches('\'');
-                if word.len() < 2 || word.chars().any(|c| c.is_ascii_digit()) || known(word, dict, &glossary) {
+                if word.len() < 2
+                    || word.chars().any(|c| c.is_ascii_digit())
+                    || is_abbreviation(word)
+                    || known(word, dict, glossary)
+                    || !seen.insert(word.to_lowercase())
+                {
                     continue;
                 }
-                let id = format!("text-spelling-{}-{}", s.number, word.to_lowercase());
-                let context = l.text.split_whitespace().collect::<Vec<_>>();
-                let fragment = context
-                    .iter()
-                    .position(|w| w.contains(word))
-                    .map(|i| context[i..(i + 2).min(context.len())].join(" "))
-                    .unwrap_or_else(|| word.to_string());
-                out.push(finding(
-                    id,
-                    s,
-                    FindingKind::Spelling,
-                    fragment,
-                    format!("`{word}` is in neither the dictionary nor the PTX glossary"),
-                    l,
-                ));
+                out.push(Unknown { section: s, word: word.to_string(), line: l.clone() });
             }
         }
+    }
+    out
+}
+
+/// How the document writes the word elsewhere, where a form it uses is
+/// the same word: hyphenated (`bit-size` for `bitsize`), or in American
+/// spelling (`behavior` for `behaviour`).
+fn other_spelling(word: &str, doc_words: &HashSet<String>) -> Option<String> {
+    let lower = word.to_lowercase();
+    let hyphenated = (1..lower.len())
+        .filter(|i| lower.is_char_boundary(*i))
+        .map(|i| format!("{}-{}", &lower[..i], &lower[i..]))
+        .find(|w| doc_words.contains(w));
+    hyphenated.or_else(|| {
+        let american = lower.replacen("our", "or", 1);
+        (american != lower && doc_words.contains(&american)).then_some(american)
+    })
+}
+
+/// The words of the document's prose, in lower case, hyphenated words
+/// whole.
+fn document_words(doc: &Document) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for l in doc.sections.iter().flat_map(Section::all_lines).filter(|l| !l.code) {
+        for w in prose(&l.text).split(|c: char| !(c.is_alphanumeric() || c == '-')) {
+            out.insert(w.trim_matches('-').to_lowercase());
+        }
+    }
+    out
+}
+
+/// Misspelled words: one finding per section and word. A word no list has
+/// that the document writes in [`TERM_SECTIONS`] sections or more is one of
+/// its terms, not a misspelling.
+pub fn spelling(doc: &Document, dict: &HashSet<String>) -> Vec<Finding> {
+    let glossary = glossary(doc);
+    let unknown = unknown_words(doc, dict, &glossary);
+    let mut sections: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for u in &unknown {
+        *sections.entry(u.word.to_lowercase()).or_default() += 1;
+    }
+    let doc_words = document_words(doc);
+    let mut out = Vec::new();
+    for Unknown { section: s, word, line: l } in unknown {
+        if sections[&word.to_lowercase()] >= TERM_SECTIONS {
+            continue;
+        }
+        let id = format!("text-spelling-{}-{}", s.number, word.to_lowercase());
+        let context = l.text.split_whitespace().collect::<Vec<_>>();
+        let fragment = context
+            .iter()
+            .position(|w| w.contains(word.as_str()))
+            .map(|i| context[i..(i + 2).min(context.len())].join(" "))
+            .unwrap_or_else(|| word.clone());
+        let other = other_spelling(&word, &doc_words);
+        let elsewhere = other.as_ref().map(|w| format!("; the document writes `{w}` elsewhere")).unwrap_or_default();
+        let summary = format!("`{word}` is in neither the dictionary nor the PTX glossary{elsewhere}");
+        let f = finding(id, s, FindingKind::Spelling, fragment, summary, &l);
+        out.push(match other {
+            // Written as the word was: `Behaviour` becomes `Behavior`.
+            Some(w) if word.starts_with(char::is_uppercase) => {
+                let mut chars = w.chars();
+                let capital: String = chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default();
+                repaired(f, l.number, &word, &capital)
+            }
+            Some(w) => repaired(f, l.number, &word, &w),
+            None => f,
+        });
     }
     out
 }
@@ -224,7 +316,7 @@ fn label_content(s: &Section, b: &Block) -> Vec<Finding> {
     if b.label != rule.standard && b.kind == BlockKind::Examples {
         let count = instructions(b).len();
         if count > 1 {
-            out.push(finding(
+            let f = finding(
                 format!("text-label-{}-{key}-count", s.number),
                 s,
                 FindingKind::Structure,
@@ -234,7 +326,8 @@ fn label_content(s: &Section, b: &Block) -> Vec<Finding> {
                     b.label, rule.standard
                 ),
                 &at,
-            ));
+            );
+            out.push(repaired(f, b.line, &b.label, &rule.standard));
         }
     }
     out
@@ -258,14 +351,15 @@ fn heading(doc: &Document, s: &Section) -> Vec<Finding> {
     let at = Line { number: s.line, text: s.title.clone(), code: false };
     if let Some(parent) = s.number.rsplit_once('.').and_then(|(p, _)| doc.section(p)) {
         if parent.title != group {
-            out.push(finding(
+            let f = finding(
                 format!("text-heading-{}-group", s.number),
                 s,
                 FindingKind::Structure,
                 group.to_string(),
                 format!("the heading names the group `{group}`, section {} is `{}`", parent.number, parent.title),
                 &at,
-            ));
+            );
+            out.push(repaired(f, s.line, group, &parent.title));
         }
     }
     let Some(opcode) = s.opcode() else { return out };
@@ -534,14 +628,15 @@ pub fn code(doc: &Document) -> Vec<Finding> {
                     // A Syntax block's qualifier sets run over several lines,
                     // each but the last ending in a comma.
                     if !(text.ends_with(';') || (b.kind == BlockKind::Syntax && text.ends_with(','))) {
-                        out.push(finding(
+                        let f = finding(
                             format!("text-code-{}-{}-terminator-{}", s.number, b.kind.key(), n + 1),
                             s,
                             FindingKind::MalformedCode,
                             shorten(&text),
                             format!("the {} line `{}` does not end with `;`", b.kind.label(), shorten(&text)),
                             l,
-                        ));
+                        );
+                        out.push(repaired(f, l.number, &text, &format!("{text};")));
                     }
                 }
             }
@@ -661,7 +756,71 @@ pub fn check(doc: &Document, dictionary: Result<&HashSet<String>, &str>) -> (Vec
 
 #[cfg(test)]
 mod tests {
-    use super::{angle_slice, colon_slice};
+    use std::collections::HashSet;
+
+    use super::super::document::{parse_any, Document};
+    use super::{angle_slice, colon_slice, spelling};
+
+    /// A document of sections whose descriptions are the given sentences.
+    fn doc(descriptions: &[&str]) -> Document {
+        let text: String = descriptions
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                format!("#### 9.7.1.{}. Integer Arithmetic Instructions: `add`\n\nDescription\n\n{d}\n\n", i + 1)
+            })
+            .collect();
+        Document { sections: parse_any("made.md", text.as_bytes()).unwrap() }
+    }
+
+    /// The words each spelling finding names, with its section.
+    fn misspelled(descriptions: &[&str]) -> Vec<(String, String)> {
+        let dict: HashSet<String> = [
+            "integer",
+            "arithmetic",
+            "instructions",
+            "add",
+            "the",
+            "sum",
+            "is",
+            "a",
+            "behavior",
+            "bit",
+            "size",
+            "radian",
+        ]
+        .iter()
+        .map(|w| w.to_string())
+        .collect();
+        let found = spelling(&doc(descriptions), &dict);
+        found.iter().map(|f| (f.section.clone(), f.summary.split('`').nth(1).unwrap_or("").to_string())).collect()
+    }
+
+    #[test]
+    fn abbreviations_plurals_and_terms_of_the_document_are_not_misspellings() {
+        // `CTA` and `SIMD's` are abbreviations, `radians` the plural of a
+        // word the list has; `Frob` is written in three sections.
+        let found = misspelled(&["the CTA sum is Frob radians", "the SIMD's sum is Frob", "the sum is Frob"]);
+        assert_eq!(found, Vec::<(String, String)>::new());
+        // Written in two sections only, `Frob` is a misspelling in each.
+        let found = misspelled(&["the sum is Frob", "the sum is Frob", "the sum is a bit"]);
+        assert_eq!(found, [("9.7.1.1".into(), "Frob".into()), ("9.7.1.2".into(), "Frob".into())]);
+    }
+
+    #[test]
+    fn a_misspelling_names_the_documents_own_spelling_of_the_word() {
+        let dict: HashSet<String> =
+            ["the", "is", "a", "type", "bit", "size", "behavior"].iter().map(|w| w.to_string()).collect();
+        let d = doc(&["the bitsize is a type", "the behaviour is a bit-size type", "the behavior is"]);
+        let summaries: Vec<String> = spelling(&d, &dict).into_iter().map(|f| f.summary).collect();
+        assert_eq!(
+            summaries,
+            [
+                "`bitsize` is in neither the dictionary nor the PTX glossary; the document writes `bit-size` elsewhere",
+                "`behaviour` is in neither the dictionary nor the PTX glossary; the document writes `behavior` elsewhere",
+            ]
+        );
+    }
 
     #[test]
     fn slices_are_found_in_either_notation() {

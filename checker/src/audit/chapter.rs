@@ -1,0 +1,368 @@
+//! Root causes for the findings that no table lists: on a chapter the
+//! project keeps no root-cause table for (`checker/errata/root-causes.toml`
+//! covers the seeds), the findings are grouped by the rules the table
+//! follows, one defect that one edit fixes, with its sites.
+//!
+//! - Findings of one pass with the same summary are one defect: the group
+//!   name of 23 headings, a helper that 2 blocks call and the text never
+//!   defines.
+//! - The class and the impact are those the table gives most often to the
+//!   findings of the same pass (`text-heading`: wording); a pass the table
+//!   has no finding of takes them from its kind.
+//! - The proposed fix is the edits the passes propose for their findings
+//!   ([`Finding::repair`]). It is applied to a copy of the text, and the
+//!   passes that read the text are run again on the sections it touches:
+//!   the fix is judged fixed when they no longer find its findings and
+//!   find everything else as before. A root cause whose pass proposes no
+//!   edit stays open, and says so.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use crate::audit::claims::section_key;
+use crate::audit::errata::{self, Class, Edit, Impact, RootCause, UNASSIGNED};
+use crate::audit::finding::{Finding, FindingKind};
+use crate::audit::text::document::{Document, Section};
+use crate::audit::text::judge::Status;
+use crate::audit::text::units::units;
+
+/// A root cause derived from the findings, with its fix judged.
+#[derive(Clone, Debug, Serialize)]
+pub struct ChapterCause {
+    #[serde(flatten)]
+    pub cause: RootCause,
+    /// Fixed where its edits, applied to a copy, remove its findings and
+    /// nothing else changes; open otherwise.
+    pub status: Status,
+    /// Why, in one line.
+    pub how: String,
+}
+
+/// The pass a finding comes from: `text-heading`, `literal`.
+fn pass(id: &str) -> &str {
+    let words = if id.starts_with(errata::TEXT_PREFIX) { 2 } else { 1 };
+    let end = id.match_indices('-').nth(words - 1).map_or(id.len(), |(i, _)| i);
+    &id[..end]
+}
+
+/// The class and impact of a pass's findings: those the table gives them
+/// most often (the first written, on a tie), else by the kind.
+fn rule(pass_id: &str, kind: FindingKind) -> (Class, Impact) {
+    let mut counts: Vec<((Class, Impact), usize)> = Vec::new();
+    for rc in errata::all() {
+        for _ in rc.findings.iter().filter(|f| pass(f) == pass_id) {
+            match counts.iter_mut().find(|(k, _)| *k == (rc.class, rc.impact)) {
+                Some((_, n)) => *n += 1,
+                None => counts.push(((rc.class, rc.impact), 1)),
+            }
+        }
+    }
+    // The first of the most frequent: `max_by_key` keeps the last.
+    let most = counts.iter().map(|(_, n)| *n).max().unwrap_or(0);
+    if let Some((rule, _)) = counts.into_iter().find(|(_, n)| *n == most) {
+        return rule;
+    }
+    match kind {
+        FindingKind::Spelling | FindingKind::Structure | FindingKind::Name => (Class::Wording, Impact::Wording),
+        FindingKind::MalformedCode | FindingKind::Undefined => (Class::InvalidPseudocode, Impact::UndefinedResult),
+        FindingKind::LiteralReading => (Class::InvalidPseudocode, Impact::WrongResult),
+        FindingKind::ExampleSyntax => (Class::WrongExample, Impact::ExampleDoesNotAssemble),
+        FindingKind::VendorSyntax => (Class::VendorContradictsSpec, Impact::PartsDisagree),
+        FindingKind::UndefinedHelper | FindingKind::Ambiguity => (Class::UnstatedCase, Impact::ResultOpen),
+        FindingKind::ProseVsPseudocode | FindingKind::Conflict | FindingKind::Overgeneral => {
+            (Class::ProseContradictsPseudocode, Impact::PartsDisagree)
+        }
+        FindingKind::ClaimRefuted => (Class::ProseContradictsPseudocode, Impact::WrongResult),
+    }
+}
+
+/// The sections' longest common prefix of whole numbers: `9.7.3` for
+/// 9.7.3.1 and 9.7.3.12.
+fn common_section(sections: &BTreeSet<&str>) -> String {
+    let mut parts: Option<Vec<&str>> = None;
+    for s in sections {
+        let these: Vec<&str> = s.split('.').collect();
+        parts = Some(match parts {
+            None => these,
+            Some(p) => p.iter().zip(&these).take_while(|(a, b)| a == b).map(|(a, _)| *a).collect(),
+        });
+    }
+    parts.unwrap_or_default().join(".")
+}
+
+/// The id of a group: its first finding's id without `text-` and its
+/// section, then the sections' common prefix (`heading-group-9.7.3`).
+fn group_id(first: &Finding, sections: &BTreeSet<&str>) -> String {
+    let bare = first.id.strip_prefix(errata::TEXT_PREFIX).unwrap_or(&first.id);
+    let rest: Vec<&str> = bare.split(&format!("-{}", first.section)).collect();
+    let rest = rest.concat();
+    let prefix = common_section(sections);
+    if prefix.is_empty() {
+        rest
+    } else {
+        format!("{rest}-{prefix}")
+    }
+}
+
+/// The id of the unit that holds line `line` of the section: the last one
+/// that starts at or before it.
+fn unit_at(doc: &Document, section: &str, line: usize) -> Option<String> {
+    let all = units(&Document { sections: doc.sections.iter().filter(|s| s.number == section).cloned().collect() });
+    all.into_iter().filter(|u| u.line <= line).max_by_key(|u| u.line).map(|u| u.id)
+}
+
+/// Root causes for every finding whose root cause is
+/// [`UNASSIGNED`](errata::UNASSIGNED), each fix judged with `passes`, the
+/// passes that read the text. The findings take their root cause's id and
+/// severity.
+pub fn derive(
+    doc: &Document,
+    findings: &mut [Finding],
+    passes: &dyn Fn(&Document) -> Vec<Finding>,
+) -> Vec<ChapterCause> {
+    // Groups in the order of their first finding.
+    let mut groups: Vec<((String, FindingKind, String), Vec<usize>)> = Vec::new();
+    for (i, f) in findings.iter().enumerate().filter(|(_, f)| f.root_cause == UNASSIGNED) {
+        let key = (pass(&f.id).to_string(), f.kind, f.summary.clone());
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, sites)) => sites.push(i),
+            None => groups.push((key, vec![i])),
+        }
+    }
+    let mut taken: BTreeMap<String, usize> = BTreeMap::new();
+    let mut out = Vec::new();
+    for ((pass_id, kind, summary), sites) in groups {
+        let sections: BTreeSet<&str> = sites.iter().map(|i| findings[*i].section.as_str()).collect();
+        let mut id = group_id(&findings[sites[0]], &sections);
+        let mut sections: Vec<&str> = sections.into_iter().collect();
+        sections.sort_by_key(|s| section_key(s));
+        let n = taken.entry(id.clone()).or_default();
+        *n += 1;
+        if *n > 1 {
+            id = format!("{id}-{n}");
+        }
+        let (class, impact) = rule(&pass_id, kind);
+        let edits: Vec<Edit> = sites
+            .iter()
+            .filter_map(|i| {
+                let f = &findings[*i];
+                let r = f.repair.as_ref()?;
+                Some(Edit { unit: unit_at(doc, &f.section, r.line)?, old: r.old.clone(), new: r.new.clone() })
+            })
+            .collect();
+        let cause = RootCause {
+            id,
+            sections: sections.iter().map(|s| s.to_string()).collect(),
+            class,
+            impact,
+            quote: findings[sites[0]].fragment.clone(),
+            problem: summary,
+            edits,
+            also: None,
+            reading: None,
+            findings: sites.iter().map(|i| findings[*i].id.clone()).collect(),
+        };
+        let site_findings: Vec<&Finding> = sites.iter().map(|i| &findings[*i]).collect();
+        let (status, how) = judge(doc, &site_findings, passes);
+        for i in &sites {
+            findings[*i].root_cause = cause.id.clone();
+            findings[*i].severity = cause.severity();
+        }
+        out.push(ChapterCause { cause, status, how });
+    }
+    out
+}
+
+impl ChapterCause {
+    /// The proposed fix in words: the edits that make one change in
+    /// several places said once, with the places (`In the heading of each of
+    /// 9.7.3.1 … 9.7.3.22 (22), replace ...`).
+    pub fn fix(&self) -> String {
+        let mut said: Vec<(&str, &str, Vec<&Edit>)> = Vec::new();
+        for e in &self.cause.edits {
+            match said.iter_mut().find(|(old, new, _)| *old == e.old && *new == e.new) {
+                Some((_, _, edits)) => edits.push(e),
+                None => said.push((&e.old, &e.new, vec![e])),
+            }
+        }
+        let parts: Vec<String> = said
+            .into_iter()
+            .map(|(_, _, edits)| match edits.as_slice() {
+                [one] => one.prose(),
+                [first, ..] => {
+                    let places: Vec<String> = edits.iter().map(|e| e.section().to_string()).collect();
+                    let what = first.prose();
+                    let rest = what.split_once(", ").map_or(what.as_str(), |(_, rest)| rest);
+                    let kind =
+                        first.place().trim_start_matches(first.section()).trim_start_matches("'s ").trim().to_string();
+                    format!("In the {kind} of each of {}, {rest}", sections_in_short(&places))
+                }
+                [] => String::new(),
+            })
+            .collect();
+        parts.join(" ")
+    }
+}
+
+/// Sections as a short list: all of up to three, else the first and the
+/// last with the count.
+pub fn sections_in_short(sections: &[String]) -> String {
+    match sections {
+        [first, .., last] if sections.len() > 3 => format!("{first} … {last} ({})", sections.len()),
+        _ => sections.join(", "),
+    }
+}
+
+/// The sections the findings are in, with every section above them that
+/// the document has: what their passes read.
+fn touched(doc: &Document, sites: &[&Finding]) -> Document {
+    let wanted: BTreeSet<&str> = sites.iter().map(|f| f.section.as_str()).collect();
+    let keep = |s: &Section| wanted.iter().any(|w| *w == s.number || w.starts_with(&format!("{}.", s.number)));
+    Document { sections: doc.sections.iter().filter(|s| keep(s)).cloned().collect() }
+}
+
+/// Apply each finding's repair to the copy, in place; false where one does
+/// not apply.
+fn apply(copy: &mut Document, sites: &[&Finding]) -> Result<(), String> {
+    for f in sites {
+        let Some(r) = &f.repair else { continue };
+        let mut done = false;
+        for s in copy.sections.iter_mut().filter(|s| s.number == f.section) {
+            if s.line == r.line && s.title.contains(&r.old) {
+                s.title = s.title.replacen(&r.old, &r.new, 1);
+                done = true;
+            }
+            for b in &mut s.blocks {
+                if b.line == r.line && b.label.contains(&r.old) {
+                    b.label = b.label.replacen(&r.old, &r.new, 1);
+                    done = true;
+                }
+            }
+            let lines = s.intro.iter_mut().chain(s.blocks.iter_mut().flat_map(|b| b.lines.iter_mut()));
+            for l in lines.filter(|l| l.number == r.line && l.text.contains(&r.old)) {
+                l.text = l.text.replacen(&r.old, &r.new, 1);
+                done = true;
+            }
+        }
+        if !done {
+            return Err(format!("its edit of {} line {} does not apply", f.section, r.line));
+        }
+    }
+    Ok(())
+}
+
+/// Judge a group's edits on a copy of the sections they touch.
+fn judge(doc: &Document, sites: &[&Finding], passes: &dyn Fn(&Document) -> Vec<Finding>) -> (Status, String) {
+    let with_edit = sites.iter().filter(|f| f.repair.is_some()).count();
+    if with_edit == 0 {
+        return (Status::Open, "no edit proposed: its pass names the defect, not the words that fix it".into());
+    }
+    let before = touched(doc, sites);
+    let mut after = before.clone();
+    if let Err(why) = apply(&mut after, sites) {
+        return (Status::Open, why);
+    }
+    let ids = |d: &Document| -> BTreeSet<String> { passes(d).into_iter().map(|f| f.id).collect() };
+    let (was, now) = (ids(&before), ids(&after));
+    let own: BTreeSet<String> = sites.iter().map(|f| f.id.clone()).collect();
+    let still: Vec<&String> = own.intersection(&now).collect();
+    let expected: BTreeSet<String> = was.difference(&own).cloned().collect();
+    let new: Vec<&String> = now.difference(&expected).filter(|id| !own.contains(*id)).collect();
+    let gone: Vec<&String> = expected.difference(&now).collect();
+    let partial = if with_edit < sites.len() {
+        format!(" ({with_edit} of its {} findings have an edit)", sites.len())
+    } else {
+        String::new()
+    };
+    match (still.is_empty(), new.is_empty() && gone.is_empty()) {
+        (true, true) => (
+            Status::Fixed,
+            match sites.len() {
+                1 => "its edit, applied to a copy, removes its finding and changes no other".to_string(),
+                n => format!("its edits, applied to a copy, remove its {n} findings and change no other"),
+            },
+        ),
+        (false, _) => (Status::Open, format!("with its edits the passes still find `{}`{partial}", still[0])),
+        (true, false) => {
+            let what = new.first().map_or_else(|| format!("no longer find `{}`", gone[0]), |n| format!("find `{n}`"));
+            (Status::Open, format!("its edits remove its findings, but the passes then {what}"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::text::document::parse_any;
+    use crate::audit::text::wording;
+
+    /// A group and two instructions of it, each heading naming the group
+    /// as `group`.
+    fn chapter(group: &str) -> Document {
+        let text = format!(
+            "### 9.7.3. Floating-Point Instructions\n\nThe instructions.\n\n\
+             #### 9.7.3.1. {group}: `add`\n\nDescription\n\nThe sum.\n\n\
+             #### 9.7.3.2. {group}: `sub`\n\nDescription\n\nThe difference.\n\n"
+        );
+        Document { sections: parse_any("made.md", text.as_bytes()).unwrap() }
+    }
+
+    fn structure(doc: &Document) -> Vec<Finding> {
+        let mut found = wording::structure(doc);
+        errata::assign(&mut found);
+        found
+    }
+
+    #[test]
+    fn one_heading_defect_at_two_sites_is_one_root_cause_fixed_on_a_copy() {
+        let doc = chapter("Floating Point Instructions");
+        let mut found = structure(&doc);
+        let ids: Vec<&str> = found.iter().map(|f| f.id.as_str()).collect();
+        assert_eq!(ids, ["text-heading-9.7.3.1-group", "text-heading-9.7.3.2-group"]);
+        let causes = derive(&doc, &mut found, &wording::structure);
+        assert_eq!(causes.len(), 1, "{causes:?}");
+        let c = &causes[0];
+        assert_eq!(c.cause.id, "heading-group-9.7.3");
+        assert_eq!(c.cause.sections, ["9.7.3.1", "9.7.3.2"]);
+        assert_eq!((c.cause.class, c.cause.impact), (Class::Wording, Impact::Wording));
+        assert_eq!(c.cause.edits.len(), 2);
+        assert_eq!(
+            (c.cause.edits[0].old.as_str(), c.cause.edits[0].new.as_str()),
+            ("Floating Point Instructions", "Floating-Point Instructions")
+        );
+        assert_eq!(c.status, Status::Fixed, "{}", c.how);
+        assert!(found.iter().all(|f| f.root_cause == "heading-group-9.7.3"));
+    }
+
+    #[test]
+    fn an_edit_that_leaves_a_finding_is_judged_open() {
+        let doc = chapter("Floating Point Instructions");
+        let mut found = structure(&doc);
+        // A wrong fix: the group's name replaced by another wrong one.
+        for f in &mut found {
+            if let Some(r) = &mut f.repair {
+                r.new = "Floating Instructions".into();
+            }
+        }
+        let causes = derive(&doc, &mut found, &wording::structure);
+        assert_eq!(causes[0].status, Status::Open);
+        assert!(causes[0].how.contains("still find"), "{}", causes[0].how);
+        // Without edits, it is open and says why.
+        for f in &mut found {
+            f.repair = None;
+            f.root_cause = UNASSIGNED.into();
+        }
+        let causes = derive(&doc, &mut found, &wording::structure);
+        assert_eq!(causes[0].status, Status::Open);
+        assert!(causes[0].how.starts_with("no edit proposed"), "{}", causes[0].how);
+    }
+
+    #[test]
+    fn a_pass_takes_the_tables_class_for_its_findings_or_its_kinds() {
+        assert_eq!(rule("text-heading", FindingKind::Structure), (Class::Wording, Impact::Wording));
+        assert_eq!(rule("text-nothing", FindingKind::LiteralReading), (Class::InvalidPseudocode, Impact::WrongResult));
+        assert_eq!(pass("text-heading-9.7.3.1-group"), "text-heading");
+        assert_eq!(pass("literal-div-quotient-overflow"), "literal");
+    }
+}
