@@ -111,6 +111,12 @@ fn finding(id: String, section: &Section, kind: FindingKind, fragment: String, s
     Finding::of_text(id, section.number.clone(), kind, fragment, summary, detail)
 }
 
+/// The word with its first letter in capitals.
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
 /// The finding with the edit that removes it.
 fn repaired(mut f: Finding, line: usize, old: &str, new: &str) -> Finding {
     f.repair = Some(Repair { line, old: old.to_string(), new: new.to_string() });
@@ -122,8 +128,7 @@ fn repaired(mut f: Finding, line: usize, old: &str, new: &str) -> Finding {
 /// of a word it has, or the glossary has it.
 fn known(word: &str, dict: &HashSet<String>, glossary: &HashSet<String>) -> bool {
     let lower = word.to_lowercase();
-    let mut chars = lower.chars();
-    let capital: String = chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default();
+    let capital = capitalised(&lower);
     let stem = lower.strip_suffix("'s").unwrap_or(&lower);
     let known = |w: &str| dict.contains(w) || glossary.contains(w);
     // A plural the list leaves out (`radians`); the possessive `'s` is the
@@ -250,11 +255,7 @@ pub fn spelling(doc: &Document, dict: &HashSet<String>) -> Vec<Finding> {
         let f = finding(id, s, FindingKind::Spelling, fragment, summary, &l);
         out.push(match other {
             // Written as the word was: `Behaviour` becomes `Behavior`.
-            Some(w) if word.starts_with(char::is_uppercase) => {
-                let mut chars = w.chars();
-                let capital: String = chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default();
-                repaired(f, l.number, &word, &capital)
-            }
+            Some(w) if word.starts_with(char::is_uppercase) => repaired(f, l.number, &word, &capitalised(&w)),
             Some(w) => repaired(f, l.number, &word, &w),
             None => f,
         });
