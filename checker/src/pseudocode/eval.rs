@@ -681,17 +681,7 @@ impl<A: Algebra> Machine<'_, A> {
                 Value::Int(if *prefix { new } else { old })
             }
             ExprKind::Binary(op, l, r) => self.binary(*op, l, r, e)?,
-            ExprKind::Placeholder { name, lhs, rhs } => {
-                let op =
-                    self.setting.bound(&format!(".{name}")).ok_or_else(|| at(e, format!("`{name}` is not given")))?;
-                let (l, r) = (self.truth(lhs)?, self.truth(rhs)?);
-                match op {
-                    ".and" => Value::Truth(l.and(alg, r)),
-                    ".or" => Value::Truth(l.or(alg, r)),
-                    ".xor" => Value::Truth(Truth::of(alg.bool_xor(l.b, r.b), alg.and(l.ok, r.ok))),
-                    other => return Err(at(e, format!("the operator `{other}`"))),
-                }
-            }
+            ExprKind::Placeholder { name, lhs, rhs } => self.placeholder(name, lhs, rhs, e)?,
             ExprKind::Conditional(c, t, f) => {
                 let c = self.truth(c)?;
                 match c.known {
@@ -741,6 +731,11 @@ impl<A: Algebra> Machine<'_, A> {
             }
             ExprKind::Prose(words) => readings::prose(self.alg, self.setting, words)
                 .ok_or_else(|| at(e, format!("the prose `{}`", words.join(" "))))?,
+            ExprKind::Float(text) if self.setting.single_literals_as_bits => {
+                let digits = text.strip_suffix(['f', 'F']).ok_or_else(|| at(e, "a double-precision constant"))?;
+                let value: f32 = digits.parse().map_err(|_| at(e, "a constant that is no number"))?;
+                Value::Int(Int::constant(alg, i128::from(value.to_bits())))
+            }
             ExprKind::Float(_) | ExprKind::Bracketed(_) | ExprKind::Cast(..) | ExprKind::Malformed => {
                 return Err(at(e, "what the evaluator does not read"))
             }
@@ -801,6 +796,39 @@ impl<A: Algebra> Machine<'_, A> {
     fn qualifier(&self, name: &str) -> Value<A> {
         let dotted = format!(".{name}");
         Value::Qualifier(self.setting.bound(&dotted).map_or(dotted, str::to_string))
+    }
+
+    /// `l name r`, where `name` is a placeholder of the Syntax used as an
+    /// operator (`a CmpOp b`): the operator the variant writes for it. A
+    /// comparison orders its operands as their types say; `.lo`, `.ls`,
+    /// `.hi` and `.hs` are the unsigned orders, and refuse a signed operand.
+    fn placeholder(&mut self, name: &str, l: &Expr, r: &Expr, e: &Expr) -> Run<Value<A>> {
+        let alg = self.alg;
+        let op = self.setting.bound(&format!(".{name}")).ok_or_else(|| at(e, format!("`{name}` is not given")))?;
+        let compare = match op {
+            ".and" | ".or" | ".xor" => {
+                let (a, b) = (self.truth(l)?, self.truth(r)?);
+                return Ok(Value::Truth(match op {
+                    ".and" => a.and(alg, b),
+                    ".or" => a.or(alg, b),
+                    _ => Truth::of(alg.bool_xor(a.b, b.b), alg.and(a.ok, b.ok)),
+                }));
+            }
+            ".eq" | ".ne" => return self.binary(if op == ".eq" { BinaryOp::Eq } else { BinaryOp::Ne }, l, r, e),
+            ".lt" | ".lo" => BinaryOp::Lt,
+            ".le" | ".ls" => BinaryOp::Le,
+            ".gt" | ".hi" => BinaryOp::Gt,
+            ".ge" | ".hs" => BinaryOp::Ge,
+            other => return Err(at(e, format!("the operator `{other}`"))),
+        };
+        let (a, b) = (self.int(l)?, self.int(r)?);
+        if matches!(op, ".lo" | ".ls" | ".hi" | ".hs") && (a.signed || b.signed) {
+            return Err(at(e, format!("`{op}` orders unsigned values, and an operand is signed")));
+        }
+        match arith::binary(alg, compare, a, b).map_err(|r| at(e, r))? {
+            Err(t) => Ok(Value::Truth(t)),
+            Ok(_) => unreachable!("a comparison gives a truth value"),
+        }
     }
 
     fn binary(&mut self, op: BinaryOp, l: &Expr, r: &Expr, e: &Expr) -> Run<Value<A>> {
@@ -876,6 +904,16 @@ impl<A: Algebra> Machine<'_, A> {
 
     fn call(&mut self, f: &Expr, args: &[Expr], e: &Expr) -> Run<Value<A>> {
         let ExprKind::Name(name) = &f.kind else { return Err(at(e, "a call of what is not a name")) };
+        // A placeholder of the Syntax called as a function (9.7.6.1-2's
+        // `BoolOp(t, c)`): the operator the variant writes for it.
+        if let [l, r] = args {
+            if self.setting.bound(&format!(".{name}")).is_some() {
+                return self.placeholder(name, l, r, e);
+            }
+            if self.setting.identity_operators.iter().any(|o| o == name) {
+                return self.expr(l);
+            }
+        }
         let of_thread = matches!(args, [a] if matches!(&a.kind, ExprKind::Name(t) if t == "Thread"));
         if let (true, Some(t)) = (of_thread && THREAD_STATE.contains(&name.as_str()), &self.thread) {
             return Ok(Value::Truth(t.executes));

@@ -68,7 +68,98 @@ pub const SECTION_READINGS: &[SectionReading] = &[
         why: "as in 9.7.9.5: every lane of the warp runs the block, and `SourceA[k]` holds lane k's `a` where lane \
               k executes, else a value no one can predict",
     },
+    SectionReading {
+        id: "set-cmpop-by-type",
+        section: "9.7.6.1",
+        written: "a CmpOp b",
+        read_as: None,
+        assumption: Some("compare-order-by-type"),
+        why: COMPARISON_ORDER,
+    },
+    SectionReading {
+        id: "setp-cmpop-by-type",
+        section: "9.7.6.2",
+        written: "a CmpOp b",
+        read_as: None,
+        assumption: Some("compare-order-by-type"),
+        why: COMPARISON_ORDER,
+    },
+    SectionReading {
+        id: "set-boolop-absent",
+        section: "9.7.6.1",
+        written: "BoolOp(t, c)",
+        read_as: None,
+        assumption: Some("compare-no-boolop"),
+        why: BOOLOP_ABSENT,
+    },
+    SectionReading {
+        id: "setp-boolop-absent",
+        section: "9.7.6.2",
+        written: "BoolOp(t, c)",
+        read_as: None,
+        assumption: Some("compare-no-boolop"),
+        why: BOOLOP_ABSENT,
+    },
+    SectionReading {
+        id: "set-not-c",
+        section: "9.7.6.1",
+        written: "BoolOp(t, c)",
+        read_as: None,
+        assumption: Some("compare-not-c"),
+        why: NOT_C,
+    },
+    SectionReading {
+        id: "setp-not-c",
+        section: "9.7.6.2",
+        written: "BoolOp(!t, c)",
+        read_as: None,
+        assumption: Some("compare-not-c"),
+        why: NOT_C,
+    },
+    SectionReading {
+        id: "set-f32-one",
+        section: "9.7.6.1",
+        written: "1.0f",
+        read_as: None,
+        assumption: Some("compare-set-f32-one"),
+        why: "`d` holds bits, and `1.0f` is written to it as the bit pattern of single-precision 1.0",
+    },
 ];
+
+/// 9.7.6.1-2: `a CmpOp b`.
+const COMPARISON_ORDER: &str = "`CmpOp` is the operator the variant writes; `lt`, `le`, `gt` and `ge` order `a` and \
+                                `b` as their type says, and `lo`, `ls`, `hi` and `hs` (unsigned types only) as \
+                                unsigned values";
+/// 9.7.6.1-2: `BoolOp(t, c)` in a form without `.BoolOp`.
+const BOOLOP_ABSENT: &str = "the block calls `BoolOp(t, c)` in every form; a form that writes no `.BoolOp` has no \
+                             `c`, and the call is read as `t`";
+/// 9.7.6.1-2: the Syntax's `{!}c`.
+const NOT_C: &str = "the Syntax allows `!c`, which the block never writes: where the variant writes it, the \
+                     block's `c` is the complement of the operand";
+
+/// The readings by which a form that writes no `.BoolOp` reads the call
+/// `BoolOp(x, y)` as `x`.
+pub const BOOLOP_ABSENT_READINGS: [&str; 2] = ["set-boolop-absent", "setp-boolop-absent"];
+
+/// The readings by which a negated source (`!c`) is read as the
+/// complement of its operand wherever the block names it.
+pub const NOT_C_READINGS: [&str; 2] = ["set-not-c", "setp-not-c"];
+
+/// Whether a reading found in a section's block concerns `variant`: those
+/// of an absent `.BoolOp`, of `!c` and of set's `.f32` destination concern
+/// only the forms that have them; every other reading, every variant of
+/// its section.
+pub fn concerns(id: &str, variant: &ptx_spec::catalogue::Variant) -> bool {
+    let name = variant.mnemonic();
+    let qualifiers: Vec<&str> = name.split(' ').next().unwrap_or("").split('.').skip(1).collect();
+    match id {
+        _ if BOOLOP_ABSENT_READINGS.contains(&id) => !qualifiers.iter().any(|q| matches!(*q, "and" | "or" | "xor")),
+        _ if NOT_C_READINGS.contains(&id) => variant.inputs().iter().any(|o| o.negated),
+        // set.CmpOp{.BoolOp}.dtype.stype: the destination's type is the last but one.
+        "set-f32-one" => qualifiers.len() >= 2 && qualifiers[qualifiers.len() - 2] == "f32",
+        _ => true,
+    }
+}
 
 /// The arrays that every lane of a warp fills before any lane reads them,
 /// each with the operand each lane writes into it (`SourceA` of shfl and
@@ -117,6 +208,14 @@ pub fn call<A: Algebra>(alg: &A, name: &str, args: &[Value<A>]) -> Option<Result
         _ => Err(format!("`{name}` takes numbers")),
     };
     Some(match (name, args) {
+        // set (9.7.6.1): whether a type is a floating-point one (`.f32`,
+        // `.f16x2`, `.bf16`, `.tf32`).
+        ("isFloat", [Value::Qualifier(q)]) => {
+            let float = [".f", ".bf", ".tf"]
+                .iter()
+                .any(|p| q.strip_prefix(p).is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit())));
+            Ok(Value::Truth(Truth::constant(alg, float)))
+        }
         // The smaller or larger of two integers.
         ("min" | "max", [x, y]) => (|| {
             let (x, y) = (int(x)?, int(y)?);

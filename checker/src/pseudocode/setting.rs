@@ -27,6 +27,13 @@ pub struct Setting {
     /// The block read as code: a trailing comment that names a variant
     /// (`// for .hi variant`) is a comment, not a guard.
     pub comments_not_guards: bool,
+    /// Placeholders of the Syntax that the variant leaves out and whose
+    /// call the block still makes: each call returns its first argument
+    /// (9.7.6.1-2: a form without `.BoolOp` reads `BoolOp(t, c)` as `t`).
+    pub identity_operators: Vec<String>,
+    /// A literal with the `f` suffix (`1.0f`) is the bit pattern of its
+    /// single-precision value, where a destination holds it as bits.
+    pub single_literals_as_bits: bool,
 }
 
 #[derive(Clone, Debug)]

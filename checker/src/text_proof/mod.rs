@@ -32,7 +32,9 @@ use crate::audit::{errata, syntax};
 use crate::prove::{timeout_or_unknown, Comparison, Counterexample, Sides};
 use crate::pseudocode::eval::{Machine, PassState, Thread};
 use crate::pseudocode::fold::Fold;
-use crate::pseudocode::readings::{SectionReading, GATHERED, SECTION_READINGS};
+use crate::pseudocode::readings::{
+    self, SectionReading, BOOLOP_ABSENT_READINGS, GATHERED, NOT_C_READINGS, SECTION_READINGS,
+};
 use crate::pseudocode::setting::{Operand, Setting};
 use crate::pseudocode::value::{Int, Truth, Value};
 use crate::pseudocode::{self, Parsed, SourceLine};
@@ -207,7 +209,7 @@ fn read_block_with<'d>(doc: &'d Document, variant: &Variant, edits: bool) -> Res
     let block = section.block(BlockKind::Semantics).expect("a Semantics block");
     let mut readings = Vec::new();
     let mut lines: Vec<(usize, String)> = block.code().map(|l| (l.number, l.text.clone())).collect();
-    for r in SECTION_READINGS.iter().filter(|r| r.section == number) {
+    for r in SECTION_READINGS.iter().filter(|r| r.section == number && readings::concerns(r.id, variant)) {
         let mut found = false;
         for (_, t) in lines.iter_mut() {
             if let Some((start, end)) = find_ignoring_spaces(t, r.written) {
@@ -344,6 +346,7 @@ pub fn setting(variant: &Variant, readings: &[&SectionReading]) -> Result<Settin
         operands.push(Operand { name: FLAG_NAME.to_string(), signed: false, width: 1, output: false });
     }
     let lane = ty.filter(|t| t.lanes() > 1).map(|t| (t.lane_width(), t.is_signed()));
+    let identity_operators = identity_operators(&bound, readings);
     Ok(Setting {
         bound,
         written,
@@ -353,7 +356,21 @@ pub fn setting(variant: &Variant, readings: &[&SectionReading]) -> Result<Settin
         cases_end_at_labels: readings.iter().any(|r| r.id == "shf-cases-end-at-labels"),
         ranges: Vec::new(),
         comments_not_guards: false,
+        identity_operators,
+        single_literals_as_bits: readings.iter().any(|r| r.id == "set-f32-one"),
     })
+}
+
+/// The placeholders a form does not write whose calls a reading takes as
+/// their first argument: `BoolOp` of set and setp without `.BoolOp`.
+fn identity_operators(bound: &[(String, String)], readings: &[&SectionReading]) -> Vec<String> {
+    let absent = !bound.iter().any(|(p, _)| p == ".BoolOp");
+    let read = readings.iter().any(|r| BOOLOP_ABSENT_READINGS.contains(&r.id));
+    if absent && read {
+        vec!["BoolOp".to_string()]
+    } else {
+        Vec::new()
+    }
 }
 
 /// The name of the variable that holds a destination's value before the
@@ -412,8 +429,14 @@ fn evaluate<A: Algebra>(
     befores: &[A::Bv],
     trace: bool,
 ) -> Result<(Outputs<A>, Vec<Pass<A>>), String> {
-    let mut values: Vec<(String, A::Bv)> =
-        variant.inputs().iter().zip(inputs).map(|(o, v)| (o.name.to_string(), *v)).collect();
+    // 9.7.6.1-2: a source written `!c` is its complement where the block names it.
+    let complement = block.readings.iter().any(|r| NOT_C_READINGS.contains(&r.id));
+    let mut values: Vec<(String, A::Bv)> = variant
+        .inputs()
+        .iter()
+        .zip(inputs)
+        .map(|(o, v)| (o.name.to_string(), if o.negated && complement { alg.bvnot(*v) } else { *v }))
+        .collect();
     values.extend(variant.outputs().iter().zip(befores).map(|(o, v)| (o.name.to_string(), *v)));
     let fold = Fold(alg);
     let warp = variant.is_warp_wide().then(|| warp_inputs(&fold, variant, block, inputs));
