@@ -32,15 +32,23 @@
 //!   catalogue operand's in a modelled variant, and elsewhere the
 //!   destination's, by an instruction of one type qualifier.
 //!
-//! The first two read the document alone, so they run on any section that
-//! has a Syntax block, modelled or not; the third reads the catalogue's
-//! variants of the section. A fourth, the names a Semantics block spells
+//! - **Forms in the prose.** A code span of a section's prose that writes
+//!   one of its instructions (`setp.dtype.f64`) names each qualifier place
+//!   by a name of the section's Syntax. A dotted word that another
+//!   section's Syntax gives a set of values (`.dtype`, set's destination
+//!   type) and this section's Syntax never writes is a name borrowed from
+//!   another instruction: setp's Notes write `setp.dtype.f64` where setp's
+//!   Syntax calls its one type `.type`.
+//!
+//! All but the third read the document alone, so they run on any section
+//! that has a Syntax block, modelled or not; the third reads the
+//! catalogue's variants of the section. A fourth, the names a Semantics block spells
 //! otherwise than the Syntax, reads the parsed block: `super::spellings`.
 
 use super::document::{BlockKind, Document, Section};
 use super::operands;
 use super::units::{units, Unit, UnitKind};
-use crate::audit::finding::{Finding, FindingKind};
+use crate::audit::finding::{Finding, FindingKind, Repair};
 use ptx_spec::catalogue::OperandType;
 
 /// What a type-relation finding's detail line starts with before the
@@ -684,15 +692,119 @@ pub fn read_units(doc: &Document) -> Vec<String> {
     out
 }
 
+/// Every name a Syntax block gives a set of values (`.type`, both of
+/// `.atype = .btype = {...}`).
+fn all_set_names(section: &Section) -> Vec<String> {
+    let names = |s: &String| {
+        let parts: Vec<String> = s.split('=').map(|p| p.trim().to_string()).collect();
+        parts[..parts.len() - 1].to_vec()
+    };
+    statements(section).iter().filter(|s| s.contains('=')).flat_map(names).collect()
+}
+
+/// The dotted words of a section's Syntax block (`.ftz`, `.type`, `.u32`).
+fn syntax_words(section: &Section) -> Vec<String> {
+    let mut out = Vec::new();
+    for s in statements(section) {
+        for piece in s.split('.').skip(1) {
+            let word: String = piece.chars().take_while(char::is_ascii_alphanumeric).collect();
+            if !word.is_empty() && !out.contains(&format!(".{word}")) {
+                out.push(format!(".{word}"));
+            }
+        }
+    }
+    out
+}
+
+/// Whether a word is a type's name: `f64`, `u32`, `b16`, `s16x2`, `bf16`.
+fn is_type_name(word: &str) -> bool {
+    let digits = word.trim_start_matches(|c: char| c.is_ascii_lowercase());
+    matches!(&word[..word.len() - digits.len()], "b" | "u" | "s" | "f" | "bf" | "tf" | "e")
+        && digits.starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// Each code span of a section's prose that writes one of its instructions
+/// with a placeholder another section's Syntax names and its own never
+/// writes: one finding per span, with the edit to the section's own name
+/// where its Syntax has one of that kind (a type's, for a `...type`).
+fn foreign_placeholders(doc: &Document, all: &[Unit]) -> Vec<Finding> {
+    let sections: Vec<&Section> = doc.first_renderings().collect();
+    let mut out = Vec::new();
+    for section in &sections {
+        let opcodes: Vec<String> = templates(section).into_iter().map(|t| t.opcode).collect();
+        if opcodes.is_empty() {
+            continue;
+        }
+        let own = syntax_words(section);
+        let own_sets = all_set_names(section);
+        let elsewhere =
+            |w: &String| sections.iter().filter(|o| o.number != section.number).find(|o| all_set_names(o).contains(w));
+        let prose = |u: &&Unit| {
+            u.base_section() == section.number
+                && !u.section.contains('@')
+                && matches!(u.kind, UnitKind::Sentence | UnitKind::ListItem)
+        };
+        let mut seen = 0;
+        for u in all.iter().filter(prose) {
+            for span in u.text.split('`').skip(1).step_by(2) {
+                let Some((opcode, _)) = span.split_once('.') else { continue };
+                if !opcodes.iter().any(|o| o == opcode) || span.contains(char::is_whitespace) {
+                    continue;
+                }
+                for word in span.split('.').skip(1).map(|w| format!(".{w}")) {
+                    let Some(other) = elsewhere(&word).filter(|_| !own.contains(&word)) else { continue };
+                    seen += 1;
+                    let kind_of = |n: &String| word.ends_with("type") && n.ends_with("type");
+                    let instead: Vec<&String> = own_sets.iter().filter(|n| kind_of(n)).collect();
+                    let names = own_sets.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+                    let bare = word.trim_start_matches('.');
+                    let mut f = Finding::of_text(
+                        format!("text-names-{}-form-{bare}-{seen}", section.number),
+                        section.number.clone(),
+                        FindingKind::Name,
+                        span.to_string(),
+                        format!(
+                            "the prose writes {opcode} with `{word}`, a name {opcode}'s Syntax never writes (its \
+                             sets are {names}; `{word}` is {}'s)",
+                            other.opcode().unwrap_or(&other.number)
+                        ),
+                        vec![format!(
+                            "At {}:{}: `{span}`. A reader who looks `{word}` up in this section's Syntax finds \
+                             nothing, and in section {} finds another instruction's operand.",
+                            u.file, u.line, other.number
+                        )],
+                    );
+                    // `setp.dtype.f64` writes its type already: the name goes;
+                    // else it becomes the section's own name of its kind.
+                    let without = span.replacen(&word, "", 1);
+                    let typed = without.split('.').skip(1).any(is_type_name);
+                    let new = match &instead[..] {
+                        _ if word.ends_with("type") && typed => Some(without),
+                        [name] => Some(span.replacen(&word, name, 1)),
+                        _ => None,
+                    };
+                    if let (Some(new), Some(line)) = (new, section.all_lines().find(|l| l.text.contains(span))) {
+                        f.repair = Some(Repair { line: line.number, old: span.to_string(), new });
+                    }
+                    out.push(f);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The names pass over a document: example roles, type relations,
-/// operands whose type the text never gives, and names the examples use
-/// as registers of two kinds (a predicate and data, or two widths).
+/// operands whose type the text never gives, names the examples use as
+/// registers of two kinds (a predicate and data, or two widths), and
+/// placeholders of another instruction in the prose's forms.
 pub fn check(doc: &Document) -> Vec<Finding> {
     let all = units(doc);
     let mut out = example_roles(doc, &all);
     out.extend(type_relations(doc, &all));
     out.extend(unstated_types(doc));
     out.extend(register_kinds(doc, &all));
+    out.extend(foreign_placeholders(doc, &all));
     out
 }
 
@@ -741,6 +853,40 @@ mod tests {
         assert_eq!(ids, ["text-names-9.7.1.23-examples-example-1-c"]);
         assert!(found[0].summary.contains("writes `c` as the first operand, `d`'s place"), "{}", found[0].summary);
         assert!(found[0].summary.contains("gives `c` the fourth place"), "{}", found[0].summary);
+    }
+
+    #[test]
+    fn a_form_in_the_prose_with_another_instructions_placeholder_is_found() {
+        let section = |number: &str, name: &str, syntax: &str, notes: &str| {
+            format!(
+                "#### {number}. Comparison and Selection Instructions: `{name}`\n\n`{name}`\n\nCompare.\n\n\
+                 Syntax\n\n```\n{syntax}\n```\n\nDescription\n\nCompares.\n\nSemantics\n\n```\nd = a;\n```\n\n\
+                 Notes\n\n{notes}\n\nPTX ISA Notes\n\nIntroduced in PTX ISA version 1.0.\n\n\
+                 Target ISA Notes\n\nSupported on all target architectures.\n\nExamples\n\n```\n{name}.eq.u32 p, a, b;\n```\n"
+            )
+        };
+        let text =
+            section("9.7.6.1", "set", "set.CmpOp.dtype.stype d, a, b;\n.dtype = { .u32 };", "`set.dtype.f64` is.")
+                + &section(
+                    "9.7.6.2",
+                    "setp",
+                    "setp.CmpOp.type p, a, b;\n.type = { .u32 };",
+                    "`setp.dtype.f64` flushes. `setp.type` and `setp.mode` are fine.",
+                );
+        let doc = Document { sections: parse("made.md", text.as_bytes()).unwrap() };
+        let found: Vec<Finding> = check(&doc).into_iter().filter(|f| f.id.contains("-form-")).collect();
+        let ids: Vec<&str> = found.iter().map(|f| f.id.as_str()).collect();
+        // set's own `.dtype` is no finding; setp's is, and `.mode` is no
+        // section's set.
+        assert_eq!(ids, ["text-names-9.7.6.2-form-dtype-1"]);
+        assert!(found[0].summary.contains("`.dtype` is set's"), "{}", found[0].summary);
+        let repair = found[0].repair.as_ref().expect("an edit");
+        assert_eq!((repair.old.as_str(), repair.new.as_str()), ("setp.dtype.f64", "setp.f64"));
+        // Without a type in the span, the name becomes setp's own.
+        let bare = text.replace("`setp.dtype.f64`", "`setp.dtype`");
+        let doc = Document { sections: parse("made.md", bare.as_bytes()).unwrap() };
+        let found: Vec<Finding> = check(&doc).into_iter().filter(|f| f.id.contains("-form-")).collect();
+        assert_eq!(found[0].repair.as_ref().map(|r| r.new.as_str()), Some("setp.type"));
     }
 
     #[test]
