@@ -169,3 +169,29 @@ fn an_edited_block_is_read_as_edited() {
     let (_, by_hand) = audit_block_with(&Backend::Embedded, TIMEOUT, b, b).unwrap();
     assert!(by_hand.iter().all(|f| !f.id.contains("shift")), "the transcription reads the text it was made from");
 }
+
+/// szext's block with its colon written and its sign bit taken from an
+/// `(unsigned)` cast: it parses as written, so it is C (the table's not-C
+/// word is the transcription's alone), and the cast's shift of a
+/// non-negative value is defined.
+#[test]
+fn a_repaired_block_read_from_the_text_is_c() {
+    let Some(seeds) = common::spec_text("a_repaired_block_read_from_the_text_is_c") else { return };
+    let copy = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(&seeds).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path)
+            .unwrap()
+            .replace("sign_bit ? mask | 0", "sign_bit ? mask : 0")
+            .replace("sign_bit = (a >> sign_pos) & 1;", "sign_bit = ((unsigned)a >> sign_pos) & 1;");
+        std::fs::write(copy.path().join(path.file_name().unwrap()), text).unwrap();
+    }
+    let doc = document::read(&[copy.path().to_path_buf()]).unwrap();
+    let b = block("szext").unwrap();
+    let ids = |findings: &[Finding]| findings.iter().map(|f| f.id.clone()).collect::<Vec<_>>();
+    let reading = ParsedReading::of(&doc, &b.variants()).unwrap();
+    let (_, parsed) = audit_block_with(&Backend::Embedded, TIMEOUT, b, &reading).unwrap();
+    assert_eq!(ids(&parsed), ["literal-szext-left-shift-of-negative"]);
+    let (_, by_hand) = audit_block_with(&Backend::Embedded, TIMEOUT, b, b).unwrap();
+    assert!(ids(&by_hand).contains(&"literal-szext-not-c".to_string()), "{:?}", ids(&by_hand));
+}

@@ -82,6 +82,12 @@ pub trait Transcription {
     /// The outputs of `variant` (in the order of [`Variant::outputs`]) as
     /// the block computes them read as C, recording hazards in `c`.
     fn literal<A: Algebra>(&self, c: &mut C<A>, variant: &Variant, inputs: &[A::Bv]) -> Outputs<A>;
+
+    /// Why `block`, as this reading has it, is not C, if it is not: a
+    /// transcription holds the table's word for it.
+    fn not_c(&self, block: &Block) -> Option<NotC> {
+        block.not_c
+    }
 }
 
 impl Transcription for Block {

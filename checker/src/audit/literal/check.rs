@@ -14,7 +14,7 @@
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
-use crate::audit::literal::blocks::{literal_cases, Block, Transcription, BLOCKS};
+use crate::audit::literal::blocks::{literal_cases, Block, NotC, Transcription, BLOCKS};
 use crate::audit::literal::lockstep;
 use crate::audit::literal::parsed::{self, ParsedReading};
 use crate::audit::literal::{Behaviour, Hazard, Rule, C};
@@ -214,7 +214,7 @@ pub fn audit_block_with<T: Transcription + Sync>(
         check.unresolved.extend(o.unresolved.iter().cloned());
         signed_found.push(o);
     }
-    let mut findings = findings_of(block, &found);
+    let mut findings = findings_of(block, reading.not_c(block), &found);
     findings.extend(signed_bit_types_finding(block, &signed_found));
     findings.sort_by(|x, y| x.id.cmp(&y.id));
     check.findings = findings.iter().map(|f| f.id.clone()).collect();
@@ -692,9 +692,9 @@ enum Subject {
 
 /// One finding per subject, in the order the subjects first occur (in
 /// catalogue order of the variants), and one for a block that is not C.
-fn findings_of(block: &Block, outcomes: &[VariantOutcome]) -> Vec<Finding> {
+fn findings_of(block: &Block, not_c: Option<NotC>, outcomes: &[VariantOutcome]) -> Vec<Finding> {
     let mut findings = Vec::new();
-    if let Some(not_c) = block.not_c {
+    if let Some(not_c) = not_c {
         let mut detail =
             vec![format!("Read as C, the Semantics block of {} does not parse: {}.", block.opcode, not_c.reason)];
         detail.push(format!(

@@ -34,7 +34,7 @@ use crate::pseudocode::print;
 use crate::pseudocode::setting::Setting;
 use crate::text_proof::{operand_has_own_type, read_block_as_written, setting};
 
-use super::blocks::Transcription;
+use super::blocks::{Block, NotC, Transcription};
 use super::{CInt, CType, C};
 
 /// The opcodes whose blocks the audit reads from the text, their
@@ -59,6 +59,9 @@ struct Read {
 /// document.
 pub struct ParsedReading {
     reads: Vec<Read>,
+    /// The root causes whose fixes a block needed before it parsed: where
+    /// there are none, the text's block parses as written.
+    repaired_by: Vec<&'static str>,
 }
 
 impl ParsedReading {
@@ -67,12 +70,14 @@ impl ParsedReading {
     /// with its place and reason, before any audit runs on it.
     pub fn of(doc: &Document, variants: &[Variant]) -> Result<ParsedReading, String> {
         let mut reads = Vec::new();
+        let mut repaired_by = Vec::new();
         for v in variants {
             let block = read_block_as_written(doc, v).map_err(|e| format!("{v}: {e}"))?;
             let setting = setting(v, &block.readings).map_err(|e| format!("{v}: {e}"))?;
+            repaired_by.extend(block.fixes.iter().filter(|f| !repaired_by.contains(*f)).copied().collect::<Vec<_>>());
             reads.push(Read { variant: *v, statements: block.parsed.statements, lines: block.lines, setting });
         }
-        let reading = ParsedReading { reads };
+        let reading = ParsedReading { reads, repaired_by };
         for r in &reading.reads {
             let alg = Concrete;
             let mut c = C::new(&alg);
@@ -100,6 +105,13 @@ impl Transcription for ParsedReading {
         // text, not the inputs.
         self.try_literal(c, variant, inputs).unwrap_or_else(|e| panic!("{variant}: {e}"))
     }
+
+    /// The table says why the block does not parse; the text decides
+    /// whether it still does not: a block that parses as written (its fix
+    /// in the text) is C.
+    fn not_c(&self, block: &Block) -> Option<NotC> {
+        block.not_c.filter(|_| !self.repaired_by.is_empty())
+    }
 }
 
 type Run<T> = Result<T, String>;
@@ -107,6 +119,22 @@ type Run<T> = Result<T, String>;
 /// Where the reading stopped, and why.
 fn at(span: Span, why: impl std::fmt::Display) -> String {
     format!("line {}: {why}", span.start)
+}
+
+/// The C integer type a cast names (`unsigned`, `long long`, `uint32_t`),
+/// as the LP64 model of this module has it.
+fn c_type(spelled: &str) -> Option<CType> {
+    let words: Vec<&str> = spelled.split_whitespace().filter(|w| *w != "int" || spelled == "int").collect();
+    Some(match words.join(" ").as_str() {
+        "_Bool" | "bool" => CType::Bool,
+        "short" | "signed short" | "int16_t" => CType::Short,
+        "unsigned short" | "uint16_t" => CType::UShort,
+        "int" | "signed" | "int32_t" => CType::Int,
+        "unsigned" | "uint32_t" => CType::UInt,
+        "long" | "long long" | "signed long" | "signed long long" | "int64_t" => CType::LongLong,
+        "unsigned long" | "unsigned long long" | "uint64_t" => CType::ULongLong,
+        _ => return None,
+    })
 }
 
 /// The fragments of the text a hazard names, kept for the life of the
@@ -821,6 +849,14 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
                 c.select(chosen, a, b)
             }
             ExprKind::Call(f, args) => self.called(c, e, f, args)?,
+            // `(unsigned)a`: C's conversion, which a signed type that
+            // cannot hold the value leaves implementation-defined.
+            ExprKind::Cast(to, x) => {
+                let ty = c_type(&to.spelled).ok_or_else(|| at(e.span, format!("`({})` is no C type", to.spelled)))?;
+                let fragment = self.expr_fragment(e);
+                let x = self.int(c, x)?;
+                c.assign(fragment, x, ty)
+            }
             _ => return Err(at(e.span, "an expression the literal reading does not follow yet")),
         }))
     }
