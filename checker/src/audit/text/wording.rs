@@ -382,8 +382,13 @@ fn heading(doc: &Document, s: &Section) -> Vec<Finding> {
     if let Some(b) = s.block(BlockKind::Syntax) {
         let lines: Vec<&str> =
             b.code().map(|l| l.text.trim()).filter(|t| !t.starts_with('.') && !t.is_empty()).collect();
-        let written: BTreeSet<String> =
-            lines.iter().map(|t| t.split(['.', ' ', '{']).next().unwrap_or("").to_string()).collect();
+        // An instruction with no operands ends at its `;` (`exit;`); the
+        // grouping braces of 9.7.12.1 are written around what they group.
+        let name_of = |t: &&str| match t.split(['.', ' ', '{', ';']).next().unwrap_or("") {
+            "" if t.starts_with('{') && t.ends_with('}') => "{}".to_string(),
+            name => name.to_string(),
+        };
+        let written: BTreeSet<String> = lines.iter().map(name_of).filter(|n| !n.is_empty()).collect();
         // A name with a dot (9.7.2's `add.cc`) is written whole before the
         // line's next qualifier or operands, its braced options aside
         // (`mad{.hi,.lo}.cc.type` writes `mad.cc`).
@@ -772,6 +777,24 @@ mod tests {
             })
             .collect();
         Document { sections: parse_any("made.md", text.as_bytes()).unwrap() }
+    }
+
+    /// The heading's instruction against its Syntax: one with no operands
+    /// (`exit;`) and the grouping braces (`{ instructionList }`) write the
+    /// name the heading gives; another name is a finding.
+    #[test]
+    fn the_heading_names_what_the_syntax_writes() {
+        let found = |name: &str, syntax: &str| {
+            let text = format!(
+                "#### 9.7.12.7. Control Flow Instructions: `{name}`\n\n`{name}`\n\nEnd.\n\nSyntax\n\n```\n{syntax}\n```\n"
+            );
+            let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+            super::heading(&doc, &doc.sections[0]).into_iter().map(|f| f.summary).collect::<Vec<_>>()
+        };
+        assert!(found("exit", "exit;").is_empty());
+        assert!(found("{}", "{ instructionList }").is_empty());
+        assert!(found("ret", "ret{.uni};").is_empty());
+        assert_eq!(found("trap", "brkpt;"), ["the heading names `trap`, the Syntax block writes `brkpt`"]);
     }
 
     /// The words each spelling finding names, with its section.
