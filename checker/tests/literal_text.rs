@@ -154,12 +154,7 @@ fn the_parsed_loops_agree_with_their_transcriptions_on_edge_values() {
 #[test]
 fn an_edited_block_is_read_as_edited() {
     let Some(seeds) = common::spec_text("an_edited_block_is_read_as_edited") else { return };
-    let copy = tempfile::tempdir().unwrap();
-    for entry in std::fs::read_dir(&seeds).unwrap() {
-        let path = entry.unwrap().path();
-        let text = std::fs::read_to_string(&path).unwrap().replace("d = a ^ b;", "d = a << b;");
-        std::fs::write(copy.path().join(path.file_name().unwrap()), text).unwrap();
-    }
+    let copy = common::edited_copy(&[seeds], |text| text.replace("d = a ^ b;", "d = a << b;"));
     let doc = document::read(&[copy.path().to_path_buf()]).unwrap();
     let b = block("xor").unwrap();
     let reading = ParsedReading::of(&doc, &b.variants()).unwrap();
@@ -177,15 +172,10 @@ fn an_edited_block_is_read_as_edited() {
 #[test]
 fn a_repaired_block_read_from_the_text_is_c() {
     let Some(seeds) = common::spec_text("a_repaired_block_read_from_the_text_is_c") else { return };
-    let copy = tempfile::tempdir().unwrap();
-    for entry in std::fs::read_dir(&seeds).unwrap() {
-        let path = entry.unwrap().path();
-        let text = std::fs::read_to_string(&path)
-            .unwrap()
-            .replace("sign_bit ? mask | 0", "sign_bit ? mask : 0")
-            .replace("sign_bit = (a >> sign_pos) & 1;", "sign_bit = ((unsigned)a >> sign_pos) & 1;");
-        std::fs::write(copy.path().join(path.file_name().unwrap()), text).unwrap();
-    }
+    let copy = common::edited_copy(&[seeds], |text| {
+        text.replace("sign_bit ? mask | 0", "sign_bit ? mask : 0")
+            .replace("sign_bit = (a >> sign_pos) & 1;", "sign_bit = ((unsigned)a >> sign_pos) & 1;")
+    });
     let doc = document::read(&[copy.path().to_path_buf()]).unwrap();
     let b = block("szext").unwrap();
     let ids = |findings: &[Finding]| findings.iter().map(|f| f.id.clone()).collect::<Vec<_>>();

@@ -152,17 +152,15 @@ fn every_variant_is_proven_against_the_text_or_names_why_not() {
 #[test]
 fn an_edited_comparison_block_is_caught() {
     let Some(dir) = common::spec_text("an_edited_comparison_block_is_caught") else { return };
-    let copy = tempfile::tempdir().unwrap();
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files = vec![dir.clone()];
     files.extend(common::modelled_new_sections(&dir));
-    let mut edited = 0;
-    for path in files {
-        let text = std::fs::read_to_string(&path).unwrap();
+    let edited = std::sync::atomic::AtomicUsize::new(0);
+    let copy = common::edited_copy(&files, |text| {
         let new = text.replace("q = BoolOp(!t, c);", "q = BoolOp(t, c);");
-        edited += usize::from(new != text);
-        std::fs::write(copy.path().join(path.file_name().unwrap()), new).unwrap();
-    }
-    assert_eq!(edited, 1, "setp's block holds the line once");
+        edited.fetch_add(usize::from(new != text), std::sync::atomic::Ordering::Relaxed);
+        new
+    });
+    assert_eq!(edited.into_inner(), 1, "setp's block holds the line once");
     let doc = document::read(&[copy.path().to_path_buf()]).unwrap();
     let proof = |name: &str| prove_text(&doc, &Variant::from_mnemonic(name).unwrap(), &Backend::Embedded, TIMEOUT);
     match proof("setp.lt.and.s32 p|q").verdict {
@@ -178,14 +176,8 @@ fn an_edited_comparison_block_is_caught() {
 #[test]
 fn an_edited_block_is_caught() {
     let Some(dir) = common::spec_text("an_edited_block_is_caught") else { return };
-    let copy = tempfile::tempdir().unwrap();
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        let mut text = std::fs::read_to_string(&path).unwrap();
-        // sad's absolute difference turned around.
-        text = text.replace("(a<b) ? b-a : a-b", "(a<b) ? a-b : b-a");
-        std::fs::write(copy.path().join(path.file_name().unwrap()), text).unwrap();
-    }
+    // sad's absolute difference turned around.
+    let copy = common::edited_copy(&[dir], |text| text.replace("(a<b) ? b-a : a-b", "(a<b) ? a-b : b-a"));
     let doc = document::read(&[copy.path().to_path_buf()]).unwrap();
     let v = Variant::from_mnemonic("sad.u32").unwrap();
     match prove_text(&doc, &v, &Backend::Embedded, TIMEOUT).verdict {

@@ -153,6 +153,25 @@ pub fn modelled_new_sections(seeds: &std::path::Path) -> Vec<std::path::PathBuf>
     files
 }
 
+/// A copy of the files `files` (each folder's files, each file itself) in
+/// a new folder, each file's text as `edit` gives it back: a planted edit
+/// of the spec text.
+pub fn edited_copy(files: &[std::path::PathBuf], edit: impl Fn(&str) -> String) -> tempfile::TempDir {
+    let copy = tempfile::tempdir().unwrap();
+    let each = |p: &std::path::PathBuf| -> Vec<std::path::PathBuf> {
+        if p.is_dir() {
+            std::fs::read_dir(p).unwrap().map(|e| e.unwrap().path()).collect()
+        } else {
+            vec![p.clone()]
+        }
+    };
+    for path in files.iter().flat_map(each) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(copy.path().join(path.file_name().unwrap()), edit(&text)).unwrap();
+    }
+    copy
+}
+
 /// One change a fuzz test makes to a valid input, at a character position
 /// taken modulo the input's length.
 #[derive(Clone, Debug)]
