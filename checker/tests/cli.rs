@@ -501,3 +501,21 @@ fn exhaustive_runs_the_vector_path_asked_for() {
         assert!(stdout(&o).is_empty(), "nothing half-written: {}", stdout(&o));
     }
 }
+
+/// `text` on the 9.1 floating-point chapter, which ptxcheck has no model
+/// of: its findings, their root causes with the edits judged on a copy, and
+/// the one line that says the seeds are not in the text, as a user reads
+/// them (the dictionary CI installs; without it the spelling findings go).
+#[test]
+fn text_on_a_chapter_without_a_model() {
+    let Some(seeds) = common::spec_text("text_on_a_chapter_without_a_model") else { return };
+    let chapter = seeds.join("../ptx-9.1/no-model");
+    let o = ptxcheck(&["text", chapter.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    if out.contains("note: no dictionary") {
+        common::skip("text_on_a_chapter_without_a_model: no dictionary");
+        return;
+    }
+    insta::assert_snapshot!("text_no_model", out);
+}
