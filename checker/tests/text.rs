@@ -704,3 +704,19 @@ fn a_description_sentence_deleted_leaves_a_region_silent() {
     let ids: Vec<&str> = now["formulas"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
     assert!(!ids.contains(&"9.7.1.21/szext-clamp-wide"), "its formula went with it: {ids:?}");
 }
+
+/// A root cause whose findings come from a block read as C is not judged
+/// fixed where the block can no longer be read: not's `d = ~a;` written
+/// with a helper no one defines leaves `literal-not-wrong-result` unfound,
+/// and the verdict says why instead of calling it fixed.
+#[test]
+fn a_block_that_cannot_be_read_judges_nothing_fixed() {
+    let test = "a_block_that_cannot_be_read_judges_nothing_fixed";
+    let Some(v) = planted_json(test, "#### 9.7.8.4", "d = ~a;", "d = frob(a);", &[]) else { return };
+    let rc = v["root_causes"].as_array().unwrap().iter().find(|j| j["id"] == "not-pred-complement").unwrap();
+    assert_eq!(rc["status"], "changed", "{rc}");
+    assert!(
+        rc["how"].as_str().unwrap().contains("9.7.8.4, which literal-not-wrong-result is about, is not settled as C"),
+        "{rc}"
+    );
+}

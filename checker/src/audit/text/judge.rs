@@ -210,14 +210,16 @@ pub fn present(units: &[Unit], edit: &Edit) -> bool {
 
 /// Judge every root cause against a document: its units now, how they
 /// differ from the recorded ones, and the findings of the passes that read
-/// it.
+/// it. `unsettled` names the sections whose Semantics block the literal
+/// reading could not read or settle, each with why: a finding of such a
+/// block is not there to be found, and its absence proves nothing.
 pub fn judge(
     doc: &Document,
     root_causes: &[RootCause],
     recorded: (&[UnitPrint], &[RestsOn]),
     now: &[Unit],
     diff: &Diff,
-    findings: &[Finding],
+    (findings, unsettled): (&[Finding], &[(String, String)]),
 ) -> Vec<Judgement> {
     let (prints, rests) = recorded;
     root_causes
@@ -239,7 +241,10 @@ pub fn judge(
                 })
                 .collect();
             let transcription = rc.findings.iter().any(|f| site(rc, f) == Site::Audit);
-            let (status, how) = verdict(doc, rc, now, (&changed, rests_on.len()), findings, transcription);
+            let (status, how) = match unsettled_site(rc, unsettled) {
+                Some(why) => (Status::Changed, why),
+                None => verdict(doc, rc, now, (&changed, rests_on.len()), findings, transcription),
+            };
             let settled = match status {
                 Status::Fixed => rc.findings.iter().filter(|f| site(rc, f) == Site::Settled).cloned().collect(),
                 _ => Vec::new(),
@@ -297,6 +302,17 @@ fn another_fix(root_causes: &[RootCause], rc: &RootCause, diff: &Diff, id: &str)
                 sha256(&undone).starts_with(&print.sha256)
             }
         })
+    })
+}
+
+/// Where one of `rc`'s findings comes from a block read from the text
+/// that the literal reading could not read or settle: why its verdict
+/// cannot be computed.
+fn unsettled_site(rc: &RootCause, unsettled: &[(String, String)]) -> Option<String> {
+    rc.findings.iter().find_map(|f| {
+        let b = literal::block_read_from_text(f)?;
+        let (section, why) = unsettled.iter().find(|(s, _)| s == b.section)?;
+        Some(format!("the Semantics block of {section}, which {f} is about, is not settled as C ({why})"))
     })
 }
 

@@ -240,13 +240,18 @@ fn run_on(document: Document) -> Result<TextAudit, TextError> {
     let modelled: Vec<units::Unit> =
         now.iter().filter(|u| covered.iter().any(|c| c == u.base_section())).cloned().collect();
     let revision = revision::diff(&rendered, &modelled);
+    let unsettled: Vec<(String, String)> = literal
+        .blocks
+        .iter()
+        .filter_map(|b| b.unresolved.first().map(|why| (b.section.clone(), why.clone())))
+        .collect();
     let judged = judge::judge(
         &document,
         crate::audit::errata::all(),
         (&prints.unit, &prints.rests_on),
         &now,
         &revision,
-        &findings,
+        (&findings, &unsettled),
     );
     // A fixed root cause's literal findings outside the blocks its edits
     // touch are settled by its prose: the text now says what C leaves open.
