@@ -728,17 +728,17 @@ fn is_type_name(word: &str) -> bool {
 /// writes: one finding per span, with the edit to the section's own name
 /// where its Syntax has one of that kind (a type's, for a `...type`).
 fn foreign_placeholders(doc: &Document, all: &[Unit]) -> Vec<Finding> {
-    let sections: Vec<&Section> = doc.first_renderings().collect();
+    let sections: Vec<(&Section, Vec<String>)> = doc.first_renderings().map(|s| (s, all_set_names(s))).collect();
     let mut out = Vec::new();
-    for section in &sections {
+    for (section, own_sets) in &sections {
         let opcodes: Vec<String> = templates(section).into_iter().map(|t| t.opcode).collect();
         if opcodes.is_empty() {
             continue;
         }
         let own = syntax_words(section);
-        let own_sets = all_set_names(section);
-        let elsewhere =
-            |w: &String| sections.iter().filter(|o| o.number != section.number).find(|o| all_set_names(o).contains(w));
+        let elsewhere = |w: &String| {
+            sections.iter().find(|(o, sets)| o.number != section.number && sets.contains(w)).map(|(o, _)| *o)
+        };
         let prose = |u: &&Unit| {
             u.base_section() == section.number
                 && !u.section.contains('@')
