@@ -83,7 +83,15 @@ fn check_fix(rc: &RootCause, seeds: &[(String, String)], before: &[String]) -> O
     }
     let want: Vec<&String> = before.iter().filter(|f| !rc.findings.contains(f)).collect();
     let now = finding_ids(&v);
-    for f in now.iter().filter(|f| !want.contains(f)) {
+    // A fix may bring to light a hazard that the defect it removes hid: a
+    // finding of a C rule that another root cause's prose settles there
+    // (`settles`) is that open root cause's site, not a new defect.
+    let revealed = |f: &String| {
+        let under =
+            v["findings"].as_array().unwrap().iter().find(|x| x["id"] == f.as_str()).unwrap()["root_cause"].clone();
+        errata::all().iter().any(|o| o.id != rc.id && under == o.id.as_str() && !o.settles.is_empty())
+    };
+    for f in now.iter().filter(|f| !want.contains(f) && !revealed(f)) {
         wrong.push(format!("new finding {f}"));
     }
     for f in want.iter().filter(|f| !now.contains(f)) {

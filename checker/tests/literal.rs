@@ -110,12 +110,14 @@ fn signed_add_overflows_and_short_results_convert() {
     assert!(convert.summary.contains("implementation-defined"));
 }
 
-/// szext's block is not C, and its smallest repair is still read: the
-/// repaired text shifts (~0), a negative int, on every input that does not
+/// szext's block, read from the seeds, is not C, and its smallest repair
+/// is still read: the repaired text shifts (~0), a negative int, on every input that does not
 /// clamp, and shifts a negative .s32 value right.
 #[test]
 fn szext_is_not_c_and_its_repair_is_read_literally() {
-    let audit = audit_blocks(&Backend::Embedded, TIMEOUT, &[the_block("szext")], None).expect("runs");
+    let Some(seeds) = common::spec_text("szext_is_not_c_and_its_repair_is_read_literally") else { return };
+    let doc = document::read(&[seeds]).expect("the spec text reads");
+    let audit = audit_blocks(&Backend::Embedded, TIMEOUT, &[the_block("szext")], Some(&doc)).expect("runs");
     let ids: Vec<&str> = audit.findings.iter().map(|f| f.id.as_str()).collect();
     assert_eq!(
         ids,

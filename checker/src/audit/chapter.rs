@@ -162,6 +162,7 @@ pub fn derive(
             also: None,
             reading: None,
             findings: sites.iter().map(|i| findings[*i].id.clone()).collect(),
+            settles: Vec::new(),
         };
         let site_findings: Vec<&Finding> = sites.iter().map(|i| &findings[*i]).collect();
         let (status, how) = judge(doc, &site_findings, passes);

@@ -159,6 +159,15 @@ pub struct RootCause {
     pub reading: Option<String>,
     /// The ids of the findings it covers (its sites).
     pub findings: Vec<String>,
+    /// The C rules (`conversion-out-of-range`, as in a literal finding's
+    /// id) whose result its prose states wherever a Semantics block of its
+    /// sections meets them: a literal finding of one of them there that no
+    /// root cause lists is a site of this one too. Such a finding is one
+    /// that another fix brings to light (a hazard that an earlier one hid)
+    /// or that an edited block adds; it is the same defect, with the same
+    /// fix, not a new one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub settles: Vec<String>,
 }
 
 /// One edit of the spec text: in unit `unit` (a coverage unit's id, where
@@ -294,6 +303,14 @@ pub fn load(name: &str, text: &str) -> Result<Vec<RootCause>, String> {
         }
         seen.push(&rc.id);
     }
+    // A settled rule is one the literal reading names in its finding ids:
+    // a C rule, or the signed reading of the bit types.
+    let rules = || crate::audit::literal::Rule::ALL.map(|r| r.slug()).into_iter().chain(["bit-types-signed"]);
+    for rc in &file.root_cause {
+        if let Some(r) = rc.settles.iter().find(|r| !rules().any(|k| k == r.as_str())) {
+            return Err(format!("{name}: root cause `{}` settles `{r}`, not a rule the literal reading names", rc.id));
+        }
+    }
     let mut sites: Vec<&str> = Vec::new();
     for f in file.root_cause.iter().flat_map(|rc| rc.findings.iter()) {
         if sites.contains(&f.as_str()) {
@@ -312,9 +329,35 @@ pub fn all() -> &'static [RootCause] {
     &ROOT_CAUSES
 }
 
-/// The root cause a finding is a site of.
+/// The root cause that lists a finding among its sites.
 pub fn of(finding_id: &str) -> Option<&'static RootCause> {
     all().iter().find(|rc| rc.findings.iter().any(|f| f == finding_id))
+}
+
+/// The root cause a finding is a site of: the one that lists it, else the
+/// one whose prose settles its C rule in its section ([`RootCause::settles`]).
+pub fn of_finding(f: &Finding) -> Option<&'static RootCause> {
+    of(&f.id).or_else(|| all().iter().find(|rc| rc.settles_site(f)))
+}
+
+impl RootCause {
+    /// Whether `f`, a literal finding no root cause lists, meets a C rule
+    /// this root cause's prose settles, in one of its sections.
+    fn settles_site(&self, f: &Finding) -> bool {
+        let Some(rest) = f.id.strip_prefix("literal-") else { return false };
+        let in_section = self
+            .sections
+            .iter()
+            .any(|s| f.section == *s || f.section.strip_prefix(s.as_str()).is_some_and(|r| r.starts_with('.')));
+        // `literal-OPCODE-RULE[-FRAGMENT]`: the rule follows one of the
+        // opcode's dash-separated words.
+        let rule_follows = |rule: &String| {
+            rest.match_indices('-').any(|(i, _)| {
+                rest[i + 1..].strip_prefix(rule.as_str()).is_some_and(|r| r.is_empty() || r.starts_with('-'))
+            })
+        };
+        in_section && self.settles.iter().any(rule_follows)
+    }
 }
 
 /// The prefix of the ids of the findings of the spec-text pass
@@ -328,7 +371,7 @@ pub const UNASSIGNED: &str = "unassigned";
 /// Name each finding's root cause and give it that root cause's severity.
 pub fn assign(findings: &mut [Finding]) {
     for f in findings {
-        match of(&f.id) {
+        match of_finding(f) {
             Some(rc) => {
                 f.root_cause = rc.id.clone();
                 f.severity = rc.severity();
@@ -344,10 +387,15 @@ pub fn assign(findings: &mut [Finding]) {
 pub fn group(findings: &[Finding]) -> Vec<(Option<&'static RootCause>, Vec<&Finding>)> {
     let mut out: Vec<(Option<&'static RootCause>, Vec<&Finding>)> = all()
         .iter()
-        .map(|rc| (Some(rc), rc.findings.iter().filter_map(|id| findings.iter().find(|f| &f.id == id)).collect()))
+        .map(|rc| {
+            let listed = rc.findings.iter().filter_map(|id| findings.iter().find(|f| &f.id == id));
+            let settled =
+                findings.iter().filter(|f| of(&f.id).is_none() && of_finding(f).is_some_and(|r| r.id == rc.id));
+            (Some(rc), listed.chain(settled).collect())
+        })
         .filter(|(_, fs): &(_, Vec<&Finding>)| !fs.is_empty())
         .collect();
-    let loose: Vec<&Finding> = findings.iter().filter(|f| of(&f.id).is_none()).collect();
+    let loose: Vec<&Finding> = findings.iter().filter(|f| of_finding(f).is_none()).collect();
     if !loose.is_empty() {
         out.push((None, loose));
     }
@@ -416,6 +464,28 @@ mod tests {
             assert!(!rc.problem.contains('\n'), "{}: the problem is one line", rc.id);
             assert!(!rc.sections.is_empty(), "{}", rc.id);
         }
+    }
+
+    /// A literal finding no root cause lists, of a C rule whose result the
+    /// prose of one states in its sections, is that one's site there, and
+    /// only there: elsewhere it stays visible as unassigned.
+    #[test]
+    fn a_settled_rule_is_a_site_in_its_sections_only() {
+        let mut fs = vec![
+            finding("literal-szext-conversion-out-of-range"),
+            Finding { section: "9.7.3.1".into(), ..finding("literal-testp-conversion-out-of-range") },
+            finding("literal-szext-conversion-out-of-rangey"),
+            finding("literal-szext-left-shift-of-negative-x"),
+        ];
+        assign(&mut fs);
+        assert_eq!(fs[0].root_cause, "integer-arithmetic-undefined");
+        assert_eq!(fs[1].root_cause, UNASSIGNED, "another chapter's block");
+        assert_eq!(fs[2].root_cause, UNASSIGNED, "a rule is a whole word of the id");
+        assert_eq!(fs[3].root_cause, UNASSIGNED, "a rule no root cause settles");
+        let groups = group(&fs);
+        let rc = groups.iter().find(|(rc, _)| rc.is_some_and(|r| r.id == "integer-arithmetic-undefined")).unwrap();
+        assert_eq!(rc.1.len(), 1);
+        assert_eq!(groups.last().unwrap().1.len(), 3);
     }
 
     #[test]

@@ -212,6 +212,19 @@ pub enum Rule {
 }
 
 impl Rule {
+    pub const ALL: [Rule; 11] = [
+        Rule::SignedOverflow,
+        Rule::DivisionByZero,
+        Rule::QuotientOverflow,
+        Rule::ShiftByNegative,
+        Rule::ShiftPastWidth,
+        Rule::LeftShiftOfNegative,
+        Rule::ShiftIntoSignBit,
+        Rule::RightShiftOfNegative,
+        Rule::ConversionOutOfRange,
+        Rule::BitIndexOutOfRange,
+        Rule::ArrayIndexOutOfRange,
+    ];
     pub fn behaviour(self) -> Behaviour {
         match self {
             Rule::RightShiftOfNegative | Rule::ConversionOutOfRange => Behaviour::ImplementationDefined,

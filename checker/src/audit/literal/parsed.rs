@@ -43,7 +43,7 @@ use super::{CInt, CType, C};
 /// below keeps doing so until the transcriptions go).
 pub const FROM_TEXT: &[&str] = &[
     "add", "sub", "sad", "div", "rem", "abs", "neg", "min", "max", "add.cc", "addc", "sub.cc", "subc", "selp", "and",
-    "or", "xor", "not", "cnot", "shf", "shl", "shr",
+    "or", "xor", "not", "cnot", "shf", "shl", "shr", "szext", "bmsk",
 ];
 
 /// One variant's block as the reading takes it.
