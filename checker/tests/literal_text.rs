@@ -57,25 +57,133 @@ fn said(f: &Finding) -> Said {
 /// report's audit yet (`docs/audit.md`).
 const LOOPS: &[&str] = &["popc", "clz", "bfind", "brev", "bfe", "bfi"];
 
+/// Where the text names per line what the transcription names once for
+/// the block: a transcribed finding, and the text's findings it is (the
+/// same rule, kind and severity). The transcriptions name a rule's hazard
+/// under one fragment for all the variants' lines (`d = t...`), and
+/// under the statement (`t = a * b`, `+ CC.CF`); the text names each
+/// under its own expression (`d = t<31..0>`, `a * b`,
+/// `t<31..0> + c + CC.CF`).
+const RENAMED: &[(&str, &[&str])] = &[
+    (
+        "literal-mul-conversion-out-of-range",
+        &[
+            "literal-mul-conversion-out-of-range-d-t-2n-minus-1-n",
+            "literal-mul-conversion-out-of-range-d-t-n-minus-1-0",
+        ],
+    ),
+    (
+        "literal-mad-conversion-out-of-range",
+        &[
+            "literal-mad-conversion-out-of-range-d-t-2n-minus-1-n-plus-c",
+            "literal-mad-conversion-out-of-range-d-t-n-minus-1-0-plus-c",
+        ],
+    ),
+    ("literal-mad-signed-overflow-t-a-times-b", &["literal-mad-signed-overflow-a-times-b"]),
+    (
+        "literal-mul24-conversion-out-of-range",
+        &["literal-mul24-conversion-out-of-range-d-t-47-16", "literal-mul24-conversion-out-of-range-d-t-31-0"],
+    ),
+    (
+        "literal-mad24-conversion-out-of-range",
+        &[
+            "literal-mad24-conversion-out-of-range-d-t-47-16-plus-c",
+            "literal-mad24-conversion-out-of-range-d-t-31-0-plus-c",
+        ],
+    ),
+    (
+        "literal-mad.cc-conversion-out-of-range",
+        &[
+            "literal-mad.cc-conversion-out-of-range-d-t-63-32-plus-c",
+            "literal-mad.cc-conversion-out-of-range-d-t-31-0-plus-c",
+        ],
+    ),
+    ("literal-mad.cc-signed-overflow-t-a-times-b", &["literal-mad.cc-signed-overflow-a-times-b"]),
+    (
+        "literal-madc-conversion-out-of-range",
+        &[
+            "literal-madc-conversion-out-of-range-d-t-63-32-plus-c-plus-cc-cf",
+            "literal-madc-conversion-out-of-range-d-t-31-0-plus-c-plus-cc-cf",
+        ],
+    ),
+    ("literal-madc-signed-overflow-t-a-times-b", &["literal-madc-signed-overflow-a-times-b"]),
+    (
+        "literal-madc-signed-overflow-plus-cc-cf",
+        &[
+            "literal-madc-signed-overflow-t-63-32-plus-c-plus-cc-cf",
+            "literal-madc-signed-overflow-t-31-0-plus-c-plus-cc-cf",
+        ],
+    ),
+];
+
+/// The multiplies, read from the text and not yet switched: their root
+/// causes' fixes state t's width in a comment, which C does not read, so
+/// the text's reading of a fixed block still finds what the fix settles
+/// (`docs/audit.md`).
+const MULTIPLIES: &[&str] = &["mul", "mad", "mul24", "mad24", "mad.cc", "madc"];
+
+/// One block read from the text against its transcription, finding by
+/// finding, with the differences the tables above explain.
+fn compare(doc: &Document, opcode: &str) {
+    let b = block(opcode).expect("a transcribed block");
+    let reading = ParsedReading::of(doc, &b.variants()).unwrap_or_else(|e| panic!("{opcode}: {e}"));
+    let (check, by_hand) = audit_block_with(&Backend::Embedded, TIMEOUT, b, b).unwrap();
+    let (text_check, parsed) = audit_block_with(&Backend::Embedded, TIMEOUT, b, &reading).unwrap();
+    assert_eq!(text_check.unresolved, check.unresolved, "{opcode}: what the solver left open");
+    let only = TEXT_ONLY.iter().find(|(op, _)| *op == opcode).map(|(_, f)| *f);
+    // The transcription's findings under the text's names, each with the
+    // witness to compare where the name is the same.
+    let mut want: Vec<(Said, bool)> = Vec::new();
+    for f in &by_hand {
+        match RENAMED.iter().find(|(id, _)| *id == f.id) {
+            Some((_, names)) => want.extend(names.iter().map(|n| ((n.to_string(), said(f).1, said(f).2, None), false))),
+            None => want.push((said(f), only.is_none())),
+        }
+    }
+    want.sort_by(|x, y| x.0 .0.cmp(&y.0 .0));
+    let got: Vec<&Finding> = parsed.iter().filter(|f| Some(f.id.as_str()) != only).collect();
+    assert!(only.is_none_or(|o| parsed.iter().any(|f| f.id == o)), "{opcode}: no {only:?}");
+    let ids = |all: &[String]| all.join(", ");
+    let (w, g): (Vec<String>, Vec<String>) =
+        (want.iter().map(|x| x.0 .0.clone()).collect(), got.iter().map(|f| f.id.clone()).collect());
+    assert_eq!(ids(&g), ids(&w), "{opcode}");
+    for ((expected, witnessed), f) in want.iter().zip(&got) {
+        let s = said(f);
+        assert_eq!((&s.1, &s.2), (&expected.1, &expected.2), "{opcode}: {}", f.id);
+        if *witnessed {
+            assert_eq!(witness_as_transcribed(&s, expected), expected.3, "{opcode}: {}", f.id);
+        }
+    }
+}
+
+/// The text's witness with its table cut to the outputs the transcription
+/// computes: the carry flag, which the prose under a 9.7.2 block writes,
+/// is a row of the text's table (never stored by the block) and not of
+/// the transcription's.
+fn witness_as_transcribed(text: &Said, transcribed: &Said) -> Option<Vec<String>> {
+    let (Some(t), Some(h)) = (&text.3, &transcribed.3) else { return text.3.clone() };
+    let kept: Vec<String> =
+        t.iter().filter(|line| !line.starts_with("(\"CC.CF\"") || h.contains(*line)).cloned().collect();
+    Some(kept)
+}
+
 #[test]
 fn the_parsed_blocks_give_the_transcriptions_findings() {
     let Some(doc) = doc("the_parsed_blocks_give_the_transcriptions_findings") else { return };
     for opcode in FROM_TEXT {
-        let b = block(opcode).expect("a transcribed block");
-        let reading = ParsedReading::of(&doc, &b.variants()).unwrap_or_else(|e| panic!("{opcode}: {e}"));
-        let (_, by_hand) = audit_block_with(&Backend::Embedded, TIMEOUT, b, b).unwrap();
-        let (_, parsed) = audit_block_with(&Backend::Embedded, TIMEOUT, b, &reading).unwrap();
-        let by_hand: Vec<Said> = by_hand.iter().map(said).collect();
-        let mut parsed: Vec<Said> = parsed.iter().map(said).collect();
-        let Some((_, only)) = TEXT_ONLY.iter().find(|(op, _)| op == opcode) else {
-            assert_eq!(parsed, by_hand, "{opcode}");
-            continue;
-        };
-        let k = parsed.iter().position(|f| f.0 == *only).unwrap_or_else(|| panic!("{opcode}: no {only}"));
-        parsed.remove(k);
-        let without_witness =
-            |all: &[Said]| all.iter().map(|f| (f.0.clone(), f.1.clone(), f.2.clone())).collect::<Vec<_>>();
-        assert_eq!(without_witness(&parsed), without_witness(&by_hand), "{opcode}");
+        compare(&doc, opcode);
+    }
+}
+
+/// The multiplies' blocks, each line's variant named in its comment, read
+/// as their root causes' fixes write them: the transcriptions' findings,
+/// named per line.
+#[test]
+fn the_multiplies_read_from_the_text_give_the_transcriptions_findings() {
+    let Some(doc) = doc("the_multiplies_read_from_the_text_give_the_transcriptions_findings") else { return };
+    assert!(MULTIPLIES.iter().all(|op| !FROM_TEXT.contains(op)), "a switched block is compared above");
+    for opcode in MULTIPLIES {
+        compare(&doc, opcode);
     }
 }
 

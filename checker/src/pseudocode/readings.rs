@@ -180,17 +180,20 @@ pub fn is_qualifier_word(setting: &Setting, word: &str) -> bool {
     setting.bound.iter().any(|(_, v)| *v == dotted) || ptx_spec::catalogue::Type::ALL.iter().any(|t| t.name() == word)
 }
 
+/// `bitwidth of type`: the width of the type the variant writes for
+/// `.type`.
+pub fn type_width(setting: &Setting) -> Option<u32> {
+    let ty = setting.bound(".type")?;
+    ptx_spec::catalogue::Type::ALL.into_iter().find(|t| t.to_string() == ty).map(|t| t.width())
+}
+
 /// A phrase of prose as a value: `bitwidth of type` is the width of
 /// `.type`; `BoolOp specified` whether the variant writes a `.BoolOp`;
 /// `dest predicate selected` whether it writes a predicate destination.
 pub fn prose<A: Algebra>(alg: &A, setting: &Setting, words: &[String]) -> Option<Value<A>> {
     let phrase = words.join(" ");
     Some(match phrase.as_str() {
-        "bitwidth of type" => {
-            let ty = setting.bound(".type")?;
-            let t = ptx_spec::catalogue::Type::ALL.into_iter().find(|t| t.to_string() == ty)?;
-            Value::Int(Int::constant(alg, i128::from(t.width())))
-        }
+        "bitwidth of type" => Value::Int(Int::constant(alg, i128::from(type_width(setting)?))),
         "BoolOp specified" => Value::Truth(Truth::constant(alg, setting.bound(".BoolOp").is_some())),
         "dest predicate selected" => {
             Value::Truth(Truth::constant(alg, setting.operands.iter().any(|o| o.output && o.name == "p")))

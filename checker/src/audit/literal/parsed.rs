@@ -16,7 +16,16 @@
 //!   and two of them compare equal when they are the same qualifier;
 //! - `min(x, y)` and `max(x, y)` are the usual functions on the arguments'
 //!   common type;
+//! - `bitwidth of type` is the width of the variant's `.type`, an `int`;
 //! - a result never stored is undefined.
+//!
+//! Where a block names the variant a line is for only in its comment
+//! (`d = t<2n-1..n>;  // for .hi variant`), every such line runs as code
+//! and only the last one counts: that is the order pass's finding
+//! (`text-order-...-overwritten-d`). The reading reads each such comment as
+//! the guard its root cause's fix writes (`if (.hi)`), as it reads a block
+//! that does not parse as its fix edits it, and names that root cause
+//! among the block's repairs.
 //!
 //! The reading runs beside the transcriptions until every family has
 //! switched; a test compares the two, hazard by hazard, on every variant
@@ -28,14 +37,21 @@ use std::sync::{Mutex, OnceLock};
 use ptx_spec::bv::{Algebra, Concrete};
 use ptx_spec::catalogue::{Out, Outputs, Type, Variant};
 
+use crate::audit::errata;
 use crate::audit::text::document::Document;
 use crate::pseudocode::ast::{AssignOp, BinaryOp, Expr, ExprKind, Span, Stmt, StmtKind, UnaryOp};
 use crate::pseudocode::print;
+use crate::pseudocode::readings::{comment_guard, type_width};
 use crate::pseudocode::setting::Setting;
 use crate::text_proof::{operand_has_own_type, read_block_as_written, setting};
 
 use super::blocks::{Block, NotC, Transcription};
 use super::{CInt, CType, C};
+
+/// Whether a statement is one whose comment names the variant it is for.
+fn guarded_by_comment(s: &Stmt) -> bool {
+    s.comment.as_ref().is_some_and(|k| comment_guard(&k.text).is_some())
+}
 
 /// The opcodes whose blocks the audit reads from the text, their
 /// transcriptions no longer read. Each was held against its transcription,
@@ -74,7 +90,11 @@ impl ParsedReading {
         for v in variants {
             let block = read_block_as_written(doc, v).map_err(|e| format!("{v}: {e}"))?;
             let setting = setting(v, &block.readings).map_err(|e| format!("{v}: {e}"))?;
-            repaired_by.extend(block.fixes.iter().filter(|f| !repaired_by.contains(*f)).copied().collect::<Vec<_>>());
+            let mut fixes = block.fixes.clone();
+            if block.parsed.statements.iter().any(guarded_by_comment) {
+                fixes.extend(errata::of(&format!("text-order-{}-overwritten-d", v.section())).map(|rc| rc.id.as_str()));
+            }
+            repaired_by.extend(fixes.iter().filter(|f| !repaired_by.contains(*f)).copied().collect::<Vec<_>>());
             reads.push(Read { variant: *v, statements: block.parsed.statements, lines: block.lines, setting });
         }
         let reading = ParsedReading { reads, repaired_by };
@@ -273,6 +293,13 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
 
     fn stmt(&mut self, c: &mut C<'a, A>, s: &Stmt) -> Run<()> {
         let alg = self.alg;
+        // `// for .hi variant`: the line is for the variants that write
+        // `.hi` (the module's note).
+        if let Some(q) = s.comment.as_ref().and_then(|k| comment_guard(&k.text)) {
+            if !self.read.setting.writes(&q) {
+                return Ok(());
+            }
+        }
         match &s.kind {
             StmtKind::Empty => Ok(()),
             StmtKind::Block(b) => self.block(c, b),
@@ -516,6 +543,9 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             ExprKind::Unary(UnaryOp::Minus, x) => self.constant(x).map(|v| -v),
             ExprKind::Unary(UnaryOp::Not, x) => self.constant(x).map(|v| i128::from(v == 0)),
             ExprKind::Qualifier(_) => self.optional_written(e).map(i128::from),
+            ExprKind::Prose(words) if words.join(" ") == "bitwidth of type" => {
+                type_width(&self.read.setting).map(i128::from)
+            }
             ExprKind::Binary(op @ (Eq | Ne), x, y) if self.modifier_of(x).is_some() => {
                 let same = self.modifier_of(x)? == self.modifier_of(y)?;
                 Some(i128::from(same == (*op == Eq)))
@@ -849,6 +879,10 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
                 c.select(chosen, a, b)
             }
             ExprKind::Call(f, args) => self.called(c, e, f, args)?,
+            ExprKind::Prose(_) => match self.constant(e) {
+                Some(width) => c.int(width),
+                None => return Err(at(e.span, "prose the literal reading does not read as a value")),
+            },
             // `(unsigned)a`: C's conversion, which a signed type that
             // cannot hold the value leaves implementation-defined.
             ExprKind::Cast(to, x) => {
