@@ -45,6 +45,8 @@ pub struct HelperTable {
     /// Words followed by `(` that are not calls: C's keywords and operators
     /// spelled as words.
     pub not_calls: Vec<String>,
+    /// Functions C's standard library defines: calls of C's, not helpers.
+    pub c_library: Vec<String>,
     pub helper: Vec<Helper>,
 }
 
@@ -175,7 +177,8 @@ pub fn calls(doc: &Document, table: &HelperTable) -> Vec<Call> {
         let locals = assigned(&lines);
         for l in &lines {
             for (name, _, fragment) in calls_in(code_of(&l.text)) {
-                if table.not_calls.contains(&name) || locals.contains(&name) || defined.contains(&name) {
+                let c_library = table.c_library.contains(&name);
+                if c_library || table.not_calls.contains(&name) || locals.contains(&name) || defined.contains(&name) {
                     continue;
                 }
                 if out.iter().any(|c| c.section == s.number && c.name == name) {
@@ -301,6 +304,15 @@ mod tests {
         };
         let not_calls = TABLE.not_calls.clone();
         assert_eq!(defined(&doc, &not_calls), HashSet::from(["clamp".to_string()]));
+    }
+
+    /// `sqrt` is C's (<math.h>); `isNaN` is no name C defines.
+    #[test]
+    fn the_c_library_is_not_a_helper() {
+        let text = "#### 9.7.3.15. sqrt\n\nSemantics\n\n```\nd = isNaN(a) ? a : sqrt(a);\n```\n";
+        let doc = Document { sections: super::super::document::parse("f.md", text.as_bytes()).unwrap() };
+        let names: Vec<String> = calls(&doc, &TABLE).into_iter().map(|c| c.name).collect();
+        assert_eq!(names, ["isNaN"]);
     }
 
     #[test]
