@@ -18,6 +18,7 @@ pub mod judge;
 pub mod labels;
 pub mod names;
 pub mod operands;
+pub mod operators;
 pub mod optional;
 pub mod order;
 pub mod packed;
@@ -174,6 +175,7 @@ fn passes(
     findings.extend(requirements::findings(document));
     findings.extend(control::check(document));
     findings.extend(order::check(document));
+    findings.extend(operators::check(document));
     findings.extend(semantics::check(document));
     findings.extend(labels::check(document));
     findings.extend(optional::check(document));

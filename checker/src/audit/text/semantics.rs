@@ -81,10 +81,13 @@ pub fn check(doc: &Document) -> Vec<Finding> {
 /// What a diagnostic's finding is named after, so that an edit elsewhere
 /// in the block leaves the name alone: what is wrong (`no-colon`), and the
 /// name or constant it is at, where it is at one
-/// (`hyphenated-name-sum-overflow`).
+/// (`hyphenated-name-sum-overflow`). A missing `;` is after whatever ends
+/// the statement, which names no defect of its own: the block's missing
+/// semicolons are one finding, each place in its detail, whatever an edit
+/// of a statement leaves at its end.
 fn subject(d: &Diagnostic) -> String {
     let wordlike = d.fragment.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    if !d.fragment.is_empty() && wordlike {
+    if !d.fragment.is_empty() && wordlike && d.code != "no-semicolon" {
         format!("{}-{}", d.code, d.fragment.to_ascii_lowercase().replace('_', "-"))
     } else {
         d.code.to_string()
