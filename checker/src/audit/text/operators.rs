@@ -186,13 +186,8 @@ fn printed(e: &Expr) -> String {
 /// `pow(2, a)`).
 pub fn check(doc: &Document) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
-    let mut seen: Vec<&str> = Vec::new();
-    for r in semantics::read(doc) {
+    for r in semantics::read_once(doc) {
         let s = r.section;
-        if seen.contains(&s.number.as_str()) {
-            continue;
-        }
-        seen.push(&s.number);
         let sources = floating_sources(s);
         if sources.is_empty() {
             continue;

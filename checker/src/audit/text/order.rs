@@ -468,13 +468,8 @@ fn register_pairs(section: &Section) -> Vec<(String, String)> {
 /// The order findings of every Semantics block.
 pub fn check(doc: &Document) -> Vec<Finding> {
     let mut out = Vec::new();
-    let mut seen: Vec<&str> = Vec::new();
-    for r in semantics::read(doc) {
+    for r in semantics::read_once(doc) {
         let s = r.section;
-        if seen.contains(&s.number.as_str()) {
-            continue;
-        }
-        seen.push(&s.number);
         let code = |line: usize| {
             s.block(BlockKind::Semantics)
                 .and_then(|b| b.lines.iter().find(|l| l.number == line))

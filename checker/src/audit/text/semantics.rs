@@ -37,6 +37,20 @@ pub fn read(doc: &Document) -> Vec<Read<'_>> {
         .collect()
 }
 
+/// The first Semantics block of each section, in document order: a
+/// section the text renders twice is read once.
+pub fn read_once(doc: &Document) -> Vec<Read<'_>> {
+    let mut seen: Vec<&str> = Vec::new();
+    let mut out = Vec::new();
+    for r in read(doc) {
+        if !seen.contains(&r.section.number.as_str()) {
+            seen.push(&r.section.number);
+            out.push(r);
+        }
+    }
+    out
+}
+
 /// Every place where a Semantics block is not the dialect, as a
 /// malformed-code finding: one per fragment and block (a hyphenated name
 /// assigned at two places is one finding), each place named in its detail.
