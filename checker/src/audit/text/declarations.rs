@@ -110,6 +110,8 @@ struct Reference {
 /// reference to a name.
 pub struct Parse {
     parents: Vec<Option<usize>>,
+    /// Per body, how it runs within its parent.
+    guards: Vec<Guard>,
     references: Vec<Reference>,
 }
 
@@ -130,6 +132,43 @@ impl Parse {
         out
     }
 
+    /// The bodies from `body` up to the top, `body` first.
+    fn chain(&self, body: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut b = Some(body);
+        while let Some(x) = b {
+            out.push(x);
+            b = self.parents[x];
+        }
+        out
+    }
+    /// Whether every input that reaches `used` ran `set` first, by their
+    /// guards: below the body both are in, `set` runs under conditions the
+    /// instruction's form fixes (`.xorsign`, `!isPresent(c)`), with no
+    /// `else`, loop or value test on the way, and `used` runs under each
+    /// of those terms too.
+    fn same_guard(&self, set: usize, used: usize) -> bool {
+        let (up, other) = (self.chain(set), self.chain(used));
+        let below = |chain: &[usize]| {
+            chain.iter().take_while(|b| !up.contains(b) || !other.contains(b)).copied().collect::<Vec<_>>()
+        };
+        let mut needed: Vec<&str> = Vec::new();
+        for b in below(&up) {
+            match &self.guards[b] {
+                Guard::Always => {}
+                Guard::Then(terms, true) => needed.extend(terms.iter().map(String::as_str)),
+                Guard::Then(_, false) | Guard::Other => return false,
+            }
+        }
+        let have: Vec<&str> = below(&other)
+            .into_iter()
+            .flat_map(|b| match &self.guards[b] {
+                Guard::Then(terms, _) => terms.iter().map(String::as_str).collect(),
+                _ => Vec::new(),
+            })
+            .collect();
+        !needed.is_empty() && needed.iter().all(|t| have.contains(t))
+    }
     fn within(&self, body: usize, outer: usize) -> bool {
         let mut b = Some(body);
         while let Some(x) = b {
@@ -154,6 +193,7 @@ impl Parser<'_> {
     }
     fn new_body(&mut self, parent: usize) -> usize {
         self.parse.parents.push(Some(parent));
+        self.parse.guards.push(Guard::Always);
         self.parse.parents.len() - 1
     }
     /// Statements up to the end of the tokens or a `}` closing `body`.
@@ -186,12 +226,15 @@ impl Parser<'_> {
                 self.at += 1;
                 // A `for`'s header belongs to the loop: its `i` lives there.
                 let own = self.new_body(body);
+                let from = self.at;
                 self.parenthesised(own);
                 let inner = self.new_body(own);
+                self.parse.guards[inner] = if is_if { terms(&self.tokens[from..self.at]) } else { Guard::Other };
                 self.statement(inner);
                 if is_if && self.peek() == Some("else") {
                     self.at += 1;
                     let other = self.new_body(body);
+                    self.parse.guards[other] = Guard::Other;
                     self.statement(other);
                 }
             }
@@ -308,8 +351,67 @@ impl Parser<'_> {
     }
 }
 
+/// How a body runs within its parent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Guard {
+    /// Whenever its parent does: a braced block, an `if`'s or a loop's
+    /// header.
+    Always,
+    /// As the then-branch of an `if`: the condition's terms (`a && b` is
+    /// `a`, `b`), each written out, and whether each is fixed by the
+    /// instruction's form.
+    Then(Vec<String>, bool),
+    /// On some passes or none: an `else`, a loop's or a `switch`'s body.
+    Other,
+}
+
+/// Helpers whose value the instruction's form fixes, not its operands'
+/// values: whether an optional operand is written.
+const FORM_HELPERS: &[&str] = &["isPresent"];
+
+/// The then-branch guard of an `if`'s parenthesised condition
+/// (`( ... )`): its terms, split at its top-level `&&` (none where it has a
+/// top-level `||`), and whether each is fixed by the form: qualifiers and
+/// [`FORM_HELPERS`] calls joined by `!`, `==`, `!=` and brackets.
+fn terms(condition: &[Token]) -> Guard {
+    let inner = condition.get(1..condition.len().saturating_sub(1)).unwrap_or_default();
+    let mut out: Vec<String> = Vec::new();
+    let mut fixed_all = !inner.is_empty();
+    let mut depth = 0;
+    let mut term: Vec<&str> = Vec::new();
+    for (k, t) in inner.iter().enumerate() {
+        let text = t.text.as_str();
+        match text {
+            "(" => depth += 1,
+            ")" => depth -= 1,
+            "&&" if depth == 0 => {
+                out.push(std::mem::take(&mut term).join(" "));
+                continue;
+            }
+            "||" if depth == 0 => return Guard::Then(Vec::new(), false),
+            _ => {}
+        }
+        let called = inner.get(k + 1).is_some_and(|n| n.text == "(");
+        let after_call = k > 0 && FORM_HELPERS.contains(&inner[k - 1].text.as_str())
+            || depth > 0 && term.iter().any(|w| FORM_HELPERS.contains(w));
+        let fixed = text.starts_with('.')
+            || ["(", ")", "!", "==", "!="].contains(&text)
+            || (called && FORM_HELPERS.contains(&text))
+            || after_call;
+        fixed_all &= fixed;
+        term.push(text);
+    }
+    out.push(term.join(" "));
+    let fixed = fixed_all && !out.iter().any(String::is_empty);
+    Guard::Then(out, fixed)
+}
+
 fn parse(tokens: &[Token]) -> Parse {
-    let mut p = Parser { tokens, at: 0, parse: Parse { parents: vec![None], references: Vec::new() } };
+    let mut p = Parser {
+        tokens,
+        at: 0,
+        parse: Parse { parents: vec![None], guards: vec![Guard::Always], references: Vec::new() },
+    };
     while p.at < tokens.len() {
         p.statements(0);
         // A stray `}` at the top: step over it (the brackets check names it).
@@ -366,8 +468,20 @@ fn escapes(section: &str, parse: &Parse, operands: &HashSet<String>) -> Vec<OutO
         if all.iter().any(|x| x.declares) {
             continue;
         }
-        let outside: Vec<&&Reference> = all.iter().filter(|x| !parse.within(x.body, r.body)).collect();
-        let Some(used) = outside.iter().find(|x| !x.sets).or(outside.first()) else { continue };
+        // A use is covered by an assignment before it whose body it is in,
+        // or whose guards it runs under too (`if (.xorsign) { xorsign = ...; }`
+        // ... `if (.xorsign) { ... xorsign ... }`): on every input that
+        // reaches the use, the assignment ran. An assignment covers itself.
+        let covered = |k: usize, x: &Reference| {
+            all[..=k].iter().any(|s| s.sets && (parse.within(x.body, s.body) || parse.same_guard(s.body, x.body)))
+        };
+        let outside: Vec<&Reference> = all
+            .iter()
+            .enumerate()
+            .filter(|(k, x)| !parse.within(x.body, r.body) && !covered(*k, x))
+            .map(|(_, x)| *x)
+            .collect();
+        let Some(used) = outside.first() else { continue };
         let mut types: Vec<(String, CType)> = Vec::new();
         for l in all.iter().filter_map(|x| x.literal.as_deref()) {
             if let Some((_, ty)) = parse_literal(l) {
@@ -500,6 +614,30 @@ mod tests {
         assert!(escaping(text).is_empty(), "{:?}", escaping(text));
         // A for's own counter lives in the loop, header and body.
         assert!(escaping("for (i=0; i<4; i++) { t = i; s = t; }").is_empty());
+    }
+
+    /// The float min's shape: set under `.xorsign`, read under `.xorsign`
+    /// again. On every input that reaches the read, the set ran; under
+    /// another condition, or none, it may not have.
+    #[test]
+    fn a_use_under_the_modifier_condition_of_its_assignment_does_not_escape() {
+        let set = "if (.xorsign) {\n    xorsign = a ^ b;\n}\nd = a;\n";
+        assert!(escaping(&format!("{set}if (.xorsign) {{\n    if (.abs) {{ d = xorsign; }}\n}}")).is_empty());
+        let other = escaping(&format!("{set}if (.abs) {{\n    d = xorsign;\n}}"));
+        assert_eq!(other, [("xorsign".to_string(), 2, 6)]);
+        let none = escaping(&format!("{set}d = xorsign;"));
+        assert_eq!(none, [("xorsign".to_string(), 2, 5)]);
+        // A use under more terms than the assignment, one a test of a
+        // value, and a form helper's term; an `else` is not the guard.
+        let form = "if (.xorsign && !isPresent(c)) {\n    xorsign = a;\n}\n";
+        assert!(escaping(&format!("{form}if (.xorsign && !isPresent(c) && !isNaN(d)) {{ d = xorsign; }}")).is_empty());
+        assert_eq!(escaping(&format!("{form}if (.xorsign) {{ d = xorsign; }}")).len(), 1, "a term the use lacks");
+        let in_else = "if (.xorsign) {\n    if (x) { t = 1; } else { xorsign = a; }\n}\nif (.xorsign) { d = xorsign; }";
+        assert_eq!(escaping(in_else).len(), 1, "set in an else");
+        // The guards both are under do not count: the half-precision min's
+        // shape, inside `if (type == f16)` and a loop.
+        let shared = "for (i = 0; i < 2; i++) {\n    if (.xorsign) { xorsign = a; }\n    if (.xorsign && !isNaN(d)) { d = xorsign; }\n}";
+        assert!(escaping(shared).is_empty(), "{:?}", escaping(shared));
     }
 
     #[test]
