@@ -472,8 +472,14 @@ fn escapes(section: &str, parse: &Parse, operands: &HashSet<String>) -> Vec<OutO
         // or whose guards it runs under too (`if (.xorsign) { xorsign = ...; }`
         // ... `if (.xorsign) { ... xorsign ... }`): on every input that
         // reaches the use, the assignment ran. An assignment covers itself.
+        let sets: Vec<(usize, &Reference)> =
+            all.iter().enumerate().filter(|(_, s)| s.sets).map(|(k, s)| (k, *s)).collect();
         let covered = |k: usize, x: &Reference| {
-            all[..=k].iter().any(|s| s.sets && (parse.within(x.body, s.body) || parse.same_guard(s.body, x.body)))
+            x.sets
+                || sets
+                    .iter()
+                    .take_while(|(j, _)| *j < k)
+                    .any(|(_, s)| parse.within(x.body, s.body) || parse.same_guard(s.body, x.body))
         };
         let outside: Vec<&Reference> = all
             .iter()
