@@ -392,12 +392,12 @@ fn terms(condition: &[Token]) -> Guard {
             _ => {}
         }
         let called = inner.get(k + 1).is_some_and(|n| n.text == "(");
-        let after_call = k > 0 && FORM_HELPERS.contains(&inner[k - 1].text.as_str())
-            || depth > 0 && term.iter().any(|w| FORM_HELPERS.contains(w));
+        // An argument of a form helper (`c` of `isPresent(c)`).
+        let argument = depth > 0 && term.iter().any(|w| FORM_HELPERS.contains(w));
         let fixed = text.starts_with('.')
             || ["(", ")", "!", "==", "!="].contains(&text)
             || (called && FORM_HELPERS.contains(&text))
-            || after_call;
+            || argument;
         fixed_all &= fixed;
         term.push(text);
     }
