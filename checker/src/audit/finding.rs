@@ -6,10 +6,10 @@
 //! into [`Finding`]s; `ptxcheck audit` and `ptxcheck report` render them.
 
 use ptx_spec::bv::BitVec;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What kind of discrepancy a finding is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FindingKind {
     /// A passage that admits two or more readings that compute different
@@ -96,7 +96,7 @@ impl FindingKind {
 /// How much a finding matters to someone implementing the instruction from
 /// the spec; judged per root cause, from its impact
 /// ([`errata::severity`](crate::audit::errata::severity)).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Severity {
     /// Following the text gives a wrong or undefined result on inputs the

@@ -39,26 +39,6 @@ pub struct Audit {
 }
 
 impl Audit {
-    /// The audit for tools: every finding, and each passage's readings.
-    pub fn json(&self) -> serde_json::Value {
-        let passages: Vec<serde_json::Value> = self
-            .passages
-            .iter()
-            .map(|p| {
-                serde_json::json!({
-                    "id": p.passage.id,
-                    "section": p.passage.section,
-                    "fragment": p.passage.fragment,
-                    "question": p.passage.question,
-                    "adopted": p.passage.adopted,
-                    "readings": p.readings,
-                    "comparisons": p.pairs,
-                })
-            })
-            .collect();
-        serde_json::json!({ "findings": self.findings, "passages": passages, "semantics_blocks_as_c": self.literal })
-    }
-
     /// Every comparison and claim came to a verdict.
     pub fn settled(&self) -> bool {
         self.unresolved().is_empty()

@@ -88,7 +88,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let audit = setup.install(|| crate::audit::run(&setup.backend, timeout, text.as_ref()))??;
     match args.solver.format {
         Format::Table => audit_text(out, width, &audit)?,
-        Format::Json => writeln!(out, "{:#}", audit.json())?,
+        Format::Json => writeln!(out, "{:#}", json!(crate::report::data::AuditEntry::from(&audit)))?,
     }
     Ok(status(audit.settled()))
 }

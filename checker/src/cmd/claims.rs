@@ -110,7 +110,7 @@ impl ClaimSummary<'_> {
     }
 
     pub fn json(&self) -> Value {
-        json::claims(self.results)
+        serde_json::json!(crate::report::json::claims(self.results))
     }
 }
 

@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use crate::report::data::SemanticsBlock;
+
 use super::render::{inputs_line, note, output_pairs, seconds, Table, Width};
 use crate::prove::Counterexample;
 use crate::pseudocode::readings::SectionReading;
@@ -147,7 +149,7 @@ impl TextSummary<'_> {
     }
 
     pub fn json(&self) -> Value {
-        let proofs: Vec<Value> = self.proofs.iter().map(TextProof::json).collect();
+        let proofs: Vec<SemanticsBlock> = self.proofs.iter().map(SemanticsBlock::from).collect();
         json!({ "proofs": proofs, "accounted": self.accounted() })
     }
 }

@@ -17,11 +17,12 @@ use crate::output::Output;
 use crate::prove::ProofResult;
 use crate::text_proof::TextProof;
 
+pub mod data;
 pub mod defects;
 mod errata;
 mod findings;
 pub mod hardware;
-mod json;
+pub mod json;
 mod readme;
 mod variants;
 mod vendor;
@@ -29,7 +30,6 @@ mod vendor;
 use errata::errata_md;
 pub use errata::{errata_of, Erratum};
 use findings::findings;
-use json::{blocks_json, json_report, judged_json, text_json};
 use readme::{readme, readme_blocks, readme_text};
 use variants::variants;
 pub use vendor::Vendor;
@@ -77,23 +77,21 @@ pub fn build(
     // verdicts read every committed result.
     let errata = errata_of(audit, vendor);
     let mut readme = readme(runs, audit, vendor, &errata);
-    let mut json = json_report(runs, audit, vendor, &errata);
+    let data = json::report(runs, audit, vendor, &errata, text, blocks);
     if let Some(t) = text {
         readme_text(&mut readme, t);
-        json["spec_text"] = text_json(t);
-        judged_json(&mut json, t, audit);
     }
     if !blocks.is_empty() {
         readme_blocks(&mut readme, blocks);
-        blocks_json(&mut json, blocks);
     }
+    let json = serde_json::to_string_pretty(&data).expect("the report serialises");
     Report {
         files: vec![
             ("README.md", readme),
             ("errata.md", errata_md(audit, &errata, text)),
             ("findings.md", findings(&errata, vendor, text)),
             ("variants.md", variants(runs, blocks, vendor.and_then(|v| v.hardware.as_ref()), audit, &stated)),
-            ("ptxcheck.json", format!("{json:#}\n")),
+            ("ptxcheck.json", json + "\n"),
         ],
     }
 }
@@ -174,8 +172,8 @@ mod tests {
         assert!(s.contains("| stale transcriptions | 0 |"), "{s}");
         assert!(!s.contains("shared/seeds"), "no paths in the report: {s}");
         assert!(s.contains("| undefined helper findings | 8 |"), "{s}");
-        assert_eq!(text_json(&t)["compared"], 131, "the transcribed blocks and passages, the new passages included");
-        assert_eq!(text_json(&t)["helpers_unlisted"].as_array().unwrap().len(), 0);
+        assert_eq!(json::spec_text(&t).compared, 131, "the transcribed blocks and passages, the new passages included");
+        assert!(json::spec_text(&t).helpers_unlisted.is_empty());
     }
 
     #[test]

@@ -24,7 +24,6 @@ use ptx_spec::catalogue::shfl::WARP;
 use ptx_spec::catalogue::{Out, Outputs, Role, Type, Variant};
 use rayon::prelude::*;
 use serde::Serialize;
-use serde_json::json;
 
 use crate::audit::text::document::{BlockKind, Document, Section};
 use crate::audit::text::semantics::vocabulary;
@@ -547,48 +546,6 @@ pub struct TextProof {
     pub readings: Vec<&'static SectionReading>,
     pub fixes: Vec<&'static str>,
     pub time: Duration,
-}
-
-impl TextProof {
-    /// The proof for tools: its verdict, the readings and fixes of the text
-    /// it needed, and what the verdict rests on (the named difference and
-    /// its witness, a counterexample, the reason a block is not read, an
-    /// input where the model is narrower).
-    pub fn json(&self) -> serde_json::Value {
-        let mut o = json!({
-            "variant": self.variant.to_string(),
-            "verdict": self.verdict.label(),
-            "readings": self.readings.iter().map(|r| r.id).collect::<Vec<_>>(),
-            "fixes": self.fixes,
-        });
-        match &self.verdict {
-            TextVerdict::Named { difference, witness } => {
-                o["difference"] = json!(difference.id);
-                o["witness"] = witness_json(witness);
-            }
-            TextVerdict::Differs(cex) => o["witness"] = witness_json(cex),
-            TextVerdict::Stale(d) => o["difference"] = json!(d.id),
-            TextVerdict::NotRead(why) | TextVerdict::Unknown(why) => o["reason"] = json!(why),
-            TextVerdict::Proven { narrower: Some(ins) } => {
-                o["narrower"] = ins.iter().map(|(n, v)| (n.clone(), json!(v.hex()))).collect();
-            }
-            _ => {}
-        }
-        o
-    }
-}
-
-/// A witness for tools: its inputs, and each output as the encoding and
-/// the text give it.
-fn witness_json(cex: &Counterexample) -> serde_json::Value {
-    json!({
-        "inputs": cex.inputs.iter().map(|(n, v)| (n.clone(), json!(v.hex()))).collect::<serde_json::Map<_, _>>(),
-        "outputs": cex.outputs.iter().map(|o| json!({
-            "name": o.name,
-            "encoding": o.smt.map(|v| v.hex()),
-            "text": o.concrete.map(|v| v.hex()),
-        })).collect::<Vec<_>>(),
-    })
 }
 
 /// The third proof of `variant` against the text `doc`.

@@ -30,7 +30,7 @@ use crate::audit::finding::{Finding, FindingKind, Severity, WitnessTable};
 use crate::prove::minimise;
 
 /// What the audit of one block examined and found.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct BlockCheck {
     pub section: String,
     pub opcode: String,
@@ -51,7 +51,7 @@ pub struct BlockCheck {
 }
 
 /// What a block's literal reading reads.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ReadFrom {
     /// The block as the document writes it, parsed.

@@ -37,7 +37,7 @@ pub struct Pair {
 }
 
 /// Whether a reading agrees with a text or an example.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Agreement {
     Yes,

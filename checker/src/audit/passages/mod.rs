@@ -40,7 +40,7 @@ use crate::audit::readings::shfl::{
 use crate::audit::readings::shift::{shf_mod32, shift_reading, ShiftAmount};
 
 /// The text a reading transcribes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Text {
     /// The Semantics block as the model reads it.

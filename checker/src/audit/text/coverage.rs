@@ -102,7 +102,7 @@ pub fn marks() -> Result<Vec<Mark>, String> {
 }
 
 /// How a unit is accounted for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
     Checked,
@@ -157,7 +157,7 @@ pub struct Coverage {
 }
 
 /// Counts of one row of the coverage tables.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counts {
     pub units: usize,
     pub checked: usize,

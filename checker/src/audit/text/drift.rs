@@ -188,7 +188,7 @@ pub fn to_toml(prints: &Fingerprints) -> String {
 }
 
 /// How a transcribed block differs from the document.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Change {
     /// The text changed.

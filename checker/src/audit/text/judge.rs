@@ -35,7 +35,7 @@ use crate::audit::finding::Finding;
 use crate::audit::literal::check as literal;
 
 /// How a root cause stands in a document.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
     Open,

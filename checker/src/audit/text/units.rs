@@ -9,13 +9,13 @@
 //! `9.7.1.19/description/sentence-3`. Its fingerprint is the SHA-256 of
 //! its normalised text, so a changed sentence is a different unit.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::document::{Block, BlockKind, Document, Line, Section};
 use sha2::{Digest, Sha256};
 
 /// What a unit is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum UnitKind {
     /// A section's heading.
