@@ -68,9 +68,13 @@ impl Output {
         let existing = if existing.as_os_str().is_empty() { Path::new(".") } else { existing };
         probe(existing, &what)?;
         let targets = names.iter().map(|name| Target::check(&dir.join(name))).collect::<Result<Vec<_>>>()?;
+        // A target in a folder of its own (`html/index.html`), or one a
+        // link puts elsewhere, is probed there when that folder exists; a
+        // folder still to be made is made in one probed above.
         for target in &targets {
-            if folder(&target.real) != dir {
-                probe(folder(&target.real), &what)?;
+            let at = folder(&target.real);
+            if at != dir && at.exists() {
+                probe(at, &what)?;
             }
         }
         Ok(Output { dir: dir.to_path_buf(), targets })
@@ -86,6 +90,8 @@ impl Output {
         fs::create_dir_all(&self.dir).map_err(|e| Error::file(format!("cannot create {}", self.dir.display()), e))?;
         let mut written = Vec::new();
         for (target, text) in self.targets.iter().zip(texts) {
+            let at = folder(&target.real);
+            fs::create_dir_all(at).map_err(|e| Error::file(format!("cannot create {}", at.display()), e))?;
             written.push(target.write_temporary(text)?);
         }
         for (target, temporary) in self.targets.iter().zip(written) {

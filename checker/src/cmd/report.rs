@@ -10,7 +10,7 @@ use super::Setup;
 use crate::error::Error;
 use crate::output::Output;
 use crate::prove;
-use crate::report::{self, Report, SolverRun, Vendor, FILES};
+use crate::report::{self, Report, SolverRun, Vendor};
 use crate::sm_90_report;
 
 /// The arguments of `ptxcheck report`.
@@ -208,6 +208,6 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     if let Some(output) = own_output {
         output.write(&own_texts.iter().map(String::as_str).collect::<Vec<_>>())?;
     }
-    writeln!(out, "wrote {} files to {}", FILES.len() + own.len(), dir.display())?;
+    writeln!(out, "wrote {} files to {}", report::files().len() + own.len(), dir.display())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -17,7 +17,7 @@ use crate::audit::finding::{FindingKind, Severity};
 use crate::audit::literal::check::BlockCheck;
 use crate::audit::passages::compare::Agreement;
 use crate::audit::passages::Text;
-use crate::audit::text::coverage::Counts;
+use crate::audit::text::coverage::{Counts, Reason, Status as UnitStatus};
 use crate::audit::text::units::UnitKind;
 use crate::audit::text::drift::Change;
 use crate::audit::text::judge::Status;
@@ -352,6 +352,40 @@ pub struct SpecText {
     pub spelling_skipped: Option<String>,
     pub helpers_unlisted: Vec<String>,
     pub coverage: CoverageEntry,
+    /// The sections read, in the text's order, each with its units: what
+    /// the annotated document shows.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sections: Vec<SectionEntry>,
+}
+
+/// One section of the text (one rendering of it, where the text renders a
+/// section twice: `9.7.8.6@2`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SectionEntry {
+    pub number: String,
+    pub title: String,
+    pub units: Vec<UnitEntry>,
+}
+
+/// One unit of the text and how it is accounted for.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitEntry {
+    pub id: String,
+    pub kind: UnitKind,
+    /// Its text, white space collapsed, Markdown's marks kept.
+    pub text: String,
+    pub status: UnitStatus,
+    /// The checks that rest on it (`claim:ID`, `passage:ID`,
+    /// `literal:SECTION`, `text:PASS`), sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checked_by: Vec<String>,
+    /// Why it cannot be checked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Reason>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

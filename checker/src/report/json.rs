@@ -240,7 +240,30 @@ pub(super) fn spec_text(t: &TextAudit) -> data::SpecText {
             kinds: t.coverage.by_kind().into_iter().map(|(kind, counts)| data::KindCounts { kind, counts }).collect(),
             unread: t.coverage.unread().map(|a| a.unit.id.clone()).collect(),
         },
+        sections: sections(t),
     }
+}
+
+/// The text's sections in its order, each with its units.
+fn sections(t: &TextAudit) -> Vec<data::SectionEntry> {
+    let mut out: Vec<data::SectionEntry> = Vec::new();
+    for a in &t.coverage.units {
+        if out.last().is_none_or(|s| s.number != a.unit.section) {
+            let title = t.document.sections.iter().find(|s| s.number == a.unit.base_section()).map(|s| s.title.clone());
+            out.push(data::SectionEntry { number: a.unit.section.clone(), title: title.unwrap_or_default(), units: Vec::new() });
+        }
+        let unit = data::UnitEntry {
+            id: a.unit.id.clone(),
+            kind: a.unit.kind,
+            text: a.unit.text.clone(),
+            status: a.status,
+            checked_by: a.checked_by.clone(),
+            reason: a.reason,
+            why: a.why.clone(),
+        };
+        out.last_mut().expect("a section was pushed").units.push(unit);
+    }
+    out
 }
 
 /// One root cause of the errata with its verdicts, and how it stands in

@@ -22,6 +22,7 @@ pub mod defects;
 mod errata;
 mod findings;
 pub mod hardware;
+mod html;
 pub mod json;
 mod readme;
 mod variants;
@@ -56,11 +57,18 @@ pub struct Report {
     pub files: Vec<(&'static str, String)>,
 }
 
-pub const FILES: [&str; 5] = ["README.md", "errata.md", "findings.md", "variants.md", "ptxcheck.json"];
+/// The Markdown and the JSON; the pages under `html/` ([`html::FILES`])
+/// follow them.
+const TEXT_FILES: [&str; 5] = ["README.md", "errata.md", "findings.md", "variants.md", "ptxcheck.json"];
+
+/// Every file of the report, in the order [`build`] gives them.
+pub fn files() -> Vec<&'static str> {
+    TEXT_FILES.into_iter().chain(html::FILES).collect()
+}
 
 /// The version of `ptxcheck.json`'s layout (`reports/SCHEMA.md`): raised
 /// whenever a field is removed or changes meaning.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// Build every file of the report. `blocks`: each variant's Semantics block
 /// proven against its encoding (the third proof, in catalogue order), where
@@ -85,22 +93,23 @@ pub fn build(
         readme_blocks(&mut readme, blocks);
     }
     let json = serde_json::to_string_pretty(&data).expect("the report serialises");
-    Report {
-        files: vec![
-            ("README.md", readme),
-            ("errata.md", errata_md(audit, &errata, text)),
-            ("findings.md", findings(&errata, vendor, text)),
-            ("variants.md", variants(runs, blocks, vendor.and_then(|v| v.hardware.as_ref()), audit, &stated)),
-            ("ptxcheck.json", json + "\n"),
-        ],
-    }
+    let pages = html::site(&data);
+    let mut files = vec![
+        ("README.md", readme),
+        ("errata.md", errata_md(audit, &errata, text)),
+        ("findings.md", findings(&errata, vendor, text)),
+        ("variants.md", variants(runs, blocks, vendor.and_then(|v| v.hardware.as_ref()), audit, &stated)),
+        ("ptxcheck.json", json + "\n"),
+    ];
+    files.extend(html::FILES.into_iter().zip(pages));
+    Report { files }
 }
 
 impl Report {
     /// The files of a report in `dir`, checked before the report is built
     /// (which takes minutes).
     pub fn output(dir: &Path) -> Result<Output, Error> {
-        Output::in_dir(dir, &FILES)
+        Output::in_dir(dir, &files())
     }
 
     /// Write every file to `output` ([`Report::output`]: the same files in
