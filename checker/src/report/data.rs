@@ -424,6 +424,9 @@ mod tests {
         let report: Report = serde_json::from_str(&text).unwrap_or_else(|e| panic!("ptxcheck.json: {e}"));
         assert_eq!(serde_json::to_string_pretty(&report).unwrap() + "\n", text);
         assert!(report.spec_text.is_some() && !report.audit.findings.is_empty());
+        // The committed file is the current layout, not an earlier one that
+        // happens to read back (a raised version must be regenerated).
+        assert_eq!(report.schema_version, crate::report::SCHEMA_VERSION, "reports/ptxcheck.json: run `ptxcheck report`");
     }
 
     /// A key that no type names is refused, not dropped.
