@@ -147,7 +147,10 @@ pub fn units(doc: &Document) -> Vec<Unit> {
 struct Builder<'a> {
     section: &'a Section,
     block: Option<BlockKind>,
-    counts: Vec<(UnitKind, usize)>,
+    /// Per block and kind: a section with two blocks of one kind (9.7.6.1's
+    /// Integer Notes and Floating Point Notes) numbers on through the second,
+    /// so that every unit's id is its own.
+    counts: Vec<((Option<BlockKind>, UnitKind), usize)>,
     out: Vec<Unit>,
 }
 
@@ -157,13 +160,13 @@ impl Builder<'_> {
         if text.is_empty() {
             return;
         }
-        let n = match self.counts.iter_mut().find(|(k, _)| *k == kind) {
+        let n = match self.counts.iter_mut().find(|(k, _)| *k == (self.block, kind)) {
             Some((_, c)) => {
                 *c += 1;
                 *c
             }
             None => {
-                self.counts.push((kind, 1));
+                self.counts.push(((self.block, kind), 1));
                 1
             }
         };
@@ -182,7 +185,6 @@ impl Builder<'_> {
 
     fn enter(&mut self, block: Option<BlockKind>) {
         self.block = block;
-        self.counts.clear();
     }
 }
 
@@ -472,6 +474,30 @@ mod tests {
         sorted.sort();
         sorted.dedup();
         assert_eq!(sorted.len(), ids.len(), "unit ids are unique");
+    }
+
+    /// 9.7.6.1 has an Integer Notes and a Floating Point Notes block: the
+    /// second numbers on from the first, so that no two units share an id
+    /// (an id is an anchor of the HTML report, and a key of the findings).
+    #[test]
+    fn two_blocks_of_one_kind_number_on() {
+        let twice = DOC.replace(
+            "PTX ISA Notes\n",
+            "Integer Notes\n\nOne note. Two notes.\n\nFloating Point Notes\n\nA third note.\n\nPTX ISA Notes\n",
+        );
+        let u = units(&Document { sections: parse("doc.md", twice.as_bytes()).unwrap() });
+        let notes: Vec<(&str, &str)> =
+            u.iter().filter(|u| u.id.contains("/notes/")).map(|u| (u.id.as_str(), u.text.as_str())).collect();
+        assert_eq!(
+            notes,
+            [
+                ("9.7.8.2/notes/label-1", "Integer Notes"),
+                ("9.7.8.2/notes/sentence-1", "One note."),
+                ("9.7.8.2/notes/sentence-2", "Two notes."),
+                ("9.7.8.2/notes/label-2", "Floating Point Notes"),
+                ("9.7.8.2/notes/sentence-3", "A third note."),
+            ]
+        );
     }
 
     #[test]
