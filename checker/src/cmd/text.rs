@@ -42,6 +42,12 @@ pub struct Args {
     /// recorded one are shown.
     #[arg(long, value_name = "PATH", num_args = 1.., conflicts_with_all = ["record_fingerprints", "coverage"])]
     since: Vec<PathBuf>,
+    /// Also write the audit of the text as static HTML pages into DIR
+    /// (created if missing): the annotated document, its root causes with
+    /// their fixes, and the coverage, as `ptxcheck report` writes them under
+    /// reports/html/. Open DIR/index.html in a browser.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["record_fingerprints", "coverage"])]
+    html: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
@@ -68,8 +74,20 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         Some(path) => Some(Output::file(path)?),
         None => None,
     };
+    // Checked before the text is read, so that a folder that cannot be
+    // written to is one line and nothing else.
+    let site = match &args.html {
+        Some(dir) => Some((dir, Output::in_dir(dir, &crate::report::html_files())?)),
+        None => None,
+    };
     let audit = text::run(&args.paths)?;
     let was = old_texts(&args.since, &audit.revision)?;
+    if let Some((dir, output)) = site {
+        let pages = crate::report::text_site(&audit);
+        output.write(&pages.iter().map(|(_, text)| text.as_str()).collect::<Vec<_>>())?;
+        // On stderr: the standard output stays the format asked for.
+        eprintln!("wrote {} files to {}: open {}", pages.len(), dir.display(), dir.join("index.html").display());
+    }
     if let Some(output) = output {
         let (mut prints, missing) = drift::record(&audit.document);
         prints.unit = judge::record_units(&audit.coverage);

@@ -30,6 +30,25 @@ const NAV: [(&str, &str); 4] =
 const STYLE: &str = include_str!("../../templates/html/style.css");
 const SCRIPT: &str = include_str!("../../templates/html/table.js");
 
+/// The command a site comes from, which its footer names: `report` (the
+/// catalogue proven, the seeds audited) or `text` (a copy of the text read
+/// with no model: a report with no variants).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum MadeBy {
+    Report,
+    Text,
+}
+
+impl MadeBy {
+    fn of(report: &Report) -> MadeBy {
+        if report.variants.is_empty() {
+            MadeBy::Text
+        } else {
+            MadeBy::Report
+        }
+    }
+}
+
 /// An element id from a report id: the id itself, behind a prefix that
 /// says what it names. HTML allows any character but white space in an
 /// id; the report's ids have none.
@@ -136,6 +155,9 @@ struct UnitView<'a> {
     kind: &'static str,
     code: bool,
     text: &'a str,
+    /// A prose unit's text in runs, each `true` where the document writes
+    /// it in code font (between backticks).
+    spans: Vec<(bool, &'a str)>,
     /// The mark's class: `sev-high`, `checked`, `not-checkable`, `unread`.
     class: &'static str,
     label: String,
@@ -160,6 +182,7 @@ struct DocumentPage<'a> {
     title: &'static str,
     page: &'static str,
     nav: &'static [(&'static str, &'static str)],
+    made_by: MadeBy,
     legend: Vec<(&'static str, &'static str, usize)>,
     sections: Vec<SectionView<'a>>,
     unplaced: Vec<FindingView<'a>>,
@@ -197,6 +220,15 @@ fn section_anchors(sections: &[data::SectionEntry]) -> Vec<String> {
             }
         })
         .collect()
+}
+
+/// `text` cut at its backticks into runs of prose and of code; a text
+/// with an unpaired backtick is one run of prose, as written.
+fn code_spans(text: &str) -> Vec<(bool, &str)> {
+    if text.matches('`').count() % 2 == 1 {
+        return vec![(false, text)];
+    }
+    text.split('`').enumerate().filter(|(_, run)| !run.is_empty()).map(|(i, run)| (i % 2 == 1, run)).collect()
 }
 
 /// The first unit of the text each finding names: where it is shown.
@@ -253,6 +285,7 @@ fn document(report: &Report) -> DocumentPage<'_> {
                         kind: u.kind.key(),
                         code: u.kind.is_code() || u.kind == UnitKind::Syntax,
                         text: &u.text,
+                        spans: code_spans(&u.text),
                         class,
                         label,
                         why,
@@ -287,6 +320,7 @@ fn document(report: &Report) -> DocumentPage<'_> {
         title: "The annotated document",
         page: "index.html",
         nav: &NAV,
+        made_by: MadeBy::of(report),
         legend: legend_rows,
         sections: views,
         unplaced,
@@ -313,6 +347,7 @@ struct ErrataPage<'a> {
     title: &'static str,
     page: &'static str,
     nav: &'static [(&'static str, &'static str)],
+    made_by: MadeBy,
     filters: Vec<(&'static str, &'static str, Vec<String>)>,
     columns: [(&'static str, &'static str); 7],
     rows: Vec<ErratumRow<'a>>,
@@ -367,6 +402,7 @@ fn errata(report: &Report) -> ErrataPage<'_> {
         title: "Errata",
         page: "errata.html",
         nav: &NAV,
+        made_by: MadeBy::of(report),
         filters,
         columns: [
             ("id", "root cause"),
@@ -400,6 +436,7 @@ struct CoveragePage<'a> {
     title: &'static str,
     page: &'static str,
     nav: &'static [(&'static str, &'static str)],
+    made_by: MadeBy,
     sections: Vec<SectionRow<'a>>,
     kinds: Vec<(&'static str, [usize; 4])>,
     passes: Vec<PassRow>,
@@ -464,7 +501,7 @@ fn coverage(report: &Report) -> CoveragePage<'_> {
             sections: ss.into_iter().map(|i| (anchors[i].clone(), sections[i].number.clone())).collect(),
         })
         .collect();
-    CoveragePage { title: "Coverage", page: "coverage.html", nav: &NAV, sections: rows, kinds, passes }
+    CoveragePage { title: "Coverage", page: "coverage.html", nav: &NAV, made_by: MadeBy::of(report), sections: rows, kinds, passes }
 }
 
 struct VariantRow<'a> {
@@ -492,6 +529,7 @@ struct ProofsPage<'a> {
     title: &'static str,
     page: &'static str,
     nav: &'static [(&'static str, &'static str)],
+    made_by: MadeBy,
     solvers: &'a [data::SolverSummary],
     variants: Vec<VariantRow<'a>>,
     assumptions: Vec<AssumptionView<'a>>,
@@ -530,7 +568,12 @@ fn proofs(report: &Report) -> ProofsPage<'_> {
             reading: &a.reading,
         })
         .collect();
-    ProofsPage { title: "Proofs", page: "proofs.html", nav: &NAV, solvers: &report.solvers, variants, assumptions }
+    ProofsPage {
+        title: "Proofs",
+        page: "proofs.html",
+        nav: &NAV,
+        made_by: MadeBy::of(report),
+        solvers: &report.solvers, variants, assumptions }
 }
 
 /// Every file of the site, in the order of [`FILES`].
@@ -559,6 +602,31 @@ mod tests {
         assert_eq!((e.before.as_str(), e.removed.as_str(), e.added.as_str(), e.after.as_str()), ("a ", "bat", "bar", " c d"));
         let e = change("u", "x ≥ y", "x ≤ y");
         assert_eq!((e.removed.as_str(), e.added.as_str()), ("≥", "≤"));
+    }
+
+    /// The committed report cut down to one section (9.7.8.4, not: one
+    /// finding with a root cause and a fix), rendered: the golden file
+    /// holds its annotated HTML, marks, finding and proposed change.
+    #[test]
+    fn one_section_of_the_annotated_document() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../reports/ptxcheck.json");
+        let mut report: Report = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let text = report.spec_text.as_mut().unwrap();
+        text.sections.retain(|s| s.number == "9.7.8.4");
+        let units: Vec<String> = text.sections.iter().flat_map(|s| &s.units).map(|u| u.id.clone()).collect();
+        report.audit.findings.retain(|f| f.units.iter().flatten().any(|u| units.contains(u)));
+        assert!(!report.audit.findings.is_empty(), "9.7.8.4 has a finding to show");
+        let page = document(&report).render().unwrap();
+        let start = page.find("<section id=\"s-9.7.8.4\"").unwrap();
+        let end = start + page[start..].find("</section>").unwrap() + "</section>".len();
+        insta::assert_snapshot!(&page[start..end]);
+    }
+
+    #[test]
+    fn backticks_mark_code_runs() {
+        assert_eq!(code_spans("Invert the bits in `a`."), [(false, "Invert the bits in "), (true, "a"), (false, ".")]);
+        assert_eq!(code_spans("`.u32` and `.s32`"), [(true, ".u32"), (false, " and "), (true, ".s32")]);
+        assert_eq!(code_spans("one ` alone"), [(false, "one ` alone")]);
     }
 
     #[test]

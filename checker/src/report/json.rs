@@ -269,6 +269,18 @@ fn sections(t: &TextAudit) -> Vec<data::SectionEntry> {
 /// One root cause of the errata with its verdicts, and how it stands in
 /// the report's text where there is one.
 fn root_cause(e: &Erratum, text: Option<&TextAudit>) -> data::RootCauseEntry {
+    let mut entry = cause_entry(e.root_cause, e, e.ptxas.clone(), e.hardware.clone());
+    if let Some(j) = text.and_then(|t| t.judged.iter().find(|j| j.id == entry.id)) {
+        entry.status = Some(j.status);
+        entry.status_why = Some(j.how.clone());
+        entry.rests_on = Some(j.rests_on.clone());
+    }
+    entry
+}
+
+/// A root cause's entry (`None`: the findings none lists) with the findings
+/// of `e` as its sites.
+fn cause_entry(rc: Option<&errata::RootCause>, e: &Erratum, ptxas: String, hardware: String) -> data::RootCauseEntry {
     let mut entry = data::RootCauseEntry {
         id: errata::UNASSIGNED.into(),
         sections: Vec::new(),
@@ -282,14 +294,14 @@ fn root_cause(e: &Erratum, text: Option<&TextAudit>) -> data::RootCauseEntry {
         findings: e.findings.iter().map(|f| f.id.clone()).collect(),
         settles: Vec::new(),
         fix: None,
-        severity: e.severity(),
-        ptxas: e.ptxas.clone(),
-        hardware: e.hardware.clone(),
+        severity: rc.map_or_else(|| e.severity(), errata::RootCause::severity),
+        ptxas,
+        hardware,
         status: None,
         status_why: None,
         rests_on: None,
     };
-    if let Some(rc) = e.root_cause {
+    if let Some(rc) = rc {
         entry.id = rc.id.clone();
         entry.sections = rc.sections.clone();
         entry.class = data::RootCauseClass::Class(rc.class);
@@ -302,12 +314,59 @@ fn root_cause(e: &Erratum, text: Option<&TextAudit>) -> data::RootCauseEntry {
         entry.settles = rc.settles.clone();
         entry.fix = Some(rc.fix());
     }
-    if let Some(j) = text.and_then(|t| t.judged.iter().find(|j| j.id == entry.id)) {
-        entry.status = Some(j.status);
-        entry.status_why = Some(j.how.clone());
-        entry.rests_on = Some(j.rests_on.clone());
-    }
     entry
+}
+
+/// The report of a text read alone (`ptxcheck text PATH... --html OUT`):
+/// its units and findings, each finding under the seeds' root cause that
+/// lists it (judged against the text) or the chapter's own root cause
+/// (its fix checked on a copy), with no proofs, claims or vendor results.
+pub fn text_report(t: &TextAudit) -> data::Report {
+    let (ptxas, hardware) = ("not recorded (`ptxcheck text` runs no assembler)", "not run");
+    let mut root_causes = Vec::new();
+    let mut loose: Vec<&Finding> = Vec::new();
+    for (rc, findings) in errata::group(&t.findings) {
+        let e = Erratum { root_cause: rc, findings, ptxas: ptxas.into(), hardware: hardware.into() };
+        match rc {
+            Some(_) => root_causes.push(root_cause(&e, Some(t))),
+            None => loose = e.findings,
+        }
+    }
+    for c in &t.chapter {
+        let (mine, rest): (Vec<&Finding>, Vec<&Finding>) =
+            loose.into_iter().partition(|f| c.cause.findings.contains(&f.id));
+        loose = rest;
+        if mine.is_empty() {
+            continue;
+        }
+        let e = Erratum { root_cause: None, findings: mine, ptxas: ptxas.into(), hardware: hardware.into() };
+        let mut entry = cause_entry(Some(&c.cause), &e, e.ptxas.clone(), e.hardware.clone());
+        entry.status = Some(c.status);
+        entry.status_why = Some(c.how.clone());
+        root_causes.push(entry);
+    }
+    if !loose.is_empty() {
+        let e = Erratum { root_cause: None, findings: loose, ptxas: ptxas.into(), hardware: hardware.into() };
+        root_causes.push(root_cause(&e, None));
+    }
+    data::Report {
+        schema_version: SCHEMA_VERSION,
+        root_causes,
+        solvers: Vec::new(),
+        variants: Vec::new(),
+        assumptions: Vec::new(),
+        claims: data::Claims {
+            claims: Vec::new(),
+            summary: data::ClaimSummary { claims: 0, holds: 0, refuted: 0, not_checkable: 0, unknown: 0 },
+        },
+        audit: data::AuditEntry {
+            findings: t.findings.iter().map(|f| finding(f, Some(t.units_of(f)))).collect(),
+            passages: Vec::new(),
+            semantics_blocks_as_c: t.literal.clone(),
+        },
+        vendor_defects: Vec::new(),
+        spec_text: Some(spec_text(t)),
+    }
 }
 
 /// The whole report. `text`: the spec text it is made with; `blocks`: each

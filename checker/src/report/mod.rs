@@ -105,6 +105,19 @@ pub fn build(
     Report { files }
 }
 
+/// The names of [`text_site`]'s files, in its order.
+pub fn html_files() -> Vec<&'static str> {
+    html::FILES.into_iter().map(|f| f.trim_start_matches("html/")).collect()
+}
+
+/// The pages of a text read alone (`ptxcheck text PATH... --html OUT`), by
+/// their names in OUT: the site `report` writes under `reports/html/`,
+/// made from the text's units, findings and root causes.
+pub fn text_site(text: &TextAudit) -> Vec<(&'static str, String)> {
+    let data = json::text_report(text);
+    html_files().into_iter().zip(html::site(&data)).collect()
+}
+
 impl Report {
     /// The files of a report in `dir`, checked before the report is built
     /// (which takes minutes).
