@@ -209,6 +209,42 @@ fn a_chapter_read_by_text_is_a_sound_site() {
     assert!(found.is_empty(), "`text --html` in Chromium:\n{}", found.join("\n"));
 }
 
+/// `ptxcheck conform RESULTS --html FILE` on an implementation with a bug
+/// (add.u32 gives 0 where a's top bit is set): the page loads cleanly, its
+/// links resolve, and it shows the variant's row and its group.
+#[test]
+fn a_conformance_page_is_sound() {
+    let Some(browser) = chromium("the browser test of `conform --html`") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite");
+    let o = common::ptxcheck(&["vectors", "add.u32", "--output", suite.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let mut results = String::new();
+    for line in std::fs::read_to_string(suite.join("vectors.jsonl")).unwrap().lines() {
+        let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let top = u32::from_str_radix(v["inputs"]["a"].as_str().unwrap().trim_start_matches("0x"), 16).unwrap() >> 31;
+        let d = if top == 1 { serde_json::json!("0x00000000") } else { v["spec"]["d"].clone() };
+        v["actual"] = serde_json::json!({ "d": d });
+        results.push_str(&format!("{v}\n"));
+    }
+    let file = dir.path().join("results.jsonl");
+    std::fs::write(&file, results).unwrap();
+    let page = dir.path().join("conform.html");
+    let o = common::ptxcheck(&["conform", file.to_str().unwrap(), "--html", page.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "the bug fails against the spec: {}", common::stderr(&o));
+    let profile = tempfile::tempdir().unwrap();
+    let loaded = load(&browser, profile.path(), &page);
+    assert!(loaded.console.is_empty(), "{:?}", loaded.console);
+    let ids: BTreeSet<&str> = select(&loaded.dom, "[id]").iter().filter_map(|e| e.attr("id")).collect();
+    for href in select(&loaded.dom, "[href]").iter().filter_map(|e| e.attr("href")) {
+        assert!(href.strip_prefix('#').is_some_and(|id| ids.contains(id)), "a link to {href}: the page holds only itself");
+    }
+    assert_eq!(select(&loaded.dom, "table.proofs tbody tr").len(), 1, "one variant, one row");
+    assert!(ids.contains("v-add.u32"), "the variant's groups: {ids:?}");
+    let captions: Vec<String> = select(&loaded.dom, "table.witness caption").iter().map(|c| c.text().collect()).collect();
+    assert!(captions.iter().any(|c| c.contains("a[31] = 1") || c.contains("a >=")), "{captions:?}");
+}
+
 /// A copy of the committed site with `edit` applied to one page's text.
 fn planted(page: &str, edit: impl Fn(&str) -> String) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();

@@ -11,13 +11,14 @@ use std::time::Duration;
 
 use ptx_spec::catalogue::{Operand, Variant};
 use ptx_spec::hardware::Model;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::render::{note, Table, Width, WidthArgs};
 use super::{progress_bar, status, Format};
 use crate::error::Error;
 use crate::oracle::gpu::Gpu;
 use crate::output::Output;
+use crate::report::conform::{ConformReport, GroupEntry, Groups, LeastInput, NotRun, Partial, Values, VariantResult};
 use crate::vectors::conform::{self, show_inputs, show_outputs, Tally};
 use crate::vectors::exec::{self, Exec};
 use crate::vectors::files::{self, Outcome};
@@ -65,6 +66,11 @@ pub struct Args {
     /// variant the results cover only in part says how much.
     #[arg(long, value_name = "DIR")]
     suite: Option<PathBuf>,
+    /// Also write the verdict as one HTML page to FILE: a row per variant,
+    /// and each variant's groups of failures with their least failing
+    /// inputs (its style inside, so it opens from anywhere).
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     /// Output format: the tables, or one JSON object.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
@@ -74,6 +80,10 @@ pub struct Args {
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let save = args.save.as_deref().map(Output::file).transpose()?;
+    let html = match &args.html {
+        Some(file) => Some((file, Output::file(file)?)),
+        None => None,
+    };
     let (outcomes, suite) = if args.gpu {
         let suite = Suite::read(&args.results)?;
         (run_on_gpu(&suite, out)?, Some(suite))
@@ -91,12 +101,17 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let tallies = conform::compare(&outcomes);
     let sizes = suite.as_ref().map(Suite::sizes);
     let summary = Summary::new(&tallies, sizes.as_ref(), args.model);
+    let report = summary.report(&tallies);
     match args.format {
         Format::Table => show(out, &tallies, &summary, args.width.resolve())?,
         Format::Json => {
-            let json = summary.json(&tallies);
-            writeln!(out, "{}", serde_json::to_string_pretty(&json).expect("JSON serialises"))?;
+            writeln!(out, "{}", serde_json::to_string_pretty(&report).expect("JSON serialises"))?;
         }
+    }
+    if let Some((file, output)) = html {
+        output.write(&[&report.html()])?;
+        // On stderr: the standard output stays the format asked for.
+        eprintln!("wrote {}", file.display());
     }
     Ok(status(summary.failed == 0))
 }
@@ -271,44 +286,49 @@ impl Summary {
         }
     }
 
-    fn json(&self, tallies: &[(Variant, Tally)]) -> Value {
+    /// The verdict as one typed value: what `--format json` prints and
+    /// `--html` renders.
+    fn report(&self, tallies: &[(Variant, Tally)]) -> ConformReport {
         let total = |f: fn(&Tally) -> usize| tallies.iter().map(|(_, t)| f(t)).sum::<usize>();
-        let variants: Vec<Value> = tallies
+        let variants = tallies
             .iter()
             .map(|(v, t)| {
-                let groups = |m: Model| t.groups(m).iter().map(|g| group_json(v, g)).collect::<Vec<_>>();
-                json!({
-                    "variant": v.to_string(),
-                    "results": t.results,
-                    "passed": t.passed,
-                    "failed_spec": t.failed_spec,
-                    "failed_sm_90": t.failed(Model::Sm90),
-                    "picks": t.picks,
-                    "no_value": t.events,
-                    "no_value_picks": t.event_picks,
-                    "unimplemented": t.unimplemented,
-                    "suite": self.partial.iter().find(|p| p.0 == *v).map(|p| p.2),
-                    "groups": { "spec": groups(Model::Spec), "sm_90": groups(Model::Sm90) },
-                })
+                let groups = |m: Model| t.groups(m).iter().map(|g| group_entry(v, g)).collect::<Vec<_>>();
+                VariantResult {
+                    variant: v.to_string(),
+                    results: t.results,
+                    passed: t.passed,
+                    failed_spec: t.failed_spec,
+                    failed_sm_90: t.failed(Model::Sm90),
+                    picks: t.picks,
+                    no_value: t.events,
+                    no_value_picks: t.event_picks,
+                    unimplemented: t.unimplemented,
+                    suite: self.partial.iter().find(|p| p.0 == *v).map(|p| p.2),
+                    groups: Groups { spec: groups(Model::Spec), sm_90: groups(Model::Sm90) },
+                }
             })
             .collect();
         let names = |vs: &[Variant]| vs.iter().map(|v| v.to_string()).collect::<Vec<_>>();
-        json!({
-            "schema_version": SCHEMA_VERSION,
-            "model": self.model.name(),
-            "results": total(|t| t.results),
-            "passed": total(|t| t.passed),
-            "failed_spec": total(|t| t.failed_spec),
-            "failed_sm_90_only": total(|t| t.failed_sm_90_only),
-            "picks": total(|t| t.picks),
-            "no_value": total(|t| t.events),
-            "failed": self.failed,
-            "variants": variants,
-            "unimplemented": names(&self.unimplemented),
-            "not_run": { "count": self.not_run.len(), "of": self.of, "variants": names(&self.not_run) },
-            "partial": self.partial.iter().map(|(v, n, of)| json!({"variant": v.to_string(), "results": n, "suite": of}))
-                .collect::<Vec<_>>(),
-        })
+        ConformReport {
+            schema_version: SCHEMA_VERSION,
+            model: self.model.name().to_string(),
+            results: total(|t| t.results),
+            passed: total(|t| t.passed),
+            failed_spec: total(|t| t.failed_spec),
+            failed_sm_90_only: total(|t| t.failed_sm_90_only),
+            picks: total(|t| t.picks),
+            no_value: total(|t| t.events),
+            failed: self.failed,
+            variants,
+            unimplemented: names(&self.unimplemented),
+            not_run: NotRun { count: self.not_run.len(), of: self.of, variants: names(&self.not_run) },
+            partial: self
+                .partial
+                .iter()
+                .map(|(v, n, of)| Partial { variant: v.to_string(), results: *n, suite: *of })
+                .collect(),
+        }
     }
 }
 
@@ -316,23 +336,28 @@ fn hexes(ops: &[Operand], values: impl Iterator<Item = Option<u128>>) -> Value {
     Value::Object(files::named(ops, values))
 }
 
-fn group_json(v: &Variant, g: &Group) -> Value {
+/// Values by operand name, as [`files::named`] writes them.
+fn values(ops: &[Operand], values: impl Iterator<Item = Option<u128>>) -> Values {
+    files::named(ops, values).into_iter().map(|(k, v)| (k, v.as_str().map(str::to_string))).collect()
+}
+
+fn group_entry(v: &Variant, g: &Group) -> GroupEntry {
     let f = &g.least;
-    json!({
-        "size": g.size,
-        "kind": g.kind,
-        "condition": g.condition,
-        "pattern": g.pattern,
-        "named": g.named,
-        "least_input": {
-            "at": f.at,
-            "inputs": hexes(&v.inputs(), f.inputs.iter().map(|&x| Some(x))),
-            "actual": if f.event.is_some() { Value::Null } else { hexes(&v.outputs(), f.actual.iter().map(|&x| Some(x))) },
-            "outcome": f.event,
-            "expected": hexes(&v.outputs(), f.expected.iter().copied()),
-            "reason": f.reason,
+    GroupEntry {
+        size: g.size,
+        kind: g.kind.clone(),
+        condition: g.condition.clone(),
+        pattern: g.pattern.clone(),
+        named: g.named.clone(),
+        least_input: LeastInput {
+            at: f.at.clone(),
+            inputs: values(&v.inputs(), f.inputs.iter().map(|&x| Some(x))),
+            actual: f.event.is_none().then(|| values(&v.outputs(), f.actual.iter().map(|&x| Some(x)))),
+            outcome: f.event.clone(),
+            expected: values(&v.outputs(), f.expected.iter().copied()),
+            reason: f.reason.clone(),
         },
-    })
+    }
 }
 
 /// Whether sm_90's groups say nothing the spec's do not: sm_90 agrees with

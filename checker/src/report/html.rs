@@ -27,7 +27,7 @@ pub const FILES: [&str; 6] =
 const NAV: [(&str, &str); 4] =
     [("index.html", "Document"), ("errata.html", "Errata"), ("coverage.html", "Coverage"), ("proofs.html", "Proofs")];
 
-const STYLE: &str = include_str!("../../templates/html/style.css");
+pub(super) const STYLE: &str = include_str!("../../templates/html/style.css");
 const SCRIPT: &str = include_str!("../../templates/html/table.js");
 
 /// The command a site comes from, which its footer names: `report` (the

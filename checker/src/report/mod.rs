@@ -17,6 +17,7 @@ use crate::output::Output;
 use crate::prove::ProofResult;
 use crate::text_proof::TextProof;
 
+pub mod conform;
 pub mod data;
 pub mod defects;
 mod errata;
