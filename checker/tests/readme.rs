@@ -80,6 +80,10 @@ const NOT_RUN: &[(&str, &str)] = &[
         "needs the whole suite and the adapter built; checker/tests/vectors.rs runs the example adapter on a suite",
     ),
     (
+        "ptxcheck conform results.jsonl --html conform.html",
+        "reads an implementation's results; checker/tests/browser.rs makes them and loads the page in Chromium",
+    ),
+    (
         "ptxcheck conform results.jsonl --format json",
         "reads an implementation's results; checker/tests/vectors.rs checks the JSON of --exec and of a results file",
     ),
@@ -91,7 +95,7 @@ const NOT_RUN: &[(&str, &str)] = &[
 
 /// Paths the commands write to, redirected into a scratch folder
 /// so that the test leaves the repository as it found it.
-const WRITTEN: &[&str] = &["DIR", "ptx.smt2", "suite"];
+const WRITTEN: &[&str] = &["DIR", "ptx.smt2", "suite", "site"];
 
 fn repository_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("checker/ lies in the repository root").to_path_buf()

@@ -1,6 +1,23 @@
-// The errata table, sortable by any column and filtered by section, class,
-// severity and status. Without this script the table is whole and in its
-// committed order.
+// The pages' one script. A link to a finding (`index.html#f-...`) opens
+// it where it is folded, and every finding opens to print. The errata table, sortable by any column and
+// filtered by section, class, severity and status. Without this script the
+// findings open by a click and the table is whole and in its committed order.
+(function () {
+  function open() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    for (var e = target; e; e = e.parentElement) {
+      if (e.tagName === "DETAILS") e.open = true;
+    }
+    if (target) target.scrollIntoView();
+  }
+  window.addEventListener("hashchange", open);
+  open();
+  // A folded finding prints with its body: CSS alone cannot open one.
+  window.addEventListener("beforeprint", function () {
+    Array.prototype.forEach.call(document.querySelectorAll("details"), function (d) { d.open = true; });
+  });
+})();
 (function () {
   var table = document.querySelector("table.sortable");
   if (!table) return;

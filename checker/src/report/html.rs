@@ -1,8 +1,9 @@
 //! `reports/html/`: the audit as pages, for the people who act on the
 //! errata. A static site made from the typed report ([`data::Report`]) alone:
 //! the annotated document, the errata, the coverage and the proofs, with no
-//! server, no network and no framework (one small script sorts and filters
-//! the errata table; without it the table is whole).
+//! server, no network and no framework (one small script opens a finding a
+//! link points to, and sorts and filters the errata table; without it a
+//! finding opens by a click and the table is whole).
 //!
 //! Every element id is made from an id of the report (a unit, a finding, a
 //! root cause, a variant), so a link still works after `report` runs again,
@@ -124,6 +125,10 @@ impl<'a> From<&'a data::Witness> for WitnessView<'a> {
 
 struct FindingView<'a> {
     entry: &'a FindingEntry,
+    /// Its summary in runs of prose and code ([`code_spans`]).
+    summary: Vec<(bool, &'a str)>,
+    /// Its readings, each in runs.
+    detail: Vec<Vec<(bool, &'a str)>>,
     anchor: String,
     severity: &'static str,
     kind: &'static str,
@@ -137,6 +142,8 @@ impl<'a> FindingView<'a> {
     fn new(entry: &'a FindingEntry, root_causes: &'a [RootCauseEntry]) -> Self {
         let root_cause = root_causes.iter().find(|rc| rc.id == entry.root_cause);
         FindingView {
+            summary: code_spans(&entry.summary),
+            detail: entry.detail.iter().map(|d| code_spans(d)).collect(),
             entry,
             anchor: anchor("f", &entry.id),
             severity: entry.severity.label(),
