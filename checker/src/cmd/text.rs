@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use serde_json::json;
+use serde::Serialize;
 
 use super::render::{note, Table, Width, WidthArgs};
 use super::{status, Format};
@@ -112,36 +112,8 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         return coverage(&audit, args.format, width, out);
     }
     if args.format == Format::Json {
-        // Each finding with the units it rests on.
-        let findings: Vec<serde_json::Value> = audit
-            .findings
-            .iter()
-            .map(|f| {
-                let mut v = json!(f);
-                v["units"] = json!(audit.units_of(f));
-                v
-            })
-            .collect();
-        let value = json!({
-            "findings": findings,
-            "spelling_skipped": audit.spelling_skipped,
-            "stale": audit.stale,
-            "compared": audit.compared,
-            "unchecked": audit.unchecked,
-            "helpers_unlisted": audit.helpers_unlisted,
-            "units": {
-                "changed": audit.revision.changed.iter().map(|(old, now)| json!({"id": old.id, "now": now, "was": was.get(&old.id)})).collect::<Vec<_>>(),
-                "added": audit.revision.added,
-                "removed": audit.revision.removed.iter().map(|p| json!({"id": p.id, "rests": p.rests, "was": was.get(&p.id)})).collect::<Vec<_>>(),
-            },
-            "root_causes": audit.judged,
-            "chapter_root_causes": audit.chapter,
-            "sections_missing": audit.missing,
-            "assumptions_stated": audit.assumptions_stated().iter().map(|(a, rc)| json!({"id": a, "root_cause": rc})).collect::<Vec<_>>(),
-            "settled": audit.settled.iter().map(|(f, rc)| json!({"id": f, "root_cause": rc})).collect::<Vec<_>>(),
-            "semantics_blocks_as_c": audit.literal,
-        });
-        writeln!(out, "{value:#}")?;
+        let value = TextJson::new(&audit, &was);
+        writeln!(out, "{}", serde_json::to_string_pretty(&value).expect("JSON serialises"))?;
         return Ok(status(settled(&audit)));
     }
     let mut sections: Vec<&str> = audit.document.sections.iter().map(|s| s.number.as_str()).collect();
@@ -176,6 +148,128 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     seed_lines(&audit, &was, width, out)?;
     literal_lines(&audit, out)?;
     Ok(status(settled(&audit)))
+}
+
+/// `text --format json`: the audit of the text, typed, as it serialises.
+#[derive(Serialize)]
+struct TextJson<'a> {
+    /// Each finding with the units it rests on.
+    findings: Vec<WithUnits<'a>>,
+    spelling_skipped: &'a Option<String>,
+    stale: &'a [drift::Stale],
+    compared: usize,
+    unchecked: usize,
+    helpers_unlisted: &'a [String],
+    units: UnitsJson<'a>,
+    root_causes: &'a [Judgement],
+    chapter_root_causes: &'a [ChapterCause],
+    sections_missing: &'a [String],
+    assumptions_stated: Vec<Stated>,
+    settled: Vec<Stated>,
+    semantics_blocks_as_c: &'a [crate::audit::literal::check::BlockCheck],
+}
+
+#[derive(Serialize)]
+struct WithUnits<'a> {
+    #[serde(flatten)]
+    finding: &'a crate::audit::finding::Finding,
+    units: Vec<String>,
+}
+
+/// The units that differ from the recorded text, each with its old text
+/// where `--since` gives it.
+#[derive(Serialize)]
+struct UnitsJson<'a> {
+    changed: Vec<Changed<'a>>,
+    added: &'a [text::units::Unit],
+    removed: Vec<Removed<'a>>,
+}
+
+#[derive(Serialize)]
+struct Changed<'a> {
+    id: &'a str,
+    now: &'a text::units::Unit,
+    was: Option<&'a String>,
+}
+
+#[derive(Serialize)]
+struct Removed<'a> {
+    id: &'a str,
+    rests: &'a str,
+    was: Option<&'a String>,
+}
+
+/// A finding or an assumption and the root cause that settles or states it.
+#[derive(Serialize)]
+struct Stated {
+    id: String,
+    root_cause: String,
+}
+
+impl<'a> TextJson<'a> {
+    fn new(audit: &'a text::TextAudit, was: &'a BTreeMap<String, String>) -> TextJson<'a> {
+        TextJson {
+            findings: audit.findings.iter().map(|f| WithUnits { finding: f, units: audit.units_of(f) }).collect(),
+            spelling_skipped: &audit.spelling_skipped,
+            stale: &audit.stale,
+            compared: audit.compared,
+            unchecked: audit.unchecked,
+            helpers_unlisted: &audit.helpers_unlisted,
+            units: UnitsJson {
+                changed: audit
+                    .revision
+                    .changed
+                    .iter()
+                    .map(|(old, now)| Changed { id: &old.id, now, was: was.get(&old.id) })
+                    .collect(),
+                added: &audit.revision.added,
+                removed: audit
+                    .revision
+                    .removed
+                    .iter()
+                    .map(|p| Removed { id: &p.id, rests: &p.rests, was: was.get(&p.id) })
+                    .collect(),
+            },
+            root_causes: &audit.judged,
+            chapter_root_causes: &audit.chapter,
+            sections_missing: &audit.missing,
+            assumptions_stated: audit
+                .assumptions_stated()
+                .into_iter()
+                .map(|(a, rc)| Stated { id: a.to_string(), root_cause: rc })
+                .collect(),
+            settled: audit.settled.iter().map(|(f, rc)| Stated { id: f.clone(), root_cause: rc.clone() }).collect(),
+            semantics_blocks_as_c: &audit.literal,
+        }
+    }
+}
+
+/// `text --coverage --format json`: every unit's account and the counts.
+#[derive(Serialize)]
+struct CoverageJson<'a> {
+    total: coverage::Counts,
+    sections: Vec<SectionCounts>,
+    kinds: Vec<KindCounts>,
+    units: &'a [coverage::Account],
+    marks_unmatched: &'a [String],
+    requirements_disagree: &'a [(String, String)],
+    operands_fail: &'a [(String, String, String)],
+    ranges_unlisted: &'a [String],
+    formulas: coverage::Formulas,
+    silence: &'a [text::silence::Silence],
+    stale: &'a [drift::Stale],
+}
+
+#[derive(Serialize)]
+struct SectionCounts {
+    section: String,
+    counts: coverage::Counts,
+}
+
+#[derive(Serialize)]
+struct KindCounts {
+    kind: text::units::UnitKind,
+    counts: coverage::Counts,
 }
 
 /// What the text says of the seeds' transcriptions, units and root
@@ -395,20 +489,20 @@ fn coverage(audit: &text::TextAudit, format: Format, width: Width, out: &mut dyn
     let ok = cov.unread().next().is_none() && audit.stale.is_empty();
     let silence = text::silence::check(&audit.document);
     if format == Format::Json {
-        let value = json!({
-            "total": cov.total(),
-            "sections": cov.by_section().into_iter().map(|(s, c)| json!({"section": s, "counts": c})).collect::<Vec<_>>(),
-            "kinds": cov.by_kind().into_iter().map(|(k, c)| json!({"kind": k, "counts": c})).collect::<Vec<_>>(),
-            "units": cov.units,
-            "marks_unmatched": cov.marks_unmatched,
-            "requirements_disagree": cov.requirements_disagree,
-            "operands_fail": cov.operands_fail,
-            "ranges_unlisted": cov.ranges_unlisted,
-            "formulas": cov.formulas(),
-            "silence": silence,
-            "stale": audit.stale,
-        });
-        writeln!(out, "{value:#}")?;
+        let value = CoverageJson {
+            total: cov.total(),
+            sections: cov.by_section().into_iter().map(|(section, counts)| SectionCounts { section, counts }).collect(),
+            kinds: cov.by_kind().into_iter().map(|(kind, counts)| KindCounts { kind, counts }).collect(),
+            units: &cov.units,
+            marks_unmatched: &cov.marks_unmatched,
+            requirements_disagree: &cov.requirements_disagree,
+            operands_fail: &cov.operands_fail,
+            ranges_unlisted: &cov.ranges_unlisted,
+            formulas: cov.formulas(),
+            silence: &silence,
+            stale: &audit.stale,
+        };
+        writeln!(out, "{}", serde_json::to_string_pretty(&value).expect("JSON serialises"))?;
         return Ok(status(ok));
     }
     writeln!(out, "{}", coverage_table("section", cov.by_section().into_iter()))?;
