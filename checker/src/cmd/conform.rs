@@ -9,16 +9,15 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use ptx_spec::catalogue::{Operand, Variant};
+use ptx_spec::catalogue::Variant;
 use ptx_spec::hardware::Model;
-use serde_json::Value;
 
 use super::render::{note, Table, Width, WidthArgs};
 use super::{progress_bar, status, Format};
 use crate::error::Error;
 use crate::oracle::gpu::Gpu;
 use crate::output::Output;
-use crate::report::conform::{ConformReport, GroupEntry, Groups, LeastInput, NotRun, Partial, Values, VariantResult};
+use crate::report::conform::{ConformReport, GroupEntry, Groups, LeastInput, NotRun, Partial, VariantResult};
 use crate::vectors::conform::{self, show_inputs, show_outputs, Tally};
 use crate::vectors::exec::{self, Exec};
 use crate::vectors::files::{self, Outcome};
@@ -91,7 +90,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
         let suite = Suite::read(&args.results)?;
         let outcomes = run_exec(&args, command, &suite)?;
         if let Some(save) = &save {
-            save.write(&[&suite.results(&outcomes)])?;
+            save.write(&[&suite.results(&suite.file, &outcomes)?])?;
         }
         (outcomes, Some(suite))
     } else {
@@ -127,6 +126,8 @@ fn read(file: &Path) -> Result<Vec<Outcome>, Error> {
 
 /// The suite's own vectors, with their lines as written.
 struct Suite {
+    /// Its `vectors.jsonl`, for messages.
+    file: PathBuf,
     text: String,
     vectors: Vec<Outcome>,
 }
@@ -142,7 +143,7 @@ impl Suite {
         if vectors.is_empty() {
             return Err(Error::usage(format!("{} holds no vectors: nothing to run", file.display())));
         }
-        Ok(Suite { text, vectors })
+        Ok(Suite { file, text, vectors })
     }
 
     /// Vectors per variant, in catalogue order.
@@ -155,28 +156,25 @@ impl Suite {
     }
 
     /// The results file of `outcomes` (one for each vector, in order): each
-    /// suite line with what the implementation gave.
-    fn results(&self, outcomes: &[Outcome]) -> String {
+    /// suite line with what the implementation gave. A line that is not as
+    /// `ptxcheck vectors` writes it (a key added by hand) is an error: it
+    /// would not be copied whole.
+    fn results(&self, file: &Path, outcomes: &[Outcome]) -> Result<String, Error> {
         let mut text = String::new();
-        for (line, o) in self.text.lines().filter(|l| !l.trim().is_empty()).zip(outcomes) {
-            let mut fields: serde_json::Map<String, serde_json::Value> =
-                serde_json::from_str(line).expect("a suite line read once already");
-            match &o.event {
-                Some((event, message)) => {
-                    fields.insert("outcome".into(), event.word().into());
-                    if let Some(m) = message {
-                        fields.insert("message".into(), m.as_str().into());
-                    }
-                }
-                None => {
-                    let actual = hexes(&o.variant.outputs(), o.actual.iter().map(|&x| Some(x)));
-                    fields.insert("actual".into(), actual);
-                }
-            }
-            text.push_str(&serde_json::to_string(&fields).expect("JSON serialises"));
+        let lines = self.text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+        for ((n, line), o) in lines.zip(outcomes) {
+            let line: files::SuiteLine = serde_json::from_str(line).map_err(|e| {
+                Error::usage(format!("{}:{}: not as `ptxcheck vectors` writes it: {e}", file.display(), n + 1))
+            })?;
+            let (outcome, message, actual) = match &o.event {
+                Some((event, message)) => (Some(event.word().to_string()), message.clone(), None),
+                None => (None, None, Some(files::values(&o.variant.outputs(), o.actual.iter().map(|&x| Some(x))))),
+            };
+            let result = files::ResultLine { line, outcome, message, actual };
+            text.push_str(&serde_json::to_string(&result).expect("JSON serialises"));
             text.push('\n');
         }
-        text
+        Ok(text)
     }
 }
 
@@ -332,14 +330,7 @@ impl Summary {
     }
 }
 
-fn hexes(ops: &[Operand], values: impl Iterator<Item = Option<u128>>) -> Value {
-    Value::Object(files::named(ops, values))
-}
-
-/// Values by operand name, as [`files::named`] writes them.
-fn values(ops: &[Operand], values: impl Iterator<Item = Option<u128>>) -> Values {
-    files::named(ops, values).into_iter().map(|(k, v)| (k, v.as_str().map(str::to_string))).collect()
-}
+use files::values;
 
 fn group_entry(v: &Variant, g: &Group) -> GroupEntry {
     let f = &g.least;

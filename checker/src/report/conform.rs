@@ -4,12 +4,9 @@
 //! with their least failing inputs).
 
 use askama::Template;
-use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
-/// Values by operand name, as hex strings padded to the operand's width
-/// (`None`: a value the spec leaves open, `null` in the JSON).
-pub type Values = IndexMap<String, Option<String>>;
+pub use crate::vectors::files::Values;
 
 /// The whole verdict.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -17,7 +17,8 @@ use std::path::Path;
 use ptx_spec::bv::mask;
 use ptx_spec::catalogue::{Operand, Variant};
 use rayon::prelude::*;
-use serde::Serialize;
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::{Reason, Vector, SCHEMA_VERSION};
@@ -31,24 +32,42 @@ pub const CSV: &str = "vectors.csv";
 /// The CSV header.
 pub const CSV_HEADER: [&str; 8] = ["schema_version", "id", "variant", "reason", "inputs", "spec", "sm_90", "actual"];
 
+/// Values by operand name, as hex strings padded to the operand's width
+/// (`None`: a value a model leaves open, `null` in the JSON).
+pub type Values = IndexMap<String, Option<String>>;
+
+/// One line of `vectors.jsonl`, as `vectors` writes it and `conform`
+/// copies it into a results file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SuiteLine {
+    pub schema_version: u32,
+    pub id: usize,
+    pub variant: String,
+    pub reason: Reason,
+    pub inputs: Values,
+    pub spec: Values,
+    pub sm_90: Values,
+}
+
+/// A suite line with what an implementation gave: `actual`, or `outcome`
+/// (and its `message`) where it gave no value.
 #[derive(Serialize)]
-struct Line<'a> {
-    schema_version: u32,
-    id: usize,
-    variant: String,
-    reason: &'a Reason,
-    inputs: Map<String, Value>,
-    spec: Map<String, Value>,
-    sm_90: Map<String, Value>,
+pub struct ResultLine {
+    #[serde(flatten)]
+    pub line: SuiteLine,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub actual: Option<Values>,
 }
 
 /// Values by operand name, as hex strings padded to the operand's width;
 /// `null` where a value is `None`.
-pub(crate) fn named(ops: &[Operand], values: impl Iterator<Item = Option<u128>>) -> Map<String, Value> {
-    ops.iter()
-        .zip(values)
-        .map(|(o, v)| (o.name.to_string(), v.map_or(Value::Null, |v| Value::String(hex(v, o.ty.width())))))
-        .collect()
+pub fn values(ops: &[Operand], values: impl Iterator<Item = Option<u128>>) -> Values {
+    ops.iter().zip(values).map(|(o, v)| (o.name.to_string(), v.map(|v| hex(v, o.ty.width())))).collect()
 }
 
 /// The suite as JSON Lines, vectors numbered from 0 in order.
@@ -56,14 +75,14 @@ pub fn jsonl(vectors: &[Vector]) -> String {
     let mut text = String::new();
     for (id, v) in vectors.iter().enumerate() {
         let (ins, outs) = (v.variant.inputs(), v.variant.outputs());
-        let line = Line {
+        let line = SuiteLine {
             schema_version: SCHEMA_VERSION,
             id,
             variant: v.variant.to_string(),
-            reason: &v.reason,
-            inputs: named(&ins, v.inputs.iter().map(|&x| Some(x))),
-            spec: named(&outs, v.spec.iter().copied()),
-            sm_90: named(&outs, v.sm_90.iter().copied()),
+            reason: v.reason.clone(),
+            inputs: values(&ins, v.inputs.iter().map(|&x| Some(x))),
+            spec: values(&outs, v.spec.iter().copied()),
+            sm_90: values(&outs, v.sm_90.iter().copied()),
         };
         text.push_str(&serde_json::to_string(&line).expect("a vector serialises"));
         text.push('\n');
