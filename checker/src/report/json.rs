@@ -269,7 +269,7 @@ fn sections(t: &TextAudit) -> Vec<data::SectionEntry> {
 /// One root cause of the errata with its verdicts, and how it stands in
 /// the report's text where there is one.
 fn root_cause(e: &Erratum, text: Option<&TextAudit>) -> data::RootCauseEntry {
-    let mut entry = cause_entry(e.root_cause, e, e.ptxas.clone(), e.hardware.clone());
+    let mut entry = cause_entry(e.root_cause, e);
     if let Some(j) = text.and_then(|t| t.judged.iter().find(|j| j.id == entry.id)) {
         entry.status = Some(j.status);
         entry.status_why = Some(j.how.clone());
@@ -279,8 +279,9 @@ fn root_cause(e: &Erratum, text: Option<&TextAudit>) -> data::RootCauseEntry {
 }
 
 /// A root cause's entry (`None`: the findings none lists) with the findings
-/// of `e` as its sites.
-fn cause_entry(rc: Option<&errata::RootCause>, e: &Erratum, ptxas: String, hardware: String) -> data::RootCauseEntry {
+/// and verdicts of `e`: `rc` is `e`'s own, or a chapter's, which no
+/// `'static` table holds.
+fn cause_entry(rc: Option<&errata::RootCause>, e: &Erratum) -> data::RootCauseEntry {
     let mut entry = data::RootCauseEntry {
         id: errata::UNASSIGNED.into(),
         sections: Vec::new(),
@@ -295,8 +296,8 @@ fn cause_entry(rc: Option<&errata::RootCause>, e: &Erratum, ptxas: String, hardw
         settles: Vec::new(),
         fix: None,
         severity: rc.map_or_else(|| e.severity(), errata::RootCause::severity),
-        ptxas,
-        hardware,
+        ptxas: e.ptxas.clone(),
+        hardware: e.hardware.clone(),
         status: None,
         status_why: None,
         rests_on: None,
@@ -340,7 +341,7 @@ pub fn text_report(t: &TextAudit) -> data::Report {
             continue;
         }
         let e = Erratum { root_cause: None, findings: mine, ptxas: ptxas.into(), hardware: hardware.into() };
-        let mut entry = cause_entry(Some(&c.cause), &e, e.ptxas.clone(), e.hardware.clone());
+        let mut entry = cause_entry(Some(&c.cause), &e);
         entry.status = Some(c.status);
         entry.status_why = Some(c.how.clone());
         root_causes.push(entry);
