@@ -39,12 +39,14 @@ fn doc(test: &str) -> Option<Document> {
 type Said = (String, String, String, Option<Vec<String>>);
 
 /// What a finding says: its id, kind, severity and witness (variant,
-/// inputs, and each output under each column).
+/// inputs, and each output under each column), with the variants where
+/// its rule is reached.
 fn said(f: &Finding) -> Said {
     let inputs = f.witness.as_ref().map(|w| {
         let mut all = vec![w.variant.clone()];
         all.extend(w.inputs.iter().map(|(n, v)| format!("{n} = {v}")));
         all.extend(w.rows.iter().map(|r| format!("{r:?}")));
+        all.extend(f.detail.iter().filter(|d| d.starts_with("Reachable")).cloned());
         all
     });
     (f.id.clone(), format!("{:?}", f.kind), format!("{:?}", f.severity), inputs)

@@ -191,15 +191,34 @@ pub fn type_width(setting: &Setting) -> Option<u32> {
 /// `.type`; `BoolOp specified` whether the variant writes a `.BoolOp`;
 /// `dest predicate selected` whether it writes a predicate destination.
 pub fn prose<A: Algebra>(alg: &A, setting: &Setting, words: &[String]) -> Option<Value<A>> {
-    let phrase = words.join(" ");
-    Some(match phrase.as_str() {
-        "bitwidth of type" => Value::Int(Int::constant(alg, i128::from(type_width(setting)?))),
-        "BoolOp specified" => Value::Truth(Truth::constant(alg, setting.bound(".BoolOp").is_some())),
-        "dest predicate selected" => {
-            Value::Truth(Truth::constant(alg, setting.operands.iter().any(|o| o.output && o.name == "p")))
-        }
+    Some(match phrase(setting, words)? {
+        Phrase::Number(n) => Value::Int(Int::constant(alg, n)),
+        Phrase::Truth(t) => Value::Truth(Truth::constant(alg, t)),
+    })
+}
+
+/// What a phrase of prose is for a variant: a number or a truth.
+pub enum Phrase {
+    Number(i128),
+    Truth(bool),
+}
+
+/// The phrases [`prose`] reads, decided by the variant alone.
+pub fn phrase(setting: &Setting, words: &[String]) -> Option<Phrase> {
+    Some(match words.join(" ").as_str() {
+        "bitwidth of type" => Phrase::Number(i128::from(type_width(setting)?)),
+        "BoolOp specified" => Phrase::Truth(setting.bound(".BoolOp").is_some()),
+        "dest predicate selected" => Phrase::Truth(setting.operands.iter().any(|o| o.output && o.name == "p")),
         _ => return None,
     })
+}
+
+/// set (9.7.6.1)'s `isFloat`: whether a type qualifier is a floating-point
+/// one (`.f32`, `.f16x2`, `.bf16`, `.tf32`).
+pub fn is_float(qualifier: &str) -> bool {
+    [".f", ".bf", ".tf"]
+        .iter()
+        .any(|p| qualifier.strip_prefix(p).is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit())))
 }
 
 /// A call of a helper the block does not define, read as its section says;
@@ -213,12 +232,7 @@ pub fn call<A: Algebra>(alg: &A, name: &str, args: &[Value<A>]) -> Option<Result
     Some(match (name, args) {
         // set (9.7.6.1): whether a type is a floating-point one (`.f32`,
         // `.f16x2`, `.bf16`, `.tf32`).
-        ("isFloat", [Value::Qualifier(q)]) => {
-            let float = [".f", ".bf", ".tf"]
-                .iter()
-                .any(|p| q.strip_prefix(p).is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit())));
-            Ok(Value::Truth(Truth::constant(alg, float)))
-        }
+        ("isFloat", [Value::Qualifier(q)]) => Ok(Value::Truth(Truth::constant(alg, is_float(q)))),
         // The smaller or larger of two integers.
         ("min" | "max", [x, y]) => (|| {
             let (x, y) = (int(x)?, int(y)?);

@@ -138,8 +138,9 @@ const UNNAMED_PLACEHOLDERS: &[(&str, &str, &[&str])] = &[("shf", ".dir", &[".l",
 
 /// Operands whose type is not the variant's `.type` (each from its
 /// section's Description): shift amounts and bit positions are `.u32`,
-/// fns's offset is `.s32`, and dp4a/dp2a's sources are `.atype` and
-/// `.btype`.
+/// fns's offset is `.s32`, dp4a/dp2a's sources are `.atype` and
+/// `.btype`, and their `c` and `d` are `.u32` where both of those are, else
+/// `.s32` (9.7.1.23-24); set's `d` is `.dtype` (9.7.6.1).
 const OPERAND_TYPES: &[(&str, &str, Sign)] = &[
     ("shl", "b", Sign::Unsigned),
     ("shr", "b", Sign::Unsigned),
@@ -147,10 +148,15 @@ const OPERAND_TYPES: &[(&str, &str, Sign)] = &[
     ("bfe", "c", Sign::Unsigned),
     ("szext", "b", Sign::Unsigned),
     ("fns", "offset", Sign::Signed),
-    ("dp4a", "a", Sign::Of(".atype")),
-    ("dp4a", "b", Sign::Of(".btype")),
-    ("dp2a", "a", Sign::Of(".atype")),
-    ("dp2a", "b", Sign::Of(".btype")),
+    ("dp4a", "a", Sign::Of(&[".atype"])),
+    ("dp4a", "b", Sign::Of(&[".btype"])),
+    ("dp4a", "c", Sign::Of(&[".atype", ".btype"])),
+    ("dp4a", "d", Sign::Of(&[".atype", ".btype"])),
+    ("dp2a", "a", Sign::Of(&[".atype"])),
+    ("dp2a", "b", Sign::Of(&[".btype"])),
+    ("dp2a", "c", Sign::Of(&[".atype", ".btype"])),
+    ("dp2a", "d", Sign::Of(&[".atype", ".btype"])),
+    ("set", "d", Sign::Of(&[".dtype"])),
 ];
 
 /// Whether the block's operand `name` of `opcode` has a type of its own,
@@ -168,7 +174,8 @@ const FLOAT_COMPARED: &[(&str, &str, &str)] = &[("slct", "c", ".f32")];
 enum Sign {
     Unsigned,
     Signed,
-    Of(&'static str),
+    /// Signed where any of these placeholders is a signed type.
+    Of(&'static [&'static str]),
 }
 
 /// A variant's block, read as the model reads it.
@@ -330,7 +337,7 @@ pub fn setting(variant: &Variant, readings: &[&SectionReading]) -> Result<Settin
             let signed = match sign {
                 Some(Sign::Unsigned) => false,
                 Some(Sign::Signed) => true,
-                Some(Sign::Of(p)) => bound.iter().any(|(b, v)| b == p && v.starts_with(".s")),
+                Some(Sign::Of(ps)) => bound.iter().any(|(b, v)| ps.contains(&b.as_str()) && v.starts_with(".s")),
                 None => signed_type && o.ty.width() > 1,
             };
             Operand { name: o.name.to_string(), signed, width: o.ty.width(), output: o.is_dest() }

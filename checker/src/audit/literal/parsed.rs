@@ -17,6 +17,9 @@
 //! - `min(x, y)` and `max(x, y)` are the usual functions on the arguments'
 //!   common type;
 //! - `bitwidth of type` is the width of the variant's `.type`, an `int`;
+//! - a helper that no text defines but its section's Description describes
+//!   (dp4a's `extractAndSignOrZeroExt_4`) is read as the Description says,
+//!   as the pseudocode evaluator reads it;
 //! - a result never stored is undefined.
 //!
 //! Where a block names the variant a line is for only in its comment
@@ -41,7 +44,7 @@ use crate::audit::errata;
 use crate::audit::text::document::Document;
 use crate::pseudocode::ast::{AssignOp, BinaryOp, Expr, ExprKind, Span, Stmt, StmtKind, UnaryOp};
 use crate::pseudocode::print;
-use crate::pseudocode::readings::{comment_guard, type_width};
+use crate::pseudocode::readings::{comment_guard, is_float, phrase, Phrase};
 use crate::pseudocode::setting::Setting;
 use crate::text_proof::{operand_has_own_type, read_block_as_written, setting};
 
@@ -59,7 +62,7 @@ fn guarded_by_comment(s: &Stmt) -> bool {
 /// below keeps doing so until the transcriptions go).
 pub const FROM_TEXT: &[&str] = &[
     "add", "sub", "sad", "div", "rem", "abs", "neg", "min", "max", "add.cc", "addc", "sub.cc", "subc", "selp", "and",
-    "or", "xor", "not", "cnot", "shf", "shl", "shr", "szext", "bmsk",
+    "or", "xor", "not", "cnot", "shf", "shl", "shr", "szext", "bmsk", "dp4a", "dp2a", "set", "setp", "lop3",
 ];
 
 /// One variant's block as the reading takes it.
@@ -78,6 +81,9 @@ pub struct ParsedReading {
     /// The root causes whose fixes a block needed before it parsed: where
     /// there are none, the text's block parses as written.
     repaired_by: Vec<&'static str>,
+    /// Whether a block calls a placeholder of its Syntax as a function
+    /// (`BoolOp(t, c)`), which C has no definition of.
+    calls_placeholder: bool,
 }
 
 impl ParsedReading {
@@ -87,6 +93,7 @@ impl ParsedReading {
     pub fn of(doc: &Document, variants: &[Variant]) -> Result<ParsedReading, String> {
         let mut reads = Vec::new();
         let mut repaired_by = Vec::new();
+        let mut calls_placeholder = false;
         for v in variants {
             let block = read_block_as_written(doc, v).map_err(|e| format!("{v}: {e}"))?;
             let setting = setting(v, &block.readings).map_err(|e| format!("{v}: {e}"))?;
@@ -95,9 +102,10 @@ impl ParsedReading {
                 fixes.extend(errata::of(&format!("text-order-{}-overwritten-d", v.section())).map(|rc| rc.id.as_str()));
             }
             repaired_by.extend(fixes.iter().filter(|f| !repaired_by.contains(*f)).copied().collect::<Vec<_>>());
+            calls_placeholder |= block.parsed.statements.iter().any(|s| calls_a_placeholder(s, &setting));
             reads.push(Read { variant: *v, statements: block.parsed.statements, lines: block.lines, setting });
         }
-        let reading = ParsedReading { reads, repaired_by };
+        let reading = ParsedReading { reads, repaired_by, calls_placeholder };
         for r in &reading.reads {
             let alg = Concrete;
             let mut c = C::new(&alg);
@@ -126,11 +134,11 @@ impl Transcription for ParsedReading {
         self.try_literal(c, variant, inputs).unwrap_or_else(|e| panic!("{variant}: {e}"))
     }
 
-    /// The table says why the block does not parse; the text decides
-    /// whether it still does not: a block that parses as written (its fix
-    /// in the text) is C.
+    /// The table says why the block is not C; the text decides whether it
+    /// still is not: a block that parses as written (its fix in the text)
+    /// and calls no placeholder of its Syntax is C.
     fn not_c(&self, block: &Block) -> Option<NotC> {
-        block.not_c.filter(|_| !self.repaired_by.is_empty())
+        block.not_c.filter(|_| !self.repaired_by.is_empty() || self.calls_placeholder)
     }
 }
 
@@ -212,6 +220,9 @@ struct Reader<'r, 'a, A: Algebra> {
     /// In a helper's body: the value it returns, and on which inputs it
     /// has returned.
     returned: Option<(CInt<A>, A::Bool)>,
+    /// The functions the block takes from a truth table (lop3's
+    /// `F = GetFunctionFromTable(immLut)`), by name: the table.
+    tables: BTreeMap<String, CInt<A>>,
 }
 
 impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
@@ -219,9 +230,20 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
         let alg = c.alg();
         let mut vars = BTreeMap::new();
         let yes = alg.bool_constant(true);
+        // A source the variant negates (9.7.6.1-2's `!c`) is its
+        // complement wherever the block names it (the reading
+        // `compare-not-c`).
+        // An immediate narrower than any C type but `_Bool` (lop3's 8-bit
+        // `immLut`) is an integer constant: an `int`.
         for (o, bits) in read.variant.inputs().iter().zip(inputs) {
-            let ty = operand_type(c, read, o.name, o.ty.width());
-            vars.insert(o.name.to_string(), Var { value: c.operand(*bits, ty), set: yes, ty: Some(ty), known: None });
+            let w = o.ty.width();
+            let bits = if o.negated { alg.bvnot(*bits) } else { *bits };
+            let value = if w > 1 && w < 16 {
+                c.operand(alg.zero_extend(32 - w, bits), CType::Int)
+            } else {
+                c.operand(bits, operand_type(c, read, o.name, w))
+            };
+            vars.insert(o.name.to_string(), Var { value, set: yes, ty: Some(value.ty), known: None });
         }
         // A destination that is also a source (9.7.2's carry flag, which
         // the text updates under the block, not in it) is the block's input.
@@ -239,7 +261,7 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             })
             .collect();
         let no = alg.bool_constant(false);
-        Reader { read, alg, vars, live: yes, left: no, certain: true, functions, returned: None }
+        Reader { read, alg, vars, live: yes, left: no, certain: true, functions, returned: None, tables: BTreeMap::new() }
     }
 
     fn run(mut self, c: &mut C<'a, A>) -> Run<Outputs<A>> {
@@ -453,6 +475,18 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
                     return self.store_element(c, *op, target, base, index, value, fragment);
                 }
                 let name = self.target(target)?;
+                if op.0.is_none() {
+                    if let Some(table) = self.table(c, value)? {
+                        self.tables.insert(name, table);
+                        return Ok(());
+                    }
+                    if let Some(elements) = self.extracted(c, value)? {
+                        for (k, x) in elements.into_iter().enumerate() {
+                            self.store(c, &format!("{name}[{k}]"), x, fragment);
+                        }
+                        return Ok(());
+                    }
+                }
                 let known = match op.0 {
                     None => self.constant(value),
                     Some(_) => self.constant(&Expr::new(
@@ -485,17 +519,85 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
         }
     }
 
-    /// The value `target op= value` stores, before its conversion.
+    /// The value `target op= value` stores, before its conversion. The
+    /// operator of a compound assignment is named by the whole statement
+    /// (`d += Va[i] * Vb[i]`), as it reads: the right side is its operand.
     fn assigned(&mut self, c: &mut C<'a, A>, op: AssignOp, target: &Expr, value: &Expr) -> Run<CInt<A>> {
         let x = self.int(c, value)?;
         match op.0 {
             None => Ok(x),
             Some(op) => {
                 let old = self.int(c, target)?;
-                let fragment = self.expr_fragment(value);
+                let whole = Span { start: target.span.start, end: value.span.end };
+                let fragment = self.fragment(whole, || self.expr_fragment(value).to_string());
                 self.binary(c, op, old, x, fragment, value.span)
             }
         }
+    }
+
+    /// `GetFunctionFromTable(immLut)`, which no text defines: the truth
+    /// table its function looks up, read as lop3's Description says
+    /// (9.7.8.6); `None` where `value` is no such call.
+    fn table(&mut self, c: &mut C<'a, A>, value: &Expr) -> Run<Option<CInt<A>>> {
+        match &value.without_parens().kind {
+            ExprKind::Call(f, args) if matches!(&f.kind, ExprKind::Name(n) if n == "GetFunctionFromTable") => {
+                let [lut] = &args[..] else { return Err(at(value.span, "the helper takes one table")) };
+                self.int(c, lut).map(Some)
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// `F(a, b, c)` of a function taken from a truth table: bit i of the
+    /// result is bit k of the table, k the bits a[i], b[i], c[i] read as a
+    /// number with a[i] highest (so that F(0xF0, 0xCC, 0xAA) is the table
+    /// itself), as the pseudocode evaluator reads it; the operands and the
+    /// result of their common type (C's usual arithmetic conversions).
+    fn looked_up(&mut self, c: &mut C<'a, A>, lut: CInt<A>, args: &[Expr], span: Span) -> Run<CInt<A>> {
+        let alg = self.alg;
+        let [x, y, z] = args else { return Err(at(span, "a table's function takes three operands")) };
+        let (x, y, z) = (self.int(c, x)?, self.int(c, y)?, self.int(c, z)?);
+        let ty = c.or(c.or(x, y), z).ty;
+        let (x, y, z) = (c.convert(x, ty).bits, c.convert(y, ty).bits, c.convert(z, ty).bits);
+        let w = ty.width();
+        let pick = |v: A::Bv, one: bool| if one { v } else { alg.bvnot(v) };
+        let mut out = alg.constant(w, 0);
+        for k in 0..8u32 {
+            let term = alg.bvand(alg.bvand(pick(x, k & 4 != 0), pick(y, k & 2 != 0)), pick(z, k & 1 != 0));
+            let all = alg.sign_extend(w - 1, alg.extract(k, k, lut.bits));
+            out = alg.bvor(out, alg.bvand(term, all));
+        }
+        Ok(c.operand(out, ty))
+    }
+
+    /// `Va = extractAndSignOrZeroExt_4(a, .atype)`: a helper the block
+    /// calls and never defines, which fills an array, read as its section's
+    /// Description says (9.7.1.23-24: the four bytes or two half-words of a
+    /// word, lowest first, each extended to an `int` as the type's sign
+    /// says). The same reading as the pseudocode evaluator's
+    /// (`pseudocode::readings::call`); `None` where `value` is no such call.
+    fn extracted(&mut self, c: &mut C<'a, A>, value: &Expr) -> Run<Option<Vec<CInt<A>>>> {
+        let ExprKind::Call(f, args) = &value.without_parens().kind else { return Ok(None) };
+        let parts: u32 = match &f.kind {
+            ExprKind::Name(n) if n == "extractAndSignOrZeroExt_4" => 4,
+            ExprKind::Name(n) if n == "extractAndSignOrZeroExt_2" => 2,
+            _ => return Ok(None),
+        };
+        let [word, ty] = &args[..] else { return Err(at(value.span, "the helper takes a word and its type")) };
+        let signed = match self.modifier_of(ty) {
+            Some(q) => q == ".s32",
+            None => return Err(at(ty.span, "the helper's type is no modifier")),
+        };
+        let x = self.int(c, word)?;
+        let (alg, size) = (self.alg, x.ty.width() / parts);
+        Ok(Some(
+            (0..parts)
+                .map(|k| {
+                    let part = alg.extract(size * k + size - 1, size * k, x.bits);
+                    c.operand(alg.extend(signed, 32 - size, part), CType::Int)
+                })
+                .collect(),
+        ))
     }
 
     /// The variable an assignment stores into.
@@ -542,10 +644,19 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             ExprKind::Paren(x) => self.constant(x),
             ExprKind::Unary(UnaryOp::Minus, x) => self.constant(x).map(|v| -v),
             ExprKind::Unary(UnaryOp::Not, x) => self.constant(x).map(|v| i128::from(v == 0)),
-            ExprKind::Qualifier(_) => self.optional_written(e).map(i128::from),
-            ExprKind::Prose(words) if words.join(" ") == "bitwidth of type" => {
-                type_width(&self.read.setting).map(i128::from)
+            ExprKind::Conditional(test, then, otherwise) => {
+                self.constant(if self.constant(test)? != 0 { then } else { otherwise })
             }
+            // set (9.7.6.1): whether a type is a floating-point one.
+            ExprKind::Call(f, args) if matches!(&f.kind, ExprKind::Name(n) if n == "isFloat") => {
+                let [x] = &args[..] else { return None };
+                Some(i128::from(is_float(self.modifier_of(x)?)))
+            }
+            ExprKind::Qualifier(_) => self.optional_written(e).map(i128::from),
+            ExprKind::Prose(words) => match phrase(&self.read.setting, words)? {
+                Phrase::Number(n) => Some(n),
+                Phrase::Truth(t) => Some(i128::from(t)),
+            },
             ExprKind::Binary(op @ (Eq | Ne), x, y) if self.modifier_of(x).is_some() => {
                 let same = self.modifier_of(x)? == self.modifier_of(y)?;
                 Some(i128::from(same == (*op == Eq)))
@@ -871,6 +982,12 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
                     }
                 }
             }
+            // A test no input decides picks its arm, as an `if` does: the
+            // other is never evaluated, and meets no rule.
+            ExprKind::Conditional(test, then, otherwise) if self.constant(test).is_some() => {
+                let arm = if self.constant(test) != Some(0) { then } else { otherwise };
+                return self.value(c, arm);
+            }
             ExprKind::Conditional(test, then, otherwise) => {
                 let t = self.int(c, test)?;
                 let chosen = c.truth(t);
@@ -879,6 +996,12 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
                 c.select(chosen, a, b)
             }
             ExprKind::Call(f, args) => self.called(c, e, f, args)?,
+            ExprKind::Placeholder { name, lhs, rhs } => self.placeholder(c, e, name, lhs, rhs)?,
+            ExprKind::Float(text) if setting.single_literals_as_bits => {
+                let value = text.strip_suffix(['f', 'F']).and_then(|digits| digits.parse::<f32>().ok());
+                let Some(value) = value else { return Err(at(e.span, format!("`{text}` is no single-precision constant"))) };
+                c.value(CType::UInt, i128::from(value.to_bits()))
+            }
             ExprKind::Prose(_) => match self.constant(e) {
                 Some(width) => c.int(width),
                 None => return Err(at(e.span, "prose the literal reading does not read as a value")),
@@ -905,6 +1028,25 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
         };
         if let Some(f) = self.functions.get(name).copied() {
             return self.call(c, f, args, e.span);
+        }
+        if let Some(lut) = self.tables.get(name).copied() {
+            return self.looked_up(c, lut, args, e.span);
+        }
+        // A placeholder of the Syntax called as a function (9.7.6.1-2's
+        // `BoolOp(t, c)`): the operator the variant writes for it, or, in
+        // a form that writes none, its first argument (the reading
+        // `compare-no-boolop`). Not C: `ParsedReading::not_c` says so.
+        if let [x, y] = args {
+            if self.read.setting.bound(&format!(".{name}")).is_some() {
+                return self.placeholder(c, e, name, x, y);
+            }
+            if self.read.setting.identity_operators.iter().any(|o| o == name) {
+                return self.int(c, x);
+            }
+        }
+        if let ("isFloat", [_]) = (name, args) {
+            let float = self.constant(e).ok_or_else(|| at(e.span, "`isFloat` of what is no type"))?;
+            return Ok(c.int(float));
         }
         Ok(match (name, args) {
             // C11 6.5.3.4: the size in bytes of its operand's type, a
@@ -964,6 +1106,45 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
         ran.map(|()| value)
     }
 
+    /// `a CmpOp b`, `(d != 0) BoolOp q`: the operator the variant writes
+    /// for the placeholder, as C writes it. A comparison (`.lt`, or `.lo`
+    /// on unsigned values) is C's on the operands' types; a Boolean
+    /// operator is C's `&&` or `||` (each operand a truth value, the right
+    /// one evaluated where the left does not decide), or `!=` of the two
+    /// truths for `.xor`.
+    fn placeholder(&mut self, c: &mut C<'a, A>, e: &Expr, name: &str, x: &Expr, y: &Expr) -> Run<CInt<A>> {
+        let alg = self.alg;
+        let op = self.read.setting.bound(&format!(".{name}")).ok_or_else(|| at(e.span, format!("`{name}` is not given")))?;
+        let compare = match op {
+            ".and" | ".or" | ".xor" => {
+                let a = self.int(c, x)?;
+                let t = c.truth(a);
+                let runs = match op {
+                    ".and" => t,
+                    ".or" => alg.not(t),
+                    _ => alg.bool_constant(true),
+                };
+                let b = c.guarded(runs, |c| self.int(c, y))?;
+                let tb = c.truth(b);
+                return Ok(c.from_bool(match op {
+                    ".and" => alg.and(t, tb),
+                    ".or" => alg.or(t, tb),
+                    _ => alg.bool_xor(t, tb),
+                }));
+            }
+            ".eq" => BinaryOp::Eq,
+            ".ne" => BinaryOp::Ne,
+            ".lt" | ".lo" => BinaryOp::Lt,
+            ".le" | ".ls" => BinaryOp::Le,
+            ".gt" | ".hi" => BinaryOp::Gt,
+            ".ge" | ".hs" => BinaryOp::Ge,
+            other => return Err(at(e.span, format!("the operator `{other}`"))),
+        };
+        let (a, b) = (self.int(c, x)?, self.int(c, y)?);
+        let fragment = self.expr_fragment(e);
+        self.binary(c, compare, a, b, fragment, e.span)
+    }
+
     /// `a op b` for an arithmetic, shift, bitwise or relational operator.
     fn binary(
         &mut self,
@@ -994,6 +1175,25 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             BinaryOp::And | BinaryOp::Or => return Err(at(span, "`&&` or `||` as a compound assignment")),
         })
     }
+}
+
+/// Whether `s` calls a placeholder of the Syntax as a function: one the
+/// variant binds, or one it leaves out whose call a reading takes as its
+/// first argument.
+fn calls_a_placeholder(s: &Stmt, setting: &Setting) -> bool {
+    let mut found = false;
+    s.walk(&mut |s| {
+        for e in s.expressions() {
+            e.walk(&mut |e| {
+                if let ExprKind::Call(f, _) = &e.kind {
+                    if let ExprKind::Name(n) = &f.kind {
+                        found |= setting.bound(&format!(".{n}")).is_some() || setting.identity_operators.contains(n);
+                    }
+                }
+            });
+        }
+    });
+    found
 }
 
 /// The outputs the block computes, in order: the destinations that are
