@@ -30,7 +30,7 @@ use ptx_spec::Variant;
 
 use super::document::{BlockKind, Document, Section};
 use super::semantics;
-use crate::audit::finding::{Finding, FindingKind, WitnessTable};
+use crate::audit::finding::{Finding, FindingKind, Repair, WitnessTable};
 use crate::pseudocode::ast::{AssignOp, Expr, ExprKind, Stmt, StmtKind};
 use crate::text_proof::{read_block, setting, text_semantics, ReadBlock};
 
@@ -44,6 +44,13 @@ pub struct Overwritten {
     /// The lines of the assignments, in order: every one but the last is
     /// overwritten.
     pub lines: Vec<usize>,
+    /// Whether the first is made under a condition (the arm of an `if`),
+    /// and the statement after that `if` assigns the name on every path.
+    pub conditional: bool,
+    /// Where the first is the arm of an `if` with no `else`, and the
+    /// statement that overwrites it is an `if` too: the line of that
+    /// second `if`, which `else` would join to the first.
+    pub join_at: Option<usize>,
 }
 
 /// The names an expression reads: every name it holds, but the target of
@@ -62,6 +69,27 @@ fn reads(e: &Expr, out: &mut Vec<String>) {
             }
         }),
     }
+}
+
+/// Every name a statement reads but the array of an element it stores
+/// whole (`d` of `d[i] = e`), the statements inside it included: what an
+/// assignment to one element leaves of the others is not a read of them.
+fn reads_of_values(s: &Stmt) -> Vec<String> {
+    let mut out = Vec::new();
+    s.walk(&mut |x| {
+        for e in x.expressions() {
+            match &e.kind {
+                ExprKind::Assign(AssignOp(None), target, value) if matches!(target.kind, ExprKind::Index(..)) => {
+                    if let ExprKind::Index(_, index) = &target.kind {
+                        reads(index, &mut out);
+                    }
+                    reads(value, &mut out);
+                }
+                _ => reads(e, &mut out),
+            }
+        }
+    });
+    out
 }
 
 /// Every name a statement reads, the statements inside it included.
@@ -98,32 +126,98 @@ fn writes_of(s: &Stmt) -> Vec<String> {
     out
 }
 
-/// The name and value of a plain assignment to a whole variable
-/// (`d = t<n-1..0>;`).
-fn plain_assignment(s: &Stmt) -> Option<(&str, &Expr)> {
-    match &s.kind {
-        StmtKind::Expr(Expr { kind: ExprKind::Assign(AssignOp(None), target, value), .. }) => match &target.kind {
-            ExprKind::Name(n) => Some((n.as_str(), value)),
+/// What a plain assignment stores into: a whole variable (`d` of
+/// `d = t<n-1..0>;`), or one element whose index is a name or a number
+/// (`d[i]` of `d[i] = NaN;`), written as the block writes it.
+fn plain_assignment(s: &Stmt) -> Option<String> {
+    let StmtKind::Expr(Expr { kind: ExprKind::Assign(AssignOp(None), target, _), .. }) = &s.kind else { return None };
+    match &target.kind {
+        ExprKind::Name(n) => Some(n.clone()),
+        ExprKind::Index(base, index) => match (&base.kind, &index.kind) {
+            (ExprKind::Name(b), ExprKind::Name(i)) => Some(format!("{b}[{i}]")),
+            (ExprKind::Name(b), ExprKind::Int { text, .. }) => Some(format!("{b}[{text}]")),
             _ => None,
         },
         _ => None,
     }
 }
 
-/// The overwritten assignments of one statement list and of every list
-/// inside it. A `case` label, a `default` or a jump ends what the list
-/// runs in a row.
-pub fn overwritten(stmts: &[Stmt]) -> Vec<Overwritten> {
-    let mut out: Vec<Overwritten> = Vec::new();
-    // Per name: the lines of the assignments in a row not yet read.
-    let mut pending: Vec<(String, Vec<usize>)> = Vec::new();
-    fn flush(rows: Vec<(String, Vec<usize>)>, out: &mut Vec<Overwritten>) {
-        for (name, lines) in rows {
-            if lines.len() > 1 {
-                out.push(Overwritten { name, lines });
+/// The variable an assignment's target (`d[i]`) belongs to (`d`): what
+/// a read or another write of it touches.
+fn variable(target: &str) -> &str {
+    target.split('[').next().unwrap_or(target)
+}
+
+/// Where a statement assigns `name` on every path through it, and reads
+/// it nowhere: a plain assignment, or an `if` with an `else` each of whose
+/// arms does. Its line.
+fn assigns_on_every_path(s: &Stmt, name: &str) -> Option<usize> {
+    if reads_of_values(s).iter().any(|n| n == variable(name)) {
+        return None;
+    }
+    let arm = |b: &Stmt| match &b.kind {
+        StmtKind::Block(body) => body.iter().any(|x| assigns_on_every_path(x, name).is_some()),
+        _ => assigns_on_every_path(b, name).is_some(),
+    };
+    match &s.kind {
+        _ if plain_assignment(s).is_some_and(|n| n == name) => Some(s.span.start.line),
+        StmtKind::If { then, otherwise: Some(o), .. } if arm(then) && arm(o) => Some(s.span.start.line),
+        _ => None,
+    }
+}
+
+/// The plain assignments in an `if`'s arms that nothing after them in
+/// their arm reads or writes: what the statement after the `if` sees,
+/// where the arm ran. Each name with its line, and whether the `if` has
+/// no `else` (its assignment is the arm's alone).
+fn left_by_arms(s: &Stmt) -> Vec<(String, usize, bool)> {
+    let StmtKind::If { then, otherwise, .. } = &s.kind else { return Vec::new() };
+    let mut out = Vec::new();
+    let mut arms = vec![then.as_ref()];
+    arms.extend(otherwise.as_deref());
+    for arm in arms {
+        let body = match &arm.kind {
+            StmtKind::Block(body) => body.as_slice(),
+            _ => std::slice::from_ref(arm),
+        };
+        for (k, x) in body.iter().enumerate() {
+            let Some(name) = plain_assignment(x) else { continue };
+            let var = variable(&name);
+            let later = &body[k + 1..];
+            if later
+                .iter()
+                .all(|y| !reads_of_values(y).iter().any(|n| n == var) && !writes_of(y).iter().any(|n| n == var))
+            {
+                out.push((name.clone(), x.span.start.line, otherwise.is_none()));
             }
         }
     }
+    out
+}
+
+/// The overwritten assignments of one statement list and of every list
+/// inside it. A `case` label, a `default` or a jump ends what the list
+/// runs in a row. A plain assignment in an arm of an `if` is overwritten
+/// too where the statement after the `if` assigns the name on every path
+/// before any read (half-precision min's `if (isNaN(a) && isNaN(b)) d =
+/// NaN;`, followed by an `if`-`else` chain that sets `d` in each arm).
+pub fn overwritten(stmts: &[Stmt]) -> Vec<Overwritten> {
+    /// Assignments to one name in a row, none read yet.
+    struct Row {
+        name: String,
+        lines: Vec<usize>,
+        /// The first made in an arm of an `if`: whether that `if` has no
+        /// `else`.
+        arm: Option<bool>,
+        join_at: Option<usize>,
+    }
+    fn flush(rows: Vec<Row>, out: &mut Vec<Overwritten>) {
+        for r in rows.into_iter().filter(|r| r.lines.len() > 1) {
+            out.push(Overwritten { name: r.name, lines: r.lines, conditional: r.arm.is_some(), join_at: r.join_at });
+        }
+    }
+    let mut out: Vec<Overwritten> = Vec::new();
+    let mut pending: Vec<Row> = Vec::new();
     for s in stmts {
         match &s.kind {
             StmtKind::Case(_) | StmtKind::Default | StmtKind::Break | StmtKind::Continue | StmtKind::Return(_) => {
@@ -132,23 +226,50 @@ pub fn overwritten(stmts: &[Stmt]) -> Vec<Overwritten> {
             }
             _ => {}
         }
-        let read = reads_of(s);
+        let read = reads_of_values(s);
         // A name this statement reads was not overwritten.
-        let (kept, done): (Vec<_>, Vec<_>) = pending.drain(..).partition(|(n, _)| !read.contains(n));
+        let (kept, done): (Vec<_>, Vec<_>) =
+            pending.drain(..).partition(|r| !read.iter().any(|n| n == variable(&r.name)));
         pending = kept;
         flush(done, &mut out);
-        if let Some((name, _)) = plain_assignment(s) {
-            match pending.iter_mut().find(|(n, _)| n == name) {
-                Some((_, lines)) => lines.push(s.span.start.line),
-                None => pending.push((name.to_string(), vec![s.span.start.line])),
-            }
-        } else {
-            // A name written some other way (in a branch, a slice) ends
-            // the row: what is read after may be either write.
-            let written = writes_of(s);
-            let (kept, done): (Vec<_>, Vec<_>) = pending.drain(..).partition(|(n, _)| !written.contains(n));
+        if let Some(name) = plain_assignment(s) {
+            // Another element of the same array ends its rows.
+            let var = variable(&name).to_string();
+            let (kept, done): (Vec<_>, Vec<_>) =
+                pending.drain(..).partition(|r| r.name == name || variable(&r.name) != var);
             pending = kept;
             flush(done, &mut out);
+            match pending.iter_mut().find(|r| r.name == name) {
+                Some(r) => r.lines.push(s.span.start.line),
+                None => pending.push(Row { name, lines: vec![s.span.start.line], arm: None, join_at: None }),
+            }
+        } else {
+            // A statement that sets a name on every path ends the row of an
+            // arm's assignment before it, which never counts. A name written
+            // some other way (in one branch, a slice) ends any row: what is
+            // read after may be either write.
+            let written = writes_of(s);
+            let mut done = Vec::new();
+            for mut r in std::mem::take(&mut pending) {
+                match assigns_on_every_path(s, &r.name) {
+                    Some(line) if r.arm.is_some() => {
+                        r.lines.push(line);
+                        let is_if = matches!(s.kind, StmtKind::If { .. });
+                        r.join_at = (r.arm == Some(true) && is_if).then_some(line);
+                        done.push(r);
+                    }
+                    _ if written.iter().any(|n| n == variable(&r.name)) => done.push(r),
+                    _ => pending.push(r),
+                }
+            }
+            flush(done, &mut out);
+            // What the arms of an `if` that does not set a name on every
+            // path leave of it for the statements after.
+            for (name, line, no_else) in left_by_arms(s) {
+                if assigns_on_every_path(s, &name).is_none() && !pending.iter().any(|r| r.name == name) {
+                    pending.push(Row { name, lines: vec![line], arm: Some(no_else), join_at: None });
+                }
+            }
         }
         for inner in nested_lists(s) {
             out.extend(overwritten(inner));
@@ -479,28 +600,56 @@ pub fn check(doc: &Document) -> Vec<Finding> {
         for o in overwritten(&r.parsed.statements) {
             let lines: Vec<String> = o.lines.iter().map(usize::to_string).collect();
             let last = *o.lines.last().expect("two lines or more");
+            let slug: String =
+                o.name.to_ascii_lowercase().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+            let (summary, why) = if o.conditional {
+                (
+                    format!(
+                        "read as code, `{}` assigned under a condition on line {} is assigned again on every path by \
+                         the statement on line {} before any read: the first assignment never counts",
+                        o.name, o.lines[0], last
+                    ),
+                    format!(
+                        "{}:{}: where the condition holds, `{}` is assigned and then assigned again on every path \
+                         of the statement after, which reads it nowhere; the `else` that would keep the two apart \
+                         is not written.",
+                        s.file, o.lines[0], o.name
+                    ),
+                )
+            } else {
+                (
+                    format!(
+                        "read as code, `{}` is assigned on {} unconditional lines in a row ({}) and only the last, \
+                         `{}`, counts",
+                        o.name,
+                        o.lines.len(),
+                        lines.join(", "),
+                        code(last)
+                    ),
+                    format!(
+                        "{}:{}: no statement reads `{}` between these assignments, so each overwrites the one \
+                         before; where a comment names the variant a line is for, only the comment says so, and the \
+                         model reads it as a guard.",
+                        s.file, o.lines[0], o.name
+                    ),
+                )
+            };
             let mut f = Finding::of_text(
-                format!("text-order-{}-overwritten-{}", s.number, o.name.to_ascii_lowercase()),
+                format!("text-order-{}-overwritten-{}", s.number, slug.trim_matches('-')),
                 s.number.clone(),
                 FindingKind::LiteralReading,
                 code(o.lines[0]),
-                format!(
-                    "read as code, `{}` is assigned on {} unconditional lines in a row ({}) and only the last, `{}`, \
-                     counts",
-                    o.name,
-                    o.lines.len(),
-                    lines.join(", "),
-                    code(last)
-                ),
-                vec![format!(
-                    "{}:{}: no statement reads `{}` between these assignments, so each overwrites the one before; \
-                     where a comment names the variant a line is for, only the comment says so, and the model reads \
-                     it as a guard.",
-                    s.file, o.lines[0], o.name
-                )],
+                summary,
+                vec![why],
             );
-            f.model_choice = Some("each line for the variant its comment names".into());
-            f.witness = overwritten_witness(doc, &s.number);
+            if o.conditional {
+                // `else` joins the second `if` to the first: the arms then
+                // exclude each other, as the chain means.
+                f.repair = o.join_at.map(|line| Repair { line, old: "if (".into(), new: "else if (".into() });
+            } else {
+                f.model_choice = Some("each line for the variant its comment names".into());
+                f.witness = overwritten_witness(doc, &s.number);
+            }
             out.push(f);
         }
         if states_sources_read_first(doc, s) {
@@ -562,12 +711,35 @@ mod tests {
     #[test]
     fn assignments_in_a_row_are_overwritten() {
         let found = overwritten(&statements("t = a * b;\nd = t;\nd = t + 1;\nd = t + 2;"));
-        assert_eq!(found, [Overwritten { name: "d".into(), lines: vec![2, 3, 4] }]);
+        assert_eq!(found, [Overwritten { name: "d".into(), lines: vec![2, 3, 4], conditional: false, join_at: None }]);
         // A read between them, a guard, and a case label each keep both.
         assert!(overwritten(&statements("d = a;\nd = d + 1;")).is_empty());
         assert!(overwritten(&statements("d = a;\nif (c) d = b;")).is_empty());
         let cases = "switch (m) {\ncase 1: d = a; break;\ncase 2: d = b; break;\n}";
         assert!(overwritten(&statements(cases)).is_empty());
+    }
+
+    #[test]
+    fn an_arms_assignment_that_the_next_statement_always_overwrites_is_found() {
+        // Half-precision min (9.7.4.7): the first `if` has no `else`.
+        let min = "if (isNaN(a) && isNaN(b)) d = NaN;\nif (n && isNaN(a)) d = NaN;\nelse if (isNaN(a)) d = b;\n\
+                   else d = a;\nif (x && !isNaN(d)) setSignBit(d, x);";
+        let found = overwritten(&statements(min));
+        assert_eq!(found, [Overwritten { name: "d".into(), lines: vec![1, 2], conditional: true, join_at: Some(2) }]);
+        // Element by element, in a loop's body.
+        let packed = "for (i = 0; i < 2; i++) {\n  if (isNaN(fA[i])) d[i] = NaN;\n  if (n) d[i] = fA[i];\n  \
+                      else d[i] = fB[i];\n}";
+        assert_eq!(overwritten(&statements(packed))[0].name, "d[i]");
+        // With the `else` written, or a read between, or a path that does
+        // not assign, or another element, nothing is overwritten.
+        for kept in [
+            "if (isNaN(a)) d = NaN;\nelse if (n) d = a;\nelse d = b;",
+            "if (c) d = a;\nif (isNaN(d)) d = b;\nelse d = a;",
+            "if (c) d = a;\nif (n) d = b;",
+            "if (c) d[0] = a;\nif (n) d[1] = b;\nelse d[1] = a;",
+        ] {
+            assert!(overwritten(&statements(kept)).is_empty(), "{kept}");
+        }
     }
 
     #[test]
