@@ -261,7 +261,17 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             })
             .collect();
         let no = alg.bool_constant(false);
-        Reader { read, alg, vars, live: yes, left: no, certain: true, functions, returned: None, tables: BTreeMap::new() }
+        Reader {
+            read,
+            alg,
+            vars,
+            live: yes,
+            left: no,
+            certain: true,
+            functions,
+            returned: None,
+            tables: BTreeMap::new(),
+        }
     }
 
     fn run(mut self, c: &mut C<'a, A>) -> Run<Outputs<A>> {
@@ -982,25 +992,13 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
                     }
                 }
             }
-            // A test no input decides picks its arm, as an `if` does: the
-            // other is never evaluated, and meets no rule.
-            ExprKind::Conditional(test, then, otherwise) if self.constant(test).is_some() => {
-                let arm = if self.constant(test) != Some(0) { then } else { otherwise };
-                return self.value(c, arm);
-            }
-            ExprKind::Conditional(test, then, otherwise) => {
-                let t = self.int(c, test)?;
-                let chosen = c.truth(t);
-                let a = c.guarded(chosen, |c| self.int(c, then))?;
-                let b = c.guarded(alg.not(chosen), |c| self.int(c, otherwise))?;
-                c.select(chosen, a, b)
-            }
+            ExprKind::Conditional(test, then, otherwise) => return self.conditional(c, test, then, otherwise),
             ExprKind::Call(f, args) => self.called(c, e, f, args)?,
             ExprKind::Placeholder { name, lhs, rhs } => self.placeholder(c, e, name, lhs, rhs)?,
             ExprKind::Float(text) if setting.single_literals_as_bits => {
-                let value = text.strip_suffix(['f', 'F']).and_then(|digits| digits.parse::<f32>().ok());
-                let Some(value) = value else { return Err(at(e.span, format!("`{text}` is no single-precision constant"))) };
-                c.value(CType::UInt, i128::from(value.to_bits()))
+                let bits =
+                    single_bits(text).ok_or_else(|| at(e.span, format!("`{text}` is no single-precision constant")))?;
+                c.value(CType::UInt, bits)
             }
             ExprKind::Prose(_) => match self.constant(e) {
                 Some(width) => c.int(width),
@@ -1106,6 +1104,19 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
         ran.map(|()| value)
     }
 
+    /// `test ? then : otherwise`. A test no input decides picks its arm, as
+    /// an `if` does: the other is never evaluated, and meets no rule.
+    fn conditional(&mut self, c: &mut C<'a, A>, test: &Expr, then: &Expr, otherwise: &Expr) -> Run<Val<'r, A>> {
+        if let Some(k) = self.constant(test) {
+            return self.value(c, if k != 0 { then } else { otherwise });
+        }
+        let t = self.int(c, test)?;
+        let chosen = c.truth(t);
+        let a = c.guarded(chosen, |c| self.int(c, then))?;
+        let b = c.guarded(self.alg.not(chosen), |c| self.int(c, otherwise))?;
+        Ok(Val::Int(c.select(chosen, a, b)))
+    }
+
     /// `a CmpOp b`, `(d != 0) BoolOp q`: the operator the variant writes
     /// for the placeholder, as C writes it. A comparison (`.lt`, or `.lo`
     /// on unsigned values) is C's on the operands' types; a Boolean
@@ -1114,7 +1125,8 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
     /// truths for `.xor`.
     fn placeholder(&mut self, c: &mut C<'a, A>, e: &Expr, name: &str, x: &Expr, y: &Expr) -> Run<CInt<A>> {
         let alg = self.alg;
-        let op = self.read.setting.bound(&format!(".{name}")).ok_or_else(|| at(e.span, format!("`{name}` is not given")))?;
+        let op =
+            self.read.setting.bound(&format!(".{name}")).ok_or_else(|| at(e.span, format!("`{name}` is not given")))?;
         let compare = match op {
             ".and" | ".or" | ".xor" => {
                 let a = self.int(c, x)?;
@@ -1175,6 +1187,13 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             BinaryOp::And | BinaryOp::Or => return Err(at(span, "`&&` or `||` as a compound assignment")),
         })
     }
+}
+
+/// The bits of a single-precision constant (`1.0f`), where a destination
+/// holds it as bits (set's reading `set-f32-one`).
+fn single_bits(text: &str) -> Option<i128> {
+    let value: f32 = text.strip_suffix(['f', 'F'])?.parse().ok()?;
+    Some(i128::from(value.to_bits()))
 }
 
 /// Whether `s` calls a placeholder of the Syntax as a function: one the

@@ -24,6 +24,7 @@ pub mod order;
 pub mod packed;
 pub mod ranges;
 pub mod requirements;
+pub mod restricted;
 pub mod revision;
 pub mod semantics;
 pub mod silence;
@@ -180,6 +181,7 @@ fn passes(
     findings.extend(labels::check(document));
     findings.extend(optional::check(document));
     findings.extend(names::check(document));
+    findings.extend(restricted::check(document));
     findings.extend(spellings::check(document));
     findings.extend(bounds::check_all(document));
     findings.extend(domains::check_all(document));

@@ -180,6 +180,15 @@ fn left_by_arms(s: &Stmt) -> Vec<(String, usize, bool)> {
             StmtKind::Block(body) => body.as_slice(),
             _ => std::slice::from_ref(arm),
         };
+        // An arm that may jump (`{ d = undefined; return; }`) need not run
+        // on into the statement after the `if`.
+        let mut jumps = false;
+        arm.walk(&mut |x| {
+            jumps |= matches!(x.kind, StmtKind::Return(_) | StmtKind::Break | StmtKind::Continue);
+        });
+        if jumps {
+            continue;
+        }
         for (k, x) in body.iter().enumerate() {
             let Some(name) = plain_assignment(x) else { continue };
             let var = variable(&name);
@@ -737,6 +746,7 @@ mod tests {
             "if (c) d = a;\nif (isNaN(d)) d = b;\nelse d = a;",
             "if (c) d = a;\nif (n) d = b;",
             "if (c) d[0] = a;\nif (n) d[1] = b;\nelse d[1] = a;",
+            "if (b > 31) { d = u; return; }\nif (n) d = b;\nelse d = a;",
         ] {
             assert!(overwritten(&statements(kept)).is_empty(), "{kept}");
         }
