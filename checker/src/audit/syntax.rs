@@ -263,13 +263,13 @@ fn template_parts(mnemonic: &str) -> Vec<(String, bool)> {
 /// Every mnemonic a Syntax line writes: each optional qualifier left out
 /// and put in, each set's every value (`add{.sat}.s32 d, a, b` gives
 /// `add.s32` and `add.sat.s32`).
-pub fn expand(line: &str, sets: &[(&str, &[&str])]) -> Vec<String> {
+pub fn expand<S: AsRef<str>>(line: &str, sets: &[(&str, &[S])]) -> Vec<String> {
     let template = line.split_once(' ').map_or(line, |(t, _)| t);
     let opcode = line_opcode(template);
     let mut out = vec![opcode.to_string()];
     for (part, optional) in template_parts(&template[opcode.len()..]) {
         let values: Vec<&str> = match sets.iter().find(|(name, _)| *name == part) {
-            Some((_, values)) => values.to_vec(),
+            Some((_, values)) => values.iter().map(AsRef::as_ref).collect(),
             None => part.split(',').collect(),
         };
         let mut next = Vec::new();

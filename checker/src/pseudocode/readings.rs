@@ -278,21 +278,28 @@ pub fn call<A: Algebra>(alg: &A, name: &str, args: &[Value<A>]) -> Option<Result
     })
 }
 
+/// The bits of a table's function of three words of one width: bit i is
+/// entry k of the table (`entries`, eight 1-bit values), k the bits a[i],
+/// b[i], c[i] read as a number with a[i] highest.
+pub fn looked_up<A: Algebra>(alg: &A, entries: &[A::Bv], [a, b, c]: [A::Bv; 3]) -> A::Bv {
+    let w = alg.width(a);
+    let pick = |x: A::Bv, one: bool| if one { x } else { alg.bvnot(x) };
+    let mut out = alg.constant(w, 0);
+    for (k, entry) in (0..8u32).zip(entries) {
+        let term = alg.bvand(alg.bvand(pick(a, k & 4 != 0), pick(b, k & 2 != 0)), pick(c, k & 1 != 0));
+        out = alg.bvor(out, alg.bvand(term, alg.sign_extend(w - 1, *entry)));
+    }
+    out
+}
+
 /// lop3's `F(a, b, c)`: bit i of the result is bit k of the table, where k
 /// is the three bits a[i], b[i], c[i] read as a number with a[i] highest
 /// (so that F(0xF0, 0xCC, 0xAA) is the table itself).
 pub fn table<A: Algebra>(alg: &A, lut: Int<A>, xs: &[Int<A>]) -> Result<Value<A>, Refusal> {
     let [a, b, c] = xs else { return Err("the table's function takes three operands".into()) };
     let w = [a, b, c].iter().map(|x| x.width(alg)).max().unwrap_or(1);
-    let (a, b, c) = (a.bits_at(alg, w), b.bits_at(alg, w), c.bits_at(alg, w));
-    let pick = |x: A::Bv, one: bool| if one { x } else { alg.bvnot(x) };
-    let mut out = alg.constant(w, 0);
-    for k in 0..8u32 {
-        let term = alg.bvand(alg.bvand(pick(a, k & 4 != 0), pick(b, k & 2 != 0)), pick(c, k & 1 != 0));
-        let bit = arith::slice(alg, lut, k, k)?;
-        let all = alg.bvneg(alg.zero_extend(w - 1, bit.bv));
-        out = alg.bvor(out, alg.bvand(term, all));
-    }
+    let entries = (0..8u32).map(|k| arith::slice(alg, lut, k, k).map(|bit| bit.bv)).collect::<Result<Vec<_>, _>>()?;
+    let out = looked_up(alg, &entries, [a.bits_at(alg, w), b.bits_at(alg, w), c.bits_at(alg, w)]);
     let mut v = Int::of_bits(alg, out, false);
     v.ok = lut.ok;
     Ok(Value::Int(v))

@@ -44,7 +44,7 @@ use crate::audit::errata;
 use crate::audit::text::document::Document;
 use crate::pseudocode::ast::{AssignOp, BinaryOp, Expr, ExprKind, Span, Stmt, StmtKind, UnaryOp};
 use crate::pseudocode::print;
-use crate::pseudocode::readings::{comment_guard, is_float, phrase, Phrase};
+use crate::pseudocode::readings::{comment_guard, is_float, looked_up, phrase, Phrase};
 use crate::pseudocode::setting::Setting;
 use crate::text_proof::{operand_has_own_type, read_block_as_written, setting};
 
@@ -563,20 +563,14 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
     /// number with a[i] highest (so that F(0xF0, 0xCC, 0xAA) is the table
     /// itself), as the pseudocode evaluator reads it; the operands and the
     /// result of their common type (C's usual arithmetic conversions).
-    fn looked_up(&mut self, c: &mut C<'a, A>, lut: CInt<A>, args: &[Expr], span: Span) -> Run<CInt<A>> {
+    fn table_function(&mut self, c: &mut C<'a, A>, lut: CInt<A>, args: &[Expr], span: Span) -> Run<CInt<A>> {
         let alg = self.alg;
         let [x, y, z] = args else { return Err(at(span, "a table's function takes three operands")) };
         let (x, y, z) = (self.int(c, x)?, self.int(c, y)?, self.int(c, z)?);
         let ty = c.or(c.or(x, y), z).ty;
-        let (x, y, z) = (c.convert(x, ty).bits, c.convert(y, ty).bits, c.convert(z, ty).bits);
-        let w = ty.width();
-        let pick = |v: A::Bv, one: bool| if one { v } else { alg.bvnot(v) };
-        let mut out = alg.constant(w, 0);
-        for k in 0..8u32 {
-            let term = alg.bvand(alg.bvand(pick(x, k & 4 != 0), pick(y, k & 2 != 0)), pick(z, k & 1 != 0));
-            let all = alg.sign_extend(w - 1, alg.extract(k, k, lut.bits));
-            out = alg.bvor(out, alg.bvand(term, all));
-        }
+        let words = [c.convert(x, ty).bits, c.convert(y, ty).bits, c.convert(z, ty).bits];
+        let entries: Vec<A::Bv> = (0..8).map(|k| alg.extract(k, k, lut.bits)).collect();
+        let out = looked_up(alg, &entries, words);
         Ok(c.operand(out, ty))
     }
 
@@ -1028,7 +1022,7 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             return self.call(c, f, args, e.span);
         }
         if let Some(lut) = self.tables.get(name).copied() {
-            return self.looked_up(c, lut, args, e.span);
+            return self.table_function(c, lut, args, e.span);
         }
         // A placeholder of the Syntax called as a function (9.7.6.1-2's
         // `BoolOp(t, c)`): the operator the variant writes for it, or, in

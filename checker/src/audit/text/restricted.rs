@@ -15,6 +15,7 @@ use super::document::{BlockKind, Document, Section};
 use super::names::{statements, templates};
 use super::units::{units, Unit, UnitKind};
 use crate::audit::finding::{Finding, FindingKind};
+use crate::audit::syntax::expand;
 
 /// What a sentence allows a qualifier: the types it names (`.s32`), or
 /// the widths it names (`16- and 32-bit`).
@@ -87,36 +88,17 @@ fn sets(section: &Section) -> BTreeMap<String, Vec<String>> {
 /// restriction does not allow, as mnemonics.
 fn admitted(section: &Section, r: &Restriction) -> Vec<String> {
     let sets = sets(section);
+    let sets: Vec<(&str, &[String])> = sets.iter().map(|(n, v)| (n.as_str(), v.as_slice())).collect();
     let mut out = Vec::new();
     for t in templates(section) {
-        // Each part of the template as the values it may take; an
-        // optional part (`{.sat}`) left out or put in.
-        let mut forms: Vec<Vec<String>> = vec![Vec::new()];
-        for q in &t.qualifiers {
-            let (inner, optional) = match q.strip_prefix('{').and_then(|x| x.strip_suffix('}')) {
-                Some(inner) => (inner, true),
-                None => (q.as_str(), false),
-            };
-            let values = sets.get(inner).cloned().unwrap_or_else(|| vec![inner.to_string()]);
-            let mut next = Vec::new();
-            for f in &forms {
-                if optional {
-                    next.push(f.clone());
-                }
-                next.extend(values.iter().map(|v| [f.clone(), vec![v.clone()]].concat()));
-            }
-            forms = next;
-        }
-        // The instruction's type is the last type a form writes (set's
-        // `.stype`, not its `.dtype`): the one a restriction of the
-        // operation concerns.
-        for f in forms {
-            let ty = f.iter().rev().find(|q| is_type(q));
-            if f.contains(&r.qualifier) && ty.is_some_and(|ty| !r.allows(ty)) {
-                let mnemonic = format!("{}{}", t.opcode, f.concat());
-                if !out.contains(&mnemonic) {
-                    out.push(mnemonic);
-                }
+        for mnemonic in expand(&t.text, &sets) {
+            let qualifiers: Vec<String> = mnemonic.split('.').skip(1).map(|q| format!(".{q}")).collect();
+            // The instruction's type is the last type a form writes (set's
+            // `.stype`, not its `.dtype`): the one a restriction of the
+            // operation concerns.
+            let ty = qualifiers.iter().rev().find(|q| is_type(q));
+            if qualifiers.contains(&r.qualifier) && ty.is_some_and(|ty| !r.allows(ty)) && !out.contains(&mnemonic) {
+                out.push(mnemonic);
             }
         }
     }
