@@ -118,11 +118,11 @@ const RENAMED: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// The multiplies, read from the text and not yet switched: their root
+/// The 24-bit multiplies, read from the text and not yet switched: their root
 /// causes' fixes state t's width in a comment, which C does not read, so
 /// the text's reading of a fixed block still finds what the fix settles
 /// (`docs/audit.md`).
-const MULTIPLIES: &[&str] = &["mul", "mad", "mul24", "mad24", "mad.cc", "madc"];
+const MULTIPLIES: &[&str] = &["mul24", "mad24"];
 
 /// One block read from the text against its transcription, finding by
 /// finding, with the differences the tables above explain.

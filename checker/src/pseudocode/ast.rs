@@ -55,6 +55,24 @@ impl TypeName {
         let bits: u32 = chars.as_str().parse().ok()?;
         (matches!(letter, 'u' | 's' | 'b' | 'f') && matches!(bits, 8 | 16 | 32 | 64)).then_some((letter, bits))
     }
+    /// A C integer type's signedness and width on an LP64 target
+    /// (`unsigned` is (false, 32)), GCC's and Clang's `unsigned __int128`
+    /// included; `None` for any other name. The signed 128-bit type is not
+    /// read: its overflow would need 256 bits to decide.
+    pub fn c_integer(&self) -> Option<(bool, u32)> {
+        let spelled = self.spelled.as_str();
+        let words: Vec<&str> = spelled.split_whitespace().filter(|w| *w != "int" || spelled == "int").collect();
+        Some(match words.join(" ").as_str() {
+            "short" | "signed short" | "int16_t" => (true, 16),
+            "unsigned short" | "uint16_t" => (false, 16),
+            "int" | "signed" | "int32_t" => (true, 32),
+            "unsigned" | "uint32_t" => (false, 32),
+            "long" | "long long" | "signed long" | "signed long long" | "int64_t" => (true, 64),
+            "unsigned long" | "unsigned long long" | "uint64_t" => (false, 64),
+            "unsigned __int128" | "__uint128_t" => (false, 128),
+            _ => return None,
+        })
+    }
 }
 
 /// C's unary operators.

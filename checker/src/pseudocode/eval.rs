@@ -196,7 +196,7 @@ impl<'a, A: Algebra> Machine<'a, A> {
         match &s.kind {
             StmtKind::Expr(e) => self.expr(e).map(|_| ()),
             StmtKind::Declare { ty, declarators } => {
-                let ty = ty.ptx().map(|(letter, bits)| (letter == 's', bits));
+                let ty = ty.ptx().map(|(letter, bits)| (letter == 's', bits)).or_else(|| ty.c_integer());
                 for d in declarators {
                     // The text's own type, an operand's included (`.u32 d`).
                     let slot =
@@ -736,7 +736,15 @@ impl<A: Algebra> Machine<'_, A> {
                 let value: f32 = digits.parse().map_err(|_| at(e, "a constant that is no number"))?;
                 Value::Int(Int::constant(alg, i128::from(value.to_bits())))
             }
-            ExprKind::Float(_) | ExprKind::Bracketed(_) | ExprKind::Cast(..) | ExprKind::Malformed => {
+            // `(unsigned __int128)a`: C's conversion, the value modulo
+            // 2^width read with the type's signedness.
+            ExprKind::Cast(to, x) => {
+                let Some((signed, width)) = to.c_integer() else {
+                    return Err(at(e, format!("a conversion to `{}`", to.spelled)));
+                };
+                Value::Int(self.int(x)?.stored(alg, signed, width))
+            }
+            ExprKind::Float(_) | ExprKind::Bracketed(_) | ExprKind::Malformed => {
                 return Err(at(e, "what the evaluator does not read"))
             }
         })

@@ -28,9 +28,9 @@ const KEYWORDS: &[&str] = &[
     "sizeof",
 ];
 
-/// C's type keywords.
+/// C's type keywords, and GCC's and Clang's `__int128`.
 const C_TYPES: &[&str] =
-    &["int", "unsigned", "signed", "short", "long", "char", "bool", "_Bool", "float", "double", "void"];
+    &["int", "unsigned", "signed", "short", "long", "char", "bool", "_Bool", "float", "double", "void", "__int128"];
 
 /// Words that start a statement: where recovery from an error stops when
 /// one begins a line.

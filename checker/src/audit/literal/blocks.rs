@@ -88,6 +88,12 @@ pub trait Transcription {
     fn not_c(&self, block: &Block) -> Option<NotC> {
         block.not_c
     }
+
+    /// Whether the block's code names `qualifier` (`.sat`) for `variant`:
+    /// a transcription names none.
+    fn names(&self, _variant: &Variant, _qualifier: &str) -> bool {
+        false
+    }
 }
 
 impl Transcription for Block {

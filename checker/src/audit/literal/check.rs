@@ -19,6 +19,7 @@ use crate::audit::literal::lockstep;
 use crate::audit::literal::parsed::{self, ParsedReading};
 use crate::audit::literal::{Behaviour, Hazard, Rule, C};
 use crate::audit::text::document::Document;
+use crate::text_proof;
 use easy_smt::{Context, SExpr};
 use ptx_smt::{Backend, SatResult, SolverError, Sym, SymBv, Var};
 use ptx_spec::bv::{BitVec, Concrete};
@@ -531,10 +532,26 @@ fn check_variant<T: Transcription>(
     // for a result of its own: a block whose sign of .bN decides the value
     // without any rule on the way (a sign-extending shift written out).
     let signed_results = parsed::FROM_TEXT.contains(&variant.opcode()) && outcome.runaway.is_empty();
-    if how != Reading::SignedBitTypes || signed_results {
+    if (how != Reading::SignedBitTypes || signed_results) && speaks_of_whole(reading, variant) {
         query.check_result(&mut ctx, &ins, wrong_goal, &tried, &mut outcome)?;
     }
     Ok(outcome)
+}
+
+/// Whether the block speaks of everything `variant` does, so that its
+/// result is compared with the model's: not where the variant has a
+/// qualifier (`.sat`) that only the prose defines, for every instruction
+/// that has it, that the block's code never names, and whose reading a
+/// passage of the audit compares under an assumption
+/// ([`text_proof::DIFFERENCES`]). That passage
+/// (`sat-of-exact-result`) states the defect; a fix that writes the
+/// qualifier into the block has its result compared again. `.relu`, which
+/// no passage compares, is still this reading's finding.
+fn speaks_of_whole<T: Transcription>(reading: &T, variant: &Variant) -> bool {
+    text_proof::DIFFERENCES
+        .iter()
+        .filter(|d| d.opcode.is_none() && d.assumption.is_some() && d.concerns(variant))
+        .all(|d| d.qualifier.is_none_or(|q| reading.names(variant, q)))
 }
 
 /// Where no hazard applies and the literal C result is defined and differs

@@ -49,6 +49,10 @@ pub enum CType {
     UInt,
     LongLong,
     ULongLong,
+    /// GCC's and Clang's `unsigned __int128`, the one 128-bit type of an
+    /// LP64 target: what a fix writes for a product of two 64-bit values.
+    /// No signed 128-bit type is read (its overflow would need 256 bits).
+    UInt128,
 }
 
 impl CType {
@@ -58,6 +62,7 @@ impl CType {
             CType::Short | CType::UShort => 16,
             CType::Int | CType::UInt => 32,
             CType::LongLong | CType::ULongLong => 64,
+            CType::UInt128 => 128,
         }
     }
     pub fn is_signed(self) -> bool {
@@ -71,7 +76,8 @@ impl CType {
             t => t,
         }
     }
-    /// The signed or unsigned type of `width` bits (16, 32 or 64).
+    /// The signed or unsigned type of `width` bits (16, 32 or 64; 128
+    /// unsigned).
     pub fn of_width(width: u32, signed: bool) -> CType {
         match (width, signed) {
             (1, _) => CType::Bool,
@@ -80,6 +86,7 @@ impl CType {
             (32, true) => CType::Int,
             (32, false) => CType::UInt,
             (64, true) => CType::LongLong,
+            (128, false) => CType::UInt128,
             _ => CType::ULongLong,
         }
     }
@@ -104,14 +111,15 @@ impl CType {
         }
     }
     /// The smallest of `int`, `unsigned int`, `long long`, `unsigned long
-    /// long` that holds every non-negative `width`-bit value: the type a
-    /// bit field `t<hi..lo>` is read as.
+    /// long` and `unsigned __int128` that holds every non-negative
+    /// `width`-bit value: the type a bit field `t<hi..lo>` is read as.
     pub fn holding(width: u32) -> CType {
         match width {
             0..=31 => CType::Int,
             32 => CType::UInt,
             33..=63 => CType::LongLong,
-            _ => CType::ULongLong,
+            64 => CType::ULongLong,
+            _ => CType::UInt128,
         }
     }
     fn rank(self) -> u8 {
@@ -120,6 +128,7 @@ impl CType {
             CType::Short | CType::UShort => 1,
             CType::Int | CType::UInt => 2,
             CType::LongLong | CType::ULongLong => 3,
+            CType::UInt128 => 4,
         }
     }
     pub fn name(self) -> &'static str {
@@ -131,6 +140,7 @@ impl CType {
             CType::UInt => "unsigned int",
             CType::LongLong => "long long",
             CType::ULongLong => "unsigned long long",
+            CType::UInt128 => "unsigned __int128",
         }
     }
 }

@@ -42,7 +42,7 @@ use ptx_spec::catalogue::{Out, Outputs, Type, Variant};
 
 use crate::audit::errata;
 use crate::audit::text::document::Document;
-use crate::pseudocode::ast::{AssignOp, BinaryOp, Expr, ExprKind, Span, Stmt, StmtKind, UnaryOp};
+use crate::pseudocode::ast::{AssignOp, BinaryOp, Expr, ExprKind, Span, Stmt, StmtKind, TypeName, UnaryOp};
 use crate::pseudocode::print;
 use crate::pseudocode::readings::{comment_guard, is_float, looked_up, phrase, Phrase};
 use crate::pseudocode::setting::Setting;
@@ -62,7 +62,8 @@ fn guarded_by_comment(s: &Stmt) -> bool {
 /// below keeps doing so until the transcriptions go).
 pub const FROM_TEXT: &[&str] = &[
     "add", "sub", "sad", "div", "rem", "abs", "neg", "min", "max", "add.cc", "addc", "sub.cc", "subc", "selp", "and",
-    "or", "xor", "not", "cnot", "shf", "shl", "shr", "szext", "bmsk", "dp4a", "dp2a", "set", "setp", "lop3",
+    "or", "xor", "not", "cnot", "shf", "shl", "shr", "szext", "bmsk", "dp4a", "dp2a", "set", "setp", "lop3", "mul",
+    "mad", "mad.cc", "madc",
 ];
 
 /// One variant's block as the reading takes it.
@@ -140,6 +141,19 @@ impl Transcription for ParsedReading {
     fn not_c(&self, block: &Block) -> Option<NotC> {
         block.not_c.filter(|_| !self.repaired_by.is_empty() || self.calls_placeholder)
     }
+
+    fn names(&self, variant: &Variant, qualifier: &str) -> bool {
+        let bare = qualifier.trim_start_matches('.');
+        let mut named = false;
+        for s in &self.read(variant).statements {
+            s.walk(&mut |s| {
+                for e in s.expressions() {
+                    e.walk(&mut |e| named |= matches!(&e.kind, ExprKind::Name(n) if n.trim_start_matches('.') == bare));
+                }
+            });
+        }
+        named
+    }
 }
 
 type Run<T> = Result<T, String>;
@@ -151,18 +165,11 @@ fn at(span: Span, why: impl std::fmt::Display) -> String {
 
 /// The C integer type a cast names (`unsigned`, `long long`, `uint32_t`),
 /// as the LP64 model of this module has it.
-fn c_type(spelled: &str) -> Option<CType> {
-    let words: Vec<&str> = spelled.split_whitespace().filter(|w| *w != "int" || spelled == "int").collect();
-    Some(match words.join(" ").as_str() {
-        "_Bool" | "bool" => CType::Bool,
-        "short" | "signed short" | "int16_t" => CType::Short,
-        "unsigned short" | "uint16_t" => CType::UShort,
-        "int" | "signed" | "int32_t" => CType::Int,
-        "unsigned" | "uint32_t" => CType::UInt,
-        "long" | "long long" | "signed long" | "signed long long" | "int64_t" => CType::LongLong,
-        "unsigned long" | "unsigned long long" | "uint64_t" => CType::ULongLong,
-        _ => return None,
-    })
+fn c_type(to: &TypeName) -> Option<CType> {
+    if matches!(to.spelled.as_str(), "_Bool" | "bool") {
+        return Some(CType::Bool);
+    }
+    to.c_integer().map(|(signed, width)| CType::of_width(width, signed))
 }
 
 /// The fragments of the text a hazard names, kept for the life of the
@@ -341,8 +348,8 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
                 c.guarded(live, |c| self.effect(c, e, fragment))
             }
             StmtKind::Declare { ty, declarators } => {
-                let declared = declared_type(c, &ty.spelled)
-                    .ok_or_else(|| at(s.span, format!("`{}` is not a C type", ty.spelled)))?;
+                let declared =
+                    declared_type(c, ty).ok_or_else(|| at(s.span, format!("`{}` is not a C type", ty.spelled)))?;
                 let fragment = self.stmt_fragment(s);
                 for d in declarators {
                     if d.array.is_some() {
@@ -1001,7 +1008,7 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             // `(unsigned)a`: C's conversion, which a signed type that
             // cannot hold the value leaves implementation-defined.
             ExprKind::Cast(to, x) => {
-                let ty = c_type(&to.spelled).ok_or_else(|| at(e.span, format!("`({})` is no C type", to.spelled)))?;
+                let ty = c_type(to).ok_or_else(|| at(e.span, format!("`({})` is no C type", to.spelled)))?;
                 let fragment = self.expr_fragment(e);
                 let x = self.int(c, x)?;
                 c.assign(fragment, x, ty)
@@ -1073,9 +1080,9 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
         if params.len() != args.len() {
             return Err(at(span, format!("`{name}` takes {} arguments, called with {}", params.len(), args.len())));
         }
-        let typed = |c: &C<'a, A>, spelled: Option<&crate::pseudocode::ast::TypeName>| {
+        let typed = |c: &C<'a, A>, spelled: Option<&TypeName>| {
             spelled
-                .and_then(|t| declared_type(c, &t.spelled))
+                .and_then(|t| declared_type(c, t))
                 .ok_or_else(|| at(f.span, format!("`{name}`: a parameter or result without a C type (not read yet)")))
         };
         let result = typed(c, returns.as_ref())?;
@@ -1312,21 +1319,12 @@ fn limit(name: &str) -> Option<(CType, i128)> {
     })
 }
 
-fn declared_type<A: Algebra>(c: &C<'_, A>, spelled: &str) -> Option<CType> {
-    let name = spelled.strip_prefix('.').unwrap_or(spelled);
+fn declared_type<A: Algebra>(c: &C<'_, A>, ty: &TypeName) -> Option<CType> {
+    let name = ty.spelled.strip_prefix('.').unwrap_or(&ty.spelled);
     if let Some(t) = Type::ALL.into_iter().find(|t| t.to_string() == format!(".{name}")) {
         return Some(c.of_ptx(t));
     }
-    Some(match name {
-        "int" | "signed" | "signed int" => CType::Int,
-        "unsigned" | "unsigned int" => CType::UInt,
-        "short" => CType::Short,
-        "unsigned short" => CType::UShort,
-        "long long" | "long" => CType::LongLong,
-        "unsigned long long" | "unsigned long" => CType::ULongLong,
-        "bool" | "_Bool" => CType::Bool,
-        _ => return None,
-    })
+    c_type(ty)
 }
 
 #[cfg(test)]
