@@ -262,6 +262,14 @@ impl Formula {
             (Formula::SaturateWrapped, Variant::AddSub(AddSub::Sub { sat: true, .. })) => {
                 one(alg.bvsub(get("a"), get("b")))
             }
+            // mad and mad24 (9.7.1.4, 9.7.1.6): the block's wrapped sum of
+            // the high half and c, the form without `.sat`.
+            (Formula::SaturateWrapped, Variant::MulMad(MulMad::Mad { mode, ty, sat: true })) => {
+                Some(Variant::MulMad(MulMad::Mad { mode, ty, sat: false }).semantics(alg, ins))
+            }
+            (Formula::SaturateWrapped, Variant::MulMad(MulMad::Mad24 { mode, ty, sat: true })) => {
+                Some(Variant::MulMad(MulMad::Mad24 { mode, ty, sat: false }).semantics(alg, ins))
+            }
             (Formula::AbsNegSaturating, Variant::AddSub(AddSub::Abs(_))) => one(abs_saturating(alg, get("a"))),
             (Formula::AbsNegSaturating, Variant::AddSub(AddSub::Neg(_))) => one(neg_saturating(alg, get("a"))),
             (Formula::UnspecifiedAtMin, Variant::AddSub(AddSub::Abs(t) | AddSub::Neg(t))) if t.is_signed() => {
@@ -621,10 +629,10 @@ pub const PASSAGES: &[Passage] = &[
     },
     Passage {
         id: "sat-of-exact-result",
-        section: "9.7.1.1-2",
+        section: "9.7.1.1-6",
         fragment: "limits result to MININT..MAXINT",
         question: "whether .sat clamps the exact sum or the already wrapped 32-bit one",
-        variants: &["add.sat.s32", "sub.sat.s32"],
+        variants: &["add.sat.s32", "sub.sat.s32", "mad.hi.sat.s32", "mad24.hi.sat.s32"],
         readings: &[
             model("the exact result, clamped", Text::Prose),
             Reading {
@@ -1674,7 +1682,7 @@ mod tests {
     fn a_passage_covers_every_width_of_what_it_lists() {
         let widths = |id: &str| PASSAGES.iter().find(|p| p.id == id).unwrap().widths();
         assert_eq!(widths("int-wraparound"), ["add.s32", "sub.s64", "add.s16", "add.s64", "sub.s16", "sub.s32"]);
-        assert_eq!(widths("sat-of-exact-result"), ["add.sat.s32", "sub.sat.s32"]);
+        assert_eq!(widths("sat-of-exact-result"), ["add.sat.s32", "sub.sat.s32", "mad.hi.sat.s32", "mad24.hi.sat.s32"]);
         assert_eq!(widths("bfind-negate-comment"), ["bfind.s32", "bfind.s64"]);
         assert_eq!(widths("shfl-unpredictable-source"), ["shfl.idx.b32 d|p"]);
         for p in PASSAGES {

@@ -289,19 +289,43 @@ fn site(rc: &RootCause, finding: &str) -> Site {
 /// recorded text back. Two defects in one line are two root causes; fixing
 /// one leaves the other open, not changed.
 fn another_fix(root_causes: &[RootCause], rc: &RootCause, diff: &Diff, id: &str) -> bool {
-    let Some((print, unit)) = diff.changed.iter().find(|(p, _)| p.id == id) else { return false };
-    let others = root_causes.iter().filter(|other| other.id != rc.id).flat_map(|other| &other.edits);
+    let others = || root_causes.iter().filter(|other| other.id != rc.id).flat_map(|other| &other.edits);
+    let replaces = || others().filter(|e| matches!(e.kind(), EditKind::Replace));
     // A code line's comment is a unit of its own: an edit of code and
     // comment is undone on the code alone too.
     let code =
         |t: &str| collapse(&t.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n"));
-    others.filter(|e| matches!(e.kind(), EditKind::Replace) && e.unit == id).any(|e| {
-        [(collapse(&e.old), collapse(&e.new)), (code(&e.old), code(&e.new))].iter().any(|(old, new)| {
-            !new.is_empty() && unit.text.contains(new.as_str()) && {
-                let undone = collapse(&unit.text.replacen(new.as_str(), old, 1));
-                sha256(&undone).starts_with(&print.sha256)
-            }
-        })
+    let now = diff.changed.iter().find(|(p, _)| p.id == id);
+    if let Some((print, unit)) = now {
+        let undone_here = replaces().filter(|e| e.unit == id).any(|e| {
+            [(collapse(&e.old), collapse(&e.new)), (code(&e.old), code(&e.new))].iter().any(|(old, new)| {
+                !new.is_empty() && unit.text.contains(new.as_str()) && {
+                    let undone = collapse(&unit.text.replacen(new.as_str(), old, 1));
+                    sha256(&undone).starts_with(&print.sha256)
+                }
+            })
+        });
+        if undone_here {
+            return true;
+        }
+    }
+    // A unit inside an edit over several lines, past the unit it starts
+    // at: its recorded text is one of the lines the edit replaces, and its
+    // text now, if it has one, is part of the new text, which the edit's
+    // first unit begins. A line's comment is a unit of its own.
+    let Some(print) = now.map(|(p, _)| p).or_else(|| diff.removed.iter().find(|p| p.id == id)) else { return false };
+    let section = |unit: &str| unit.split('/').next().unwrap_or("").to_string();
+    replaces().filter(|e| e.unit != id && section(&e.unit) == section(id)).any(|e| {
+        let was_a_line = e.old.lines().any(|line| {
+            let comment = line.find("//").map(|at| collapse(&line[at..])).unwrap_or_default();
+            [collapse(line), code(line), comment].iter().any(|l| !l.is_empty() && sha256(l).starts_with(&print.sha256))
+        });
+        let within = |text: &str| {
+            let t = collapse(text);
+            !t.is_empty() && (collapse(&e.new).contains(&t) || code(&e.new).contains(&t))
+        };
+        let begun = diff.changed.iter().any(|(p, u)| p.id == e.unit && within(&u.text));
+        was_a_line && begun && now.is_none_or(|(_, u)| within(&u.text))
     })
 }
 
