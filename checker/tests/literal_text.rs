@@ -295,3 +295,43 @@ fn a_repaired_block_read_from_the_text_is_c() {
     let (_, by_hand) = audit_block_with(&Backend::Embedded, TIMEOUT, b, b).unwrap();
     assert!(ids(&by_hand).contains(&"literal-szext-not-c".to_string()), "{:?}", ids(&by_hand));
 }
+
+/// slct's `.f32` `c` compared with 0 as C does, written either way round
+/// and with either order: a NaN is unordered (every order false), -0
+/// equals 0, and a negative subnormal is below 0, C having no `.ftz`.
+#[test]
+fn slcts_float_test_is_cs_comparison_in_every_order() {
+    let Some(seeds) = common::spec_text("slcts_float_test_is_cs_comparison_in_every_order") else { return };
+    let variant = Variant::from_mnemonic("slct.b32.f32").expect("a variant");
+    let (a, b) = (BitVec::new(32, 0xa), BitVec::new(32, 0xb));
+    // c, and whether `c >= 0` holds.
+    let cases = [
+        (0x7fc0_0000, false),
+        (0xffc0_0000, false),
+        (0x8000_0000, true),
+        (0x8000_0001, false),
+        (0x0000_0001, true),
+        (0xff80_0000, false),
+    ];
+    let blocks = [
+        ("d = (c >= 0) ? a : b;", true),
+        ("d = (0 <= c) ? a : b;", true),
+        ("d = (c < 0) ? b : a;", false),
+        ("d = (0 > c) ? b : a;", false),
+        ("d = (c > 0 || c == 0) ? a : b;", true),
+    ];
+    for (block, ordered) in blocks {
+        let mut files = vec![seeds.clone()];
+        files.extend(common::modelled_new_sections(&seeds));
+        let copy = common::edited_copy(&files, |text| text.replace("d = (c >= 0) ? a : b;", block));
+        let doc = document::read(&[copy.path().to_path_buf()]).unwrap();
+        let reading = ParsedReading::of(&doc, &[variant]).unwrap_or_else(|e| panic!("{block}: {e}"));
+        for (c, at_least_zero) in cases {
+            let nan = c & 0x7fff_ffff > 0x7f80_0000;
+            // A test written as `c < 0` picks a for a NaN, which no order holds for.
+            let picks_a = if nan { !ordered } else { at_least_zero };
+            let (outs, _, _) = run(&reading, &variant, &[a, b, BitVec::new(32, c)], false);
+            assert_eq!(outs[0], Some(if picks_a { a } else { b }), "{block} with c = {c:#010x}");
+        }
+    }
+}

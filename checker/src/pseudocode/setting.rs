@@ -42,6 +42,9 @@ pub struct Operand {
     pub signed: bool,
     pub width: u32,
     pub output: bool,
+    /// A single-precision value the block compares as a float (slct's
+    /// `.f32` c), where the evaluator holds integers and bits only.
+    pub float: bool,
 }
 
 impl Setting {

@@ -167,7 +167,8 @@ pub fn operand_has_own_type(opcode: &str, name: &str) -> bool {
 
 /// Operands a block compares as floating-point values where the variant
 /// writes the type as its last qualifier: (opcode, operand, type). The
-/// evaluator holds integers and bits only, so such a variant is not read.
+/// evaluator holds integers and bits only, so such a variant is not read
+/// there; the literal reading compares it as C does.
 const FLOAT_COMPARED: &[(&str, &str, &str)] = &[("slct", "c", ".f32")];
 
 #[derive(Clone, Copy, Debug)]
@@ -293,8 +294,23 @@ fn find_ignoring_spaces(line: &str, fragment: &str) -> Option<(usize, usize)> {
     })
 }
 
-/// What the evaluator is told about `variant`.
+/// What the evaluator is told about `variant`: refused where the block
+/// compares a float, which the evaluator does not hold.
 pub fn setting(variant: &Variant, readings: &[&SectionReading]) -> Result<Setting, String> {
+    let setting = setting_with_floats(variant, readings)?;
+    match setting.operands.iter().find(|o| o.float) {
+        Some(o) => Err(format!(
+            "`{}` is an .f32 value the block compares as a float, and the evaluator holds integers and bits only",
+            o.name
+        )),
+        None => Ok(setting),
+    }
+}
+
+/// What a reading is told about `variant`, each operand the block compares
+/// as a float marked ([`Operand::float`]): the literal reading compares it
+/// as C does.
+pub fn setting_with_floats(variant: &Variant, readings: &[&SectionReading]) -> Result<Setting, String> {
     let section = variant.section();
     if variant.is_warp_wide() && !readings.iter().any(|r| EVERY_LANE.contains(&r.id)) {
         return Err("the block is run by every thread of the warp (`[Thread]`, `SourceA[lane] = a`, `d = \
@@ -319,14 +335,6 @@ pub fn setting(variant: &Variant, readings: &[&SectionReading]) -> Result<Settin
             }
         }
     }
-    for (opcode, operand, float) in FLOAT_COMPARED {
-        if *opcode == variant.opcode() && written.last().is_some_and(|q| q == float) {
-            return Err(format!(
-                "`{operand}` is an {float} value the block compares as a float, and the evaluator holds integers \
-                 and bits only"
-            ));
-        }
-    }
     let signed_type = ty.is_some_and(Type::is_signed);
     let operands = variant
         .operands()
@@ -340,7 +348,10 @@ pub fn setting(variant: &Variant, readings: &[&SectionReading]) -> Result<Settin
                 Some(Sign::Of(ps)) => bound.iter().any(|(b, v)| ps.contains(&b.as_str()) && v.starts_with(".s")),
                 None => signed_type && o.ty.width() > 1,
             };
-            Operand { name: o.name.to_string(), signed, width: o.ty.width(), output: o.is_dest() }
+            let float = FLOAT_COMPARED.iter().any(|(opcode, operand, float)| {
+                *opcode == variant.opcode() && *operand == o.name && written.last().is_some_and(|q| q == float)
+            });
+            Operand { name: o.name.to_string(), signed, width: o.ty.width(), output: o.is_dest(), float }
         })
         .collect::<Vec<_>>();
     let widest = operands.iter().map(|o| o.width).max().unwrap_or(32);
@@ -349,7 +360,7 @@ pub fn setting(variant: &Variant, readings: &[&SectionReading]) -> Result<Settin
     // outputs are the destination operands.
     let mut operands = operands;
     if variant.reads_flag() {
-        operands.push(Operand { name: FLAG_NAME.to_string(), signed: false, width: 1, output: false });
+        operands.push(Operand { name: FLAG_NAME.to_string(), signed: false, width: 1, output: false, float: false });
     }
     let lane = ty.filter(|t| t.lanes() > 1).map(|t| (t.lane_width(), t.is_signed()));
     let identity_operators = identity_operators(&bound, readings);

@@ -46,7 +46,7 @@ use crate::pseudocode::ast::{AssignOp, BinaryOp, Expr, ExprKind, Span, Stmt, Stm
 use crate::pseudocode::print;
 use crate::pseudocode::readings::{comment_guard, is_float, looked_up, phrase, Phrase};
 use crate::pseudocode::setting::Setting;
-use crate::text_proof::{operand_has_own_type, read_block_as_written, setting};
+use crate::text_proof::{operand_has_own_type, read_block_as_written, setting_with_floats};
 
 use super::blocks::{Block, NotC, Transcription};
 use super::{CInt, CType, C};
@@ -63,7 +63,7 @@ fn guarded_by_comment(s: &Stmt) -> bool {
 pub const FROM_TEXT: &[&str] = &[
     "add", "sub", "sad", "div", "rem", "abs", "neg", "min", "max", "add.cc", "addc", "sub.cc", "subc", "selp", "and",
     "or", "xor", "not", "cnot", "shf", "shl", "shr", "szext", "bmsk", "dp4a", "dp2a", "set", "setp", "lop3", "mul",
-    "mad", "mad.cc", "madc",
+    "mad", "mad.cc", "madc", "slct",
 ];
 
 /// One variant's block as the reading takes it.
@@ -97,7 +97,7 @@ impl ParsedReading {
         let mut calls_placeholder = false;
         for v in variants {
             let block = read_block_as_written(doc, v).map_err(|e| format!("{v}: {e}"))?;
-            let setting = setting(v, &block.readings).map_err(|e| format!("{v}: {e}"))?;
+            let setting = setting_with_floats(v, &block.readings).map_err(|e| format!("{v}: {e}"))?;
             let mut fixes = block.fixes.clone();
             if block.parsed.statements.iter().any(guarded_by_comment) {
                 fixes.extend(errata::of(&format!("text-order-{}-overwritten-d", v.section())).map(|rc| rc.id.as_str()));
@@ -912,6 +912,9 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
                 }
                 c.lit(text)
             }
+            ExprKind::Name(n) if self.is_float(n) => {
+                return Err(at(e.span, format!("`{n}` is a float, read where only its comparison with 0 is read")))
+            }
             ExprKind::Name(n) => match self.vars.get(n) {
                 Some(v) => v.value,
                 None if n == "true" || n == "false" => c.int(i128::from(n == "true")),
@@ -982,15 +985,21 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
                         let r = if *op == BinaryOp::And { alg.and(t, tb) } else { alg.or(t, tb) };
                         c.from_bool(r)
                     }
+                    BinaryOp::Eq | BinaryOp::Ne if self.float_against_zero(c, *op, x, y).is_some() => {
+                        self.float_against_zero(c, *op, x, y).expect("just seen")
+                    }
                     BinaryOp::Eq | BinaryOp::Ne => {
                         let (a, b) = (self.value(c, x)?, self.value(c, y)?);
                         let same = self.equal(c, a, b, e.span)?;
                         c.from_bool(if *op == BinaryOp::Eq { same } else { alg.not(same) })
                     }
-                    _ => {
-                        let (a, b) = (self.int(c, x)?, self.int(c, y)?);
-                        self.binary(c, *op, a, b, fragment, e.span)?
-                    }
+                    _ => match self.float_against_zero(c, *op, x, y) {
+                        Some(test) => test,
+                        None => {
+                            let (a, b) = (self.int(c, x)?, self.int(c, y)?);
+                            self.binary(c, *op, a, b, fragment, e.span)?
+                        }
+                    },
                 }
             }
             ExprKind::Conditional(test, then, otherwise) => return self.conditional(c, test, then, otherwise),
@@ -1000,6 +1009,10 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
                 let bits =
                     single_bits(text).ok_or_else(|| at(e.span, format!("`{text}` is no single-precision constant")))?;
                 c.value(CType::UInt, bits)
+            }
+            ExprKind::Prose(words) if self.subnormal(words).is_some() => {
+                let test = self.subnormal(words).expect("just seen");
+                c.from_bool(test)
             }
             ExprKind::Prose(_) => match self.constant(e) {
                 Some(width) => c.int(width),
@@ -1159,6 +1172,75 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
     }
 
     /// `a op b` for an arithmetic, shift, bitwise or relational operator.
+    /// Whether `name` is an operand the block compares as a float.
+    fn is_float(&self, name: &str) -> bool {
+        self.read.setting.operands.iter().any(|o| o.name == name && o.float)
+    }
+
+    /// The prose `c is subnormal`, of an operand the block compares as a
+    /// float: a zero exponent and a nonzero fraction (IEEE 754's
+    /// single-precision subnormal).
+    fn subnormal(&self, words: &[String]) -> Option<A::Bool> {
+        let [name, is, subnormal] = words else { return None };
+        if is != "is" || subnormal != "subnormal" || !self.is_float(name) {
+            return None;
+        }
+        let alg = self.alg;
+        let bits = self.vars.get(name)?.value.bits;
+        let w = alg.width(bits);
+        let exponent = alg.extract(w - 2, 23, bits);
+        let fraction = alg.extract(22, 0, bits);
+        Some(alg.and(alg.is_zero(exponent), alg.not(alg.is_zero(fraction))))
+    }
+
+    /// `c >= 0`, the other orders, `==` and `!=`, of a single-precision
+    /// operand and the constant 0: C's comparison, which converts 0 to
+    /// `float` and compares as IEEE 754 does under C's Annex F (a NaN is
+    /// unordered, so every order and `==` are false; -0 equals 0). `None`
+    /// where `x op y` is not that.
+    fn float_against_zero(&self, c: &C<'a, A>, op: BinaryOp, x: &Expr, y: &Expr) -> Option<CInt<A>> {
+        let alg = self.alg;
+        let float_name = |e: &Expr| match &e.without_parens().kind {
+            ExprKind::Name(n) if self.is_float(n) => Some(n.clone()),
+            _ => None,
+        };
+        // The order as `float op 0`.
+        let (name, op) = match (float_name(x), float_name(y)) {
+            (Some(n), None) if self.constant(y) == Some(0) => (n, op),
+            (None, Some(n)) if self.constant(x) == Some(0) => {
+                let mirrored = match op {
+                    BinaryOp::Lt => BinaryOp::Gt,
+                    BinaryOp::Le => BinaryOp::Ge,
+                    BinaryOp::Gt => BinaryOp::Lt,
+                    BinaryOp::Ge => BinaryOp::Le,
+                    other => other,
+                };
+                (n, mirrored)
+            }
+            _ => return None,
+        };
+        let bits = self.vars.get(&name)?.value.bits;
+        let w = alg.width(bits);
+        let magnitude = alg.extract(w - 2, 0, bits);
+        let negative = alg.eq(alg.extract(w - 1, w - 1, bits), alg.constant(1, 1));
+        let zero = alg.is_zero(magnitude);
+        let infinity = alg.constant(w - 1, 0x7f80_0000);
+        let nan = alg.bvugt(magnitude, infinity);
+        let (zero_counts, sign_wanted) = match op {
+            BinaryOp::Ge => (true, false),
+            BinaryOp::Gt => (false, false),
+            BinaryOp::Le => (true, true),
+            BinaryOp::Lt => (false, true),
+            // A NaN's magnitude is not 0: it is unequal, as IEEE says.
+            BinaryOp::Eq => return Some(c.from_bool(zero)),
+            BinaryOp::Ne => return Some(c.from_bool(alg.not(zero))),
+            _ => return None,
+        };
+        let signed_right = if sign_wanted { negative } else { alg.not(negative) };
+        let holds = if zero_counts { alg.or(zero, signed_right) } else { alg.and(alg.not(zero), signed_right) };
+        Some(c.from_bool(alg.and(alg.not(nan), holds)))
+    }
+
     fn binary(
         &mut self,
         c: &mut C<'a, A>,
