@@ -308,6 +308,9 @@ fn slcts_float_test_is_cs_comparison_in_every_order() {
     let cases = [
         (0x7fc0_0000, false),
         (0xffc0_0000, false),
+        (0x7f80_0001, false),
+        (0x0000_0000, true),
+        (0x7f80_0000, true),
         (0x8000_0000, true),
         (0x8000_0001, false),
         (0x0000_0001, true),
@@ -319,6 +322,7 @@ fn slcts_float_test_is_cs_comparison_in_every_order() {
         ("d = (c < 0) ? b : a;", false),
         ("d = (0 > c) ? b : a;", false),
         ("d = (c > 0 || c == 0) ? a : b;", true),
+        ("d = (c <= 0 && c != 0) ? b : a;", false),
     ];
     for (block, ordered) in blocks {
         let mut files = vec![seeds.clone()];

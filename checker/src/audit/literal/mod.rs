@@ -509,13 +509,26 @@ impl<'a, A: Algebra> C<'a, A> {
         (self.convert(a, t), self.convert(b, t))
     }
 
-    /// Whether `x`'s value (read by its own signedness) fits in `to`.
+    /// Whether `x`'s value (read by its own signedness) fits in `to`: the
+    /// bits of `x` above those `to` holds its magnitude in are all 0 (all 1
+    /// too, for a negative value into a signed type). Read on `x`'s own
+    /// bits, as no wider vector holds an `unsigned __int128` and its sign.
     fn fits(&self, x: CInt<A>, to: CType) -> A::Bool {
         let alg = self.alg;
-        let wide = alg.extend(x.ty.is_signed(), 128 - x.ty.width(), x.bits);
-        let narrow = alg.extract(to.width() - 1, 0, wide);
-        let back = alg.extend(to.is_signed(), 128 - to.width(), narrow);
-        alg.eq(wide, back)
+        let xw = x.ty.width();
+        let room = if to.is_signed() { to.width() - 1 } else { to.width() };
+        let negative = alg.eq(alg.extract(xw - 1, xw - 1, x.bits), alg.constant(1, 1));
+        // The bits of `x` from bit `room` up, where it has any.
+        let above = (room < xw).then(|| alg.extract(xw - 1, room, x.bits));
+        let yes = alg.bool_constant(true);
+        match (x.ty.is_signed(), to.is_signed(), above) {
+            (false, _, None) => yes,
+            (false, _, Some(high)) => alg.is_zero(high),
+            (true, false, None) => alg.not(negative),
+            (true, false, Some(high)) => alg.and(alg.not(negative), alg.is_zero(high)),
+            (true, true, None) => yes,
+            (true, true, Some(high)) => alg.or(alg.is_zero(high), alg.eq(high, alg.ones(xw - room))),
+        }
     }
 
     /// The exact result of a signed operation, `extra` bits wider, fits the

@@ -148,7 +148,10 @@ impl Transcription for ParsedReading {
         for s in &self.read(variant).statements {
             s.walk(&mut |s| {
                 for e in s.expressions() {
-                    e.walk(&mut |e| named |= matches!(&e.kind, ExprKind::Name(n) if n.trim_start_matches('.') == bare));
+                    e.walk(&mut |e| {
+                        named |= matches!(&e.kind, ExprKind::Name(n) | ExprKind::Qualifier(n)
+                            if n.trim_start_matches('.') == bare)
+                    });
                 }
             });
         }
@@ -973,35 +976,7 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
                 let x = self.int(c, x)?;
                 c.abs(fragment, x)
             }
-            ExprKind::Binary(op, x, y) => {
-                let fragment = self.expr_fragment(e);
-                match op {
-                    BinaryOp::And | BinaryOp::Or => {
-                        let a = self.int(c, x)?;
-                        let t = c.truth(a);
-                        let runs = if *op == BinaryOp::And { t } else { alg.not(t) };
-                        let b = c.guarded(runs, |c| self.int(c, y))?;
-                        let tb = c.truth(b);
-                        let r = if *op == BinaryOp::And { alg.and(t, tb) } else { alg.or(t, tb) };
-                        c.from_bool(r)
-                    }
-                    BinaryOp::Eq | BinaryOp::Ne if self.float_against_zero(c, *op, x, y).is_some() => {
-                        self.float_against_zero(c, *op, x, y).expect("just seen")
-                    }
-                    BinaryOp::Eq | BinaryOp::Ne => {
-                        let (a, b) = (self.value(c, x)?, self.value(c, y)?);
-                        let same = self.equal(c, a, b, e.span)?;
-                        c.from_bool(if *op == BinaryOp::Eq { same } else { alg.not(same) })
-                    }
-                    _ => match self.float_against_zero(c, *op, x, y) {
-                        Some(test) => test,
-                        None => {
-                            let (a, b) = (self.int(c, x)?, self.int(c, y)?);
-                            self.binary(c, *op, a, b, fragment, e.span)?
-                        }
-                    },
-                }
-            }
+            ExprKind::Binary(op, x, y) => self.binary_expr(c, e, *op, x, y)?,
             ExprKind::Conditional(test, then, otherwise) => return self.conditional(c, test, then, otherwise),
             ExprKind::Call(f, args) => self.called(c, e, f, args)?,
             ExprKind::Placeholder { name, lhs, rhs } => self.placeholder(c, e, name, lhs, rhs)?,
@@ -1171,7 +1146,40 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
         self.binary(c, compare, a, b, fragment, e.span)
     }
 
-    /// `a op b` for an arithmetic, shift, bitwise or relational operator.
+    /// `x op y`: `&&` and `||` evaluate `y` only where C does, a float
+    /// operand is compared with 0 as C does, and the other operators are
+    /// C's on the operands' types.
+    fn binary_expr(&mut self, c: &mut C<'a, A>, e: &Expr, op: BinaryOp, x: &Expr, y: &Expr) -> Run<CInt<A>> {
+        let alg = self.alg;
+        let fragment = self.expr_fragment(e);
+        Ok(match op {
+            BinaryOp::And | BinaryOp::Or => {
+                let a = self.int(c, x)?;
+                let t = c.truth(a);
+                let runs = if op == BinaryOp::And { t } else { alg.not(t) };
+                let b = c.guarded(runs, |c| self.int(c, y))?;
+                let tb = c.truth(b);
+                let r = if op == BinaryOp::And { alg.and(t, tb) } else { alg.or(t, tb) };
+                c.from_bool(r)
+            }
+            BinaryOp::Eq | BinaryOp::Ne => {
+                if let Some(test) = self.float_against_zero(c, op, x, y) {
+                    return Ok(test);
+                }
+                let (a, b) = (self.value(c, x)?, self.value(c, y)?);
+                let same = self.equal(c, a, b, e.span)?;
+                c.from_bool(if op == BinaryOp::Eq { same } else { alg.not(same) })
+            }
+            _ => match self.float_against_zero(c, op, x, y) {
+                Some(test) => test,
+                None => {
+                    let (a, b) = (self.int(c, x)?, self.int(c, y)?);
+                    self.binary(c, op, a, b, fragment, e.span)?
+                }
+            },
+        })
+    }
+
     /// Whether `name` is an operand the block compares as a float.
     fn is_float(&self, name: &str) -> bool {
         self.read.setting.operands.iter().any(|o| o.name == name && o.float)
@@ -1188,6 +1196,9 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
         let alg = self.alg;
         let bits = self.vars.get(name)?.value.bits;
         let w = alg.width(bits);
+        if w != 32 {
+            return None; // single precision only
+        }
         let exponent = alg.extract(w - 2, 23, bits);
         let fraction = alg.extract(22, 0, bits);
         Some(alg.and(alg.is_zero(exponent), alg.not(alg.is_zero(fraction))))
@@ -1221,6 +1232,9 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
         };
         let bits = self.vars.get(&name)?.value.bits;
         let w = alg.width(bits);
+        if w != 32 {
+            return None; // single precision only
+        }
         let magnitude = alg.extract(w - 2, 0, bits);
         let negative = alg.eq(alg.extract(w - 1, w - 1, bits), alg.constant(1, 1));
         let zero = alg.is_zero(magnitude);
@@ -1241,6 +1255,7 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
         Some(c.from_bool(alg.and(alg.not(nan), holds)))
     }
 
+    /// `a op b` for an arithmetic, shift, bitwise or relational operator.
     fn binary(
         &mut self,
         c: &mut C<'a, A>,

@@ -333,3 +333,30 @@ proptest::proptest! {
         );
     }
 }
+
+/// A value stored into a signed type that cannot hold it is
+/// implementation-defined (C11 6.3.1.3p3), read on the value's own bits:
+/// an `unsigned __int128` near 2^128 is no negative `long long`.
+#[test]
+fn conversions_into_signed_types_are_checked_at_every_width() {
+    let alg = Concrete;
+    let stores = [
+        (CType::UInt128, u128::MAX, CType::LongLong, false),
+        (CType::UInt128, (1 << 63) - 1, CType::LongLong, true),
+        (CType::UInt128, 1 << 63, CType::LongLong, false),
+        (CType::ULongLong, u128::from(u64::MAX), CType::Int, false),
+        (CType::UInt, 0x7fff_ffff, CType::Int, true),
+        (CType::UInt, 0x8000_0000, CType::Int, false),
+        (CType::LongLong, u128::from(u64::MAX), CType::Int, true),
+        (CType::LongLong, 0xffff_ffff_7fff_ffff, CType::Int, false),
+        (CType::LongLong, 0x8000_0000, CType::Int, false),
+        (CType::Int, 0xffff_ffff, CType::LongLong, true),
+    ];
+    for (from, value, to, holds) in stores {
+        let mut c = C::new(&alg);
+        let x = CInt { bits: alg.constant(from.width(), value), ty: from };
+        c.assign("d = x", x, to);
+        let out_of_range = fired(&c).iter().any(|&(r, when)| r == Rule::ConversionOutOfRange && when);
+        assert_eq!(out_of_range, !holds, "{value:#x} as {} into {}", from.name(), to.name());
+    }
+}

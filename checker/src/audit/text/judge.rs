@@ -229,7 +229,7 @@ pub fn judge(
                 rests.iter().find(|r| r.root_cause == rc.id).map(|r| r.units.clone()).unwrap_or_default();
             let changed: Vec<UnitChange> = rests_on
                 .iter()
-                .filter(|id| !diff.unchanged(id) && !another_fix(root_causes, rc, diff, id))
+                .filter(|id| !diff.unchanged(id) && !another_fix(root_causes, rc, (diff, now), id))
                 .map(|id| UnitChange {
                     id: id.clone(),
                     rests: prints
@@ -288,7 +288,7 @@ fn site(rc: &RootCause, finding: &str) -> Site {
 /// proposed replacement: undoing one of that fix's edits gives its
 /// recorded text back. Two defects in one line are two root causes; fixing
 /// one leaves the other open, not changed.
-fn another_fix(root_causes: &[RootCause], rc: &RootCause, diff: &Diff, id: &str) -> bool {
+fn another_fix(root_causes: &[RootCause], rc: &RootCause, (diff, units): (&Diff, &[Unit]), id: &str) -> bool {
     let others = || root_causes.iter().filter(|other| other.id != rc.id).flat_map(|other| &other.edits);
     let replaces = || others().filter(|e| matches!(e.kind(), EditKind::Replace));
     // A code line's comment is a unit of its own: an edit of code and
@@ -310,9 +310,10 @@ fn another_fix(root_causes: &[RootCause], rc: &RootCause, diff: &Diff, id: &str)
         }
     }
     // A unit inside an edit over several lines, past the unit it starts
-    // at: its recorded text is one of the lines the edit replaces, and its
-    // text now, if it has one, is part of the new text, which the edit's
-    // first unit begins. A line's comment is a unit of its own.
+    // at: its recorded text is one of the lines the edit replaces, the
+    // document holds the edit whole, and the unit's text now, if it has
+    // one, is part of the edit's new text. A line's comment is a unit of
+    // its own.
     let Some(print) = now.map(|(p, _)| p).or_else(|| diff.removed.iter().find(|p| p.id == id)) else { return false };
     let section = |unit: &str| unit.split('/').next().unwrap_or("").to_string();
     replaces().filter(|e| e.unit != id && section(&e.unit) == section(id)).any(|e| {
@@ -324,8 +325,7 @@ fn another_fix(root_causes: &[RootCause], rc: &RootCause, diff: &Diff, id: &str)
             let t = collapse(text);
             !t.is_empty() && (collapse(&e.new).contains(&t) || code(&e.new).contains(&t))
         };
-        let begun = diff.changed.iter().any(|(p, u)| p.id == e.unit && within(&u.text));
-        was_a_line && begun && now.is_none_or(|(_, u)| within(&u.text))
+        was_a_line && present(units, e) && now.is_none_or(|(_, u)| within(&u.text))
     })
 }
 
