@@ -1185,21 +1185,24 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
         self.read.setting.operands.iter().any(|o| o.name == name && o.float)
     }
 
+    /// The bits of `name`, where it is a single-precision operand the block
+    /// compares as a float.
+    fn single(&self, name: &str) -> Option<A::Bv> {
+        let bits = self.vars.get(name).filter(|_| self.is_float(name))?.value.bits;
+        (self.alg.width(bits) == 32).then_some(bits)
+    }
+
     /// The prose `c is subnormal`, of an operand the block compares as a
     /// float: a zero exponent and a nonzero fraction (IEEE 754's
     /// single-precision subnormal).
     fn subnormal(&self, words: &[String]) -> Option<A::Bool> {
         let [name, is, subnormal] = words else { return None };
-        if is != "is" || subnormal != "subnormal" || !self.is_float(name) {
+        if is != "is" || subnormal != "subnormal" {
             return None;
         }
         let alg = self.alg;
-        let bits = self.vars.get(name)?.value.bits;
-        let w = alg.width(bits);
-        if w != 32 {
-            return None; // single precision only
-        }
-        let exponent = alg.extract(w - 2, 23, bits);
+        let bits = self.single(name)?;
+        let exponent = alg.extract(30, 23, bits);
         let fraction = alg.extract(22, 0, bits);
         Some(alg.and(alg.is_zero(exponent), alg.not(alg.is_zero(fraction))))
     }
@@ -1230,15 +1233,11 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             }
             _ => return None,
         };
-        let bits = self.vars.get(&name)?.value.bits;
-        let w = alg.width(bits);
-        if w != 32 {
-            return None; // single precision only
-        }
-        let magnitude = alg.extract(w - 2, 0, bits);
-        let negative = alg.eq(alg.extract(w - 1, w - 1, bits), alg.constant(1, 1));
+        let bits = self.single(&name)?;
+        let magnitude = alg.extract(30, 0, bits);
+        let negative = alg.eq(alg.extract(31, 31, bits), alg.constant(1, 1));
         let zero = alg.is_zero(magnitude);
-        let infinity = alg.constant(w - 1, 0x7f80_0000);
+        let infinity = alg.constant(31, 0x7f80_0000);
         let nan = alg.bvugt(magnitude, infinity);
         let (zero_counts, sign_wanted) = match op {
             BinaryOp::Ge => (true, false),
