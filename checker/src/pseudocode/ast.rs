@@ -383,6 +383,17 @@ impl Expr {
 }
 
 impl Expr {
+    /// The variable a loop's step counts with (`i++`, `i--`, `i += 1`).
+    pub fn counter(&self) -> Option<&str> {
+        match &self.kind {
+            ExprKind::Step { target, .. } | ExprKind::Assign(AssignOp(Some(_)), target, _) => match &target.kind {
+                ExprKind::Name(n) => Some(n),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The expression with every name `from` written `to` (the two one
     /// variable).
     pub fn rename(&mut self, from: &str, to: &str) {
@@ -493,6 +504,29 @@ pub enum StmtKind {
 }
 
 impl Stmt {
+    /// Whether the statement assigns or declares the variable `name`
+    /// anywhere, in the statements inside it too.
+    pub fn assigns(&self, name: &str) -> bool {
+        let mut found = false;
+        self.walk(&mut |s| {
+            for e in s.expressions() {
+                e.walk(&mut |x| {
+                    let target = match &x.kind {
+                        ExprKind::Assign(_, t, _) | ExprKind::Step { target: t, .. } => Some(t),
+                        _ => None,
+                    };
+                    if target.is_some_and(|t| matches!(&t.kind, ExprKind::Name(n) if n == name)) {
+                        found = true;
+                    }
+                });
+            }
+            if let StmtKind::Declare { declarators, .. } = &s.kind {
+                found |= declarators.iter().any(|d| d.name == name);
+            }
+        });
+        found
+    }
+
     /// Every statement, this one first, in written order.
     pub fn walk<'a>(&'a self, visit: &mut dyn FnMut(&'a Stmt)) {
         visit(self);

@@ -331,7 +331,7 @@ impl<'a, A: Algebra> Machine<'a, A> {
         self.left = Truth::constant(alg, false);
         // A counter that only the step changes is stepped on every input,
         // so that it stays a constant (and is forgotten after the loop).
-        let counter = step.and_then(counter_of).filter(|n| !assigns(body, n));
+        let counter = step.and_then(Expr::counter).filter(|n| !body.assigns(n)).map(str::to_string);
         let mut looping = before;
         // Only the first outermost loop is kept; a later one, or an inner
         // one, is not.
@@ -576,39 +576,6 @@ fn write_lane<A: Algebra>(alg: &A, old: Int<A>, width: u32, lane: u32, k: usize,
     }
     let word = pieces.into_iter().reduce(|hi, lo| alg.concat(hi, lo)).expect("a piece");
     Ok((word, alg.and(old.ok, v.ok)))
-}
-
-/// The variable a loop's step counts with (`i++`, `i--`, `i += 1`).
-fn counter_of(step: &Expr) -> Option<String> {
-    match &step.kind {
-        ExprKind::Step { target, .. } | ExprKind::Assign(AssignOp(Some(_)), target, _) => match &target.kind {
-            ExprKind::Name(n) => Some(n.clone()),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// Whether `body` assigns the variable `name` anywhere.
-fn assigns(body: &Stmt, name: &str) -> bool {
-    let mut found = false;
-    body.walk(&mut |s| {
-        for e in s.expressions() {
-            e.walk(&mut |x| {
-                let target = match &x.kind {
-                    ExprKind::Assign(_, t, _) | ExprKind::Step { target: t, .. } => Some(t),
-                    _ => None,
-                };
-                if target.is_some_and(|t| matches!(&t.kind, ExprKind::Name(n) if n == name)) {
-                    found = true;
-                }
-            });
-        }
-        if let StmtKind::Declare { declarators, .. } = &s.kind {
-            found |= declarators.iter().any(|d| d.name == name);
-        }
-    });
-    found
 }
 
 // --- Expressions ---

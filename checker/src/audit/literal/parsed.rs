@@ -63,7 +63,7 @@ fn guarded_by_comment(s: &Stmt) -> bool {
 pub const FROM_TEXT: &[&str] = &[
     "add", "sub", "sad", "div", "rem", "abs", "neg", "min", "max", "add.cc", "addc", "sub.cc", "subc", "selp", "and",
     "or", "xor", "not", "cnot", "shf", "shl", "shr", "szext", "bmsk", "dp4a", "dp2a", "set", "setp", "lop3", "mul",
-    "mad", "mad.cc", "madc", "slct",
+    "mad", "mad.cc", "madc", "slct", "popc", "clz", "bfind", "brev", "bfe", "bfi",
 ];
 
 /// One variant's block as the reading takes it.
@@ -233,6 +233,13 @@ struct Reader<'r, 'a, A: Algebra> {
     /// The functions the block takes from a truth table (lop3's
     /// `F = GetFunctionFromTable(immLut)`), by name: the table.
     tables: BTreeMap<String, CInt<A>>,
+    /// The counters of the loops now running (`i` of `for (...; i--)`,
+    /// which only the step changes), each with the value it holds
+    /// wherever the statement now running runs: in a loop's k-th pass,
+    /// its start plus k steps, whichever inputs left the loop before.
+    /// Read as that constant, `1<<i` and `a[i]` are the transcription's
+    /// shift and bit of a constant, not of a sum over the earlier passes.
+    pinned: BTreeMap<String, i128>,
 }
 
 impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
@@ -281,6 +288,7 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             functions,
             returned: None,
             tables: BTreeMap::new(),
+            pinned: BTreeMap::new(),
         }
     }
 
@@ -528,10 +536,28 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
                 };
                 let one = Expr::new(ExprKind::Int { text: "1".into(), value: 1 }, e.span);
                 let known = self.constant(&Expr::new(ExprKind::Binary(binary, target.clone(), Box::new(one)), e.span));
-                let old = self.int(c, target)?;
-                let lit = c.lit("1");
-                let x = self.binary(c, binary, old, lit, fragment, e.span)?;
+                // Where the statement runs the step is 1, elsewhere 0: one
+                // sum on every path rather than a choice between `i + 1`
+                // and `i`. The same value and the same C rules met (`i + 0`
+                // overflows nothing), and a count kept under a test (popc's
+                // `if (a & 0x1) d++;`) is a sum the solver settles, where
+                // the chain of choices left popc.b64 unsettled in 60 s.
+                // A pinned counter's own bits: stored on every path, the
+                // sum must keep the value of the passes that left.
+                let old = match self.vars.get(&name) {
+                    Some(v) => v.value,
+                    None => self.int(c, target)?,
+                };
+                let live = self.live;
+                let step = c.from_bool(live);
+                let x = self.binary(c, binary, old, step, fragment, e.span)?;
+                let set = self.vars.get(&name).map_or(self.alg.bool_constant(false), |v| v.set);
+                self.live = self.alg.bool_constant(true);
                 self.store(c, &name, x, fragment);
+                self.live = live;
+                if let Some(var) = self.vars.get_mut(&name) {
+                    var.set = self.alg.or(set, live);
+                }
                 self.know(&name, known);
                 Ok(())
             }
@@ -654,7 +680,7 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             ExprKind::Name(n) if !self.vars.contains_key(n) && (n == "true" || n == "false") => {
                 Some(i128::from(n == "true"))
             }
-            ExprKind::Name(n) => self.vars.get(n).and_then(|v| v.known),
+            ExprKind::Name(n) => self.pinned.get(n).copied().or_else(|| self.vars.get(n).and_then(|v| v.known)),
             ExprKind::Paren(x) => self.constant(x),
             ExprKind::Unary(UnaryOp::Minus, x) => self.constant(x).map(|v| -v),
             ExprKind::Unary(UnaryOp::Not, x) => self.constant(x).map(|v| i128::from(v == 0)),
@@ -746,21 +772,34 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
         let outer_left = std::mem::replace(&mut self.left, alg.bool_constant(false));
         let (entry, certain) = (self.live, self.certain);
         let step_fragment = step.map(|e| self.expr_fragment(e));
+        // The counter, where only the step changes it and it starts at a
+        // constant: pinned to its value in each pass (`pinned`).
+        let counter = step.and_then(|e| Some((e.counter()?.to_string(), stepped(e)?)));
+        let counter = counter.filter(|(n, _)| !body.assigns(n));
+        let outer_pin = counter.as_ref().map(|(n, _)| (n.clone(), self.pinned.get(n).copied()));
         let run_step = |me: &mut Self, c: &mut C<'a, A>| -> Run<()> {
-            match (step, step_fragment) {
-                (Some(e), Some(f)) => {
-                    let live = me.live;
-                    c.guarded(live, |c| me.effect(c, e, f))
-                }
-                _ => Ok(()),
+            let next = counter.as_ref().map(|(n, next)| (n.clone(), me.constant(next)));
+            if let (Some(e), Some(f)) = (step, step_fragment) {
+                let live = me.live;
+                c.guarded(live, |c| me.effect(c, e, f))?;
             }
+            match next {
+                Some((n, Some(k))) => me.pinned.insert(n, k),
+                Some((n, None)) => me.pinned.remove(&n),
+                None => None,
+            };
+            Ok(())
         };
+        if let Some((n, _)) = &counter {
+            if let Some(k) = self.constant(&Expr::new(ExprKind::Name(n.clone()), s.span)) {
+                self.pinned.insert(n.clone(), k);
+            }
+        }
         let mut passes = 0;
+        let mut decided = true;
         while let Some(k) = self.constant(cond) {
             if k == 0 {
-                self.left = outer_left;
-                self.live = entry;
-                return Ok(());
+                break;
             }
             passes += 1;
             if passes > 4096 {
@@ -769,22 +808,40 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             self.stmt(c, body)?;
             run_step(self, c)?;
         }
-        // An input decides from here on.
-        self.certain = false;
-        let bound = self.read.setting.loop_bound;
-        let head = intern(format!("{} ({})", loop_word(s), self.expr_fragment(cond)));
-        for _ in 0..bound {
+        if self.constant(cond).is_none() {
+            // An input decides from here on.
+            decided = false;
+            self.certain = false;
+            let bound = self.read.setting.loop_bound;
+            let head = intern(format!("{} ({})", loop_word(s), self.expr_fragment(cond)));
+            for _ in 0..bound {
+                let live = self.live;
+                let test = c.guarded(live, |c| self.int(c, cond))?;
+                let t = c.truth(test);
+                self.live = alg.and(live, t);
+                self.stmt(c, body)?;
+                run_step(self, c)?;
+            }
             let live = self.live;
             let test = c.guarded(live, |c| self.int(c, cond))?;
-            let t = c.truth(test);
-            self.live = alg.and(live, t);
-            self.stmt(c, body)?;
-            run_step(self, c)?;
+            let again = c.truth(test);
+            c.guarded(live, |c| c.loop_ends(head, bound, again));
         }
-        let live = self.live;
-        let test = c.guarded(live, |c| self.int(c, cond))?;
-        let again = c.truth(test);
-        c.guarded(live, |c| c.loop_ends(head, bound, again));
+        if let Some((n, pin)) = outer_pin {
+            match pin {
+                Some(k) => self.pinned.insert(n, k),
+                None => self.pinned.remove(&n),
+            };
+        }
+        // Where some inputs left early (an input decided, or a `break`
+        // ran), what the loop stored differs between them.
+        if !decided || contains_break(body) {
+            for (name, v) in self.vars.iter_mut() {
+                if body.assigns(name) || counter.as_ref().is_some_and(|(n, _)| n == name) {
+                    v.known = None;
+                }
+            }
+        }
         self.left = outer_left;
         self.live = entry;
         self.certain = certain;
@@ -919,7 +976,10 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
                 return Err(at(e.span, format!("`{n}` is a float, read where only its comparison with 0 is read")))
             }
             ExprKind::Name(n) => match self.vars.get(n) {
-                Some(v) => v.value,
+                Some(v) => match self.pinned.get(n) {
+                    Some(k) => c.value(v.value.ty, *k),
+                    None => v.value,
+                },
                 None if n == "true" || n == "false" => c.int(i128::from(n == "true")),
                 None if limit(n).is_some() => {
                     let (ty, value) = limit(n).expect("just seen");
@@ -1084,11 +1144,13 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             bound.insert(p.name.clone(), Var { value, set: self.alg.bool_constant(true), ty: Some(ty), known });
         }
         let caller = std::mem::replace(&mut self.vars, bound);
+        let pinned = std::mem::take(&mut self.pinned);
         let (live, left, certain) = (self.live, self.left, self.certain);
         let outer = self.returned.replace((c.value(result, 0), self.alg.bool_constant(false)));
         let ran = self.block(c, body);
         let (value, _) = std::mem::replace(&mut self.returned, outer).expect("set above");
         self.vars = caller;
+        self.pinned = pinned;
         (self.live, self.left, self.certain) = (live, left, certain);
         ran.map(|()| value)
     }
@@ -1421,6 +1483,32 @@ fn declared_type<A: Algebra>(c: &C<'_, A>, ty: &TypeName) -> Option<CType> {
         return Some(c.of_ptx(t));
     }
     c_type(ty)
+}
+
+/// The value a loop's step stores in its counter, as an expression of the
+/// counter (`i++` stores `i + 1`; `i -= 2`, `i - 2`); `None` for any other
+/// step.
+fn stepped(step: &Expr) -> Option<Expr> {
+    let span = step.span;
+    let (op, target, by) = match &step.kind {
+        ExprKind::Step { op, target, .. } => {
+            let op = match op {
+                crate::pseudocode::ast::StepOp::Increment => BinaryOp::Add,
+                crate::pseudocode::ast::StepOp::Decrement => BinaryOp::Sub,
+            };
+            (op, target.clone(), Box::new(Expr::new(ExprKind::Int { text: "1".into(), value: 1 }, span)))
+        }
+        ExprKind::Assign(AssignOp(Some(op)), target, by) => (*op, target.clone(), by.clone()),
+        _ => return None,
+    };
+    Some(Expr::new(ExprKind::Binary(op, target, by), span))
+}
+
+/// Whether a `break` is written anywhere in `body`.
+fn contains_break(body: &Stmt) -> bool {
+    let mut found = false;
+    body.walk(&mut |s| found |= matches!(s.kind, StmtKind::Break));
+    found
 }
 
 #[cfg(test)]
