@@ -143,6 +143,9 @@ pub enum Formula {
     /// fields (`a[0:15]`) are: the `.u16x2` form's computation (and `.relu`,
     /// which clamps only negative elements, then never applies).
     PackedUnsignedSlices,
+    /// `.relu` on a packed `.s16x2` result read as one 32-bit signed
+    /// value: the elements' minimum or maximum, then 0 where bit 31 is set.
+    ReluOfWholeResult,
     /// shf's two 32-bit shifts with amounts taken mod 32.
     ShfMod32,
     /// shl/shr with the amount read as given.
@@ -226,6 +229,20 @@ fn packed_unsigned(variant: Variant) -> Option<Variant> {
         }
         _ => None,
     }
+}
+
+/// min and max `.relu.s16x2` with `.relu` applied to the 32-bit result
+/// read as one signed value ([`Formula::ReluOfWholeResult`]).
+fn relu_of_whole_result<A: Algebra>(alg: &A, m: MinMax, ins: &[A::Bv]) -> Option<Outputs<A>> {
+    let unclamped = match m {
+        MinMax::Min { ty: Type::S16x2, relu: true } => MinMax::Min { ty: Type::S16x2, relu: false },
+        MinMax::Max { ty: Type::S16x2, relu: true } => MinMax::Max { ty: Type::S16x2, relu: false },
+        _ => return None,
+    };
+    let outs = Variant::MinMax(unclamped).semantics(alg, ins);
+    let d = outs[0].value;
+    let negative = alg.bvslt(d, alg.constant(32, 0));
+    Some(vec![Out { value: alg.ite(negative, alg.constant(32, 0), d), defined: outs[0].defined }])
 }
 
 impl Formula {
@@ -340,6 +357,7 @@ impl Formula {
                 one(dot_reading(alg, dot, order, get("a"), get("b"), get("c")))
             }
             (Formula::PackedUnsignedSlices, _) => packed_unsigned(*variant).map(|u| u.semantics(alg, ins)),
+            (Formula::ReluOfWholeResult, Variant::MinMax(m)) => relu_of_whole_result(alg, m, ins),
             (Formula::NeverAssigned, _) => with_defined(alg.bool_constant(false)),
             _ => self.shift_and_movement_outputs(alg, variant, ins),
         }
@@ -818,6 +836,26 @@ pub const PASSAGES: &[Passage] = &[
         adopted: "model",
         examples: &[],
         assumption: Some(&assumption::MUL24_OPERAND_SIGN),
+    },
+    Passage {
+        id: "relu-of-packed-result",
+        section: "9.7.1.12-13",
+        fragment: "clamps the result to 0 if negative",
+        question: "whether .relu on .s16x2 clamps each half-word of the result or the 32-bit result as a whole",
+        variants: &["min.relu.s16x2", "max.relu.s16x2"],
+        readings: &[
+            model("each half-word set to 0 where it is negative, as each element is computed", Text::Other),
+            Reading {
+                name: "whole-result",
+                says: "the 32-bit result read as one signed value, set to 0 where it is negative: \
+                       the Notes name one result",
+                text: Text::Prose,
+                formula: Formula::ReluOfWholeResult,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: None,
     },
     Passage {
         id: "packed-element-sign",
