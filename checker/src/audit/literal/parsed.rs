@@ -530,10 +530,7 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             ExprKind::Step { op, target, .. } => {
                 // `i++` and `i--`, for their effect.
                 let name = self.target(target)?;
-                let binary = match op {
-                    crate::pseudocode::ast::StepOp::Increment => BinaryOp::Add,
-                    crate::pseudocode::ast::StepOp::Decrement => BinaryOp::Sub,
-                };
+                let binary = step_op(*op);
                 let one = Expr::new(ExprKind::Int { text: "1".into(), value: 1 }, e.span);
                 let known = self.constant(&Expr::new(ExprKind::Binary(binary, target.clone(), Box::new(one)), e.span));
                 // Where the statement runs the step is 1, elsewhere 0: one
@@ -1485,6 +1482,14 @@ fn declared_type<A: Algebra>(c: &C<'_, A>, ty: &TypeName) -> Option<CType> {
     c_type(ty)
 }
 
+/// The operator of `i++` (`+`) or `i--` (`-`).
+fn step_op(op: crate::pseudocode::ast::StepOp) -> BinaryOp {
+    match op {
+        crate::pseudocode::ast::StepOp::Increment => BinaryOp::Add,
+        crate::pseudocode::ast::StepOp::Decrement => BinaryOp::Sub,
+    }
+}
+
 /// The value a loop's step stores in its counter, as an expression of the
 /// counter (`i++` stores `i + 1`; `i -= 2`, `i - 2`); `None` for any other
 /// step.
@@ -1492,11 +1497,7 @@ fn stepped(step: &Expr) -> Option<Expr> {
     let span = step.span;
     let (op, target, by) = match &step.kind {
         ExprKind::Step { op, target, .. } => {
-            let op = match op {
-                crate::pseudocode::ast::StepOp::Increment => BinaryOp::Add,
-                crate::pseudocode::ast::StepOp::Decrement => BinaryOp::Sub,
-            };
-            (op, target.clone(), Box::new(Expr::new(ExprKind::Int { text: "1".into(), value: 1 }, span)))
+            (step_op(*op), target.clone(), Box::new(Expr::new(ExprKind::Int { text: "1".into(), value: 1 }, span)))
         }
         ExprKind::Assign(AssignOp(Some(op)), target, by) => (*op, target.clone(), by.clone()),
         _ => return None,
