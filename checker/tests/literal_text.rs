@@ -111,12 +111,6 @@ const RENAMED: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// The 24-bit multiplies, read from the text and not yet switched: their root
-/// causes' fixes state t's width in a comment, which C does not read, so
-/// the text's reading of a fixed block still finds what the fix settles
-/// (`docs/audit.md`).
-const MULTIPLIES: &[&str] = &["mul24", "mad24"];
-
 /// One block read from the text against its transcription, finding by
 /// finding, with the differences the tables above explain.
 fn compare(doc: &Document, opcode: &str) {
@@ -166,18 +160,6 @@ fn witness_as_transcribed(text: &Said, transcribed: &Said) -> Option<Vec<String>
 fn the_parsed_blocks_give_the_transcriptions_findings() {
     let Some(doc) = doc("the_parsed_blocks_give_the_transcriptions_findings") else { return };
     for opcode in FROM_TEXT {
-        compare(&doc, opcode);
-    }
-}
-
-/// The multiplies' blocks, each line's variant named in its comment, read
-/// as their root causes' fixes write them: the transcriptions' findings,
-/// named per line.
-#[test]
-fn the_multiplies_read_from_the_text_give_the_transcriptions_findings() {
-    let Some(doc) = doc("the_multiplies_read_from_the_text_give_the_transcriptions_findings") else { return };
-    assert!(MULTIPLIES.iter().all(|op| !FROM_TEXT.contains(op)), "a switched block is compared above");
-    for opcode in MULTIPLIES {
         compare(&doc, opcode);
     }
 }

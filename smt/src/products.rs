@@ -57,54 +57,168 @@ pub fn has_product(text: &str) -> bool {
     text.contains("(bvmul ")
 }
 
-/// The narrower form of the product `p`, where there is one.
+/// The narrower form of the product `p`, where there is one. Each operand
+/// is taken as the extension of its core ([`unsigned_core`],
+/// [`signed_core`]), so a product the C reading writes over extended
+/// values and the model's product of the same narrow values are one term.
 fn narrow_product(p: &BV) -> Option<BV> {
     let [x, y] = <[Dynamic; 2]>::try_from(p.children()).ok()?;
     let (x, y) = (x.as_bv()?, y.as_bv()?);
     let width = p.get_size();
-    let low = |v: &BV, bits: u32| v.extract(bits - 1, 0);
-    let unsigned = unsigned_bits(&x) + unsigned_bits(&y);
+    let (ux, uy) = (unsigned_core(&x), unsigned_core(&y));
+    let unsigned = ux.get_size() + uy.get_size();
     if unsigned < width {
-        return Some(low(&x, unsigned).bvmul(low(&y, unsigned)).zero_ext(width - unsigned));
+        let wide = |c: &BV| extended(c, unsigned, false);
+        return Some(wide(&ux).bvmul(wide(&uy)).zero_ext(width - unsigned));
     }
-    let signed = signed_bits(&x) + signed_bits(&y);
+    let (sx, sy) = (signed_core(&x), signed_core(&y));
+    let signed = sx.get_size() + sy.get_size();
     if signed < width {
-        return Some(low(&x, signed).bvmul(low(&y, signed)).sign_ext(width - signed));
+        let wide = |c: &BV| extended(c, signed, true);
+        return Some(wide(&sx).bvmul(wide(&sy)).sign_ext(width - signed));
     }
     None
 }
 
 /// The fewest low bits of `v` of which `v` is the zero extension.
+#[cfg(test)]
 fn unsigned_bits(v: &BV) -> u32 {
-    let width = v.get_size();
-    if v.kind() == z3::AstKind::Numeral {
-        return v.as_u64().map_or(width, |n| (u64::BITS - n.leading_zeros()).max(1));
-    }
-    match app_kind(v) {
-        Some(DeclKind::ZeroExt) => only_child(v).map_or(width, |c| unsigned_bits(&c)),
-        _ => width,
-    }
+    unsigned_core(v).get_size()
 }
 
 /// The fewest low bits of `v` of which `v` is the sign extension.
+#[cfg(test)]
 fn signed_bits(v: &BV) -> u32 {
+    signed_core(v).get_size()
+}
+
+/// A value `c` of which `v` is the zero extension, as narrow as the
+/// term shows: `v` itself where it shows nothing narrower. Seen through:
+/// a numeral, an extension, a branch the condition of which is a
+/// constant, and a mask of low bits (`x & 0xffffff`, C's way to keep 24
+/// bits), whose core is the bits of `x` it keeps.
+fn unsigned_core(v: &BV) -> BV {
+    let v = taken_branch(v);
     let width = v.get_size();
+    if let Some(n) = numeral(&v) {
+        let bits = (u64::BITS - n.leading_zeros()).clamp(1, width);
+        return v.extract(bits - 1, 0).simplify();
+    }
+    let narrower = |c: BV| if c.get_size() < width { c } else { v.clone() };
+    match app_kind(&v) {
+        Some(DeclKind::ZeroExt) => only_child(&v).map_or(v.clone(), |c| unsigned_core(&c)),
+        // A sign extension of a value whose top bit is clear.
+        Some(DeclKind::SignExt) => only_child(&v).map_or(v.clone(), |c| {
+            let core = unsigned_core(&c);
+            if core.get_size() < c.get_size() {
+                core
+            } else {
+                v.clone()
+            }
+        }),
+        Some(DeclKind::Band) => match both_children(&v) {
+            Some((x, m)) | Some((m, x)) if numeral(&m).is_some_and(|m| m != 0 && (m & (m + 1)) == 0) => {
+                let kept = u64::BITS - numeral(&m).expect("just seen").leading_zeros();
+                narrower(x.extract(kept.min(width) - 1, 0))
+            }
+            _ => v.clone(),
+        },
+        _ => v.clone(),
+    }
+}
+
+/// A value `c` of which `v` is the sign extension, as narrow as the term
+/// shows: `v` itself where it shows nothing narrower. Seen through, as
+/// for [`unsigned_core`]: a numeral, a sign extension, a zero-extended
+/// value (one bit wider, a clear sign), and the sign extension of a k-bit
+/// field written in C, `(x ^ 2^(k-1)) - 2^(k-1)` where x is a zero
+/// extension of at most k bits.
+fn signed_core(v: &BV) -> BV {
+    let v = taken_branch(v);
+    let width = v.get_size();
+    if let Some(n) = numeral(&v) {
+        let n = sign_extended(n, width);
+        // Bits of the magnitude (of the complement, for a negative
+        // value), and the sign.
+        let magnitude = if n < 0 { !n } else { n };
+        let bits = (i64::BITS - magnitude.leading_zeros() + 1).min(width);
+        return v.extract(bits - 1, 0).simplify();
+    }
+    if app_kind(&v) == Some(DeclKind::SignExt) {
+        return only_child(&v).map_or(v.clone(), |c| signed_core(&c));
+    }
+    if let Some(core) = field_sign_extended(&v) {
+        return core;
+    }
+    let unsigned = unsigned_core(&v);
+    if unsigned.get_size() < width {
+        return unsigned.zero_ext(1);
+    }
+    v
+}
+
+/// The k-bit field of `(x ^ c) - c`, `c` being 2^(k-1) and `x` the zero
+/// extension of at most k bits: the field's bits, of which the whole is
+/// the sign extension.
+fn field_sign_extended(v: &BV) -> Option<BV> {
+    if app_kind(v) != Some(DeclKind::Bsub) {
+        return None;
+    }
+    let (flipped, c) = both_children(v)?;
+    let c = numeral(&c)?;
+    if app_kind(&flipped) != Some(DeclKind::Bxor) || !c.is_power_of_two() {
+        return None;
+    }
+    let (x, c2) = both_children(&flipped)?;
+    let k = c.trailing_zeros() + 1;
+    let x = unsigned_core(&x);
+    (numeral(&c2) == Some(c) && x.get_size() <= k && k < v.get_size()).then(|| extended(&x, k, false))
+}
+
+/// `c` extended to `width` bits (itself where it has them).
+fn extended(c: &BV, width: u32, signed: bool) -> BV {
+    match width - c.get_size() {
+        0 => c.clone(),
+        by if signed => c.sign_ext(by),
+        by => c.zero_ext(by),
+    }
+}
+
+/// `v` with a branch on a constant condition (`ite true x y`) taken.
+fn taken_branch(v: &BV) -> BV {
+    let mut v = v.clone();
+    while app_kind(&v) == Some(DeclKind::Ite) {
+        let children = v.children();
+        let taken = match children.first().and_then(Dynamic::as_bool).and_then(|c| c.as_bool()) {
+            Some(true) => &children[1],
+            Some(false) => &children[2],
+            None => break,
+        };
+        match taken.as_bv() {
+            Some(t) => v = t,
+            None => break,
+        }
+    }
+    v
+}
+
+/// The value of `v` where it is a constant of at most 64 bits, written as
+/// a numeral or as an extension of one.
+fn numeral(v: &BV) -> Option<u64> {
     if v.kind() == z3::AstKind::Numeral {
-        return v.as_u64().map_or(width, |n| {
-            let n = sign_extended(n, width);
-            // Bits of the magnitude (of the complement, for a negative
-            // value), and the sign.
-            let magnitude = if n < 0 { !n } else { n };
-            i64::BITS - magnitude.leading_zeros() + 1
-        });
+        return v.as_u64();
     }
     match app_kind(v) {
-        Some(DeclKind::SignExt) => only_child(v).map_or(width, |c| signed_bits(&c)),
-        // A zero-extended value is non-negative: one bit more than its own.
-        Some(DeclKind::ZeroExt) => only_child(v).map_or(width, |c| (c.get_size() + 1).min(width)),
-        _ => width,
+        Some(DeclKind::SignExt | DeclKind::ZeroExt) if only_child(v)?.kind() == z3::AstKind::Numeral => {
+            v.simplify().as_u64()
+        }
+        _ => None,
     }
-    .min(width)
+}
+
+fn both_children(v: &BV) -> Option<(BV, BV)> {
+    let [x, y] = <[Dynamic; 2]>::try_from(v.children()).ok()?;
+    Some((x.as_bv()?, y.as_bv()?))
 }
 
 /// `n`, the value of a `width`-bit numeral, read as signed.
@@ -238,6 +352,39 @@ mod tests {
         assert_eq!(unsigned_bits(&BV::from_u64(0xff, 32)), 8);
         assert_eq!(unsigned_bits(&BV::from_u64(0x8000_0000, 32)), 32);
         assert_eq!(signed_bits(&var("v", 8).zero_ext(24)), 9);
+    }
+
+    /// mul24's 24-bit operands as C writes them: `a & 0xffffff`, and for
+    /// a signed operand `(x ^ 0x800000) - 0x800000`, in a 64-bit type and
+    /// under a branch on a constant. The product is the model's own
+    /// product of the 24-bit fields, the same term, at 48 bits.
+    #[test]
+    fn a_product_of_c_masked_and_sign_extended_fields_is_the_fields_product() {
+        let (a, b) = (var("a", 32), var("b", 32));
+        let mask = BV::from_u64(0xff_ffff, 32);
+        let half = BV::from_u64(0x80_0000, 32).sign_ext(32);
+        let field = |v: &BV| v.bvand(&mask).sign_ext(32);
+        let signed = |v: &BV| {
+            let f = field(v);
+            Bool::from_bool(true).ite(&f.bvxor(&half).bvsub(&half), &BV::from_u64(0, 64))
+        };
+        let low24 = |v: &BV| v.extract(23, 0);
+        for (p, model) in [
+            (field(&a).bvmul(field(&b)), low24(&a).zero_ext(24).bvmul(low24(&b).zero_ext(24)).zero_ext(16)),
+            (signed(&a).bvmul(signed(&b)), low24(&a).sign_ext(24).bvmul(low24(&b).sign_ext(24)).sign_ext(16)),
+        ] {
+            let n = narrowed_term(&p);
+            assert_eq!(n, model);
+            for (x, y) in [(0x0080_0000, 0x0080_0000), (0xff7f_ffff, 0x0080_0001), (0x1234_5678, 0xffff_ffff)] {
+                assert_eq!(value(&p, (&a, x), (&b, y)), value(&n, (&a, x), (&b, y)), "{x:#x} * {y:#x}");
+            }
+        }
+        // A mask that keeps more than the low bits, or a flip of the wrong
+        // bit, shows no narrower field.
+        let other = BV::from_u64(0x80_0001, 32);
+        assert_eq!(unsigned_bits(&a.bvand(&other).sign_ext(32)), 64);
+        let wrong = field(&a).bvxor(half.bvshl(BV::from_u64(1, 64))).bvsub(&half);
+        assert_eq!(signed_bits(&wrong), 64);
     }
 
     proptest! {

@@ -809,7 +809,7 @@ fn hazard_finding(
         ));
     }
     detail.push(
-        "The witness is the first such variant's, minimised; the transcription was run on it without the solver \
+        "The witness is the first such variant's, minimised; the C reading was run on it without the solver \
          and reaches the rule there. The literal C column is empty: C gives that result no value."
             .to_string(),
     );

@@ -63,7 +63,7 @@ fn guarded_by_comment(s: &Stmt) -> bool {
 pub const FROM_TEXT: &[&str] = &[
     "add", "sub", "sad", "div", "rem", "abs", "neg", "min", "max", "add.cc", "addc", "sub.cc", "subc", "selp", "and",
     "or", "xor", "not", "cnot", "shf", "shl", "shr", "szext", "bmsk", "dp4a", "dp2a", "set", "setp", "lop3", "mul",
-    "mad", "mad.cc", "madc", "slct", "popc", "clz", "bfind", "brev", "bfe", "bfi",
+    "mad", "mad.cc", "madc", "slct", "popc", "clz", "bfind", "brev", "bfe", "bfi", "mul24", "mad24",
 ];
 
 /// One variant's block as the reading takes it.
