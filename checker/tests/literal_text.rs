@@ -10,6 +10,7 @@ use std::time::Duration;
 use ptx_smt::Backend;
 use ptx_spec::bv::{BitVec, Concrete};
 use ptx_spec::catalogue::Variant;
+use ptxcheck::audit::errata;
 use ptxcheck::audit::finding::Finding;
 use ptxcheck::audit::literal::blocks::{block, Transcription};
 use ptxcheck::audit::literal::check::audit_block_with;
@@ -282,4 +283,38 @@ fn a_counter_after_its_loop_holds_where_each_input_left() {
         let (outs, _, _) = run(&reading, &variant, &[BitVec::new(32, a)], false);
         assert_eq!(outs, [Some(BitVec::new(32, d))], "bfind.u32 of {a:#x}");
     }
+}
+
+/// prmt's block with every proposed fix that edits it (a 64-bit tmp64,
+/// `ctl` declared and filled with the target byte under a mode, ReadByte
+/// defined by its comment, `d = tmp;`, `tmp[15:8]`, `.mode`), read as C:
+/// the model's result on every input of every variant, and no rule met but
+/// the sign of the `.b32` operands that the introduction's fix states.
+#[test]
+fn prmts_block_with_its_fixes_gives_the_models_result() {
+    let Some(seeds) = common::spec_text("prmts_block_with_its_fixes_gives_the_models_result") else { return };
+    let prmt = common::modelled_new_sections(&seeds).into_iter().filter(|p| p.to_string_lossy().contains("prmt"));
+    let files: Vec<std::path::PathBuf> = prmt.collect();
+    // Later root causes first: the spelling fix's `ReadByte( .mode,`
+    // would hide the line ReadByte's fix replaces.
+    let edits: Vec<_> = errata::all()
+        .iter()
+        .rev()
+        .flat_map(|rc| &rc.edits)
+        .filter(|e| e.unit.starts_with("9.7.9.7/semantics/"))
+        .collect();
+    assert!(edits.len() >= 8, "prmt's fixes: {}", edits.len());
+    let copy = common::edited_copy(&files, |text| {
+        edits.iter().fold(text.to_string(), |t, e| {
+            assert!(t.contains(&e.old), "{}: `{}`", e.unit, e.old);
+            t.replacen(&e.old, &e.new, 1)
+        })
+    });
+    let doc = document::read(&[copy.path().to_path_buf()]).unwrap();
+    let b = block("prmt").unwrap();
+    let reading = ParsedReading::of(&doc, &b.variants()).unwrap();
+    let (check, findings) = audit_block_with(&Backend::Embedded, TIMEOUT, b, &reading).unwrap();
+    assert!(check.unresolved.is_empty(), "{:?}", check.unresolved);
+    let ids: Vec<&str> = findings.iter().map(|f| f.id.as_str()).collect();
+    assert_eq!(ids, ["literal-prmt-bit-types-signed"], "{:?}", findings.iter().map(|f| (&f.summary, &f.witness)).collect::<Vec<_>>());
 }

@@ -294,6 +294,12 @@ pub fn mnemonic_fits(block: &SyntaxBlock, mnemonic: &str) -> bool {
 /// written for it (`.type` → `.u32`; a literal part such as `.hi` or an
 /// optional `{.sat}` → itself). `None` where no line fits.
 pub fn bind(block: &SyntaxBlock, mnemonic: &str) -> Option<Vec<(String, String)>> {
+    fitting_line(block, mnemonic).map(|(_, bound)| bound)
+}
+
+/// The template of the first line of `block` that `mnemonic` fits, with
+/// each placeholder's written qualifier.
+fn fitting_line(block: &SyntaxBlock, mnemonic: &str) -> Option<(&'static str, Vec<(String, String)>)> {
     let opcode = mnemonic.split('.').next().unwrap_or("");
     let qualifiers: Vec<String> = mnemonic.split('.').skip(1).map(|q| format!(".{q}")).collect();
     let qualifiers: Vec<&str> = qualifiers.iter().map(String::as_str).collect();
@@ -301,8 +307,22 @@ pub fn bind(block: &SyntaxBlock, mnemonic: &str) -> Option<Vec<(String, String)>
         let template = line.split_once(' ').map_or(*line, |(t, _)| t);
         let (t_opcode, rest) = template.split_at(line_opcode(template).len());
         let mut bound = Vec::new();
-        (t_opcode == opcode && bind_parts(&template_parts(rest), &qualifiers, block.sets, &mut bound)).then_some(bound)
+        (t_opcode == opcode && bind_parts(&template_parts(rest), &qualifiers, block.sets, &mut bound))
+            .then_some((template, bound))
     })
+}
+
+/// The optional placeholders (`.mode` of `prmt.b32{.mode}`) of the
+/// Syntax line that `mnemonic` fits, whether or not it writes them: a
+/// block that reads one as a value reads whether the variant writes it.
+pub fn optional_placeholders(block: &SyntaxBlock, mnemonic: &str) -> Vec<String> {
+    let Some((template, _)) = fitting_line(block, mnemonic) else { return Vec::new() };
+    let placeholder = |part: &String| block.sets.iter().any(|(name, _)| name == part);
+    template_parts(&template[line_opcode(template).len()..])
+        .into_iter()
+        .filter(|(part, optional)| *optional && placeholder(part))
+        .map(|(part, _)| part)
+        .collect()
 }
 
 /// Whether the written qualifiers fit the template's parts, in order,
@@ -553,6 +573,15 @@ pub const EXAMPLE_INSTRUCTIONS: [(&str, &str); 127] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_optional_placeholder_is_named_whether_or_not_it_is_written() {
+        let prmt = block("9.7.9.7").unwrap();
+        assert_eq!(optional_placeholders(prmt, "prmt.b32"), vec![".mode"]);
+        assert_eq!(optional_placeholders(prmt, "prmt.b32.f4e"), vec![".mode"]);
+        assert_eq!(bind(prmt, "prmt.b32"), Some(vec![(".b32".to_string(), ".b32".to_string())]));
+        assert!(optional_placeholders(block("9.7.1.1").unwrap(), "add.sat.s32").is_empty());
+    }
 
     #[test]
     fn the_blocks_accept_their_own_forms() {

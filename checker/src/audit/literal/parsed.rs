@@ -14,12 +14,21 @@
 //! - a modifier is a value: `.mode` (or `shf.dir`) is the qualifier the
 //!   variant writes for it, `.clamp` (or `shf.l`) that qualifier itself,
 //!   and two of them compare equal when they are the same qualifier;
+//! - an optional placeholder of the Syntax read as a value (prmt's
+//!   `! mode`) is whether the variant writes one;
+//! - `x = y = v` stores y, then x from y (C11 6.5.16p3), and an array
+//!   declared with its length (`.u32 ctl[4];`) is that many variables;
+//! - a store into a slice (`tmp[15:8] = v`, not C) replaces those bits of
+//!   the variable and keeps the others;
 //! - `min(x, y)` and `max(x, y)` are the usual functions on the arguments'
 //!   common type;
 //! - `bitwidth of type` is the width of the variant's `.type`, an `int`;
 //! - a helper that no text defines but its section's Description describes
 //!   (dp4a's `extractAndSignOrZeroExt_4`) is read as the Description says,
-//!   as the pseudocode evaluator reads it;
+//!   as the pseudocode evaluator reads it; so is prmt's `ReadByte`, whose
+//!   byte under a mode is the byte of `tmp` its value is stored into
+//!   (assumption prmt-byte-select), and whose result `tmp` is read as `d`,
+//!   which the block never assigns;
 //! - a result never stored is undefined.
 //!
 //! Where a block names the variant a line is for only in its comment
@@ -38,6 +47,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::sync::{Mutex, OnceLock};
 
 use ptx_spec::bv::{Algebra, Concrete};
+use ptx_spec::catalogue::prmt::Mode;
 use ptx_spec::catalogue::{Out, Outputs, Type, Variant};
 
 use crate::audit::errata;
@@ -63,8 +73,15 @@ fn guarded_by_comment(s: &Stmt) -> bool {
 pub const FROM_TEXT: &[&str] = &[
     "add", "sub", "sad", "div", "rem", "abs", "neg", "min", "max", "add.cc", "addc", "sub.cc", "subc", "selp", "and",
     "or", "xor", "not", "cnot", "shf", "shl", "shr", "szext", "bmsk", "dp4a", "dp2a", "set", "setp", "lop3", "mul",
-    "mad", "mad.cc", "madc", "slct", "popc", "clz", "bfind", "brev", "bfe", "bfi", "mul24", "mad24",
+    "mad", "mad.cc", "madc", "slct", "popc", "clz", "bfind", "brev", "bfe", "bfi", "mul24", "mad24", "prmt",
 ];
+
+/// A result the block builds in a variable of its own and never stores
+/// (section, result, variable): read as that variable's value, as the
+/// model reads it. 9.7.9.7 fills `tmp` byte by byte and never assigns `d`
+/// (assumption prmt-byte-select; the fix of `prmt-readbyte-undefined`
+/// writes `d = tmp;`).
+const RESULT_BUILT_IN: &[(&str, &str, &str)] = &[("9.7.9.7", "d", "tmp")];
 
 /// One variant's block as the reading takes it.
 struct Read {
@@ -73,6 +90,10 @@ struct Read {
     /// The parsed lines (number, text): where a fragment's text is read.
     lines: Vec<(usize, String)>,
     setting: Setting,
+    /// The optional placeholders of the variant's Syntax line (prmt's
+    /// `.mode`): one the block reads as a value is whether the variant
+    /// writes it.
+    optional: Vec<String>,
 }
 
 /// The literal reading of the blocks of some variants, parsed from a
@@ -104,7 +125,10 @@ impl ParsedReading {
             }
             repaired_by.extend(fixes.iter().filter(|f| !repaired_by.contains(*f)).copied().collect::<Vec<_>>());
             calls_placeholder |= block.parsed.statements.iter().any(|s| calls_a_placeholder(s, &setting));
-            reads.push(Read { variant: *v, statements: block.parsed.statements, lines: block.lines, setting });
+            let optional = crate::audit::syntax::block(v.section())
+                .map(|b| crate::audit::syntax::optional_placeholders(b, v.mnemonic().split(' ').next().unwrap_or("")))
+                .unwrap_or_default();
+            reads.push(Read { variant: *v, statements: block.parsed.statements, lines: block.lines, setting, optional });
         }
         let reading = ParsedReading { reads, repaired_by, calls_placeholder };
         for r in &reading.reads {
@@ -240,6 +264,9 @@ struct Reader<'r, 'a, A: Algebra> {
     /// Read as that constant, `1<<i` and `a[i]` are the transcription's
     /// shift and bit of a constant, not of a sum over the earlier passes.
     pinned: BTreeMap<String, i128>,
+    /// In a store into a byte of a variable (`tmp[15:8] = ...`): which
+    /// byte, for a helper whose value depends on it (prmt's `ReadByte`).
+    byte_stored: Option<u32>,
 }
 
 impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
@@ -289,16 +316,26 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             returned: None,
             tables: BTreeMap::new(),
             pinned: BTreeMap::new(),
+            byte_stored: None,
         }
     }
 
     fn run(mut self, c: &mut C<'a, A>) -> Run<Outputs<A>> {
         let statements = &self.read.statements;
         self.block(c, statements)?;
+        let section = self.read.variant.section();
         Ok(block_outputs(&self.read.variant)
             .iter()
             .map(|o| {
-                let v = &self.vars[o.name];
+                let built = RESULT_BUILT_IN.iter().find(|(s, out, _)| *s == section && *out == o.name);
+                let v = match built {
+                    Some((_, _, name)) if !statements.iter().any(|s| s.assigns(o.name)) && self.vars.contains_key(*name) => {
+                        let v = &self.vars[*name];
+                        let ty = self.vars[o.name].value.ty;
+                        return Out { value: c.convert(v.value, ty).bits, defined: v.set };
+                    }
+                    _ => &self.vars[o.name],
+                };
                 Out { value: v.value.bits, defined: v.set }
             })
             .collect())
@@ -363,8 +400,20 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
                     declared_type(c, ty).ok_or_else(|| at(s.span, format!("`{}` is not a C type", ty.spelled)))?;
                 let fragment = self.stmt_fragment(s);
                 for d in declarators {
-                    if d.array.is_some() {
-                        return Err(at(s.span, "an array declaration (not read yet)"));
+                    // `.u32 ctl[4];`: each element a variable of the type,
+                    // none set.
+                    if let Some(length) = &d.array {
+                        let n = self.constant(length).filter(|n| (1..=4096).contains(n));
+                        let n = n.ok_or_else(|| at(s.span, "an array whose length is no constant from 1 to 4096"))?;
+                        if d.init.is_some() {
+                            return Err(at(s.span, "an array declared with a value (not read yet)"));
+                        }
+                        for k in 0..n {
+                            let value = c.value(declared, 0);
+                            let element = Var { value, set: alg.bool_constant(false), ty: Some(declared), known: None };
+                            self.vars.insert(format!("{}[{k}]", d.name), element);
+                        }
+                        continue;
                     }
                     let zero = c.value(declared, 0);
                     let old = self.vars.get(&d.name).map(|v| (v.value, v.set));
@@ -499,8 +548,18 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
         match &e.kind {
             ExprKind::Paren(inner) => self.effect(c, inner, fragment),
             ExprKind::Assign(op, target, value) => {
+                // `x = y = v`: y is stored first, and x takes y's value as
+                // stored (C11 6.5.16p3).
+                if let ExprKind::Assign(_, inner, _) = &value.without_parens().kind {
+                    self.effect(c, value, fragment)?;
+                    let outer = Expr::new(ExprKind::Assign(*op, target.clone(), inner.clone()), e.span);
+                    return self.effect(c, &outer, fragment);
+                }
                 if let ExprKind::Index(base, index) = &target.without_parens().kind {
                     return self.store_element(c, *op, target, base, index, value, fragment);
+                }
+                if let ExprKind::Slice { base, first, second, .. } = &target.without_parens().kind {
+                    return self.store_slice(c, *op, target, (base, first, second), value);
                 }
                 let name = self.target(target)?;
                 if op.0.is_none() {
@@ -677,6 +736,7 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             ExprKind::Name(n) if !self.vars.contains_key(n) && (n == "true" || n == "false") => {
                 Some(i128::from(n == "true"))
             }
+            ExprKind::Name(_) if self.optional_written(e).is_some() => self.optional_written(e).map(i128::from),
             ExprKind::Name(n) => self.pinned.get(n).copied().or_else(|| self.vars.get(n).and_then(|v| v.known)),
             ExprKind::Paren(x) => self.constant(x),
             ExprKind::Unary(UnaryOp::Minus, x) => self.constant(x).map(|v| -v),
@@ -936,6 +996,75 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
         Ok(())
     }
 
+    /// `tmp[15:8] = v`, the dialect's store into bits 15..8 of a
+    /// variable (not C): the low bits of v replace those bits, the others
+    /// kept. A variable not yet stored into is the unsigned type that
+    /// holds the slice (`unsigned int` for bits up to 31), its other bits
+    /// 0, and set where the store runs.
+    fn store_slice(
+        &mut self,
+        c: &mut C<'a, A>,
+        op: AssignOp,
+        target: &Expr,
+        (base, first, second): (&Expr, &Expr, &Expr),
+        value: &Expr,
+    ) -> Run<()> {
+        let alg = self.alg;
+        let ExprKind::Name(name) = &base.without_parens().kind else {
+            return Err(at(target.span, "a slice of an expression"));
+        };
+        let (Some(x), Some(y)) = (self.constant(first), self.constant(second)) else {
+            return Err(at(target.span, "a slice whose bounds an input decides"));
+        };
+        let (hi, lo) = (x.max(y), x.min(y));
+        if lo < 0 || hi >= 128 || op.0.is_some() {
+            return Err(at(target.span, "a store into a slice outside 128 bits, or by a compound assignment"));
+        }
+        let (hi, lo) = (hi as u32, lo as u32);
+        let byte = (lo % 8 == 0 && hi == lo + 7).then_some(lo / 8);
+        let outer = std::mem::replace(&mut self.byte_stored, byte);
+        let v = self.assigned(c, op, target, value);
+        self.byte_stored = outer;
+        let v = v?;
+        let old = match self.vars.get(name) {
+            Some(var) => (var.value, var.set),
+            None => {
+                let ty = match hi {
+                    0..=31 => CType::UInt,
+                    32..=63 => CType::ULongLong,
+                    _ => CType::UInt128,
+                };
+                (c.value(ty, 0), alg.bool_constant(false))
+            }
+        };
+        let ((old, set), width) = (old, old.0.ty.width());
+        if hi >= width {
+            return Err(at(target.span, format!("bits {hi}..{lo} of the {width}-bit `{name}`")));
+        }
+        let need = hi - lo + 1;
+        let mut bits = match v.ty.width() {
+            w if w >= need => alg.extract(hi - lo, 0, v.bits),
+            w => alg.extend(v.ty.is_signed(), need - w, v.bits),
+        };
+        if lo > 0 {
+            bits = alg.concat(bits, alg.extract(lo - 1, 0, old.bits));
+        }
+        if hi + 1 < width {
+            bits = alg.concat(alg.extract(width - 1, hi + 1, old.bits), bits);
+        }
+        let live = self.live;
+        self.vars.insert(
+            name.clone(),
+            Var {
+                value: CInt { bits: alg.ite(live, bits, old.bits), ty: old.ty },
+                set: alg.or(set, live),
+                ty: Some(old.ty),
+                known: None,
+            },
+        );
+        Ok(())
+    }
+
     /// An expression that must be an integer. An optional qualifier read
     /// as a value (`if (.shiftamt && ...)`) is whether the variant writes
     /// it: 1 or 0.
@@ -950,12 +1079,21 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
     }
 
     /// Where `e` is an optional qualifier (`.shiftamt`, no placeholder's
-    /// value): whether the variant writes it.
+    /// value) or an optional placeholder of the Syntax (prmt's `mode`,
+    /// `! mode`), not a variable: whether the variant writes it.
     fn optional_written(&self, e: &Expr) -> Option<bool> {
-        let ExprKind::Qualifier(q) = &e.without_parens().kind else { return None };
-        let dotted = format!(".{q}");
         let setting = &self.read.setting;
-        setting.bound(&dotted).is_none_or(|v| v == dotted).then(|| setting.writes(&dotted))
+        let e = e.without_parens();
+        let (q, bare) = match &e.kind {
+            ExprKind::Qualifier(q) => (q, false),
+            ExprKind::Name(n) if !self.vars.contains_key(n) => (n, true),
+            _ => return None,
+        };
+        let dotted = format!(".{q}");
+        if self.read.optional.contains(&dotted) {
+            return Some(setting.bound(&dotted).is_some());
+        }
+        (!bare && setting.bound(&dotted).is_none_or(|v| v == dotted)).then(|| setting.writes(&dotted))
     }
 
     fn value(&mut self, c: &mut C<'a, A>, e: &Expr) -> Run<Val<'r, A>> {
@@ -1070,6 +1208,9 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             ExprKind::Name(n) => n.as_str(),
             _ => return Err(at(e.span, "a call of an expression")),
         };
+        if name == "ReadByte" && self.functions.get(name).is_none_or(|f| defined_by_comment(f)) {
+            return self.read_byte(c, e, args);
+        }
         if let Some(f) = self.functions.get(name).copied() {
             return self.call(c, f, args, e.span);
         }
@@ -1112,6 +1253,40 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             }
             _ => return Err(at(e.span, format!("`{name}` is not a function C or the block defines"))),
         })
+    }
+
+    /// `ReadByte(mode, ctl, x)`, which 9.7.9.7's block calls and never
+    /// defines (or defines by a comment alone), read as the section's
+    /// Description and the model read it (assumption prmt-byte-select):
+    /// in the generic form, byte `ctl & 7` of the 64-bit x, or that byte's
+    /// sign in all 8 bits where `ctl & 8` is set; under a mode, the byte
+    /// the mode's table gives for `ctl & 3` at the target byte, which is
+    /// the byte of the variable the value is stored into (`tmp[15:8]`: 1).
+    fn read_byte(&mut self, c: &mut C<'a, A>, e: &Expr, args: &[Expr]) -> Run<CInt<A>> {
+        let alg = self.alg;
+        let [mode, ctl, x] = args else { return Err(at(e.span, "ReadByte takes a mode, a selector and a source")) };
+        let mode = match self.optional_written(mode) {
+            Some(false) => None,
+            _ => {
+                let q = self.modifier_of(mode).ok_or_else(|| at(mode.span, "ReadByte's mode is no modifier"))?;
+                let m = Mode::ALL.into_iter().find(|m| q.strip_prefix('.') == Some(m.name()));
+                Some(m.ok_or_else(|| at(mode.span, format!("`{q}` is no mode of prmt")))?)
+            }
+        };
+        let Some(position) = self.byte_stored else {
+            return Err(at(e.span, "ReadByte's value is stored into no byte, and under a mode the byte decides it"));
+        };
+        let (ctl, x) = (self.int(c, ctl)?, self.int(c, x)?);
+        let selector = c.convert(ctl, CType::UInt).bits;
+        // Under a mode, the table's row is ctl's two low bits (the fix of
+        // `prmt-readbyte-undefined` keeps the target byte above them).
+        let selector = match mode {
+            Some(_) => alg.bvand(selector, alg.constant(32, 3)),
+            None => selector,
+        };
+        let wide = c.convert(x, CType::ULongLong).bits;
+        let byte = ptx_smt::encode::prmt::read_byte(alg, mode, selector, position, wide);
+        Ok(c.operand(alg.zero_extend(24, byte), CType::UInt))
     }
 
     /// A call of a helper the block defines (C11 6.5.2.2): each argument
@@ -1425,6 +1600,13 @@ fn named_modifier<'s>(setting: &'s Setting, name: &str) -> Option<&'s str> {
     }
     let known = Type::ALL.into_iter().any(|t| t.to_string() == dotted) || setting.written.contains(&dotted);
     known.then(|| intern(dotted))
+}
+
+/// Whether a helper the block defines has no code, only a comment
+/// (`ReadByte(mode, ctl, x) { // ... }`): the comment says what it
+/// computes, which C does not read.
+fn defined_by_comment(f: &Stmt) -> bool {
+    matches!(&f.kind, StmtKind::Function { body, .. } if body.iter().all(|s| matches!(s.kind, StmtKind::Empty)))
 }
 
 /// The word a loop's head begins with.
