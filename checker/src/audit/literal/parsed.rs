@@ -29,6 +29,11 @@
 //!   byte under a mode is the byte of `tmp` its value is stored into
 //!   (assumption prmt-byte-select), and whose result `tmp` is read as `d`,
 //!   which the block never assigns;
+//! - where every lane of a warp runs the block (shfl), `[Thread].laneid`
+//!   is the lane, `isActive(Thread)` whether it executes, a gathered array
+//!   (`SourceA`) holds each lane's write, and a result read from an element
+//!   no lane wrote, or of a lane that does not execute, is undefined;
+//! - the block's own `return;` ends it where it runs;
 //! - a result never stored is undefined.
 //!
 //! Where a block names the variant a line is for only in its comment
@@ -48,13 +53,14 @@ use std::sync::{Mutex, OnceLock};
 
 use ptx_spec::bv::{Algebra, Concrete};
 use ptx_spec::catalogue::prmt::Mode;
+use ptx_spec::catalogue::shfl::WARP;
 use ptx_spec::catalogue::{Out, Outputs, Type, Variant};
 
 use crate::audit::errata;
 use crate::audit::text::document::Document;
-use crate::pseudocode::ast::{AssignOp, BinaryOp, Expr, ExprKind, Span, Stmt, StmtKind, TypeName, UnaryOp};
+use crate::pseudocode::ast::{AssignOp, BinaryOp, Declarator, Expr, ExprKind, Span, Stmt, StmtKind, TypeName, UnaryOp};
 use crate::pseudocode::print;
-use crate::pseudocode::readings::{comment_guard, is_float, looked_up, phrase, Phrase};
+use crate::pseudocode::readings::{comment_guard, is_float, looked_up, phrase, Phrase, GATHERED};
 use crate::pseudocode::setting::Setting;
 use crate::text_proof::{operand_has_own_type, read_block_as_written, setting_with_floats};
 
@@ -71,9 +77,51 @@ fn guarded_by_comment(s: &Stmt) -> bool {
 /// finding by finding, on every variant, before it switched (the test
 /// below keeps doing so until the transcriptions go).
 pub const FROM_TEXT: &[&str] = &[
-    "add", "sub", "sad", "div", "rem", "abs", "neg", "min", "max", "add.cc", "addc", "sub.cc", "subc", "selp", "and",
-    "or", "xor", "not", "cnot", "shf", "shl", "shr", "szext", "bmsk", "dp4a", "dp2a", "set", "setp", "lop3", "mul",
-    "mad", "mad.cc", "madc", "slct", "popc", "clz", "bfind", "brev", "bfe", "bfi", "mul24", "mad24", "prmt",
+    "add",
+    "sub",
+    "sad",
+    "div",
+    "rem",
+    "abs",
+    "neg",
+    "min",
+    "max",
+    "add.cc",
+    "addc",
+    "sub.cc",
+    "subc",
+    "selp",
+    "and",
+    "or",
+    "xor",
+    "not",
+    "cnot",
+    "shf",
+    "shl",
+    "shr",
+    "szext",
+    "bmsk",
+    "dp4a",
+    "dp2a",
+    "set",
+    "setp",
+    "lop3",
+    "mul",
+    "mad",
+    "mad.cc",
+    "madc",
+    "slct",
+    "popc",
+    "clz",
+    "bfind",
+    "brev",
+    "bfe",
+    "bfi",
+    "mul24",
+    "mad24",
+    "prmt",
+    "shfl",
+    "shfl.sync",
 ];
 
 /// A result the block builds in a variable of its own and never stores
@@ -128,7 +176,13 @@ impl ParsedReading {
             let optional = crate::audit::syntax::block(v.section())
                 .map(|b| crate::audit::syntax::optional_placeholders(b, v.mnemonic().split(' ').next().unwrap_or("")))
                 .unwrap_or_default();
-            reads.push(Read { variant: *v, statements: block.parsed.statements, lines: block.lines, setting, optional });
+            reads.push(Read {
+                variant: *v,
+                statements: block.parsed.statements,
+                lines: block.lines,
+                setting,
+                optional,
+            });
         }
         let reading = ParsedReading { reads, repaired_by, calls_placeholder };
         for r in &reading.reads {
@@ -267,6 +321,38 @@ struct Reader<'r, 'a, A: Algebra> {
     /// In a store into a byte of a variable (`tmp[15:8] = ...`): which
     /// byte, for a helper whose value depends on it (prmt's `ReadByte`).
     byte_stored: Option<u32>,
+    /// Where every lane of a warp runs the block (shfl): this lane.
+    warp: Option<Warp<A>>,
+    /// The inputs on which the block's own `return;` ran, and whether it
+    /// has one.
+    ended: A::Bool,
+    any_return: bool,
+    /// The variables stored from an element of an array no lane stored
+    /// into: where they hold no value.
+    unheld: BTreeMap<String, A::Bool>,
+    /// While an expression reads an element of a gathered array at an
+    /// index an input decides: where that element holds a value.
+    element_held: Option<A::Bool>,
+}
+
+/// The lane whose block is read, where every lane of a warp runs it
+/// (`[Thread]`, the reading `shfl-every-lane-runs-the-block`).
+struct Warp<A: Algebra> {
+    /// `[Thread].laneid`, an `int`.
+    lane: CInt<A>,
+    /// Whether this lane executes the instruction (`isActive(Thread) &&
+    /// isGuardPredicateTrue(Thread)`: the model's one state per lane).
+    executes: A::Bool,
+    /// The arrays every lane fills before any lane reads them
+    /// ([`GATHERED`]), each element as its lane writes it: held where that
+    /// lane executes.
+    arrays: Vec<String>,
+    /// Where the block's wait for other threads ends with defined results.
+    waits_end: A::Bool,
+    /// Each lane's state, and for shfl.sync its agreement with this
+    /// lane's membermask: the Description's reading of the wait.
+    active: Vec<A::Bv>,
+    agrees: Vec<A::Bv>,
 }
 
 impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
@@ -304,6 +390,7 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
                 _ => None,
             })
             .collect();
+        let warp = read.variant.is_warp_wide().then(|| warp(c, read, inputs, &mut vars));
         let no = alg.bool_constant(false);
         Reader {
             read,
@@ -317,6 +404,11 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             tables: BTreeMap::new(),
             pinned: BTreeMap::new(),
             byte_stored: None,
+            warp,
+            ended: no,
+            any_return: false,
+            unheld: BTreeMap::new(),
+            element_held: None,
         }
     }
 
@@ -329,14 +421,25 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             .map(|o| {
                 let built = RESULT_BUILT_IN.iter().find(|(s, out, _)| *s == section && *out == o.name);
                 let v = match built {
-                    Some((_, _, name)) if !statements.iter().any(|s| s.assigns(o.name)) && self.vars.contains_key(*name) => {
+                    Some((_, _, name))
+                        if !statements.iter().any(|s| s.assigns(o.name)) && self.vars.contains_key(*name) =>
+                    {
                         let v = &self.vars[*name];
                         let ty = self.vars[o.name].value.ty;
                         return Out { value: c.convert(v.value, ty).bits, defined: v.set };
                     }
                     _ => &self.vars[o.name],
                 };
-                Out { value: v.value.bits, defined: v.set }
+                let mut defined = v.set;
+                if let Some(no) = self.unheld.get(o.name) {
+                    defined = self.alg.and(defined, self.alg.not(*no));
+                }
+                // A lane that does not execute, or whose wait does not
+                // end, writes nothing.
+                if let Some(w) = &self.warp {
+                    defined = self.alg.and(defined, self.alg.and(w.executes, w.waits_end));
+                }
+                Out { value: v.value.bits, defined }
             })
             .collect())
     }
@@ -374,6 +477,55 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
     fn block(&mut self, c: &mut C<'a, A>, statements: &[Stmt]) -> Run<()> {
         for s in statements {
             self.stmt(c, s)?;
+            // An input the block's `return` ended runs nothing more, though
+            // a branch or loop that encloses it restores what it entered on.
+            if self.any_return {
+                self.live = self.alg.and(self.live, self.alg.not(self.ended));
+            }
+        }
+        Ok(())
+    }
+
+    /// A declaration: each variable of the declared type, holding its
+    /// initial value where it has one.
+    fn declare(&mut self, c: &mut C<'a, A>, s: &Stmt, ty: &TypeName, declarators: &[Declarator]) -> Run<()> {
+        let alg = self.alg;
+        let declared = declared_type(c, ty).ok_or_else(|| at(s.span, format!("`{}` is not a C type", ty.spelled)))?;
+        let fragment = self.stmt_fragment(s);
+        for d in declarators {
+            // A gathered array (shfl's `SourceA`) holds what every lane
+            // writes; declaring it keeps that.
+            if d.array.is_some() && self.warp.as_ref().is_some_and(|w| w.arrays.contains(&d.name)) {
+                continue;
+            }
+            // `.u32 ctl[4];`: each element a variable of the type, none set.
+            if let Some(length) = &d.array {
+                let n = self.constant(length).filter(|n| (1..=4096).contains(n));
+                let n = n.ok_or_else(|| at(s.span, "an array whose length is no constant from 1 to 4096"))?;
+                if d.init.is_some() {
+                    return Err(at(s.span, "an array declared with a value (not read yet)"));
+                }
+                for k in 0..n {
+                    let value = c.value(declared, 0);
+                    let element = Var { value, set: alg.bool_constant(false), ty: Some(declared), known: None };
+                    self.vars.insert(format!("{}[{k}]", d.name), element);
+                }
+                continue;
+            }
+            let zero = c.value(declared, 0);
+            let old = self.vars.get(&d.name).map(|v| (v.value, v.set));
+            let (value, set) = old.unwrap_or((zero, alg.bool_constant(false)));
+            self.vars.insert(d.name.clone(), Var { value, set, ty: Some(declared), known: None });
+            if let Some(init) = &d.init {
+                let live = self.live;
+                let known = self.constant(init);
+                c.guarded(live, |c| -> Run<()> {
+                    let x = self.int(c, init)?;
+                    self.store(c, &d.name, x, fragment);
+                    Ok(())
+                })?;
+                self.know(&d.name, known);
+            }
         }
         Ok(())
     }
@@ -395,43 +547,7 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
                 let fragment = self.stmt_fragment(s);
                 c.guarded(live, |c| self.effect(c, e, fragment))
             }
-            StmtKind::Declare { ty, declarators } => {
-                let declared =
-                    declared_type(c, ty).ok_or_else(|| at(s.span, format!("`{}` is not a C type", ty.spelled)))?;
-                let fragment = self.stmt_fragment(s);
-                for d in declarators {
-                    // `.u32 ctl[4];`: each element a variable of the type,
-                    // none set.
-                    if let Some(length) = &d.array {
-                        let n = self.constant(length).filter(|n| (1..=4096).contains(n));
-                        let n = n.ok_or_else(|| at(s.span, "an array whose length is no constant from 1 to 4096"))?;
-                        if d.init.is_some() {
-                            return Err(at(s.span, "an array declared with a value (not read yet)"));
-                        }
-                        for k in 0..n {
-                            let value = c.value(declared, 0);
-                            let element = Var { value, set: alg.bool_constant(false), ty: Some(declared), known: None };
-                            self.vars.insert(format!("{}[{k}]", d.name), element);
-                        }
-                        continue;
-                    }
-                    let zero = c.value(declared, 0);
-                    let old = self.vars.get(&d.name).map(|v| (v.value, v.set));
-                    let (value, set) = old.unwrap_or((zero, alg.bool_constant(false)));
-                    self.vars.insert(d.name.clone(), Var { value, set, ty: Some(declared), known: None });
-                    if let Some(init) = &d.init {
-                        let live = self.live;
-                        let known = self.constant(init);
-                        c.guarded(live, |c| -> Run<()> {
-                            let x = self.int(c, init)?;
-                            self.store(c, &d.name, x, fragment);
-                            Ok(())
-                        })?;
-                        self.know(&d.name, known);
-                    }
-                }
-                Ok(())
-            }
+            StmtKind::Declare { ty, declarators } => self.declare(c, s, ty, declarators),
             StmtKind::If { cond, then, otherwise } => {
                 // A condition no input decides picks its arm: the other is
                 // never reached, and its operations meet no rule.
@@ -474,7 +590,15 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             StmtKind::Function { .. } => Ok(()),
             StmtKind::Return(value) => {
                 let Some((so_far, done)) = self.returned else {
-                    return Err(at(s.span, "a `return` outside a helper"));
+                    // The block's own `return;`: where it runs, the block
+                    // ends, and what it has not stored it never stores.
+                    if value.is_some() {
+                        return Err(at(s.span, "a `return` of a value outside a helper"));
+                    }
+                    self.ended = alg.or(self.ended, self.live);
+                    self.any_return = true;
+                    self.live = alg.bool_constant(false);
+                    return Ok(());
                 };
                 let live = self.live;
                 let value = match value {
@@ -547,6 +671,11 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
     fn effect(&mut self, c: &mut C<'a, A>, e: &Expr, fragment: &'static str) -> Run<()> {
         match &e.kind {
             ExprKind::Paren(inner) => self.effect(c, inner, fragment),
+            // Each lane's store into a gathered array is already in it.
+            ExprKind::Assign(_, target, _) if self.gathered(target).is_some() => Ok(()),
+            ExprKind::Call(f, args) if matches!(&f.kind, ExprKind::Name(n) if n == "wait_for_specified_threads") => {
+                self.wait_for(c, e, args)
+            }
             ExprKind::Assign(op, target, value) => {
                 // `x = y = v`: y is stored first, and x takes y's value as
                 // stored (C11 6.5.16p3).
@@ -581,9 +710,18 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
                         e.span,
                     )),
                 };
-                let x = self.assigned(c, *op, target, value)?;
+                let outer = self.element_held.take();
+                let x = self.assigned(c, *op, target, value);
+                let held = std::mem::replace(&mut self.element_held, outer);
+                let x = x?;
                 self.store(c, &name, x, fragment);
                 self.know(&name, known);
+                // A value read from an element no lane stored is none.
+                let (alg, live) = (self.alg, self.live);
+                let before = self.unheld.get(&name).copied().unwrap_or(alg.bool_constant(false));
+                let now = held.map_or(alg.bool_constant(false), |h| alg.not(h));
+                let unheld = alg.or(alg.and(live, now), alg.and(alg.not(live), before));
+                self.unheld.insert(name, unheld);
                 Ok(())
             }
             ExprKind::Step { op, target, .. } => {
@@ -931,6 +1069,23 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
         if let Some(v) = k.and_then(|k| self.vars.get(&format!("{name}[{k}]"))) {
             return Ok(v.value);
         }
+        if k.is_none() && self.gathered(e).is_some() {
+            // An element of a gathered array at an index an input decides:
+            // C's element (out of range where the index is), held where
+            // the element it is holds a value.
+            let alg = self.alg;
+            let (values, held): (Vec<CInt<A>>, Vec<A::Bool>) =
+                (0..WARP).map(|k| &self.vars[&format!("{name}[{k}]")]).map(|v| (v.value, v.set)).unzip();
+            let j = self.int(c, index)?;
+            let j = c.promote(j);
+            let value = c.index(fragment, &values, j);
+            let here = (1..WARP).fold(held[0], |rest, k| {
+                let here = alg.eq(j.bits, alg.constant(j.ty.width(), k as u128));
+                alg.or(alg.and(here, held[k]), alg.and(alg.not(here), rest))
+            });
+            self.element_held = Some(self.element_held.map_or(here, |h| alg.and(h, here)));
+            return Ok(value);
+        }
         let Some(x) = self.vars.get(name).map(|v| v.value) else {
             return Err(at(e.span, format!("`{name}[...]` is read and never set")));
         };
@@ -998,9 +1153,9 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
 
     /// `tmp[15:8] = v`, the dialect's store into bits 15..8 of a
     /// variable (not C): the low bits of v replace those bits, the others
-    /// kept. A variable not yet stored into is the unsigned type that
-    /// holds the slice (`unsigned int` for bits up to 31), its other bits
-    /// 0, and set where the store runs.
+    /// kept. A variable not yet stored into takes the type of a value of
+    /// the slice's width, as a slice read is (`lane[4:0]`: an `int`), its
+    /// other bits 0, and is set where the store runs.
     fn store_slice(
         &mut self,
         c: &mut C<'a, A>,
@@ -1028,14 +1183,7 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
         let v = v?;
         let old = match self.vars.get(name) {
             Some(var) => (var.value, var.set),
-            None => {
-                let ty = match hi {
-                    0..=31 => CType::UInt,
-                    32..=63 => CType::ULongLong,
-                    _ => CType::UInt128,
-                };
-                (c.value(ty, 0), alg.bool_constant(false))
-            }
+            None => (c.value(CType::holding(hi + 1), 0), alg.bool_constant(false)),
         };
         let ((old, set), width) = (old, old.0.ty.width());
         if hi >= width {
@@ -1142,6 +1290,12 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
                 }
             }
             ExprKind::Qualifier(q) => return Ok(Val::Modifier(modifier(setting, q))),
+            ExprKind::Member(base, field) if matches!(&base.kind, ExprKind::Bracketed(t) if t == "Thread") => {
+                match (&self.warp, field.as_str()) {
+                    (Some(w), "laneid") => w.lane,
+                    _ => return Err(at(e.span, format!("`[Thread].{field}` in a block read for one thread"))),
+                }
+            }
             ExprKind::Member(base, field) => {
                 let joined = match &base.kind {
                     ExprKind::Name(n) => format!("{n}.{field}"),
@@ -1208,6 +1362,13 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             ExprKind::Name(n) => n.as_str(),
             _ => return Err(at(e.span, "a call of an expression")),
         };
+        // Whether this lane executes: the model's one state per lane is
+        // both (active, and its guard true).
+        if let (Some(w), "isActive" | "isGuardPredicateTrue", [t]) = (&self.warp, name, args) {
+            if matches!(&t.kind, ExprKind::Name(n) if n == "Thread") {
+                return Ok(c.from_bool(w.executes));
+            }
+        }
         if name == "ReadByte" && self.functions.get(name).is_none_or(|f| defined_by_comment(f)) {
             return self.read_byte(c, e, args);
         }
@@ -1253,6 +1414,45 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             }
             _ => return Err(at(e.span, format!("`{name}` is not a function C or the block defines"))),
         })
+    }
+
+    /// The gathered array `target` is an element of, where it is one.
+    fn gathered(&self, target: &Expr) -> Option<&str> {
+        let ExprKind::Index(base, _) = &target.without_parens().kind else { return None };
+        let ExprKind::Name(n) = &base.without_parens().kind else { return None };
+        self.warp.as_ref()?.arrays.iter().find(|a| *a == n).map(String::as_str)
+    }
+
+    /// `wait_for_specified_threads(membermask)`, which 9.7.9.6's block
+    /// calls and never defines, read as its Description says (assumptions
+    /// shfl-sync-membermask, shfl-sync-mask-agreement): the block ends
+    /// with defined results where this lane is in the mask and every
+    /// member that executes gives the same mask, and a lane outside the
+    /// mask gives no value to read.
+    fn wait_for(&mut self, c: &mut C<'a, A>, e: &Expr, args: &[Expr]) -> Run<()> {
+        let alg = self.alg;
+        let [mask] = args else { return Err(at(e.span, "the wait takes one mask")) };
+        let mask = self.int(c, mask)?;
+        let mask = c.convert(mask, CType::UInt).bits;
+        let Some(warp) = self.warp.as_mut() else { return Err(at(e.span, "a wait in a block of one thread")) };
+        let me = alg.extract(4, 0, warp.lane.bits);
+        if warp.agrees.len() != WARP {
+            return Err(at(e.span, "a wait where the lanes' masks are not inputs"));
+        }
+        let ends = alg.and(
+            ptx_spec::family::shfl::member(alg, mask, me),
+            ptx_spec::family::shfl::masks_agree(alg, me, mask, &warp.active, &warp.agrees),
+        );
+        warp.waits_end = alg.and(warp.waits_end, ends);
+        for array in warp.arrays.clone() {
+            for k in 0..WARP {
+                if let Some(v) = self.vars.get_mut(&format!("{array}[{k}]")) {
+                    let member = ptx_spec::family::shfl::member(alg, mask, alg.constant(5, k as u128));
+                    v.set = alg.and(v.set, member);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// `ReadByte(mode, ctl, x)`, which 9.7.9.7's block calls and never
@@ -1607,6 +1807,41 @@ fn named_modifier<'s>(setting: &'s Setting, name: &str) -> Option<&'s str> {
 /// computes, which C does not read.
 fn defined_by_comment(f: &Stmt) -> bool {
     matches!(&f.kind, StmtKind::Function { body, .. } if body.iter().all(|s| matches!(s.kind, StmtKind::Empty)))
+}
+
+/// This lane of the warp, and what the lanes give the block where every
+/// lane runs it (shfl's model inputs: the lane id, each lane's `a` and
+/// state, for shfl.sync each lane's agreement): its own `a`, and each
+/// gathered array ([`GATHERED`], `SourceA`), element k lane k's `a`,
+/// held where lane k executes, as the third proof reads the block.
+fn warp<A: Algebra>(c: &mut C<'_, A>, read: &Read, inputs: &[A::Bv], vars: &mut BTreeMap<String, Var<A>>) -> Warp<A> {
+    let alg = c.alg();
+    let names = read.variant.inputs();
+    let get = |name: &str| names.iter().position(|o| o.name == name).map(|k| inputs[k]);
+    let per_lane = |base: &str| -> Vec<A::Bv> { (0..WARP).filter_map(|k| get(&format!("{base}{k}"))).collect() };
+    let lane_bits = get("lane").expect("a warp-wide variant has a lane id");
+    let lane = c.operand(alg.zero_extend(32 - alg.width(lane_bits), lane_bits), CType::Int);
+    let of_lane = |values: &[A::Bv]| {
+        (1..values.len())
+            .fold(values[0], |rest, k| alg.ite(alg.eq(lane.bits, alg.constant(32, k as u128)), values[k], rest))
+    };
+    let active = per_lane("active");
+    let executes = alg.is_set(of_lane(&active));
+    let mut arrays = Vec::new();
+    for (_, array, operand) in GATHERED.iter().filter(|(s, _, _)| *s == read.variant.section()) {
+        let written = per_lane(operand);
+        let ty = operand_type(c, read, operand, alg.width(written[0]));
+        let own = c.operand(of_lane(&written), ty);
+        vars.insert(operand.to_string(), Var { value: own, set: alg.bool_constant(true), ty: Some(ty), known: None });
+        for (k, bits) in written.iter().enumerate() {
+            let value = c.operand(*bits, ty);
+            let held = alg.is_set(active[k]);
+            vars.insert(format!("{array}[{k}]"), Var { value, set: held, ty: Some(ty), known: None });
+        }
+        arrays.push(array.to_string());
+    }
+    let agrees = per_lane("agrees");
+    Warp { lane, executes, arrays, waits_end: alg.bool_constant(true), active, agrees }
 }
 
 /// The word a loop's head begins with.
