@@ -12,7 +12,7 @@ use ptx_spec::bv::{BitVec, Concrete};
 use ptx_spec::catalogue::Variant;
 use ptxcheck::audit::errata;
 use ptxcheck::audit::finding::Finding;
-use ptxcheck::audit::literal::blocks::{block, Transcription};
+use ptxcheck::audit::literal::table::{block, Transcription};
 use ptxcheck::audit::literal::check::audit_block_with;
 use ptxcheck::audit::literal::parsed::{ParsedReading, FROM_TEXT};
 use ptxcheck::audit::literal::C;

@@ -143,7 +143,7 @@ pub fn run_one(
         let finding = claim_findings(&results).into_iter().find(|f| f.id == id).map(assigned);
         return Ok(Some(One { finding, unresolved }));
     }
-    let blocks: Vec<_> = crate::audit::literal::blocks::BLOCKS
+    let blocks: Vec<_> = crate::audit::literal::table::BLOCKS
         .iter()
         .filter(|b| id.starts_with(&format!("literal-{}-", b.opcode)))
         .copied()

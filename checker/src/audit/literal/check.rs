@@ -14,7 +14,7 @@
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
-use crate::audit::literal::blocks::{literal_cases, Block, NotC, Transcription, BLOCKS};
+use crate::audit::literal::table::{literal_cases, Block, NotC, Transcription, BLOCKS};
 use crate::audit::literal::lockstep;
 use crate::audit::literal::parsed::{self, ParsedReading};
 use crate::audit::literal::{Behaviour, Hazard, Rule, C};

@@ -27,6 +27,7 @@
 pub mod check;
 
 pub mod blocks;
+pub mod table;
 mod lockstep;
 pub mod parsed;
 

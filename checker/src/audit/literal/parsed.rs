@@ -64,7 +64,7 @@ use crate::pseudocode::readings::{comment_guard, is_float, looked_up, phrase, Ph
 use crate::pseudocode::setting::Setting;
 use crate::text_proof::{operand_has_own_type, read_block_as_written, setting_with_floats};
 
-use super::blocks::{Block, NotC, Transcription};
+use super::table::{Block, NotC, Transcription};
 use super::{CInt, CType, C};
 
 /// Whether a statement is one whose comment names the variant it is for.

@@ -1,6 +1,6 @@
 //! The C layer's rules on values worked by hand.
 
-use super::blocks::{Transcription, BLOCKS};
+use super::table::{Transcription, BLOCKS};
 use super::*;
 use ptx_spec::bv::{BitVec, Concrete};
 use ptx_spec::catalogue::{Role, Variant};
@@ -235,7 +235,7 @@ fn the_table_covers_every_variant_once() {
 fn literal_readings_on_hand_worked_inputs() {
     let run = |name: &str, inputs: &[u128]| -> (Vec<u128>, Vec<Rule>) {
         let v = Variant::from_mnemonic(name).expect("a variant");
-        let block = super::blocks::block(v.opcode()).expect("a block");
+        let block = super::table::block(v.opcode()).expect("a block");
         let ins: Vec<BitVec> = v.inputs().iter().zip(inputs).map(|(o, &x)| BitVec::new(o.ty.width(), x)).collect();
         let mut c = C::new(&Concrete);
         let outs = block.literal(&mut c, &v, &ins);

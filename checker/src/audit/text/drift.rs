@@ -80,7 +80,7 @@ pub fn transcribed_blocks() -> Vec<(String, BlockKind)> {
     for b in crate::audit::syntax::BLOCKS {
         push(b.section, BlockKind::Syntax);
     }
-    for b in crate::audit::literal::blocks::BLOCKS {
+    for b in crate::audit::literal::table::BLOCKS {
         push(b.section, BlockKind::Semantics);
     }
     for (s, _) in crate::audit::syntax::EXAMPLE_INSTRUCTIONS {
