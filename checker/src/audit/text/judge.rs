@@ -309,14 +309,15 @@ fn another_fix(root_causes: &[RootCause], rc: &RootCause, (diff, units): (&Diff,
             return true;
         }
     }
-    // A unit inside an edit over several lines, past the unit it starts
-    // at: its recorded text is one of the lines the edit replaces, the
-    // document holds the edit whole, and the unit's text now, if it has
-    // one, is part of the edit's new text. A line's comment is a unit of
-    // its own.
+    // A unit inside an edit over several lines, the one it starts at
+    // included (whose text now is one line of the edit's new text, not
+    // all of it): its recorded text is one of the lines the edit
+    // replaces, the document holds the edit whole, and the unit's text
+    // now, if it has one, is part of the edit's new text. A line's comment
+    // is a unit of its own.
     let Some(print) = now.map(|(p, _)| p).or_else(|| diff.removed.iter().find(|p| p.id == id)) else { return false };
     let section = |unit: &str| unit.split('/').next().unwrap_or("").to_string();
-    replaces().filter(|e| e.unit != id && section(&e.unit) == section(id)).any(|e| {
+    replaces().filter(|e| section(&e.unit) == section(id)).any(|e| {
         let was_a_line = e.old.lines().any(|line| {
             let comment = line.find("//").map(|at| collapse(&line[at..])).unwrap_or_default();
             [collapse(line), code(line), comment].iter().any(|l| !l.is_empty() && sha256(l).starts_with(&print.sha256))
