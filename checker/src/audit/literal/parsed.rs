@@ -1124,14 +1124,8 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
         match (k, self.lane_type(name), self.vars.get(name).map(|v| (v.value, v.set))) {
             (Some(k), Some((w, ty)), Some((old, set))) if k >= 0 && (k as u32 + 1) * w <= old.ty.width() => {
                 let lane = c.assign(fragment, x, ty);
-                let (lo, hi, width) = (k as u32 * w, k as u32 * w + w - 1, old.ty.width());
-                let mut bits = lane.bits;
-                if lo > 0 {
-                    bits = alg.concat(bits, alg.extract(lo - 1, 0, old.bits));
-                }
-                if hi + 1 < width {
-                    bits = alg.concat(alg.extract(width - 1, hi + 1, old.bits), bits);
-                }
+                let lo = k as u32 * w;
+                let bits = spliced(alg, old.bits, lo, lane.bits);
                 let var = self.vars.get_mut(name).expect("looked up above");
                 var.value = CInt { bits: alg.ite(live, bits, old.bits), ty: old.ty };
                 var.set = alg.or(set, live);
@@ -1190,16 +1184,11 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             return Err(at(target.span, format!("bits {hi}..{lo} of the {width}-bit `{name}`")));
         }
         let need = hi - lo + 1;
-        let mut bits = match v.ty.width() {
+        let field = match v.ty.width() {
             w if w >= need => alg.extract(hi - lo, 0, v.bits),
             w => alg.extend(v.ty.is_signed(), need - w, v.bits),
         };
-        if lo > 0 {
-            bits = alg.concat(bits, alg.extract(lo - 1, 0, old.bits));
-        }
-        if hi + 1 < width {
-            bits = alg.concat(alg.extract(width - 1, hi + 1, old.bits), bits);
-        }
+        let bits = spliced(alg, old.bits, lo, field);
         let live = self.live;
         self.vars.insert(
             name.clone(),
@@ -1842,6 +1831,19 @@ fn warp<A: Algebra>(c: &mut C<'_, A>, read: &Read, inputs: &[A::Bv], vars: &mut 
     }
     let agrees = per_lane("agrees");
     Warp { lane, executes, arrays, waits_end: alg.bool_constant(true), active, agrees }
+}
+
+/// `old` with its bits from `lo` up replaced by `field`, as wide.
+fn spliced<A: Algebra>(alg: &A, old: A::Bv, lo: u32, field: A::Bv) -> A::Bv {
+    let (width, hi) = (alg.width(old), lo + alg.width(field) - 1);
+    let mut bits = field;
+    if lo > 0 {
+        bits = alg.concat(bits, alg.extract(lo - 1, 0, old));
+    }
+    if hi + 1 < width {
+        bits = alg.concat(alg.extract(width - 1, hi + 1, old), bits);
+    }
+    bits
 }
 
 /// The word a loop's head begins with.
