@@ -220,7 +220,7 @@ fn a_loop_unrolled_too_few_times_is_caught() {
     let (check, _) = audit_block_with(&Backend::Embedded, TIMEOUT, &block, &ShortPopc).expect("the audit runs");
     assert_eq!(check.loops_bounded, 0, "{check:?}");
     let expected = format!(
-        "{popc}: `while (a != 0)` after 31 iterations: still runs at a = 0x80000000, which the transcription does not follow"
+        "{popc}: `while (a != 0)` after 31 iterations: still runs at a = 0x80000000, past the passes the C reading unrolls"
     );
     assert!(check.unresolved.contains(&expected), "{:?}", check.unresolved);
 }

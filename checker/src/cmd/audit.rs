@@ -56,8 +56,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     let width = args.width.resolve();
     let text = text_of(&args)?;
     if let Some(id) = &args.id {
-        let from_text =
-            crate::audit::literal::parsed::FROM_TEXT.iter().any(|op| id.starts_with(&format!("literal-{op}-")));
+        let from_text = crate::audit::literal::check::read_from_text(id);
         if from_text && text.is_none() {
             return Err(Error::usage(format!(
                 "`{id}` is found in the Semantics block of the spec text: give it with --text PATH (the seed copy: \

@@ -96,8 +96,8 @@ pub(super) fn readme_claims(s: &mut String, audit: &Audit) {
     s.push_str("\n## Semantics blocks read as C\n\n");
     s.push_str(
         "Every Semantics block, read as a C compiler reads it (precedence, the types of literals and \
-         operands, promotions): the block as the text writes it, parsed, where the column `read from` says \
-         text, else its transcription. Each operation is checked for undefined and implementation-defined behaviour \
+         operands, promotions): the block as the text writes it, parsed (the column `read from` says \
+         text, or that no text was given). Each operation is checked for undefined and implementation-defined behaviour \
          and the defined result compared with the model's, on every variant the block covers. A block that is \
          not C is read with its smallest repair. Every loop whose iterations depend on the inputs is proven to \
          stop within the iterations the reading unrolls. A question the solver did not settle is listed \
@@ -116,7 +116,6 @@ pub(super) fn readme_claims(s: &mut String, audit: &Audit) {
     for b in &audit.literal {
         let read_from = match b.read_from {
             crate::audit::literal::check::ReadFrom::Text => "text",
-            crate::audit::literal::check::ReadFrom::Transcription => "transcription",
             crate::audit::literal::check::ReadFrom::NotRead => "not read (no text given)",
         };
         t.push(vec![

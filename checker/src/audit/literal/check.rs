@@ -14,9 +14,9 @@
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
-use crate::audit::literal::table::{literal_cases, Block, NotC, Transcription, BLOCKS};
 use crate::audit::literal::lockstep;
-use crate::audit::literal::parsed::{self, ParsedReading};
+use crate::audit::literal::parsed::ParsedReading;
+use crate::audit::literal::table::{literal_cases, Block, NotC, Transcription, BLOCKS};
 use crate::audit::literal::{Behaviour, Hazard, Rule, C};
 use crate::audit::text::document::Document;
 use crate::text_proof;
@@ -47,7 +47,7 @@ pub struct BlockCheck {
     /// Questions the solver did not settle, or witnesses that did not
     /// check out; never counted as findings, and never as clean.
     pub unresolved: Vec<String>,
-    /// What was read as C: the text's own block, or its transcription.
+    /// What was read as C: the text's own block, or nothing.
     pub read_from: ReadFrom,
 }
 
@@ -57,9 +57,6 @@ pub struct BlockCheck {
 pub enum ReadFrom {
     /// The block as the document writes it, parsed.
     Text,
-    /// Its hand transcription (`audit/literal/blocks.rs`), for the families
-    /// not yet read from the text.
-    Transcription,
     /// Nothing: the block is read from the text, and no text was given.
     NotRead,
 }
@@ -75,15 +72,13 @@ pub struct LiteralAudit {
 /// The columns of every witness table of this audit.
 const COLUMNS: [&str; 2] = ["literal C", "model"];
 
-/// Audit every Semantics block.
-/// The blocks of the families [`parsed::FROM_TEXT`] names are read from
-/// `text`; without one they are listed as not read.
+/// Audit every Semantics block, read from `text`; without one they are
+/// listed as not read.
 pub fn audit(backend: &Backend, timeout: Duration, text: Option<&Document>) -> Result<LiteralAudit, SolverError> {
     audit_blocks(backend, timeout, BLOCKS, text)
 }
 
-/// Audit the given blocks, each read from `text` where its family has
-/// switched to the text, else by its transcription.
+/// Audit the given blocks, each read from `text`.
 pub fn audit_blocks(
     backend: &Backend,
     timeout: Duration,
@@ -103,16 +98,11 @@ pub fn audit_blocks(
     Ok(audit)
 }
 
-/// The literal reading of the document's own blocks: those of the
-/// families read from the text ([`parsed::FROM_TEXT`]) whose sections the
-/// document renders. This is what `ptxcheck text` reads of the code as C,
+/// The literal reading of the document's own blocks: those whose sections
+/// the document renders. This is what `ptxcheck text` reads of the code as C,
 /// and what judges a proposed fix that edits one of those blocks.
 pub fn read_text(backend: &Backend, timeout: Duration, doc: &Document) -> Result<LiteralAudit, SolverError> {
-    let blocks: Vec<Block> = BLOCKS
-        .iter()
-        .filter(|b| parsed::FROM_TEXT.contains(&b.opcode) && doc.section(b.section).is_some())
-        .copied()
-        .collect();
+    let blocks: Vec<Block> = BLOCKS.iter().filter(|b| doc.section(b.section).is_some()).copied().collect();
     audit_blocks(backend, timeout, &blocks, Some(doc))
 }
 
@@ -124,27 +114,24 @@ fn block_of(finding: &str) -> Option<&'static Block> {
     fits.max_by_key(|b| b.opcode.len())
 }
 
-/// The block of a literal finding read from the text: its family is read
-/// from the document, no longer from a transcription.
+/// The block of a literal finding, which is read from the text.
 pub fn block_read_from_text(finding: &str) -> Option<&'static Block> {
-    block_of(finding).filter(|b| parsed::FROM_TEXT.contains(&b.opcode))
+    block_of(finding)
 }
 
-/// Whether a literal finding is read from the text.
+/// Whether a finding is the literal reading's, of a block read from the
+/// text.
 pub fn read_from_text(finding: &str) -> bool {
     block_read_from_text(finding).is_some()
 }
 
-/// Audit `block`, read from `text` where its family has switched.
+/// Audit `block`, read from `text`.
 fn audit_block(
     backend: &Backend,
     timeout: Duration,
     block: &Block,
     text: Option<&Document>,
 ) -> Result<(BlockCheck, Vec<Finding>), SolverError> {
-    if !parsed::FROM_TEXT.contains(&block.opcode) {
-        return audit_block_with(backend, timeout, block, block);
-    }
     let unread = |read_from: ReadFrom, unresolved: Vec<String>| BlockCheck {
         section: block.section.to_string(),
         opcode: block.opcode.to_string(),
@@ -168,8 +155,8 @@ fn audit_block(
     }
 }
 
-/// Audit `block` read by `reading` (its transcription, the text's block
-/// parsed, or, in tests, a deliberately wrong transcription).
+/// Audit `block` read by `reading` (the text's block parsed, or, in tests,
+/// a deliberately wrong transcription).
 pub fn audit_block_with<T: Transcription + Sync>(
     backend: &Backend,
     timeout: Duration,
@@ -195,7 +182,7 @@ pub fn audit_block_with<T: Transcription + Sync>(
         loops_bounded: 0,
         findings: Vec::new(),
         unresolved: Vec::new(),
-        read_from: ReadFrom::Transcription,
+        read_from: ReadFrom::Text,
     };
     let mut found: Vec<VariantOutcome> = Vec::new();
     for o in outcomes {
@@ -358,7 +345,7 @@ impl<T: Transcription> Query<'_, T> {
                         outcome.runaway.push((fragment, table(variant, vars, &inputs, self.model_rows(&run))));
                     } else {
                         outcome.unresolved.push(format!(
-                            "{label}: still runs at {}, which the transcription does not follow",
+                            "{label}: still runs at {}, past the passes the C reading unrolls",
                             shown.join(", ")
                         ));
                     }
@@ -445,7 +432,15 @@ impl<T: Transcription> Query<'_, T> {
         let seeded = tried.iter().find(|(_, run)| wrong_result(run).is_some());
         let found = match seeded {
             Some((ins, _)) => Some(assignment(vars, ins)),
-            None => match wrong_result_query(self.backend, ctx, variant, vars, ins, wrong_goal, timeout)? {
+            None => match wrong_result_query(
+                self.backend,
+                ctx,
+                (variant, self.reading, self.how),
+                vars,
+                ins,
+                wrong_goal,
+                timeout,
+            )? {
                 Ok(m) => m,
                 Err(reason) => {
                     outcome.unresolved.push(format!("{label}: {reason}"));
@@ -531,7 +526,7 @@ fn check_variant<T: Transcription>(
     // Under the signed reading, a block read from the text is also asked
     // for a result of its own: a block whose sign of .bN decides the value
     // without any rule on the way (a sign-extending shift written out).
-    let signed_results = parsed::FROM_TEXT.contains(&variant.opcode()) && outcome.runaway.is_empty();
+    let signed_results = outcome.runaway.is_empty();
     if (how != Reading::SignedBitTypes || signed_results) && speaks_of_whole(reading, variant) {
         query.check_result(&mut ctx, &ins, wrong_goal, &tried, &mut outcome)?;
     }
@@ -568,10 +563,10 @@ fn wrong_result(run: &ConcreteRun) -> Option<Vec<Vec<Option<BitVec>>>> {
 /// split ([`literal_cases`]), one per case after showing that the cases
 /// cover every input. `Err` with a reason where the solver
 /// does not settle it.
-fn wrong_result_query(
+fn wrong_result_query<T: Transcription>(
     backend: &Backend,
     ctx: &mut Context,
-    variant: &Variant,
+    (variant, reading, how): (&Variant, &T, Reading),
     vars: &[Var],
     ins: &[SymBv],
     goal: SExpr,
@@ -579,7 +574,8 @@ fn wrong_result_query(
 ) -> Result<Result<Option<HashMap<String, BitVec>>, String>, SolverError> {
     // fns's loop is proven against the model's scan in lockstep; the
     // comparison assumes what that proves (see `lockstep`), in one query.
-    let facts = match lockstep::facts(backend, ctx, variant, vars, ins, timeout)? {
+    let signed = how == Reading::SignedBitTypes;
+    let facts = match lockstep::facts(backend, ctx, (variant, reading, signed), vars, ins, timeout)? {
         Ok(facts) => facts,
         Err(reason) => return Ok(Err(reason)),
     };
@@ -878,7 +874,7 @@ fn signed_bit_types_finding(block: &Block, outcomes: &[VariantOutcome]) -> Optio
     )];
     detail.extend(lines);
     detail.push(
-        "Each was found by the solver and confirmed by running the transcription, so read, on the witness (the \
+        "Each was found by the solver and confirmed by running the C reading, so read, on the witness (the \
          first one's is shown). The literal C column is empty: C gives that result no value."
             .to_string(),
     );
@@ -962,7 +958,7 @@ fn wrong_result_finding(block: &Block, outcomes: &[VariantOutcome]) -> Finding {
                 block.opcode
             ),
             format!("So in: {}.", names.join(", ")),
-            "The witness is the first such variant's, minimised, and both the transcription and the model were run \
+            "The witness is the first such variant's, minimised, and both the C reading and the model were run \
              on it without the solver."
                 .to_string(),
         ],

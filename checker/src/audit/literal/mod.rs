@@ -5,9 +5,10 @@
 //! `int`, `a&mask == 0` is `a & (mask == 0)`, a shift by the width is
 //! undefined, signed overflow is undefined. This module is a small C
 //! integer semantics over the bit-vector [`Algebra`], so that every
-//! operation of a transcription checks its own C rules on every input (the
-//! audit is systematic, not a list of known problems), and [`blocks`] is the
-//! table of every Semantics block transcribed with it.
+//! operation of a block read as C checks its own C rules on every input
+//! (the audit is systematic, not a list of known problems). [`parsed`]
+//! reads each Semantics block as the document writes it with these
+//! semantics, and [`table`] lists the blocks.
 //!
 //! The C model is that of an LP64 target (GCC and Clang on 64-bit Linux):
 //! `short` 16 bits, `int` 32, `long` and `long long` 64, two's complement.
@@ -15,21 +16,20 @@
 //! which has the same range there.
 //!
 //! Each operation that can be undefined or implementation-defined takes a
-//! short fragment of the pseudocode it transcribes (`"1<<i"`) and records a
+//! short fragment of the pseudocode it reads (`"1<<i"`) and records a
 //! [`Hazard`]: the fragment, the C rule, and the exact condition on the
 //! inputs under which the rule applies, conjoined with the path condition
 //! (the branches and loop iterations that reach it). After an undefined
-//! operation the transcription goes on with the two's-complement bits (what
+//! operation the reading goes on with the two's-complement bits (what
 //! the hardware would compute), so later hazards are reported as reached on
 //! that continuation; the comparison with the model only looks at inputs
 //! where no hazard applies.
 
 pub mod check;
 
-pub mod blocks;
-pub mod table;
 mod lockstep;
 pub mod parsed;
+pub mod table;
 
 use std::fmt;
 

@@ -1,9 +1,8 @@
 //! The literal C reading of a Semantics block as the document writes it:
 //! the parsed statements (`crate::pseudocode`) walked with C's meaning,
-//! over the same C semantics ([`super::C`]) the hand transcriptions of
-//! [`super::blocks`] use. Each operation records its hazards under the
-//! block's own text of it (`a << b`), so a vendor edit to a block is read,
-//! not only noticed.
+//! over the C semantics of [`super::C`]. Each operation records its
+//! hazards under the block's own text of it (`a << b`), so a vendor edit
+//! to a block is read, not only noticed.
 //!
 //! C's meaning, where the dialect and C part:
 //! - a `switch` runs on from its matching label to a `break` or its end
@@ -33,7 +32,8 @@
 //!   is the lane, `isActive(Thread)` whether it executes, a gathered array
 //!   (`SourceA`) holds each lane's write, and a result read from an element
 //!   no lane wrote, or of a lane that does not execute, is undefined;
-//! - the block's own `return;` ends it where it runs;
+//! - the block's own `return;` ends it where it runs, and `x = undefined;`
+//!   leaves x with no value there;
 //! - a result never stored is undefined.
 //!
 //! Where a block names the variant a line is for only in its comment
@@ -43,10 +43,6 @@
 //! the guard its root cause's fix writes (`if (.hi)`), as it reads a block
 //! that does not parse as its fix edits it, and names that root cause
 //! among the block's repairs.
-//!
-//! The reading runs beside the transcriptions until every family has
-//! switched; a test compares the two, hazard by hazard, on every variant
-//! of the families that have.
 
 use std::collections::{BTreeMap, HashSet};
 use std::sync::{Mutex, OnceLock};
@@ -64,65 +60,13 @@ use crate::pseudocode::readings::{comment_guard, is_float, looked_up, phrase, Ph
 use crate::pseudocode::setting::Setting;
 use crate::text_proof::{operand_has_own_type, read_block_as_written, setting_with_floats};
 
-use super::table::{Block, NotC, Transcription};
+use super::table::{Block, NotC, PassState, Transcription};
 use super::{CInt, CType, C};
 
 /// Whether a statement is one whose comment names the variant it is for.
 fn guarded_by_comment(s: &Stmt) -> bool {
     s.comment.as_ref().is_some_and(|k| comment_guard(&k.text).is_some())
 }
-
-/// The opcodes whose blocks the audit reads from the text, their
-/// transcriptions no longer read. Each was held against its transcription,
-/// finding by finding, on every variant, before it switched (the test
-/// below keeps doing so until the transcriptions go).
-pub const FROM_TEXT: &[&str] = &[
-    "add",
-    "sub",
-    "sad",
-    "div",
-    "rem",
-    "abs",
-    "neg",
-    "min",
-    "max",
-    "add.cc",
-    "addc",
-    "sub.cc",
-    "subc",
-    "selp",
-    "and",
-    "or",
-    "xor",
-    "not",
-    "cnot",
-    "shf",
-    "shl",
-    "shr",
-    "szext",
-    "bmsk",
-    "dp4a",
-    "dp2a",
-    "set",
-    "setp",
-    "lop3",
-    "mul",
-    "mad",
-    "mad.cc",
-    "madc",
-    "slct",
-    "popc",
-    "clz",
-    "bfind",
-    "brev",
-    "bfe",
-    "bfi",
-    "mul24",
-    "mad24",
-    "prmt",
-    "shfl",
-    "shfl.sync",
-];
 
 /// A result the block builds in a variable of its own and never stores
 /// (section, result, variable): read as that variable's value, as the
@@ -218,6 +162,20 @@ impl Transcription for ParsedReading {
     /// and calls no placeholder of its Syntax is C.
     fn not_c(&self, block: &Block) -> Option<NotC> {
         block.not_c.filter(|_| !self.repaired_by.is_empty() || self.calls_placeholder)
+    }
+
+    fn passes<A: Algebra>(
+        &self,
+        c: &mut C<A>,
+        variant: &Variant,
+        inputs: &[A::Bv],
+        from: Option<PassState<A>>,
+    ) -> Option<Vec<PassState<A>>> {
+        let r = self.read(variant);
+        let mut reader = Reader::new(r, c, inputs);
+        reader.probe = Some(Probe { from, states: Vec::new(), done: false });
+        reader.block(c, &r.statements).ok()?;
+        reader.probe.filter(|p| p.done).map(|p| p.states)
     }
 
     fn names(&self, variant: &Variant, qualifier: &str) -> bool {
@@ -333,6 +291,16 @@ struct Reader<'r, 'a, A: Algebra> {
     /// While an expression reads an element of a gathered array at an
     /// index an input decides: where that element holds a value.
     element_held: Option<A::Bool>,
+    /// Where the states between a loop's passes are asked for.
+    probe: Option<Probe<A>>,
+}
+
+/// The states between the passes of the first loop an input decides
+/// ([`Transcription::passes`]): from its start, or one pass from `from`.
+struct Probe<A: Algebra> {
+    from: Option<PassState<A>>,
+    states: Vec<PassState<A>>,
+    done: bool,
 }
 
 /// The lane whose block is read, where every lane of a warp runs it
@@ -409,6 +377,7 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             any_return: false,
             unheld: BTreeMap::new(),
             element_held: None,
+            probe: None,
         }
     }
 
@@ -691,6 +660,14 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
                     return self.store_slice(c, *op, target, (base, first, second), value);
                 }
                 let name = self.target(target)?;
+                if op.0.is_none() && self.is_undefined(value) {
+                    let (alg, live) = (self.alg, self.live);
+                    if let Some(v) = self.vars.get_mut(&name) {
+                        v.set = alg.and(v.set, alg.not(live));
+                        v.known = None;
+                    }
+                    return Ok(());
+                }
                 if op.0.is_none() {
                     if let Some(table) = self.table(c, value)? {
                         self.tables.insert(name, table);
@@ -1007,15 +984,29 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             // An input decides from here on.
             decided = false;
             self.certain = false;
-            let bound = self.read.setting.loop_bound;
+            let mut bound = self.read.setting.loop_bound;
+            let probing = self.probe.as_ref().is_some_and(|p| !p.done);
+            if let Some(from) = self.probe.as_mut().filter(|_| probing).and_then(|p| p.from.take()) {
+                self.resume(from);
+                bound = 1;
+            }
             let head = intern(format!("{} ({})", loop_word(s), self.expr_fragment(cond)));
             for _ in 0..bound {
+                if probing {
+                    self.record(body);
+                }
                 let live = self.live;
                 let test = c.guarded(live, |c| self.int(c, cond))?;
                 let t = c.truth(test);
                 self.live = alg.and(live, t);
                 self.stmt(c, body)?;
                 run_step(self, c)?;
+            }
+            if probing {
+                self.record(body);
+                if let Some(p) = self.probe.as_mut() {
+                    p.done = true;
+                }
             }
             let live = self.live;
             let test = c.guarded(live, |c| self.int(c, cond))?;
@@ -1041,6 +1032,33 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
         self.live = entry;
         self.certain = certain;
         Ok(())
+    }
+
+    /// `undefined` where the block has no variable of that name: stored,
+    /// it leaves its target with no value (a fix's notation, not C).
+    fn is_undefined(&self, e: &Expr) -> bool {
+        matches!(&e.without_parens().kind, ExprKind::Name(n) if n == "undefined" && !self.vars.contains_key(n))
+    }
+
+    /// Record the state before a pass of the loop whose `body` is probed.
+    fn record(&mut self, body: &Stmt) {
+        let vars = self.vars.iter().filter(|(n, _)| body.assigns(n)).map(|(n, v)| (n.clone(), v.value)).collect();
+        let state = PassState { live: self.live, left: self.left, vars };
+        if let Some(p) = self.probe.as_mut() {
+            p.states.push(state);
+        }
+    }
+
+    /// Take up a loop from `state`, wherever it came from.
+    fn resume(&mut self, state: PassState<A>) {
+        self.live = state.live;
+        self.left = state.left;
+        for (name, value) in state.vars {
+            if let Some(v) = self.vars.get_mut(&name) {
+                v.value = value;
+                v.known = None;
+            }
+        }
     }
 
     /// The C type of a lane of the packed operand `name`, where it is one.

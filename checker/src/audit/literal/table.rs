@@ -4,12 +4,14 @@
 //! itself is the text's (`super::parsed`), or, for the families not yet
 //! read from the text, a transcription (`super::blocks`).
 
+use std::collections::BTreeMap;
+
 use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::bit_count::BitCount;
 use ptx_spec::catalogue::bit_field::BitField;
 use ptx_spec::catalogue::{Inputs, Outputs, Type, Variant};
 
-use super::C;
+use super::{CInt, C};
 
 /// A block that is not valid C as written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +74,36 @@ pub trait Transcription {
     /// a transcription names none.
     fn names(&self, _variant: &Variant, _qualifier: &str) -> bool {
         false
+    }
+
+    /// The states between the passes of the first loop of `variant`'s
+    /// block that an input decides: from the loop's start, each pass's
+    /// end; or, given `from`, `from` and the end of one pass run from it
+    /// (the induction step of [`super::lockstep`]). `None` where the
+    /// reading has no such loop.
+    fn passes<A: Algebra>(
+        &self,
+        _c: &mut C<A>,
+        _variant: &Variant,
+        _inputs: &[A::Bv],
+        _from: Option<PassState<A>>,
+    ) -> Option<Vec<PassState<A>>> {
+        None
+    }
+}
+
+/// A loop's state between two passes: where the next pass runs, where a
+/// `break` has left the loop, and the variables its body assigns.
+pub struct PassState<A: Algebra> {
+    pub live: A::Bool,
+    pub left: A::Bool,
+    pub vars: BTreeMap<String, CInt<A>>,
+}
+
+// By hand: a derive would ask the algebra itself to be `Clone`.
+impl<A: Algebra> Clone for PassState<A> {
+    fn clone(&self) -> Self {
+        PassState { live: self.live, left: self.left, vars: self.vars.clone() }
     }
 }
 

@@ -77,7 +77,7 @@ pub struct Judgement {
     /// Why, in one line.
     pub how: String,
     /// Whether the verdict rests in part on the audit's own checks (its
-    /// passages and claims, and the blocks it reads from a transcription),
+    /// passages and claims, which hold the model's reading of the text),
     /// which `ptxcheck report` runs again, rather than only on passes that
     /// read the document.
     pub transcription: bool,
@@ -266,8 +266,7 @@ enum Site {
     /// there, so with the edit in the text the finding is settled; without
     /// it, it is judged as a `Text` site.
     Settled,
-    /// The audit's own checks: its passages and claims, and the blocks it
-    /// still reads from a transcription.
+    /// The audit's own checks: its passages and claims.
     Audit,
 }
 
@@ -383,8 +382,7 @@ fn verdict(
         let n = rc.findings.iter().filter(|f| site(rc, f) == Site::Audit).count();
         let verb = if n == 1 { "comes" } else { "come" };
         transcribed.push_str(&format!(
-            "; {n} of its findings {verb} from the audit's passages, claims or transcribed blocks, which `ptxcheck report` \
-             checks again"
+            "; {n} of its findings {verb} from the audit's passages or claims, which `ptxcheck report` checks again"
         ));
     }
     if edited && still.is_empty() {
