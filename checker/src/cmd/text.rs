@@ -167,6 +167,9 @@ struct TextJson<'a> {
     assumptions_stated: Vec<Stated>,
     settled: Vec<Stated>,
     semantics_blocks_as_c: &'a [crate::audit::literal::check::BlockCheck],
+    /// The sections whose blocks were read as C without a model, and those
+    /// not read as they do not parse.
+    semantics_blocks_without_model: &'a text::flow::Reading,
 }
 
 #[derive(Serialize)]
@@ -240,6 +243,7 @@ impl<'a> TextJson<'a> {
                 .collect(),
             settled: audit.settled.iter().map(|(f, rc)| Stated { id: f.clone(), root_cause: rc.clone() }).collect(),
             semantics_blocks_as_c: &audit.literal,
+            semantics_blocks_without_model: &audit.without_model,
         }
     }
 }
@@ -324,6 +328,19 @@ fn literal_lines(audit: &text::TextAudit, out: &mut dyn Write) -> Result<(), Err
         for u in &b.unresolved {
             writeln!(out, "read as C: {} {}: {u}", b.section, b.opcode)?;
         }
+    }
+    let w = &audit.without_model;
+    if !w.read.is_empty() || !w.unparsed.is_empty() {
+        let unparsed = match w.unparsed.len() {
+            0 => String::new(),
+            n => format!("; {n} not read, as they do not parse ({})", w.unparsed.join(", ")),
+        };
+        writeln!(
+            out,
+            "read as C without a model: {} Semantics blocks, for results never stored, reads before a store and \
+             constant shifts past the width{unparsed}",
+            w.read.len()
+        )?;
     }
     if audit.literal.is_empty() {
         return Ok(());

@@ -2,7 +2,7 @@
 //!
 //! The blocks rarely declare their variables; each is brought into being by
 //! its first assignment. Read as C with that assignment as the declaration
-//! (the literal reading's rule, `crate::audit::literal::blocks`), a variable
+//! (the literal reading's rule, `crate::audit::literal::parsed`), a variable
 //! lives in the body that holds it: a `{ ... }`, or the single statement an
 //! unbraced `if`, `else`, `for` or `while` runs (a `switch`'s cases share
 //! its body). This pass parses each block

@@ -228,6 +228,14 @@ pub struct Document {
     pub sections: Vec<Section>,
 }
 
+#[cfg(test)]
+impl Document {
+    /// A document of one Markdown file, `f.md`, for the passes' tests.
+    pub fn of_markdown(text: &str) -> Document {
+        Document { sections: parse("f.md", text.as_bytes()).unwrap() }
+    }
+}
+
 impl Document {
     /// The first rendering of each section.
     pub fn section(&self, number: &str) -> Option<&Section> {

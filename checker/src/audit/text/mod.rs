@@ -13,6 +13,7 @@ pub mod declarations;
 pub mod document;
 pub mod domains;
 pub mod drift;
+pub mod flow;
 pub mod helpers;
 pub mod judge;
 pub mod labels;
@@ -81,6 +82,9 @@ pub struct TextAudit {
     /// The root causes of the findings the table does not list, derived
     /// from them, each fix judged on a copy of the text.
     pub chapter: Vec<crate::audit::chapter::ChapterCause>,
+    /// The Semantics blocks of sections with no model, read as C without
+    /// values ([`flow`]).
+    pub without_model: flow::Reading,
 }
 
 impl TextAudit {
@@ -177,6 +181,7 @@ fn passes(
     findings.extend(control::check(document));
     findings.extend(order::check(document));
     findings.extend(operators::check(document));
+    findings.extend(flow::check(document));
     findings.extend(semantics::check(document));
     findings.extend(labels::check(document));
     findings.extend(optional::check(document));
@@ -195,6 +200,7 @@ fn run_on(document: Document) -> Result<TextAudit, TextError> {
     let dict = wording::load_dictionary(&wording::dictionary_path());
     let dict = dict.as_ref().map_err(String::as_str);
     let (mut findings, spelling_skipped, helpers_unlisted) = passes(&document, dict);
+    let without_model = flow::reading(&document);
     // The code as C: the blocks the literal reading reads from the text.
     let literal = crate::audit::literal::check::read_text(&Backend::Embedded, LITERAL_TIMEOUT, &document)
         .map_err(|e| TextError { file: "the literal reading".into(), line: None, message: e.to_string(), io: None })?;
@@ -280,5 +286,6 @@ fn run_on(document: Document) -> Result<TextAudit, TextError> {
         judged,
         missing,
         chapter,
+        without_model,
     })
 }

@@ -244,7 +244,7 @@ mod tests {
     use super::*;
 
     fn doc(text: &str) -> Document {
-        Document { sections: super::super::document::parse("f.md", text.as_bytes()).unwrap() }
+        Document::of_markdown(text)
     }
 
     const EX2: &str =
