@@ -338,7 +338,7 @@ fn literal_lines(audit: &text::TextAudit, out: &mut dyn Write) -> Result<(), Err
         writeln!(
             out,
             "read as C without a model: {} Semantics blocks, for results never stored, reads before a store and \
-             constant shifts past the width{unparsed}",
+             constant shifts past the width or into the sign bit{unparsed}",
             w.read.len()
         )?;
     }

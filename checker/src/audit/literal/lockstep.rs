@@ -19,8 +19,7 @@
 //! - while it runs, count and to_skip agree up to the positions left:
 //!   min(count, 32 - i) = min(to_skip, 32 - i). A count that no remaining
 //!   position can bring to 0 is as good as any other such count, which is
-//!   why the model may hold it in 6 bits.
-//!
+//!   why the model may hold it in 6 bits;
 //! - no input the loop still runs on has left it by `break`.
 //!
 //! The loop is the block's own, read from the text: the reading gives its
@@ -31,10 +30,13 @@
 //! the last pass unrolled, whose terms are the same terms (the term context
 //! shares equal terms) as the literal reading's and the model's: the
 //! comparison is then asked with "the direction's premise implies R" of
-//! them beside it, a fact valid on every input. Each fact is sound whatever
-//! terms it names; it only helps where they are the comparison's own. A
-//! block edited so that R no longer holds leaves the comparison unsettled,
-//! with the obligation that failed.
+//! them beside it, a fact valid on every input. The induction holds of the
+//! real passes only where one pass is a function of the state the reading
+//! keeps, so the reading gives states only for a loop of that shape: a
+//! `while` whose body stores only whole variables set before it, with no
+//! `return` and no loop inside (`follows_state` in `parsed.rs`); any other
+//! loop, and a block edited so that R no longer holds, leaves the
+//! comparison unsettled, saying why.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -142,9 +144,17 @@ impl<'c> LoopPasses<'c> {
         signed_bit_types: bool,
     ) -> Result<LoopPasses<'c>, String> {
         let context = |sym| if signed_bit_types { C::with_signed_bit_types(sym) } else { C::new(sym) };
-        let no_loop = || format!("lockstep proof: {variant}'s block has no loop that an input decides");
+        let no_loop = || {
+            format!(
+                "lockstep proof: {variant}'s block has no loop the induction follows (a `while` whose body stores \
+                 only pos, count and d, set before it, with no `return` and no loop inside)"
+            )
+        };
         let states = reading.passes(&mut context(sym), variant, ins, None).ok_or_else(no_loop)?;
         let first = states.first().ok_or_else(no_loop)?;
+        if ["pos", "count", "d"].iter().any(|v| !first.vars.contains_key(*v)) {
+            return Err(no_loop());
+        }
         let flag = |name: &str| sym.is_set(sym.bit(sym.var(name, 1), 0));
         let mut fresh =
             vec![Var { name: "lockstep_live".into(), width: 1 }, Var { name: "lockstep_left".into(), width: 1 }];
@@ -182,8 +192,8 @@ fn fns_direction<'c>(
     let none = alg.constant(32, 0xffff_ffff);
     let relation = |i: u32, l: &PassState<Sym<'c>>, m: Scan<Sym<'c>>| -> SExpr {
         let k = |x: u32| alg.constant(32, u128::from(x));
-        // A variable the block (as edited) no longer has breaks the proof.
-        let var = |name: &str| l.vars.get(name).map_or_else(|| alg.var("lockstep_missing", 32), |v| v.bits);
+        // `LoopPasses::of` made sure the loop stores these.
+        let var = |name: &str| l.vars[name].bits;
         let (pos, reach, answer) = if upward {
             (alg.bvadd(base, k(i)), alg.bvsub(k(POSITIONS), base), alg.bvadd(base, m.at))
         } else {

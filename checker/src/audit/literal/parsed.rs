@@ -985,7 +985,12 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
             decided = false;
             self.certain = false;
             let mut bound = self.read.setting.loop_bound;
-            let probing = self.probe.as_ref().is_some_and(|p| !p.done);
+            // Only a loop whose state is what `record` keeps: no step, and
+            // a body that stores only variables set before it, with no
+            // `return` and no loop inside.
+            let probing = self.probe.as_ref().is_some_and(|p| !p.done)
+                && step.is_none()
+                && follows_state(body, |n| self.vars.contains_key(n));
             if let Some(from) = self.probe.as_mut().filter(|_| probing).and_then(|p| p.from.take()) {
                 self.resume(from);
                 bound = 1;
@@ -1943,6 +1948,28 @@ fn stepped(step: &Expr) -> Option<Expr> {
 }
 
 /// Whether a `break` is written anywhere in `body`.
+/// Whether a loop's state between passes is its live and left inputs
+/// and the values of the variables its `body` stores: the body stores only
+/// whole variables that `exists` (no element, slice or new variable),
+/// holds no `return` and no loop.
+fn follows_state(body: &Stmt, exists: impl Fn(&str) -> bool) -> bool {
+    let mut plain = true;
+    body.walk(&mut |s| {
+        plain &= !matches!(
+            s.kind,
+            StmtKind::Return(_) | StmtKind::For { .. } | StmtKind::While { .. } | StmtKind::DoWhile { .. }
+        ) || std::ptr::eq(s, body);
+        for e in s.expressions() {
+            e.walk(&mut |x| {
+                if let ExprKind::Assign(_, target, _) | ExprKind::Step { target, .. } = &x.kind {
+                    plain &= matches!(&target.without_parens().kind, ExprKind::Name(n) if exists(n));
+                }
+            });
+        }
+    });
+    plain
+}
+
 fn contains_break(body: &Stmt) -> bool {
     let mut found = false;
     body.walk(&mut |s| found |= matches!(s.kind, StmtKind::Break));

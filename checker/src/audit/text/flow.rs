@@ -12,7 +12,8 @@
 //!   6.7.9p10), and reading it is undefined (C11 6.3.2.1p2). An operand is
 //!   a register, which holds a value before the block runs;
 //! - an integer constant shifted by a constant at least the width of its
-//!   type (C11 6.5.7p3), undefined on every input.
+//!   type (C11 6.5.7p3), or a signed one shifted left into or past its
+//!   sign bit (6.5.7p4), undefined on every input.
 //!
 //! Only blocks that parse are read. A store under a condition counts as a
 //! store from there on (the reading asks whether any path stores it, so
@@ -49,8 +50,15 @@ fn reads(e: &Expr, out: &mut Vec<(String, usize)>) {
             match &target.without_parens().kind {
                 ExprKind::Name(n) if op.0.is_some() => out.push((n.clone(), target.span.start.line)),
                 ExprKind::Name(_) => {}
-                ExprKind::Index(_, index) => reads(index, out),
-                ExprKind::Slice { .. } => {}
+                // `x[i] += v` reads x[i]; `x[i] = v` reads only i.
+                ExprKind::Index(base, index) => {
+                    if op.0.is_some() {
+                        reads(base, out);
+                    }
+                    reads(index, out);
+                }
+                // A member or bits stored: not a read of the variable.
+                ExprKind::Slice { .. } | ExprKind::Member(..) => {}
                 _ => reads(target, out),
             }
         }
@@ -133,7 +141,11 @@ impl Walk<'_> {
 
     fn stmt(&mut self, s: &Stmt) {
         match &s.kind {
-            StmtKind::Block(body) | StmtKind::Switch { body, .. } => body.iter().for_each(|x| self.stmt(x)),
+            StmtKind::Block(body) => body.iter().for_each(|x| self.stmt(x)),
+            StmtKind::Switch { subject, body } => {
+                self.expr(subject);
+                body.iter().for_each(|x| self.stmt(x));
+            }
             // A helper is read on its own ([`unset`]).
             StmtKind::Function { .. } => {}
             StmtKind::Declare { declarators, .. } => {
@@ -182,7 +194,9 @@ impl Walk<'_> {
 /// The variables `statements` read before storing them: the block's own
 /// body, and each helper it defines, whose parameters are set.
 fn unset(statements: &[Stmt], operands: &BTreeSet<String>) -> Vec<Unset> {
-    let variables: BTreeSet<String> = statements.iter().flat_map(stores).filter(|n| !operands.contains(n)).collect();
+    // A name a helper stores is the helper's own.
+    let own = statements.iter().filter(|s| !matches!(s.kind, StmtKind::Function { .. }));
+    let variables: BTreeSet<String> = own.flat_map(stores).filter(|n| !operands.contains(n)).collect();
     let mut walk = Walk { variables: &variables, set: BTreeSet::new(), found: Vec::new() };
     for s in statements {
         walk.stmt(s);
@@ -204,8 +218,8 @@ fn unset(statements: &[Stmt], operands: &BTreeSet<String>) -> Vec<Unset> {
     found
 }
 
-/// An integer constant shifted by a constant at least its type's width:
-/// the expression and why.
+/// An integer constant shifted by a constant at least its type's width,
+/// or a signed one shifted into its sign bit: the expression and why.
 fn constant_shifts(statements: &[Stmt]) -> Vec<(Expr, String)> {
     let mut out = Vec::new();
     for s in statements {
@@ -218,16 +232,25 @@ fn constant_shifts(statements: &[Stmt]) -> Vec<(Expr, String)> {
                     else {
                         return;
                     };
-                    let Some((_, ty)) = parse_literal(text) else { return };
+                    let Some((value, ty)) = parse_literal(text) else { return };
                     let symbol = if *op == BinaryOp::Shl { "<<" } else { ">>" };
-                    if *by >= u128::from(ty.width()) {
+                    let (name, width) = (ty.name(), ty.width());
+                    if *by >= u128::from(width) {
                         let why = format!(
-                            "`{text}` is {} {}, {} bits wide: `{symbol}` by {by} is past its width",
-                            article(ty.name()),
-                            ty.name(),
-                            ty.width()
+                            "`{text}` is {} {name}, {width} bits wide: `{symbol}` by {by} is past its width",
+                            article(name)
                         );
                         out.push((e.clone(), why));
+                    } else if *op == BinaryOp::Shl && ty.is_signed() && value != 0 {
+                        // C11 6.5.7p4: the result must fit the signed type.
+                        let bits = 128 - value.leading_zeros();
+                        if bits + *by as u32 > width - 1 {
+                            let why = format!(
+                                "`{text}` is {} {name}: `{symbol}` by {by} shifts a bit into or past its sign bit",
+                                article(name)
+                            );
+                            out.push((e.clone(), why));
+                        }
                     }
                 });
             }
@@ -344,7 +367,9 @@ pub fn check(doc: &Document) -> Vec<Finding> {
                 s.number.clone(),
                 FindingKind::LiteralReading,
                 printed(&e),
-                "read as C, a constant is shifted by its width or more, which is undefined (C11 6.5.7p3)".to_string(),
+                "read as C, a constant is shifted by its width or more, or into its sign bit, which is undefined (C11 \
+                 6.5.7p3-4)"
+                    .to_string(),
                 vec![format!("{}:{}: {why}.", s.file, e.span.start.line)],
             );
             f.severity = Severity::Medium;
@@ -380,8 +405,11 @@ mod tests {
         assert!(ids("if (.abs) t = |a|;\nd = t;").is_empty());
         // A helper's parameters are set.
         assert_eq!(ids("def f(z, x) { z = x; return z; }\nd = f(d, a);"), Vec::<String>::new());
-        // `d.x` stores d.
+        // `d.x` stores d, and `t.x` stores t without reading it.
         assert!(ids("d.x = a;").is_empty());
+        assert!(ids("t.x = a;\nd = t.x;").is_empty());
+        // A name a helper stores is the helper's own.
+        assert!(ids("def f(z) { y = z; return y; }\nd = f(a);").is_empty());
     }
 
     #[test]
@@ -393,6 +421,9 @@ mod tests {
         // `x += 1` reads x; a loop's body reads before its own store.
         assert_eq!(ids("x += 1;\nd = x;"), ["text-flow-9.7.99.1-read-before-set-x"]);
         assert_eq!(ids("while (a) { d = s; s = b; }"), ["text-flow-9.7.99.1-read-before-set-s"]);
+        // A `switch`'s subject is read before its cases run.
+        assert_eq!(ids("switch (m) { case 1: m = a; }\nd = m;"), ["text-flow-9.7.99.1-read-before-set-m"]);
+        assert_eq!(ids("x[0] = a;\nx[1] += b;\nd = x[1];"), Vec::<String>::new());
         // A helper's own body is read with its parameters set.
         assert_eq!(ids("def f(z) { y = w; w = z; return y; }\nd = f(a);"), ["text-flow-9.7.99.1-read-before-set-w"]);
     }
@@ -403,7 +434,8 @@ mod tests {
         let found = check(&doc(&section("d = a * (1 << 32);")));
         assert_eq!(found.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(), ["text-flow-9.7.99.1-shift-past-width"]);
         assert!(found[0].detail[0].contains("an int, 32 bits wide"), "{:?}", found[0].detail);
-        assert!(ids("d = a * (1 << 31) * (1ULL << 40);").is_empty());
+        assert!(ids("d = a * (1 << 30) * (1u << 31) * (1ULL << 40);").is_empty());
+        assert_eq!(ids("d = a * (1 << 31);"), ["text-flow-9.7.99.1-shift-past-width"]);
     }
 
     /// A first operand that is not `d` is no destination: `bra tgt`.
