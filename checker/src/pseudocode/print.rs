@@ -28,6 +28,13 @@ fn precedence(e: &Expr) -> u8 {
     }
 }
 
+/// `e` written on its own.
+pub fn expr(e: &Expr) -> String {
+    let mut out = String::new();
+    expr_at(&mut out, e, 0);
+    out
+}
+
 /// `e` written where the grammar asks for precedence `min` or tighter.
 pub fn expr_at(out: &mut String, e: &Expr, min: u8) {
     if precedence(e) < min {

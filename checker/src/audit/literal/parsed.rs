@@ -427,11 +427,7 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
     }
 
     fn expr_fragment(&self, e: &Expr) -> &'static str {
-        self.fragment(e.span, || {
-            let mut s = String::new();
-            print::expr_at(&mut s, e, 0);
-            s
-        })
+        self.fragment(e.span, || print::expr(e))
     }
 
     fn stmt_fragment(&self, s: &Stmt) -> &'static str {

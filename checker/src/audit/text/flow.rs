@@ -267,12 +267,6 @@ fn article(word: &str) -> &'static str {
     }
 }
 
-fn printed(e: &Expr) -> String {
-    let mut out = String::new();
-    print::expr_at(&mut out, e, 0);
-    out
-}
-
 /// The destination operand of a section's Syntax, where the document's
 /// convention names it: `d`, the first operand of a form. Not every
 /// instruction has one (`bra tgt`'s first operand is a source), so an
@@ -366,7 +360,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
                 format!("text-flow-{}-shift-past-width{suffix}", s.number),
                 s.number.clone(),
                 FindingKind::LiteralReading,
-                printed(&e),
+                print::expr(&e),
                 "read as C, a constant is shifted by its width or more, or into its sign bit, which is undefined (C11 \
                  6.5.7p3-4)"
                     .to_string(),

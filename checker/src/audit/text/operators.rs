@@ -175,12 +175,6 @@ fn misuses(statements: &[Stmt], floating: &BTreeSet<String>) -> Vec<Misuse> {
     out
 }
 
-fn printed(e: &Expr) -> String {
-    let mut out = String::new();
-    print::expr_at(&mut out, e, 0);
-    out
-}
-
 /// The operator findings of every Semantics block: one per place, with
 /// the repair where the meaning is plain (`2 ^ a`, a power, is
 /// `pow(2, a)`).
@@ -200,8 +194,8 @@ pub fn check(doc: &Document) -> Vec<Finding> {
             let n = taken.iter().filter(|w| **w == m.word).count();
             let suffix = if n == 1 { m.word.to_string() } else { format!("{}-{n}", m.word) };
             let line = m.expr.span.start.line;
-            let fragment = printed(&m.expr);
-            let operand = printed(&m.operand);
+            let fragment = print::expr(&m.expr);
+            let operand = print::expr(&m.operand);
             let mut f = Finding::of_text(
                 format!("text-operator-{}-{suffix}", s.number),
                 s.number.clone(),
@@ -228,7 +222,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
                         .map(|l| l.text.clone())
                         .unwrap_or_default();
                     if written.contains(&fragment) {
-                        let new = format!("pow({}, {})", printed(x), printed(y));
+                        let new = format!("pow({}, {})", print::expr(x), print::expr(y));
                         f.repair = Some(Repair { line, old: fragment.clone(), new });
                     }
                 }
