@@ -6,17 +6,21 @@
 //! every variant for NVIDIA's assembler (`negative`).
 
 pub mod bounds;
+pub mod captions;
 pub mod comments;
 pub mod control;
 pub mod coverage;
 pub mod declarations;
+pub mod defaults;
 pub mod document;
 pub mod domains;
 pub mod drift;
+pub mod exponents;
 pub mod flow;
 pub mod helpers;
 pub mod judge;
 pub mod labels;
+pub mod lanes;
 pub mod names;
 pub mod operands;
 pub mod operators;
@@ -154,6 +158,20 @@ impl TextAudit {
     }
 }
 
+/// The findings of a pass that reads one section at a time, over every
+/// section: a section rendered twice speaks once.
+fn each_section(doc: &Document, pass: impl Fn(&document::Section) -> Vec<Finding>) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    for s in &doc.sections {
+        for f in pass(s) {
+            if out.iter().all(|g| g.id != f.id) {
+                out.push(f);
+            }
+        }
+    }
+    out
+}
+
 /// Read the document and run the wording pass and the drift check.
 pub fn run(paths: &[PathBuf]) -> Result<TextAudit, TextError> {
     run_on(document::read(paths)?)
@@ -192,6 +210,10 @@ fn passes(
     findings.extend(domains::check_all(document));
     findings.extend(tables::check(document));
     findings.extend(packed::check(document));
+    findings.extend(lanes::check(document));
+    findings.extend(captions::check(document));
+    findings.extend(exponents::check(document));
+    findings.extend(defaults::check(document));
     findings.extend(comments::check(document).1);
     (findings, spelling_skipped, helpers.unlisted)
 }

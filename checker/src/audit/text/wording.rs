@@ -345,13 +345,22 @@ fn instructions(b: &Block) -> Vec<(&Line, String)> {
         .collect()
 }
 
+/// Two titles with the same words, written with other hyphens, spacing or
+/// case.
+fn same_words(a: &str, b: &str) -> bool {
+    let words = |t: &str| t.to_lowercase().replace('-', " ").split_whitespace().map(str::to_string).collect::<Vec<_>>();
+    words(a) == words(b)
+}
+
 /// The section's heading against its group's title and its Syntax block.
 fn heading(doc: &Document, s: &Section) -> Vec<Finding> {
     let mut out = Vec::new();
     let Some((group, _)) = s.title.rsplit_once(": ") else { return out };
     let at = Line { number: s.line, text: s.title.clone(), code: false };
     if let Some(parent) = s.number.rsplit_once('.').and_then(|(p, _)| doc.section(p)) {
-        if parent.title != group {
+        // "Floating Point" for "Floating-Point" is the same name: hyphens,
+        // spacing and case change no word of it.
+        if !same_words(&parent.title, group) {
             let f = finding(
                 format!("text-heading-{}-group", s.number),
                 s,
@@ -622,6 +631,14 @@ fn unbalanced(text: &str) -> Option<char> {
     stack.pop()
 }
 
+/// A Syntax line that defines a qualifier set: `.name = { ... }`.
+fn is_definition(text: &str) -> bool {
+    text.split_once('=').is_some_and(|(name, set)| {
+        let name = name.trim();
+        name.starts_with('.') && !name.contains(' ') && set.trim().starts_with('{') && set.trim().ends_with('}')
+    })
+}
+
 /// Malformed code: example and syntax lines without their `;`, brackets
 /// that do not pair in a code span or a code block, a code span left open,
 /// and code spans that begin or end with punctuation that is not code.
@@ -633,7 +650,10 @@ pub fn code(doc: &Document) -> Vec<Finding> {
                 for (n, (l, text)) in instructions(b).into_iter().enumerate() {
                     // A Syntax block's qualifier sets run over several lines,
                     // each but the last ending in a comma.
-                    if !(text.ends_with(';') || (b.kind == BlockKind::Syntax && text.ends_with(','))) {
+                    // A set's definition (`.type = { .f16, .f16x2 }`) is
+                    // grammar, not an instruction: its `;` is typography.
+                    let definition = b.kind == BlockKind::Syntax && is_definition(&text);
+                    if !(definition || text.ends_with(';') || (b.kind == BlockKind::Syntax && text.ends_with(','))) {
                         let f = finding(
                             format!("text-code-{}-{}-terminator-{}", s.number, b.kind.key(), n + 1),
                             s,
@@ -795,6 +815,36 @@ mod tests {
         assert!(found("{}", "{ instructionList }").is_empty());
         assert!(found("ret", "ret{.uni};").is_empty());
         assert_eq!(found("trap", "brkpt;"), ["the heading names `trap`, the Syntax block writes `brkpt`"]);
+    }
+
+    /// A heading's group against its chapter's title: another word is a
+    /// finding, another hyphen is not.
+    #[test]
+    fn the_heading_names_its_chapter() {
+        let found = |chapter: &str, group: &str| {
+            let text = format!("### 9.7.4. {chapter}\n\nIntro.\n\n#### 9.7.4.1. {group}: `add`\n\n`add`\n\nEnd.\n");
+            let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+            super::heading(&doc, &doc.sections[1]).into_iter().map(|f| f.summary).collect::<Vec<_>>()
+        };
+        assert!(found("Half Precision Floating-Point Instructions", "Half Precision Floating Point Instructions")
+            .is_empty());
+        assert_eq!(
+            found("Extended-Precision Integer Arithmetic Instructions", "Extended-Precision Arithmetic Instructions"),
+            ["the heading names the group `Extended-Precision Arithmetic Instructions`, section 9.7.4 is \
+                 `Extended-Precision Integer Arithmetic Instructions`"]
+        );
+    }
+
+    /// A Syntax or example line without its `;` is a finding; a line that
+    /// defines a qualifier set is grammar and needs none.
+    #[test]
+    fn an_instruction_line_ends_with_its_terminator() {
+        let text = "#### 9.7.4.9. Half Precision Floating Point Instructions: `tanh`\n\n`tanh`\n\nSyntax\n\n```\n\
+                    tanh.approx.type d, a;\n.type = { .f16, .f16x2 }\ntanh.approx.f16 e, b\n```\n\n\
+                    Examples\n\n```\ntanh.approx.f16 h1, h0\n```\n";
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        let ids: Vec<String> = super::code(&doc).into_iter().map(|f| f.id).collect();
+        assert_eq!(ids, ["text-code-9.7.4.9-syntax-terminator-3", "text-code-9.7.4.9-examples-terminator-1"]);
     }
 
     /// The words each spelling finding names, with its section.

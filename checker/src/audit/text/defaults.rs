@@ -1,0 +1,213 @@
+//! Defaults against the Syntax. A sentence that gives a qualifier set a
+//! default (`Rounding modifiers (default is .rn)`, `The default value of
+//! rounding modifier is .rn`) says that a form without one is legal. Where
+//! every Syntax line that writes the set writes it without braces, the
+//! Syntax says the opposite: an assembler built from the Syntax rejects
+//! the form the prose accepts. The reverse, a set the prose says has no
+//! default written in braces on a Syntax line, is the same defect.
+
+use std::collections::BTreeMap;
+
+use super::document::{BlockKind, Document, Line, Section};
+use crate::audit::finding::{Finding, FindingKind, Repair};
+
+/// A section's Syntax block read as grammar: its sets by name and its
+/// instruction lines.
+struct Grammar {
+    sets: BTreeMap<String, Vec<String>>,
+    templates: Vec<String>,
+}
+
+fn grammar(s: &Section) -> Option<Grammar> {
+    let b = s.block(BlockKind::Syntax)?;
+    let mut sets = BTreeMap::new();
+    let mut templates = Vec::new();
+    // A definition runs over lines up to its closing brace.
+    let mut pending: Option<String> = None;
+    for l in b.code() {
+        let text = l.text.split("//").next().unwrap_or_default().trim();
+        if text.is_empty() {
+            continue;
+        }
+        let joined = match pending.take() {
+            Some(p) => format!("{p} {text}"),
+            None => text.to_string(),
+        };
+        match joined.split_once('=') {
+            Some((name, values)) if name.trim().starts_with('.') && values.trim().starts_with('{') => {
+                if !values.contains('}') {
+                    pending = Some(joined);
+                    continue;
+                }
+                let inner = values.trim().trim_start_matches('{').split('}').next().unwrap_or_default();
+                let vs: Vec<String> =
+                    inner.split(',').map(|v| v.trim().to_string()).filter(|v| v.starts_with('.')).collect();
+                for n in name.split('=') {
+                    sets.insert(n.trim().to_string(), vs.clone());
+                }
+            }
+            _ => templates.push(joined),
+        }
+    }
+    Some(Grammar { sets, templates })
+}
+
+/// Where a template writes qualifier `q` (`.rnd`): `Some(true)` inside
+/// braces, `Some(false)` bare, `None` where it does not write it.
+fn written(template: &str, q: &str) -> Option<bool> {
+    let mnemonic = template.split_whitespace().next()?;
+    let bytes = mnemonic.as_bytes();
+    for (at, _) in mnemonic.match_indices(q) {
+        let end = at + q.len();
+        if end < bytes.len() && (bytes[end] as char).is_ascii_alphanumeric() {
+            continue;
+        }
+        let depth = mnemonic[..at].matches('{').count() as i32 - mnemonic[..at].matches('}').count() as i32;
+        return Some(depth > 0);
+    }
+    None
+}
+
+/// What a sentence says of a default: the value it names (`.rn`) with the
+/// words that say so, or that there is none.
+#[derive(Debug, PartialEq, Eq)]
+enum Default {
+    Is { value: String, phrase: String },
+    None { phrase: String },
+}
+
+fn default_of(text: &str) -> Option<Default> {
+    let lower = text.to_lowercase();
+    if let Some(at) = lower.find("no default") {
+        return Some(Default::None { phrase: text[at..at + "no default".len()].to_string() });
+    }
+    let at = lower.find("default is ").or_else(|| lower.find("default value of"))?;
+    // The first code span after the words is the value.
+    let rest = &text[at..];
+    let open = rest.find('`')?;
+    let close = rest[open + 1..].find('`')? + open + 1;
+    let value = &rest[open + 1..close];
+    (value.starts_with('.') && value[1..].chars().all(|c| c.is_ascii_alphanumeric()))
+        .then(|| Default::Is { value: value.to_string(), phrase: rest[..=close].to_string() })
+}
+
+/// The set a sentence speaks of: the one holding its value, or, for "no
+/// default", the one holding the first qualifier written after it in the
+/// block (a list of the set's values under its label).
+fn set_of<'a>(g: &'a Grammar, value: &str) -> Option<(&'a String, &'a Vec<String>)> {
+    g.sets.iter().find(|(name, vs)| *name == value || vs.iter().any(|v| v == value))
+}
+
+fn first_qualifier_after(lines: &[&Line], k: usize) -> Option<String> {
+    lines[k + 1..].iter().take(6).find_map(|l| {
+        l.text.split('`').skip(1).step_by(2).find(|s| s.starts_with('.') && s.len() > 1).map(str::to_string)
+    })
+}
+
+fn section(s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let Some(g) = grammar(s) else { return out };
+    for b in [BlockKind::Description, BlockKind::Notes].iter().filter_map(|k| s.block(*k)) {
+        let lines: Vec<&Line> = b.lines.iter().filter(|l| !l.code).collect();
+        for (k, l) in lines.iter().enumerate() {
+            let Some(said) = default_of(&l.text) else { continue };
+            let value = match &said {
+                Default::Is { value, .. } => Some(value.clone()),
+                Default::None { .. } => first_qualifier_after(&lines, k),
+            };
+            let Some((set, _)) = value.as_deref().and_then(|v| set_of(&g, v)) else { continue };
+            let writes: Vec<(&String, bool)> =
+                g.templates.iter().filter_map(|t| written(t, set).map(|braced| (t, braced))).collect();
+            if writes.is_empty() {
+                continue;
+            }
+            let (against, why, repair) = match &said {
+                Default::Is { value, phrase } if writes.iter().all(|(_, braced)| !braced) => (
+                    writes[0].0,
+                    format!("gives `{set}` a default (`{value}`), but no Syntax line writes `{set}` in braces"),
+                    // The parenthesised form, `(default is .rn)`, reads as
+                    // `(no default)`; another wording is the writer's to redo.
+                    phrase.starts_with("default is").then(|| (phrase.clone(), "no default".to_string())),
+                ),
+                Default::None { .. } => match writes.iter().find(|(_, braced)| *braced) {
+                    Some((t, _)) => {
+                        (*t, format!("says `{set}` has no default, but a Syntax line writes it in braces"), None)
+                    }
+                    None => continue,
+                },
+                _ => continue,
+            };
+            let fragment = match &said {
+                Default::Is { phrase, .. } | Default::None { phrase } => phrase.clone(),
+            };
+            let id = format!("text-default-{}-{}", s.number, set.trim_start_matches('.').to_lowercase());
+            if out.iter().any(|f: &Finding| f.id == id) {
+                continue;
+            }
+            let mut f = Finding::of_text(
+                id,
+                s.number.clone(),
+                FindingKind::Conflict,
+                fragment,
+                format!(
+                    "a {} sentence {why}: the prose and the Syntax disagree on whether a form without it is legal",
+                    b.kind.label()
+                ),
+                vec![format!("{}:{}: \"{}\"; the Syntax line `{against}`.", s.file, l.number, l.text.trim())],
+            );
+            f.repair = repair.map(|(old, new)| Repair { line: l.number, old, new });
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// Every default the prose states that the Syntax contradicts, once per
+/// section and set.
+pub fn check(doc: &Document) -> Vec<Finding> {
+    super::each_section(doc, section)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::text::document::parse_any;
+
+    fn found(syntax: &str, notes: &str) -> Vec<(String, Option<(String, String)>)> {
+        let text = format!(
+            "#### 9.7.4.4. Half Precision Floating Point Instructions: `fma`\n\n`fma`\n\nFma.\n\n\
+             Syntax\n\n```\n{syntax}\n```\n\nNotes\n\n{notes}\n"
+        );
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        check(&doc).into_iter().map(|f| (f.summary, f.repair.map(|r| (r.old, r.new)))).collect()
+    }
+
+    #[test]
+    fn a_default_for_a_mandatory_set_is_a_finding() {
+        let syntax = "fma.rnd{.ftz}.f16 d, a, b, c;\nfma.rnd.bf16 d, a, b, c;\n.rnd = { .rn };";
+        assert_eq!(
+            found(syntax, "Rounding modifiers (default is `.rn`):\n\n`.rn`\n:   to nearest even"),
+            [(
+                "a Notes sentence gives `.rnd` a default (`.rn`), but no Syntax line writes `.rnd` in braces: the \
+                 prose and the Syntax disagree on whether a form without it is legal"
+                    .to_string(),
+                Some(("default is `.rn`".to_string(), "no default".to_string()))
+            )]
+        );
+        // Optional on one line: the default is for that form.
+        assert!(found(
+            "fma{.rnd}.f16 d, a, b, c;\nfma.rnd.bf16 d, a, b, c;\n.rnd = { .rn };",
+            "The default value of rounding modifier is `.rn`."
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn no_default_for_an_optional_set_is_a_finding() {
+        let notes = "Rounding modifiers (no default):\n\n`.rn`\n:   to nearest even\n\n`.rz`\n:   towards zero";
+        let f = found("rcp{.rnd}.f32 d, a;\n.rnd = { .rn,\n         .rz };", notes);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(f[0].0.starts_with("a Notes sentence says `.rnd` has no default"), "{}", f[0].0);
+        assert!(found("rcp.rnd.f32 d, a;\n.rnd = { .rn, .rz };", notes).is_empty());
+    }
+}

@@ -1,0 +1,118 @@
+//! Powers of two that lost their exponent mark. An error bound or a range
+//! written `2-23` (rendered from 2 with the superscript -23) reads, as the
+//! text stands, as 2 minus 23: -21, which no error bound and no range end
+//! can be. A sentence or table row that speaks of an error, a bound, a
+//! range or ulps and writes `2-N` is a finding, with the edit that writes
+//! the power as `2^-N`.
+
+use super::document::{BlockKind, Document, Line};
+use crate::audit::finding::{Finding, FindingKind, Repair};
+
+/// The blocks whose prose states bounds.
+const PROSE: [BlockKind; 3] = [BlockKind::Description, BlockKind::Notes, BlockKind::Semantics];
+
+/// Words of a sentence that states a bound or a range.
+const BOUND_WORDS: [&str; 5] = ["error", "range", "ulp", "bound", "precision"];
+
+/// Each `2-N` or `2-N.M` of a line that stands alone (no digit, letter,
+/// `.`, `_` or `-` before it, no digit after): its text.
+fn lost_powers(text: &str) -> Vec<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices("2-") {
+        let before = at.checked_sub(1).map(|k| bytes[k] as char);
+        if before.is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '`' | '^')) {
+            continue;
+        }
+        let rest = &text[at + 2..];
+        let digits: String = rest.chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
+        let digits = digits.trim_end_matches('.');
+        if digits.is_empty() || !digits.starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        let after = rest[digits.len()..].chars().next();
+        if after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+            continue;
+        }
+        out.push(format!("2-{digits}"));
+    }
+    out
+}
+
+/// The value `2-N` has as written.
+fn as_written(power: &str) -> String {
+    let n: f64 = power[2..].parse().unwrap_or(0.0);
+    let v = 2.0 - n;
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.3}").trim_end_matches('0').to_string()
+    }
+}
+
+/// Every lost exponent of the prose, one finding per section and power.
+pub fn check(doc: &Document) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    for s in &doc.sections {
+        for b in PROSE.iter().filter_map(|k| s.block(*k)) {
+            for p in b.paragraphs() {
+                let lines: Vec<&Line> = p.into_iter().filter(|l| !l.code).collect();
+                let text = lines.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join(" ");
+                for sentence in text.split(". ") {
+                    let lower = sentence.to_lowercase();
+                    if !BOUND_WORDS.iter().any(|w| lower.contains(w)) {
+                        continue;
+                    }
+                    for power in lost_powers(sentence) {
+                        let id = format!("text-exponent-{}-{}", s.number, power.replace('.', "-"));
+                        let Some(l) = lines.iter().find(|l| l.text.contains(&power)) else { continue };
+                        if out.iter().any(|f| f.id == id) {
+                            continue;
+                        }
+                        let exponent = &power[1..];
+                        let mut f = Finding::of_text(
+                            id,
+                            s.number.clone(),
+                            FindingKind::ClaimRefuted,
+                            power.clone(),
+                            "a bound written `2-N`: read as the text stands it is 2 minus N, not a power of two; \
+                             the exponent's mark is lost"
+                                .into(),
+                            vec![format!(
+                                "{}:{}: `{power}` reads as {}; 2^{exponent} is meant.",
+                                s.file,
+                                l.number,
+                                as_written(&power)
+                            )],
+                        );
+                        f.repair = Some(Repair { line: l.number, old: power.clone(), new: format!("2^{exponent}") });
+                        out.push(f);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::text::document::parse_any;
+
+    #[test]
+    fn a_power_without_its_mark_is_found_where_a_bound_is_stated() {
+        assert_eq!(lost_powers("the maximum relative error is 2-22.9."), ["2-22.9"]);
+        assert_eq!(lost_powers("in [2-126, 2126], the error"), ["2-126"]);
+        assert!(lost_powers("sm_52-8, 32-bit, 12-16, x2-3, 2^-23, 2-bit").is_empty());
+        assert_eq!(as_written("2-23"), "-21");
+        assert_eq!(as_written("2-10.987"), "-8.987");
+        let text = "#### 9.7.4.9. Half Precision Floating Point Instructions: `tanh`\n\n`tanh`\n\nTanh.\n\n\
+                    Description\n\nThe maximum relative error for `.f16` type is\n2-10.987. Requires 2-3 registers.\n";
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        let found = check(&doc);
+        assert_eq!(found.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(), ["text-exponent-9.7.4.9-2-10-987"]);
+        let r = found[0].repair.as_ref().unwrap();
+        assert_eq!((r.old.as_str(), r.new.as_str()), ("2-10.987", "2^-10.987"));
+    }
+}
