@@ -11,16 +11,20 @@ use std::collections::BTreeMap;
 use super::document::{BlockKind, Document, Line, Section};
 use crate::audit::finding::{Finding, FindingKind, Repair};
 
-/// A section's Syntax block read as grammar: its sets by name and its
-/// instruction lines.
-struct Grammar {
-    sets: BTreeMap<String, Vec<String>>,
-    templates: Vec<String>,
+/// A section's Syntax block read as grammar: its sets by name (each value
+/// with its dot, `.eq` for a list that writes `eq`) and its instruction
+/// lines.
+pub(super) struct Grammar {
+    pub sets: BTreeMap<String, Vec<String>>,
+    pub templates: Vec<String>,
+    /// The sets defined more than once, with other values each time.
+    pub redefined: Vec<String>,
 }
 
-fn grammar(s: &Section) -> Option<Grammar> {
+pub(super) fn grammar(s: &Section) -> Option<Grammar> {
     let b = s.block(BlockKind::Syntax)?;
-    let mut sets = BTreeMap::new();
+    let mut sets: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut redefined: Vec<String> = Vec::new();
     let mut templates = Vec::new();
     // A definition runs over lines up to its closing brace.
     let mut pending: Option<String> = None;
@@ -40,16 +44,28 @@ fn grammar(s: &Section) -> Option<Grammar> {
                     continue;
                 }
                 let inner = values.trim().trim_start_matches('{').split('}').next().unwrap_or_default();
-                let vs: Vec<String> =
-                    inner.split(',').map(|v| v.trim().to_string()).filter(|v| v.starts_with('.')).collect();
+                let vs: Vec<String> = inner
+                    .split(',')
+                    .map(|v| v.trim().trim_start_matches('.'))
+                    .filter(|v| !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+                    .map(|v| format!(".{v}"))
+                    .collect();
                 for n in name.split('=') {
-                    sets.insert(n.trim().to_string(), vs.clone());
+                    let n = n.trim().to_string();
+                    // A set defined again (set's `.dtype` after each group of
+                    // lines) holds the values of every definition.
+                    let values: &mut Vec<String> = sets.entry(n.clone()).or_default();
+                    if !values.is_empty() && *values != vs {
+                        redefined.push(n);
+                    }
+                    values.extend(vs.iter().filter(|v| !values.contains(v)).cloned().collect::<Vec<_>>());
                 }
             }
             _ => templates.push(joined),
         }
     }
-    Some(Grammar { sets, templates })
+    redefined.dedup();
+    Some(Grammar { sets, templates, redefined })
 }
 
 /// Where a template writes qualifier `q` (`.rnd`): `Some(true)` inside

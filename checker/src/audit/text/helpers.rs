@@ -178,6 +178,42 @@ fn defined(doc: &Document, not_calls: &[String]) -> HashSet<String> {
     out
 }
 
+/// `isS16`, `isU16`: a test of whether a type is the qualifier its name
+/// spells, which no reader can take two ways.
+fn tests_a_type(name: &str) -> bool {
+    let Some(t) = name.strip_prefix("is").map(str::to_lowercase) else { return false };
+    let base = t.split_once('x').map_or(t.as_str(), |(b, lanes)| if lanes.parse::<u32>().is_ok() { b } else { "" });
+    let kind = base.trim_end_matches(|c: char| c.is_ascii_digit());
+    matches!(kind, "s" | "u" | "b" | "f" | "bf") && matches!(&base[kind.len()..], "8" | "16" | "32" | "64")
+}
+
+/// A helper named by a verb that the section's Description uses of the
+/// operands (`convert` where it says "Converts input operand `a` from
+/// `.atype` into `.f32`"): the prose says what it does.
+fn described(s: &Section, name: &str) -> bool {
+    if name.len() < 4 || !name.chars().all(|c| c.is_ascii_lowercase()) {
+        return false;
+    }
+    s.block(BlockKind::Description).is_some_and(|b| {
+        b.lines.iter().filter(|l| !l.code).any(|l| {
+            let lower = l.text.to_lowercase();
+            lower.contains("operand") && lower.split(|c: char| !c.is_ascii_alphabetic()).any(|w| w.starts_with(name))
+        })
+    })
+}
+
+/// The Syntax's set a helper's name spells (`BoolOp` for `.BoolOp`) and a
+/// form the Syntax writes without it, where it has one.
+fn placeholder_left_out(section: &Section, name: &str) -> Option<String> {
+    let b = section.block(BlockKind::Syntax)?;
+    let set = format!(".{name}");
+    let lines: Vec<&str> = b.code().map(|l| l.text.trim()).collect();
+    let defined = lines.iter().any(|l| l.split_once('=').is_some_and(|(n, _)| n.trim() == set));
+    let templates = lines.iter().filter(|l| l.contains(' ') && !l.contains('=') && !l.starts_with('.'));
+    let without = templates.clone().find(|l| !l.split_whitespace().next().unwrap_or_default().contains(&set));
+    (defined && templates.count() > 0).then_some(without.map(|l| l.to_string())).flatten()
+}
+
 /// Every helper call of the Semantics blocks, one per section and name (the
 /// first; a section rendered twice speaks once).
 pub fn calls(doc: &Document, table: &HelperTable) -> Vec<Call> {
@@ -189,7 +225,10 @@ pub fn calls(doc: &Document, table: &HelperTable) -> Vec<Call> {
         let locals = assigned(&lines);
         for l in &lines {
             for (name, _, fragment) in calls_in(code_of(&l.text)) {
-                let c_library = table.c_library.contains(&name) || table.evident.iter().any(|e| e.name == name);
+                let c_library = table.c_library.contains(&name)
+                    || table.evident.iter().any(|e| e.name == name)
+                    || tests_a_type(&name)
+                    || described(s, &name);
                 if c_library || table.not_calls.contains(&name) || locals.contains(&name) || defined.contains(&name) {
                     continue;
                 }
@@ -232,7 +271,18 @@ fn finding(call: &Call, section: &Section, table: &HelperTable) -> Finding {
         severity: Severity::Low,
         root_cause: String::new(),
         fragment: call.fragment.clone(),
-        summary: format!("the Semantics block calls `{}`, which the text never defines", call.name),
+        summary: match placeholder_left_out(section, &call.name) {
+            // The Syntax's set called as a function: defined for the forms
+            // that have it, and open for those that do not.
+            Some(form) => format!(
+                "the Semantics block calls `{}` on every form, but the Syntax's `{}` has no `.{}`: what the \
+                 call gives there is stated nowhere",
+                call.fragment,
+                form.split_whitespace().next().unwrap_or_default(),
+                call.name
+            ),
+            None => format!("the Semantics block calls `{}`, which the text never defines", call.name),
+        },
         detail,
         model_choice: used.and(entry).map(|h| h.model.clone()),
         witness: None,
@@ -326,6 +376,30 @@ mod tests {
         let doc = Document { sections: super::super::document::parse("f.md", text.as_bytes()).unwrap() };
         let names: Vec<String> = calls(&doc, &TABLE).into_iter().map(|c| c.name).collect();
         assert_eq!(names, ["isQuiet"]);
+    }
+
+    /// A type test by its name, a verb the Description uses of the
+    /// operands, and the Syntax's set called as a function.
+    #[test]
+    fn names_the_text_explains_and_sets_called_as_functions() {
+        assert!(
+            tests_a_type("isS16") && tests_a_type("isBF16x2") && !tests_a_type("isFloat") && !tests_a_type("isActive")
+        );
+        let text = "#### 9.7.7.1. Half Precision Comparison Instructions: `set`\n\n`set`\n\nSet.\n\nSyntax\n\n```\n\
+                    set.CmpOp.f16 d, a, b;\nset.CmpOp.BoolOp.f16 d, a, b, {!}c;\n.BoolOp = { and, or, xor };\n```\n\n\
+                    Description\n\nConverts input operand `a` to `.f32`.\n\nSemantics\n\n```\n\
+                    t = convert(a) < lookup(b);\nd = isS16(d) ? BoolOp(t, c) : 0;\n```\n";
+        let doc = Document { sections: super::super::document::parse_any("f.md", text.as_bytes()).unwrap() };
+        let found = check(&doc, &TABLE).findings;
+        let summaries: Vec<&str> = found.iter().map(|f| f.summary.as_str()).collect();
+        assert_eq!(
+            summaries,
+            [
+                "the Semantics block calls `lookup`, which the text never defines",
+                "the Semantics block calls `BoolOp(t, c)` on every form, but the Syntax's `set.CmpOp.f16` has no \
+                 `.BoolOp`: what the call gives there is stated nowhere"
+            ]
+        );
     }
 
     #[test]

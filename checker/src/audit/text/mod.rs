@@ -17,10 +17,12 @@ pub mod domains;
 pub mod drift;
 pub mod exponents;
 pub mod flow;
+pub mod forms;
 pub mod helpers;
 pub mod judge;
 pub mod labels;
 pub mod lanes;
+pub mod modifiers;
 pub mod names;
 pub mod operands;
 pub mod operators;
@@ -214,6 +216,8 @@ fn passes(
     findings.extend(captions::check(document));
     findings.extend(exponents::check(document));
     findings.extend(defaults::check(document));
+    findings.extend(modifiers::check(document));
+    findings.extend(forms::check(document));
     findings.extend(comments::check(document).1);
     (findings, spelling_skipped, helpers.unlisted)
 }
