@@ -93,7 +93,9 @@ enum Default {
 }
 
 fn default_of(text: &str) -> Option<Default> {
-    let lower = text.to_lowercase();
+    // ASCII lower case keeps every byte where it was: `lower`'s positions
+    // are `text`'s.
+    let lower = text.to_ascii_lowercase();
     if let Some(at) = lower.find("no default") {
         return Some(Default::None { phrase: text[at..at + "no default".len()].to_string() });
     }
@@ -216,6 +218,16 @@ mod tests {
             "The default value of rounding modifier is `.rn`."
         )
         .is_empty());
+    }
+
+    /// Letters whose lower case is longer do not move the phrase.
+    #[test]
+    fn a_sentence_with_other_letters_is_read_in_place() {
+        assert_eq!(
+            default_of("İİ: default is `.rn`"),
+            Some(Default::Is { value: ".rn".into(), phrase: "default is `.rn`".into() })
+        );
+        assert_eq!(default_of("ẞİ no default"), Some(Default::None { phrase: "no default".into() }));
     }
 
     #[test]
