@@ -15,7 +15,7 @@ use crate::audit::finding::{Finding, FindingKind, Repair};
 
 /// A type a comment or an instruction names: `f16`, `bf16x2`, `s32`.
 /// `fp16` is the comments' spelling of `f16`.
-fn type_word(word: &str) -> Option<String> {
+pub(super) fn type_word(word: &str) -> Option<String> {
     let w = word.to_lowercase();
     let w = w.strip_prefix("fp").map(|rest| format!("f{rest}")).unwrap_or(w);
     let base = w.split_once('x').map_or(w.as_str(), |(b, lanes)| if lanes.parse::<u32>().is_ok() { b } else { "" });

@@ -181,10 +181,7 @@ fn defined(doc: &Document, not_calls: &[String]) -> HashSet<String> {
 /// `isS16`, `isU16`: a test of whether a type is the qualifier its name
 /// spells, which no reader can take two ways.
 fn tests_a_type(name: &str) -> bool {
-    let Some(t) = name.strip_prefix("is").map(str::to_lowercase) else { return false };
-    let base = t.split_once('x').map_or(t.as_str(), |(b, lanes)| if lanes.parse::<u32>().is_ok() { b } else { "" });
-    let kind = base.trim_end_matches(|c: char| c.is_ascii_digit());
-    matches!(kind, "s" | "u" | "b" | "f" | "bf") && matches!(&base[kind.len()..], "8" | "16" | "32" | "64")
+    name.strip_prefix("is").is_some_and(|t| super::captions::type_word(t).is_some())
 }
 
 /// A helper named by a verb that the section's Description uses of the
