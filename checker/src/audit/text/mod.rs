@@ -22,6 +22,7 @@ pub mod helpers;
 pub mod judge;
 pub mod labels;
 pub mod lanes;
+pub mod mixed;
 pub mod modifiers;
 pub mod names;
 pub mod operands;
@@ -217,6 +218,7 @@ fn passes(
     findings.extend(exponents::check(document));
     findings.extend(defaults::check(document));
     findings.extend(modifiers::check(document));
+    findings.extend(mixed::check(document));
     findings.extend(forms::check(document));
     findings.extend(comments::check(document).1);
     (findings, spelling_skipped, helpers.unlisted)

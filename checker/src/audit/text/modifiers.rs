@@ -4,10 +4,14 @@
 //! that never mentions it computes every form as if the modifier were
 //! absent: followed as written, `add.sat` wraps where the Notes clamp. One
 //! finding per section, naming the modifiers the block leaves out.
+//!
+//! An operand may carry a modifier too: `{!}c` lets a form write `!c`. A
+//! block that never negates `c`, in a section whose prose never writes
+//! `!c`, computes the form with `!c` as the form with `c`.
 
 use super::document::{BlockKind, Document, Section};
 use super::helpers::{code_of, is_ident_char};
-use crate::audit::finding::{Finding, FindingKind, Severity};
+use crate::audit::finding::{Finding, FindingKind, Repair, Severity};
 
 /// The modifiers that change a result in the normal range, as the Syntax
 /// writes them. `.ftz` is not asked for: it changes subnormals only, which
@@ -84,10 +88,94 @@ fn section(s: &Section) -> Vec<Finding> {
     vec![f]
 }
 
+/// The operands a Syntax block lets a form negate: `c` of `{!}c`.
+fn negated_operands(syntax: &super::document::Block) -> Vec<String> {
+    let mut out = Vec::new();
+    for l in syntax.code() {
+        for (at, _) in l.text.match_indices("{!}") {
+            let name: String = l.text[at + 3..].chars().take_while(|c| is_ident_char(*c)).collect();
+            if !name.is_empty() && !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+/// Whether `code` negates `name`: `!c`, `! c`, `!(c)`, `~c`.
+fn negates(code: &str, name: &str) -> bool {
+    code.match_indices(['!', '~']).any(|(at, _)| {
+        let rest = code[at + 1..].trim_start_matches(|c: char| c == '(' || c.is_whitespace());
+        rest.strip_prefix(name).is_some_and(|after| !after.starts_with(is_ident_char))
+    })
+}
+
+/// A section whose Syntax lets a form negate an operand that neither its
+/// block nor its prose ever negates.
+fn negation(s: &Section) -> Vec<Finding> {
+    let (Some(syntax), Some(semantics)) = (s.block(BlockKind::Syntax), s.block(BlockKind::Semantics)) else {
+        return Vec::new();
+    };
+    let code: String = semantics.code().map(|l| code_of(&l.text)).collect::<Vec<_>>().join("\n");
+    let prose: Vec<&super::document::Line> = s
+        .blocks
+        .iter()
+        .filter(|b| b.kind != BlockKind::Syntax)
+        .flat_map(|b| b.lines.iter().filter(|l| !l.code))
+        .collect();
+    let mut out = Vec::new();
+    for name in negated_operands(syntax) {
+        let written = format!("`!{name}`");
+        if !writes(&code, &name) || negates(&code, &name) || prose.iter().any(|l| l.text.contains(&written)) {
+            continue;
+        }
+        let line = syntax.code().find(|l| l.text.contains(&format!("{{!}}{name}"))).map_or(syntax.line, |l| l.number);
+        let mut f = Finding::of_text(
+            format!("text-negation-{}-{name}", s.number),
+            s.number.clone(),
+            FindingKind::LiteralReading,
+            format!("{{!}}{name}"),
+            format!(
+                "the Syntax lets a form write `!{name}`, but the Semantics block reads `{name}` and never its \
+                 complement, and no sentence says what `!{name}` does"
+            ),
+            vec![
+                format!("{}:{line}: the Syntax writes `{{!}}{name}`.", s.file),
+                format!(
+                    "{}:{}: the Semantics block reads `{name}` as written. Followed as written, a form that writes \
+                     `!{name}` gets the result of the form that writes `{name}`: with `{name}` true, `!{name}` stands \
+                     for false, and the block computes with true.",
+                    s.file, semantics.line
+                ),
+            ],
+        );
+        // The fix: the paragraph that names the operand ends with what its
+        // complement stands for.
+        let named = format!("`{name}`");
+        let paragraph = s
+            .blocks
+            .iter()
+            .filter(|b| b.kind == BlockKind::Description)
+            .flat_map(|b| b.paragraphs())
+            .find(|p| p.iter().any(|l| l.text.contains(&named)));
+        if let Some(last) = paragraph.and_then(|p| p.last().copied()) {
+            let old = last.text.trim_end().to_string();
+            let new = format!(
+                "{old} Where `{name}` is written `!{name}`, the Semantics block reads its complement for `{name}`."
+            );
+            f.repair = Some(Repair { line: last.number, old, new });
+        }
+        out.push(f);
+    }
+    out
+}
+
 /// Every section whose block leaves out a modifier its prose gives an
-/// effect.
+/// effect, or an operand's negation.
 pub fn check(doc: &Document) -> Vec<Finding> {
-    super::each_section(doc, section)
+    let mut out = super::each_section(doc, section);
+    out.extend(super::each_section(doc, negation));
+    out
 }
 
 #[cfg(test)]
@@ -119,5 +207,36 @@ mod tests {
         );
         // A modifier the prose never names is not asked for.
         assert!(found("add{.sat}.f16 d, a, b;", "d = a + b;", "Adds.").is_empty());
+    }
+
+    #[test]
+    fn a_negation_the_block_never_reads_is_a_finding() {
+        let syntax = "set.and.u32 d, a, b, {!}c;";
+        let text = |semantics: &str, notes: &str| {
+            format!(
+                "#### 9.7.6.1. Comparison and Selection Instructions: `set`\n\n`set`\n\nCompare.\n\n\
+                 Syntax\n\n```\n{syntax}\n```\n\nDescription\n\nCompares `a` and `b`, and operand `c` has\ntype \
+                 `.pred`.\n\nSemantics\n\n```\n{semantics}\n```\n\nNotes\n\n{notes}\n"
+            )
+        };
+        let run = |semantics: &str, notes: &str| {
+            let doc = Document { sections: parse_any("made.md", text(semantics, notes).as_bytes()).unwrap() };
+            check(&doc)
+        };
+        let found = run("t = (a == b);\nd = t & c;", "None.");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].id, "text-negation-9.7.6.1-c");
+        let repair = found[0].repair.as_ref().expect("an edit");
+        assert_eq!(repair.old, "type `.pred`.");
+        assert!(repair.new.ends_with("reads its complement for `c`."), "{}", repair.new);
+        // Read negated in the block, or stated in the prose: no finding.
+        for (semantics, notes) in
+            [("d = t & !c;", "None."), ("d = t & ~(c);", "None."), ("d = t & c;", "Where `!c` is written, ...")]
+        {
+            assert!(run(semantics, notes).is_empty(), "{semantics} {notes}");
+        }
+        // A block that never reads `c`, or negates another name, is not this.
+        assert!(run("d = t;", "None.").is_empty());
+        assert_eq!(run("d = t & !cc & c;", "None.").len(), 1);
     }
 }

@@ -695,9 +695,14 @@ pub fn read_units(doc: &Document) -> Vec<String> {
 /// Every name a Syntax block gives a set of values (`.type`, both of
 /// `.atype = .btype = {...}`).
 fn all_set_names(section: &Section) -> Vec<String> {
+    // The name is the last word before each `=`: a Syntax whose sets end
+    // without `;` runs one set's values into the next set's name.
     let names = |s: &String| {
-        let parts: Vec<String> = s.split('=').map(|p| p.trim().to_string()).collect();
-        parts[..parts.len() - 1].to_vec()
+        let parts: Vec<&str> = s.split('=').collect();
+        parts[..parts.len() - 1]
+            .iter()
+            .filter_map(|p| p.split_whitespace().last().map(str::to_string))
+            .collect::<Vec<_>>()
     };
     statements(section).iter().filter(|s| s.contains('=')).flat_map(names).collect()
 }
@@ -736,8 +741,17 @@ fn foreign_placeholders(doc: &Document, all: &[Unit]) -> Vec<Finding> {
             continue;
         }
         let own = syntax_words(section);
+        // The nearest section that names the set: one of the same chapter
+        // before one of another.
+        let near = |o: &Section| o.number.split('.').zip(section.number.split('.')).take_while(|(a, b)| a == b).count();
         let elsewhere = |w: &String| {
-            sections.iter().find(|(o, sets)| o.number != section.number && sets.contains(w)).map(|(o, _)| *o)
+            let mut others: Vec<&Section> = sections
+                .iter()
+                .filter(|(o, sets)| o.number != section.number && sets.contains(w))
+                .map(|(o, _)| *o)
+                .collect();
+            others.sort_by_key(|o| std::cmp::Reverse(near(o)));
+            others.first().copied()
         };
         let prose = |u: &&Unit| {
             u.base_section() == section.number
@@ -748,9 +762,14 @@ fn foreign_placeholders(doc: &Document, all: &[Unit]) -> Vec<Finding> {
         for u in all.iter().filter(prose) {
             for span in u.text.split('`').skip(1).step_by(2) {
                 let Some((opcode, _)) = span.split_once('.') else { continue };
-                if !opcodes.iter().any(|o| o == opcode) || span.contains(char::is_whitespace) {
+                // A form of the instruction (`setp.dtype.f64`), or a
+                // placeholder alone (`.atype`), which the prose gives the
+                // instruction.
+                let alone = opcode.is_empty() && span[1..].chars().all(|c| c.is_ascii_alphanumeric());
+                if !(alone || opcodes.iter().any(|o| o == opcode)) || span.contains(char::is_whitespace) {
                     continue;
                 }
+                let opcode = if alone { opcodes[0].as_str() } else { opcode };
                 for word in span.split('.').skip(1).map(|w| format!(".{w}")) {
                     let Some(other) = elsewhere(&word).filter(|_| !own.contains(&word)) else { continue };
                     seen += 1;
@@ -764,8 +783,9 @@ fn foreign_placeholders(doc: &Document, all: &[Unit]) -> Vec<Finding> {
                         FindingKind::Name,
                         span.to_string(),
                         format!(
-                            "the prose writes {opcode} with `{word}`, a name {opcode}'s Syntax never writes (its \
-                             sets are {names}; `{word}` is {}'s)",
+                            "the prose {} `{word}`, a name {opcode}'s Syntax never writes (its sets are {names}; \
+                             `{word}` is {}'s)",
+                            if alone { "names".to_string() } else { format!("writes {opcode} with") },
                             other.opcode().unwrap_or(&other.number)
                         ),
                         vec![format!(
@@ -887,6 +907,20 @@ mod tests {
         let doc = Document { sections: parse("made.md", bare.as_bytes()).unwrap() };
         let found: Vec<Finding> = check(&doc).into_iter().filter(|f| f.id.contains("-form-")).collect();
         assert_eq!(found[0].repair.as_ref().map(|r| r.new.as_str()), Some("setp.type"));
+        // A placeholder alone in the prose is the instruction's: another
+        // section's is found, the nearest named, and the section's own
+        // name of its kind is the edit.
+        let alone = text.replace("`setp.dtype.f64`", "from `.dtype` to")
+            + &section("9.8.1", "cvt", "cvt.dtype.atype d, a;\n.dtype = { .u32 };\n.atype = { .u8 }", "Nothing.");
+        let doc = Document { sections: parse("made.md", alone.as_bytes()).unwrap() };
+        let found: Vec<Finding> = check(&doc).into_iter().filter(|f| f.id.contains("-form-")).collect();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].summary.starts_with("the prose names `.dtype`, a name setp's"), "{}", found[0].summary);
+        assert!(found[0].summary.ends_with("`.dtype` is set's)"), "{}", found[0].summary);
+        assert_eq!(found[0].repair.as_ref().map(|r| r.new.as_str()), Some(".type"));
+        // The set names of a Syntax whose sets end without `;`.
+        let runs = parse("made.md", alone.as_bytes()).unwrap();
+        assert_eq!(all_set_names(&runs[2]), [".dtype", ".atype"]);
     }
 
     #[test]
