@@ -38,8 +38,10 @@ pub mod semantics;
 pub mod silence;
 pub mod spellings;
 pub mod tables;
+pub mod typing;
 pub mod units;
 pub mod wording;
+pub mod zeros;
 
 use std::path::PathBuf;
 
@@ -163,6 +165,14 @@ impl TextAudit {
 
 /// The findings of a pass that reads one section at a time, over every
 /// section: a section rendered twice speaks once.
+/// Items as a sentence lists them: `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[String]) -> String {
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => items.join(""),
+    }
+}
+
 fn each_section(doc: &Document, pass: impl Fn(&document::Section) -> Vec<Finding>) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
     for s in &doc.sections {
@@ -219,6 +229,8 @@ fn passes(
     findings.extend(defaults::check(document));
     findings.extend(modifiers::check(document));
     findings.extend(mixed::check(document));
+    findings.extend(zeros::check(document));
+    findings.extend(typing::check(document));
     findings.extend(forms::check(document));
     findings.extend(comments::check(document).1);
     (findings, spelling_skipped, helpers.unlisted)

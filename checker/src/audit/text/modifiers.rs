@@ -14,10 +14,11 @@ use super::helpers::{code_of, is_ident_char};
 use crate::audit::finding::{Finding, FindingKind, Repair, Severity};
 
 /// The modifiers that change a result in the normal range, as the Syntax
-/// writes them. `.ftz` is not asked for: it changes subnormals only, which
-/// the chapters state once for every instruction, as a rule apart from
-/// the blocks.
-const MODIFIERS: [&str; 6] = [".sat", ".satfinite", ".relu", ".oob", ".NaN", ".xorsign"];
+/// writes them: a rounding mode (`.rnd`, whose prose names its values) picks
+/// the result of an inexact operation. `.ftz` is not asked for: it changes
+/// subnormals only, which the chapters state once for every instruction, as
+/// a rule apart from the blocks.
+const MODIFIERS: [&str; 7] = [".sat", ".satfinite", ".relu", ".oob", ".NaN", ".xorsign", ".rnd"];
 
 /// Whether `text` writes `word` whole: not as the start of a longer name
 /// (`.sat` in `.satfinite`), nor, for a bare name, the end of one.
@@ -50,13 +51,16 @@ fn section(s: &Section) -> Vec<Finding> {
         .filter_map(|k| s.block(*k))
         .flat_map(|b| b.lines.iter().filter(|l| !l.code))
         .collect();
+    let grammar = super::defaults::grammar(s);
     let mut left: Vec<(&str, String)> = Vec::new();
     for m in MODIFIERS {
         if !writes(&templates, m) || reads(&code, m) {
             continue;
         }
-        // The prose must say what it does: a line that writes it.
-        if let Some(l) = prose.iter().find(|l| writes(&l.text, m)) {
+        // The prose must say what it does: a line that writes it, or one of
+        // its values for a set (`.rn` of `.rnd`).
+        let values = grammar.as_ref().and_then(|g| g.sets.get(m)).cloned().unwrap_or_default();
+        if let Some(l) = prose.iter().find(|l| writes(&l.text, m) || values.iter().any(|v| writes(&l.text, v))) {
             left.push((m, format!("{}:{}: \"{}\"", s.file, l.number, l.text.trim())));
         }
     }
@@ -64,12 +68,12 @@ fn section(s: &Section) -> Vec<Finding> {
         return Vec::new();
     }
     let names: Vec<String> = left.iter().map(|(m, _)| format!("`{m}`")).collect();
+    let listed = super::and_list(&names);
     let mut detail: Vec<String> = left.iter().map(|(_, at)| at.clone()).collect();
     detail.push(format!(
-        "{}:{}: the Semantics block reads none of {}; followed as written, each form computes as if it were absent.",
+        "{}:{}: the Semantics block reads none of {listed}; followed as written, each form computes as if it were absent.",
         s.file,
         semantics.line,
-        names.join(", ")
     ));
     let mut f = Finding::of_text(
         format!("text-modifiers-{}", s.number),
@@ -77,8 +81,7 @@ fn section(s: &Section) -> Vec<Finding> {
         FindingKind::ProseVsPseudocode,
         left[0].0.to_string(),
         format!(
-            "the Syntax allows {} and the prose says what {} does, but the Semantics block never reads {}",
-            names.join(", "),
+            "the Syntax allows {listed}, and the prose says what {} does, but the Semantics block never reads {}",
             if names.len() == 1 { "it" } else { "each" },
             if names.len() == 1 { "it" } else { "them" }
         ),
@@ -198,7 +201,7 @@ mod tests {
         let notes = "`add.sat.f16` clamps the result to [0.0, 1.0].\n\n`.ftz` flushes subnormals. `.NaN` gives NaN.";
         assert_eq!(
             found(syntax, "d = a + b;\nif (isNaN(a)) d = NaN;", notes),
-            ["the Syntax allows `.sat`, `.NaN` and the prose says what each does, but the Semantics block never \
+            ["the Syntax allows `.sat` and `.NaN`, and the prose says what each does, but the Semantics block never \
               reads them"]
         );
         assert_eq!(
@@ -207,6 +210,13 @@ mod tests {
         );
         // A modifier the prose never names is not asked for.
         assert!(found("add{.sat}.f16 d, a, b;", "d = a + b;", "Adds.").is_empty());
+        // A rounding set, by the values the prose names.
+        let rnd = "add{.rnd}.f32 d, a, b;\n.rnd = { .rn, .rz };";
+        assert_eq!(
+            found(rnd, "d = a + b;", "`.rn`\n:   rounds to nearest even"),
+            ["the Syntax allows `.rnd`, and the prose says what it does, but the Semantics block never reads it"]
+        );
+        assert!(found(rnd, "d = round(a + b, rnd);", "`.rn`\n:   rounds to nearest even").is_empty());
     }
 
     #[test]

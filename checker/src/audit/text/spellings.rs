@@ -223,12 +223,7 @@ fn syntax_spelling(word: &str, how: Use, syntax: &SyntaxNames) -> Option<Vec<Str
 }
 
 fn list(names: &[String]) -> String {
-    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-    match quoted.as_slice() {
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-        [] => String::new(),
-    }
+    super::and_list(&names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>())
 }
 
 /// A word the block spells otherwise: the Syntax's names for it, how the
