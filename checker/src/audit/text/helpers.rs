@@ -186,16 +186,20 @@ fn tests_a_type(name: &str) -> bool {
 
 /// A helper named by a verb that the section's Description uses of the
 /// operands (`convert` where it says "Converts input operand `a` from
-/// `.atype` into `.f32`"): the prose says what it does.
+/// `.atype` into `.f32`"), or by a noun it gives an operand ("the length
+/// of `tlist`" for `length(tlist)`): the prose says what it does.
 fn described(s: &Section, name: &str) -> bool {
     if name.len() < 4 || !name.chars().all(|c| c.is_ascii_lowercase()) {
         return false;
     }
     s.block(BlockKind::Description).is_some_and(|b| {
-        b.lines.iter().filter(|l| !l.code).any(|l| {
+        let prose: Vec<&Line> = b.lines.iter().filter(|l| !l.code).collect();
+        let verb = prose.iter().any(|l| {
             let lower = l.text.to_lowercase();
             lower.contains("operand") && lower.split(|c: char| !c.is_ascii_alphabetic()).any(|w| w.starts_with(name))
-        })
+        });
+        let joined = prose.iter().map(|l| l.text.trim().to_lowercase()).collect::<Vec<_>>().join(" ");
+        verb || joined.contains(&format!("{name} of `"))
     })
 }
 
@@ -376,7 +380,8 @@ mod tests {
     }
 
     /// A type test by its name, a verb the Description uses of the
-    /// operands, and the Syntax's set called as a function.
+    /// operands, a noun it gives one, and the Syntax's set called as a
+    /// function.
     #[test]
     fn names_the_text_explains_and_sets_called_as_functions() {
         assert!(
@@ -384,8 +389,8 @@ mod tests {
         );
         let text = "#### 9.7.7.1. Half Precision Comparison Instructions: `set`\n\n`set`\n\nSet.\n\nSyntax\n\n```\n\
                     set.CmpOp.f16 d, a, b;\nset.CmpOp.BoolOp.f16 d, a, b, {!}c;\n.BoolOp = { and, or, xor };\n```\n\n\
-                    Description\n\nConverts input operand `a` to `.f32`.\n\nSemantics\n\n```\n\
-                    t = convert(a) < lookup(b);\nd = isS16(d) ? BoolOp(t, c) : 0;\n```\n";
+                    Description\n\nConverts input operand `a` to `.f32`, below the length\nof `b`.\n\nSemantics\n\n```\n\
+                    t = convert(a) < lookup(b) + length(b);\nd = isS16(d) ? BoolOp(t, c) : 0;\n```\n";
         let doc = Document { sections: super::super::document::parse_any("f.md", text.as_bytes()).unwrap() };
         let found = check(&doc, &TABLE).findings;
         let summaries: Vec<&str> = found.iter().map(|f| f.summary.as_str()).collect();

@@ -12,6 +12,7 @@ pub mod control;
 pub mod coverage;
 pub mod declarations;
 pub mod defaults;
+pub mod directives;
 pub mod document;
 pub mod domains;
 pub mod drift;
@@ -231,6 +232,7 @@ fn passes(
     findings.extend(mixed::check(document));
     findings.extend(zeros::check(document));
     findings.extend(typing::check(document));
+    findings.extend(directives::check(document));
     findings.extend(forms::check(document));
     findings.extend(comments::check(document).1);
     (findings, spelling_skipped, helpers.unlisted)

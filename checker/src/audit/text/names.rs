@@ -485,31 +485,49 @@ fn place_kind(
     mnemonic: &str,
     (i, k): (usize, usize),
 ) -> RegisterKind {
-    if let Some(v) = variant {
-        let mut place = 0;
-        let mut name = 0;
-        for (j, o) in v.operands().iter().enumerate() {
-            if j > 0 {
-                if o.piped {
-                    name += 1;
-                } else {
-                    place += 1;
-                    name = 0;
-                }
-            }
-            if (place, name) == (i, k) {
-                return match o.ty {
-                    OperandType::Pred => RegisterKind::Predicate,
-                    OperandType::Bits(w) => RegisterKind::Data(Some(w)),
-                };
-            }
-        }
+    if let Some(ty) = variant.and_then(|v| operand_at(v, (i, k))) {
+        return match ty {
+            OperandType::Pred => RegisterKind::Predicate,
+            OperandType::Bits(w) => RegisterKind::Data(Some(w)),
+        };
     }
     let syntax_name = template.and_then(|t| t.operands.get(i)).and_then(|names| names.get(k));
     if k > 0 || syntax_name.is_some_and(|n| n == "p" || n == "q" || predicates.contains(n)) {
         return RegisterKind::Predicate;
     }
+    // An instruction of another section the catalogue models in other
+    // forms (`setp.eq.f32`, where the integer `setp` is modelled): a place
+    // that every modelled form of its opcode gives a predicate is one.
+    let opcode = mnemonic.split('.').next().unwrap_or_default();
+    let forms: Vec<ptx_spec::Variant> =
+        ptx_spec::Variant::all().into_iter().filter(|v| v.mnemonic().split('.').next() == Some(opcode)).collect();
+    if variant.is_none()
+        && !forms.is_empty()
+        && forms.iter().all(|v| matches!(operand_at(v, (i, k)), Some(OperandType::Pred)))
+    {
+        return RegisterKind::Predicate;
+    }
     RegisterKind::Data(if (i, k) == (0, 0) { destination_width(mnemonic) } else { None })
+}
+
+/// The type of a variant's operand in place `i`, name `k` of that place.
+fn operand_at(v: &ptx_spec::Variant, (i, k): (usize, usize)) -> Option<OperandType> {
+    let mut place = 0;
+    let mut name = 0;
+    for (j, o) in v.operands().iter().enumerate() {
+        if j > 0 {
+            if o.piped {
+                name += 1;
+            } else {
+                place += 1;
+                name = 0;
+            }
+        }
+        if (place, name) == (i, k) {
+            return Some(o.ty);
+        }
+    }
+    None
 }
 
 /// The width of the type qualifier of an instruction that writes one type
@@ -959,6 +977,10 @@ mod tests {
         // constant and the sink are no register.
         let consistent = section(syntax, "dp4a.u32.u32 d|p, a, b, c;\n@!p dp4a.u32.u32 _, a, 1, c;");
         assert!(!check(&consistent).iter().any(|f| f.id.contains("predicate-register")));
+        // A form the catalogue does not model, of an opcode whose modelled
+        // forms all write a predicate there (`setp`), writes a predicate.
+        let setp = section(syntax, "setp.eq.f32 p, y, 0;\n@!p dp4a.u32.u32 d, a, b, c;");
+        assert!(!check(&setp).iter().any(|f| f.id.contains("predicate-register")));
     }
 
     #[test]

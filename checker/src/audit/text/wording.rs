@@ -136,6 +136,35 @@ fn known(word: &str, dict: &HashSet<String>, glossary: &HashSet<String>) -> bool
     let singular = [lower.strip_suffix("es"), lower.strip_suffix('s')];
     [word, &lower, &capital, stem].iter().any(|w| known(w))
         || singular.iter().flatten().any(|w| w.len() > 1 && known(w))
+        || american(&lower).iter().any(|w| known(w))
+}
+
+/// The American spellings of a British one the dictionary may list
+/// (`behaviour` as `behavior`, `normalise` as `normalize`): the document
+/// is written in American English, and a British spelling is a variant,
+/// not a misspelling.
+fn american(lower: &str) -> Vec<String> {
+    const ENDINGS: [(&str, &str); 8] = [
+        ("our", "or"),
+        ("ours", "ors"),
+        ("ise", "ize"),
+        ("ised", "ized"),
+        ("ises", "izes"),
+        ("ising", "izing"),
+        ("isation", "ization"),
+        ("tre", "ter"),
+    ];
+    let mut out: Vec<String> = ENDINGS
+        .iter()
+        .filter_map(|(gb, us)| lower.strip_suffix(gb).filter(|stem| stem.len() >= 3).map(|stem| format!("{stem}{us}")))
+        .collect();
+    // `behaviours` and `behavioural` keep `our` inside the word.
+    if let Some(at) = lower.find("our") {
+        if at > 2 {
+            out.push(format!("{}or{}", &lower[..at], &lower[at + 3..]));
+        }
+    }
+    out
 }
 
 /// An abbreviation: two or more capitals and no small letter, with an
@@ -273,10 +302,24 @@ pub fn structure(doc: &Document) -> Vec<Finding> {
         }
         out.extend(heading(doc, s));
     }
-    for group in &STRUCTURE.introductions {
-        if let Some(s) = doc.section(group) {
-            out.extend(introduction(doc, s));
+    // The groups the table names, and any other whose introduction lists
+    // its instructions, each in code (9.7.12's `bra`, `call`, ...).
+    let mut groups: Vec<&Section> = STRUCTURE.introductions.iter().filter_map(|g| doc.section(g)).collect();
+    for s in doc.first_renderings() {
+        let prefix = format!("{}.", s.number);
+        let has_subsections = doc.sections.iter().any(|t| t.number.starts_with(&prefix));
+        let items = group_list(s);
+        let in_code = items.len() > 1
+            && items.iter().all(|(l, _)| {
+                let t = l.text.trim();
+                t.strip_prefix("* ").or_else(|| t.strip_prefix("- ")).is_some_and(|i| i.starts_with('`'))
+            });
+        if has_subsections && in_code && !groups.iter().any(|g| g.number == s.number) {
+            groups.push(s);
         }
+    }
+    for s in groups {
+        out.extend(introduction(doc, s));
     }
     out
 }
@@ -287,7 +330,10 @@ fn label_content(s: &Section, b: &Block) -> Vec<Finding> {
     let key = b.kind.key();
     let mut out = Vec::new();
     let code: Vec<&Line> = b.code().filter(|l| !l.text.trim().is_empty()).collect();
-    if rule.content == Content::Code && code.is_empty() {
+    // A rule stated in words with its code in spans (9.7.12.2's Semantics:
+    // "If `{!}p` then instruction") holds code all the same.
+    let spans = b.lines.iter().any(|l| !l.code && l.text.matches('`').count() >= 2);
+    if rule.content == Content::Code && code.is_empty() && !spans {
         out.push(finding(
             format!("text-label-{}-{key}", s.number),
             s,
@@ -298,8 +344,15 @@ fn label_content(s: &Section, b: &Block) -> Vec<Finding> {
         ));
     }
     if !rule.mentions.is_empty() {
-        for p in b.paragraphs() {
-            let text = p.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join(" ").to_lowercase();
+        let paragraphs = b.paragraphs();
+        let said = |p: &Vec<&Line>| p.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join(" ").to_lowercase();
+        for (i, p) in paragraphs.iter().enumerate() {
+            // A lead-in (`Supported on following architectures:`) is read
+            // with the list it introduces.
+            let mut text = said(p);
+            if text.trim_end().ends_with(':') {
+                text += &paragraphs.get(i + 1).map(said).unwrap_or_default();
+            }
             if !rule.mentions.iter().any(|m| text.contains(&m.to_lowercase())) {
                 out.push(finding(
                     format!("text-label-{}-{key}-{}", s.number, p[0].number),
@@ -345,11 +398,15 @@ fn instructions(b: &Block) -> Vec<(&Line, String)> {
         .collect()
 }
 
+/// A title's words: lower case, hyphens read as spaces.
+fn words_of(t: &str) -> Vec<String> {
+    t.to_lowercase().replace('-', " ").split_whitespace().map(str::to_string).collect()
+}
+
 /// Two titles with the same words, written with other hyphens, spacing or
 /// case.
 fn same_words(a: &str, b: &str) -> bool {
-    let words = |t: &str| t.to_lowercase().replace('-', " ").split_whitespace().map(str::to_string).collect::<Vec<_>>();
-    words(a) == words(b)
+    words_of(a) == words_of(b)
 }
 
 /// The section's heading against its group's title and its Syntax block.
@@ -488,7 +545,10 @@ fn introduction(doc: &Document, s: &Section) -> Vec<Finding> {
     let listed: Vec<&str> = items.iter().map(|(_, n)| n.as_str()).collect();
     let defined: Vec<&str> = subsections.iter().filter_map(|t| t.opcode()).collect();
     for name in &defined {
-        if !listed.contains(name) {
+        // A section of one form of a listed instruction (9.7.3's
+        // `rcp.approx.ftz.f64`, of `rcp`) is listed with it.
+        let form_of = |n: &&str| name.strip_prefix(*n).is_some_and(|rest| rest.starts_with('.'));
+        if !listed.contains(name) && !listed.iter().any(form_of) {
             out.push(finding(
                 format!("text-list-{}-missing-{name}", s.number),
                 s,
@@ -527,9 +587,25 @@ fn introduction(doc: &Document, s: &Section) -> Vec<Finding> {
             line,
         ));
     }
-    // The sentence that introduces the list names the group by its title.
+    // The sentence that introduces the list names the group by its title:
+    // the words it gives the instructions (`The logical shift instructions
+    // are:`) are a run of the title's, hyphens and case aside. A shorter
+    // name (`The comparison instructions` of Half Precision Comparison) is
+    // the same group; one that leaves a word out of the middle
+    // (`extended-precision arithmetic` of Extended-Precision Integer
+    // Arithmetic) or adds one is another.
     let sentence = lead_sentence(s, first.number);
-    if !sentence.to_lowercase().contains(&s.title.to_lowercase()) {
+    let title: Vec<String> = words_of(&s.title);
+    let lower = sentence.to_lowercase();
+    let named: Vec<String> = lower
+        .split_once(" instructions")
+        .map(|(before, _)| words_of(before.rsplit_once("the ").map_or(before, |(_, n)| n)))
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|w| !matches!(w.as_str(), "following" | "ptx"))
+        .collect();
+    let run = named.is_empty() || title.windows(named.len()).any(|w| w == named.as_slice());
+    if !run {
         out.push(finding(
             format!("text-list-{}-title", s.number),
             s,
@@ -639,6 +715,23 @@ fn is_definition(text: &str) -> bool {
     })
 }
 
+/// Whether a code line is a statement that PTX ends with `;`. Not a
+/// label alone (`L1:`), a brace that opens or closes a block (`{`, `}`, a
+/// header's `... {`), a block written on one line (`{ instructionList }`),
+/// an elision (`...`, a definition whose body is elided), a header whose
+/// body's `{` opens the next line (`.func dispatch (.reg .u32 fptr)`), or
+/// a line an operand list runs on from (`,`, `(`).
+fn is_statement(text: &str, next: Option<&str>) -> bool {
+    let t = text.trim();
+    let label = t
+        .strip_suffix(':')
+        .is_some_and(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '%')));
+    let block = t.starts_with('{') && t.ends_with('}');
+    let opens = t.ends_with('{') || t.starts_with('}');
+    let header = next.is_some_and(|n| n.trim_start().starts_with('{'));
+    !(label || block || opens || header || t.ends_with("...") || t.ends_with([',', '(']))
+}
+
 /// Malformed code: example and syntax lines without their `;`, brackets
 /// that do not pair in a code span or a code block, a code span left open,
 /// and code spans that begin or end with punctuation that is not code.
@@ -647,13 +740,14 @@ pub fn code(doc: &Document) -> Vec<Finding> {
     for s in &doc.sections {
         for b in &s.blocks {
             if matches!(b.kind, BlockKind::Examples | BlockKind::Syntax) {
-                for (n, (l, text)) in instructions(b).into_iter().enumerate() {
-                    // A Syntax block's qualifier sets run over several lines,
-                    // each but the last ending in a comma.
+                let lines = instructions(b);
+                for (n, (l, text)) in lines.iter().enumerate() {
+                    let (l, text) = (*l, text.clone());
                     // A set's definition (`.type = { .f16, .f16x2 }`) is
                     // grammar, not an instruction: its `;` is typography.
                     let definition = b.kind == BlockKind::Syntax && is_definition(&text);
-                    if !(definition || text.ends_with(';') || (b.kind == BlockKind::Syntax && text.ends_with(','))) {
+                    let next = lines.get(n + 1).map(|(_, t)| t.as_str());
+                    if !(definition || text.ends_with(';') || !is_statement(&text, next)) {
                         let f = finding(
                             format!("text-code-{}-{}-terminator-{}", s.number, b.kind.key(), n + 1),
                             s,
@@ -845,6 +939,15 @@ mod tests {
         let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
         let ids: Vec<String> = super::code(&doc).into_iter().map(|f| f.id).collect();
         assert_eq!(ids, ["text-code-9.7.4.9-syntax-terminator-3", "text-code-9.7.4.9-examples-terminator-1"]);
+        // Labels, braces, elisions, a header before its body's `{` and a
+        // block on one line are no statements; a guarded instruction is.
+        let program = "#### 9.7.12.4. Control Flow Instructions: `brx.idx`\n\n`brx.idx`\n\nSyntax\n\n```\n\
+                       { instructionList }\n```\n\nExamples\n\n```\n.func foo () {\n    ...\nL1:\n    bra L1;\n}\n\
+                       .func (.reg .u32 rv) bar (.reg .u32 a) ...\n.func dispatch (.reg .u32 fptr)\n{\n\
+                       @!p div.f32 ratio,x,y\n@q bra L23;\n}\n```\n";
+        let doc = Document { sections: parse_any("made.md", program.as_bytes()).unwrap() };
+        let ids: Vec<String> = super::code(&doc).into_iter().map(|f| f.id).collect();
+        assert_eq!(ids, ["text-code-9.7.12.4-examples-terminator-9"]);
     }
 
     /// The words each spelling finding names, with its section.
@@ -871,6 +974,34 @@ mod tests {
     }
 
     #[test]
+    fn any_group_that_lists_its_instructions_in_code_is_read() {
+        let section = |n: &str, name: &str| {
+            format!("#### {n}. Control Flow Instructions: `{name}`\n\n`{name}`\n\nBranch.\n\nSyntax\n\n```\n{name} tgt;\n```\n\n")
+        };
+        let text = "#### 9.7.12. Control Flow Instructions\n\nThe following PTX instructions are available:\n\n\
+                    * `bra`\n* `call`\n\n"
+            .to_string()
+            + &section("9.7.12.1", "bra")
+            + &section("9.7.12.2", "brx.idx")
+            + &section("9.7.12.3", "call");
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        let ids: Vec<String> =
+            super::structure(&doc).into_iter().map(|f| f.id).filter(|i| i.starts_with("text-list")).collect();
+        assert_eq!(ids, ["text-list-9.7.12-missing-brx.idx"]);
+    }
+
+    #[test]
+    fn british_spellings_are_variants() {
+        let dict: HashSet<String> =
+            ["behavior", "behavioral", "normalize", "center", "color", "for"].iter().map(|w| w.to_string()).collect();
+        let none = HashSet::new();
+        for w in ["behaviour", "Behaviour", "behavioural", "normalise", "centre", "colour"] {
+            assert!(super::known(w, &dict, &none), "{w}");
+        }
+        assert!(!super::known("moniter", &dict, &none) && !super::known("four", &dict, &none));
+    }
+
+    #[test]
     fn abbreviations_plurals_and_terms_of_the_document_are_not_misspellings() {
         // `CTA` and `SIMD's` are abbreviations, `radians` the plural of a
         // word the list has; `Frob` is written in three sections.
@@ -889,11 +1020,10 @@ mod tests {
         let summaries: Vec<String> = spelling(&d, &dict).into_iter().map(|f| f.summary).collect();
         assert_eq!(
             summaries,
-            [
-                "`bitsize` is in neither the dictionary nor the PTX glossary; the document writes `bit-size` elsewhere",
-                "`behaviour` is in neither the dictionary nor the PTX glossary; the document writes `behavior` elsewhere",
-            ]
+            ["`bitsize` is in neither the dictionary nor the PTX glossary; the document writes `bit-size` elsewhere",]
         );
+        // `behaviour` beside `behavior` is a British variant, which no
+        // reader misreads: no finding (`american`).
     }
 
     #[test]
