@@ -141,7 +141,7 @@ fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
 /// Every example of a section without a model that fits none of its
 /// Syntax lines.
 pub fn check(doc: &Document) -> Vec<Finding> {
-    let modelled: Vec<String> = ptx_spec::Variant::all().iter().map(|v| v.section().to_string()).collect();
+    let modelled = super::modelled_sections();
     super::each_section(doc, |s| section(s, &modelled))
 }
 

@@ -166,6 +166,12 @@ impl TextAudit {
 
 /// The findings of a pass that reads one section at a time, over every
 /// section: a section rendered twice speaks once.
+/// The sections the catalogue models: their examples and operands are read
+/// against its variants, not against the text alone.
+fn modelled_sections() -> Vec<String> {
+    ptx_spec::Variant::all().iter().map(|v| v.section().to_string()).collect()
+}
+
 /// Items as a sentence lists them: `a`, `a and b`, `a, b and c`.
 fn and_list(items: &[String]) -> String {
     match items.split_last() {

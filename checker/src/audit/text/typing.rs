@@ -76,15 +76,16 @@ fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
         return Vec::new();
     }
     let Some(g) = grammar(s) else { return Vec::new() };
-    let Some(line) =
-        g.templates.iter().find(|t| t.split_whitespace().next().is_some_and(|m| type_slots(m, &g.sets) >= 2))
-    else {
-        return Vec::new();
-    };
+    let two_types: Vec<&String> = g
+        .templates
+        .iter()
+        .filter(|t| t.split_whitespace().next().is_some_and(|m| type_slots(m, &g.sets) >= 2))
+        .collect();
+    let Some(line) = two_types.first() else { return Vec::new() };
     let line = line.split_whitespace().collect::<Vec<_>>().join(" ");
     let said = sentences(s);
     let mut all: Vec<String> = Vec::new();
-    for t in g.templates.iter().filter(|t| t.split_whitespace().next().is_some_and(|m| type_slots(m, &g.sets) >= 2)) {
+    for t in &two_types {
         for o in operands(t) {
             if !all.contains(&o) {
                 all.push(o);
@@ -127,7 +128,7 @@ fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
 /// Every section without a model whose two-type forms leave an operand's
 /// type unstated.
 pub fn check(doc: &Document) -> Vec<Finding> {
-    let modelled: Vec<String> = ptx_spec::Variant::all().iter().map(|v| v.section().to_string()).collect();
+    let modelled = super::modelled_sections();
     super::each_section(doc, |s| section(s, &modelled))
 }
 
