@@ -17,15 +17,24 @@ use ptx_spec::assumption::{self, Assumption};
 use ptx_spec::bv::{Algebra, BitVec, Concrete};
 use ptx_spec::catalogue::carry::{Arith, FLAG_NAME};
 use ptx_spec::catalogue::{
-    add_sub::AddSub, bit_count::BitCount, bit_field::BitField, compare_select::CompareSelect, div_rem::DivRem,
-    min_max::MinMax, mul_mad::MulMad, shift::Shift,
+    add_sub::AddSub,
+    bit_count::BitCount,
+    bit_field::{BitField, Mode},
+    compare_select::CompareSelect,
+    div_rem::DivRem,
+    min_max::MinMax,
+    mul_mad::MulMad,
+    shift::Shift,
 };
 use ptx_spec::catalogue::{Inputs, Out, Outputs, Type, Variant};
 use ptx_spec::family::bit_count::{fns_parts, fns_reading, FnsMagnitude};
 
-use crate::audit::readings::add_sub::{abs_saturating, neg_saturating};
+use crate::audit::readings::add_sub::{abs_saturating, neg_saturating, neg_sign_bit_flip};
 use crate::audit::readings::bit_count::{bfind_int_shift, bfind_negate, clz_c_precedence, fns_base_unchecked};
-use crate::audit::readings::bit_field::{bfe_sign_reading, bfe_zero_past_msb, szext_pseudocode, BfeSign, SzextRepair};
+use crate::audit::readings::bit_field::{
+    bfe_sign_reading, bfe_start_rule_first, bfe_zero_past_msb, bmsk_position_unwrapped, bmsk_signed_operands,
+    bmsk_width_top, szext_pseudocode, szext_wrap_mod_33, BfeSign, BmskLimit, SzextRepair,
+};
 use crate::audit::readings::carry::{carry_reading, CarryReading};
 use crate::audit::readings::compare::{compare_reading, CompareReading};
 use crate::audit::readings::compare_select::{selp_quieting, slct_sign_bit};
@@ -134,6 +143,19 @@ pub enum Formula {
     BfeSign(BfeSign),
     /// bfe with the field's bits past the msb read as 0.
     BfeZeroPastMsb,
+    /// bfe.s with a start past the msb filling d with a's msb even for a
+    /// zero length.
+    BfeStartRuleFirst,
+    /// neg flipping only the sign bit.
+    NegSignBitFlip,
+    /// szext.wrap with N taken modulo 33, so that N = 32 keeps a.
+    SzextWrapMod33,
+    /// bmsk.clamp with a and b read as signed values.
+    BmskSignedOperands,
+    /// bmsk.wrap with the position a not wrapped.
+    BmskPositionUnwrapped,
+    /// bmsk with a width outside the Notes' range read as given.
+    BmskWidthLimited(BmskLimit),
     /// szext's Semantics block with its last line repaired as given.
     Szext(SzextRepair),
     /// dp4a's or dp2a's Semantics block with its extract helpers' element
@@ -349,6 +371,27 @@ impl Formula {
             }
             (Formula::BfeZeroPastMsb, Variant::BitField(BitField::Bfe(t))) => {
                 one(bfe_zero_past_msb(alg, t.is_signed(), get("a"), get("b"), get("c")))
+            }
+            (Formula::BfeStartRuleFirst, Variant::BitField(BitField::Bfe(t))) if t.is_signed() => {
+                one(bfe_start_rule_first(alg, model()[0].value, get("a"), get("b")))
+            }
+            (Formula::NegSignBitFlip, Variant::AddSub(AddSub::Neg(_))) => one(neg_sign_bit_flip(alg, get("a"))),
+            (Formula::SzextWrapMod33, Variant::BitField(BitField::Szext(Mode::Wrap, t))) => {
+                one(szext_wrap_mod_33(alg, t.is_signed(), get("a"), get("b")))
+            }
+            (Formula::BmskSignedOperands, Variant::BitField(BitField::Bmsk(Mode::Clamp))) => {
+                Some(variant.semantics(alg, &bmsk_signed_operands(alg, get("a"), get("b"))))
+            }
+            (Formula::BmskPositionUnwrapped, Variant::BitField(BitField::Bmsk(Mode::Wrap))) => {
+                one(bmsk_position_unwrapped(alg, model()[0].value, get("a")))
+            }
+            (Formula::BmskWidthLimited(limit), Variant::BitField(BitField::Bmsk(mode))) => {
+                let bound = bmsk_width_top(mode);
+                let how = match limit {
+                    BmskLimit::Clamped => Restrict::Clamp { bound },
+                    BmskLimit::OutOfContract => Restrict::OutOfContract { bound },
+                };
+                Some(restricted_outputs(alg, variant, ins, &["b"], how))
             }
             (Formula::Szext(repair), Variant::BitField(BitField::Szext(mode, t))) => {
                 one(szext_pseudocode(alg, mode, t.is_signed(), repair, get("a"), get("b")))
@@ -688,6 +731,25 @@ pub const PASSAGES: &[Passage] = &[
         adopted: "model",
         examples: &[],
         assumption: Some(&assumption::ABS_NEG_MIN),
+    },
+    Passage {
+        id: "neg-negate-the-sign",
+        section: "9.7.1.11",
+        fragment: "Negate the sign of",
+        question: "whether negating the sign is two's complement negation or flipping the sign bit alone",
+        variants: &["neg.s32"],
+        readings: &[
+            model("two's complement negation, as the block's d = -a: 1 gives -1", Text::Pseudocode),
+            Reading {
+                name: "sign-bit-flip",
+                says: "the sign bit flipped and the other bits kept (sign-magnitude negation): 1 gives 0x80000001",
+                text: Text::Prose,
+                formula: Formula::NegSignBitFlip,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: None,
     },
     Passage {
         id: "div-by-zero-unspecified",
@@ -1039,6 +1101,26 @@ pub const PASSAGES: &[Passage] = &[
         examples: &[],
         assumption: None,
     },
+    Passage {
+        id: "bfe-empty-field-past-msb",
+        section: "9.7.1.19",
+        fragment: "If the bit field length is zero, the result is zero",
+        question:
+            "which of the Description's two rules holds for a zero length at a start past the msb, where both apply",
+        variants: &["bfe.s32", "bfe.s64"],
+        readings: &[
+            model("the zero-length rule: d = 0, as the block's len == 0 test gives a sign bit of 0", Text::Pseudocode),
+            Reading {
+                name: "start-rule-first",
+                says: "the start-position rule: d filled with a's msb, all ones for a negative a",
+                text: Text::Prose,
+                formula: Formula::BfeStartRuleFirst,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: None,
+    },
     restriction(
         "bfe-operand-range",
         "9.7.1.19",
@@ -1106,6 +1188,93 @@ pub const PASSAGES: &[Passage] = &[
             outputs: &[0],
         }],
         assumption: Some(&assumption::SZEXT_MASK_OR_ZERO),
+    },
+    Passage {
+        id: "szext-wrapped-value",
+        section: "9.7.1.21",
+        fragment: "the wrapped value of N",
+        question: "what the wrapped value of a width N of 32 or more is under .wrap: no sentence says what N wraps by",
+        variants: &["szext.wrap.s32", "szext.wrap.u32"],
+        readings: &[
+            model("N modulo 32, as the block's b & 0x1f: N = 32 gives 0, and so a result of 0", Text::Pseudocode),
+            Reading {
+                name: "modulo-33",
+                says: "N wrapped into 0..32, the widths the Description gives a meaning: N = 32 keeps all of a",
+                text: Text::Prose,
+                formula: Formula::SzextWrapMod33,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: None,
+    },
+    Passage {
+        id: "bmsk-operand-sign",
+        section: "9.7.1.22",
+        fragment: "a >= 32",
+        question: "whether the .b32 operands a and b, which the block compares with 32, are unsigned or signed",
+        variants: &["bmsk.clamp.b32"],
+        readings: &[
+            model("unsigned: a position or width of 0x80000000 or more is 32 or higher", Text::Other),
+            Reading {
+                name: "signed",
+                says: "signed, as a C int compares: a negative position or width is below 32, and only its low \
+                       five bits (a & 0x1f) count",
+                text: Text::C,
+                formula: Formula::BmskSignedOperands,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: None,
+    },
+    Passage {
+        id: "bmsk-wrap-of-position",
+        section: "9.7.1.22",
+        fragment: "the wrapped value of `b`",
+        question: "whether .wrap also wraps the position a, of which the Description says nothing",
+        variants: &["bmsk.wrap.b32"],
+        readings: &[
+            model("a is taken modulo 32, as the block's a & 0x1f: a = 33 gives a mask from bit 1", Text::Pseudocode),
+            Reading {
+                name: "position-unwrapped",
+                says: "only b wraps, as the Description says: a position of 32 or more lies past bit 31, and the \
+                       mask is 0",
+                text: Text::Prose,
+                formula: Formula::BmskPositionUnwrapped,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: None,
+    },
+    Passage {
+        id: "bmsk-width-limited",
+        section: "9.7.1.22",
+        fragment: "is limited to range",
+        question: "what a width outside the Notes' range (0..32 under .clamp, 0..31 under .wrap) does",
+        variants: &["bmsk.clamp.b32", "bmsk.wrap.b32"],
+        readings: &[
+            model(
+                "the block: under .clamp a width of 32 or more is 32, under .wrap it is taken modulo 32",
+                Text::Pseudocode,
+            ),
+            Reading {
+                name: "clamped",
+                says: "a width above the range counts as its top in either mode: 31 under .wrap",
+                text: Text::Prose,
+                formula: Formula::BmskWidthLimited(BmskLimit::Clamped),
+            },
+            Reading {
+                name: "out-of-contract",
+                says: "a width above the range is not allowed: the result is undefined",
+                text: Text::Prose,
+                formula: Formula::BmskWidthLimited(BmskLimit::OutOfContract),
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: None,
     },
     Passage {
         id: "dot-element-order",

@@ -17,3 +17,9 @@ pub fn neg_saturating<A: Algebra>(alg: &A, a: A::Bv) -> A::Bv {
     let min = signed_min(alg, a);
     alg.ite(alg.eq(a, min), signed_max(alg, a), alg.bvneg(a))
 }
+
+/// neg with "negate the sign" read as sign-magnitude negation (passage
+/// neg-negate-the-sign): the sign bit flipped, the other bits kept.
+pub fn neg_sign_bit_flip<A: Algebra>(alg: &A, a: A::Bv) -> A::Bv {
+    alg.bvxor(a, signed_min(alg, a))
+}

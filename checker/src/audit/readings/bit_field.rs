@@ -3,6 +3,7 @@
 
 use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::bit_field::*;
+use ptx_spec::catalogue::{Type, Variant};
 use ptx_spec::family::bit_field::*;
 /// Readings of bfe's sentence on the sign bit of a signed field, kept for
 /// the audit (passage bfe-sign-bit). Each gives the sign bit for a non-empty
@@ -116,4 +117,59 @@ pub fn szext_pseudocode<A: Algebra>(
         SzextRepair::Swapped => alg.ite(set, k(0), mask),
     };
     alg.bvor(alg.bvand(a, alg.bvnot(mask)), tail)
+}
+
+/// bfe.s32/.s64 with the Description's rule for a start past the msb taken
+/// before its rule for a zero length (passage bfe-empty-field-past-msb): a
+/// start past the msb fills d with a's msb whatever the length.
+pub fn bfe_start_rule_first<A: Algebra>(alg: &A, model: A::Bv, a: A::Bv, b: A::Bv) -> A::Bv {
+    let w = alg.width(a);
+    let past = alg.bvugt(byte(alg, b, w), alg.constant(w, u128::from(w - 1)));
+    alg.ite(past, alg.sign_extend(w - 1, alg.bit(a, w - 1)), model)
+}
+
+/// szext.wrap with "the wrapped value of N" read as N brought into 0..32,
+/// the widths the Description gives a meaning, by wrapping modulo 33 (passage
+/// szext-wrapped-value): N = 32 keeps all of a, where N mod 32 gives 0.
+pub fn szext_wrap_mod_33<A: Algebra>(alg: &A, signed: bool, a: A::Bv, b: A::Bv) -> A::Bv {
+    let ty = if signed { Type::S32 } else { Type::U32 };
+    let n = alg.bvurem(b, alg.constant(32, 33));
+    let clamp = Variant::BitField(BitField::Szext(Mode::Clamp, ty));
+    clamp.semantics(alg, &[a, n])[0].value
+}
+
+/// How bmsk's Notes' "limited to range" (0..32 under .clamp, 0..31 under
+/// .wrap) takes a width outside its range (passage bmsk-width-limited).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BmskLimit {
+    /// A width above the range counts as its top: 31 under .wrap.
+    Clamped,
+    /// A width above the range is not allowed: the result is undefined.
+    OutOfContract,
+}
+
+/// The top of the range bmsk's Notes give the width in `mode`.
+pub fn bmsk_width_top(mode: Mode) -> u128 {
+    match mode {
+        Mode::Clamp => 32,
+        Mode::Wrap => 31,
+    }
+}
+
+/// bmsk.clamp with `a` and `b` read as signed 32-bit values (passage
+/// bmsk-operand-sign): the block's `a >= 32` and `b >= 32` then fail for a
+/// negative value, which keeps only its low five bits (`a & 0x1f`).
+pub fn bmsk_signed_operands<A: Algebra>(alg: &A, a: A::Bv, b: A::Bv) -> [A::Bv; 2] {
+    let low = |x: A::Bv| {
+        let negative = alg.bvslt(x, alg.constant(32, 0));
+        alg.ite(negative, alg.bvand(x, alg.constant(32, 0x1f)), x)
+    };
+    [low(a), low(b)]
+}
+
+/// bmsk.wrap with the position `a` taken as it is, since the Description
+/// wraps only `b` (passage bmsk-wrap-of-position): a position of 32 or more
+/// lies past bit 31, and the mask is 0.
+pub fn bmsk_position_unwrapped<A: Algebra>(alg: &A, model: A::Bv, a: A::Bv) -> A::Bv {
+    alg.ite(alg.bvuge(a, alg.constant(32, 32)), alg.constant(32, 0), model)
 }

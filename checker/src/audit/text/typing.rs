@@ -1,17 +1,27 @@
-//! Operands whose type no sentence gives, in forms of two types. By the
-//! document's convention an instruction's operands have its type
-//! (`add.s32 d, a, b`), so a Syntax line of one type types them all. A line
-//! that writes two types (`add.f32.atype d, a, c`, `set.CmpOp.dtype.stype
-//! d, a, b`) leaves the convention nothing to go by: which operand has
-//! which type, and so which registers an assembler accepts for it, is the
-//! prose's to say. Each operand of such a line that no sentence of the
+//! Operands whose type no sentence gives. By the document's convention an
+//! instruction's operands have its type (`add.s32 d, a, b`), so a Syntax
+//! line of one type types them all, unless the text leaves the convention:
+//! - a line that writes two types (`add.f32.atype d, a, c`,
+//!   `set.CmpOp.dtype.stype d, a, b`) gives it nothing to go by;
+//! - a section that types some operands in words (szext's "Operand `b` is
+//!   an unsigned 32-bit value") and not the others leaves the others to a
+//!   convention it does not state;
+//! - a section that types none, where most sections of its chapter type
+//!   theirs (9.7.1: add, min, popc, bfe...), is the exception to its
+//!   chapter's own practice.
+//!
+//! A chapter whose introduction states a rule for every operand (9.7.8's
+//! "operands of any type, provided the operands are of the same size")
+//! leaves no one-type line open. Each operand that no sentence of the
 //! Description or Notes names beside a type (`` Operand `c` has type
-//! `.pred` ``, `` Converts input operand `a` from `.atype` ``) is open.
-//! One finding per section; sections the catalogue models are typed by it
-//! (the names pass asks there).
+//! `.pred` ``, `` Operands `a` and `d` have the same type as the
+//! instruction type ``) is open: which registers an assembler accepts for
+//! it is the prose's to say. One finding per section.
+
+use std::collections::BTreeMap;
 
 use super::captions::type_word;
-use super::defaults::grammar;
+use super::defaults::{grammar, Grammar};
 use super::document::{BlockKind, Document, Section};
 use crate::audit::finding::{Finding, FindingKind};
 
@@ -60,50 +70,138 @@ fn sentences(s: &Section) -> Vec<String> {
     out
 }
 
-/// Whether a sentence names `operand` beside a type: a type qualifier's
-/// code span, a predicate, or a width.
+/// Whether a sentence gives `operand` a type: names it beside a type
+/// qualifier's code span, a predicate, a width, the instruction's type
+/// (`have the same type as the instruction type`, `The type of the
+/// operation represents the types of the `a` and `b` operands`), or speaks
+/// of all operands at once (`All operands are of the same type and size`).
 fn types(sentence: &str, operand: &str) -> bool {
-    if !sentence.contains(&format!("`{operand}`")) {
+    let lower = sentence.to_ascii_lowercase();
+    if lower.contains("all operands") && lower.contains("type") {
+        return true;
+    }
+    if !names(sentence, operand) {
         return false;
     }
     let spans = sentence.split('`').skip(1).step_by(2);
-    let lower = sentence.to_ascii_lowercase();
-    spans.into_iter().any(|c| c.starts_with('.') && is_type(c)) || lower.contains("predicate") || lower.contains("-bit")
+    spans.into_iter().any(|c| c.starts_with('.') && is_type(c))
+        || ["predicate", "-bit", "instruction type", "same type", "type of the operation"]
+            .iter()
+            .any(|w| lower.contains(w))
 }
 
-fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
-    if modelled.contains(&s.number) {
-        return Vec::new();
-    }
-    let Some(g) = grammar(s) else { return Vec::new() };
-    let two_types: Vec<&String> = g
-        .templates
-        .iter()
-        .filter(|t| t.split_whitespace().next().is_some_and(|m| type_slots(m, &g.sets) >= 2))
-        .collect();
-    let Some(line) = two_types.first() else { return Vec::new() };
-    let line = line.split_whitespace().collect::<Vec<_>>().join(" ");
-    let said = sentences(s);
+/// Whether a sentence names an operand: in code or bold, or, for a name
+/// longer than a letter (`offset`, `membermask`), as a word of its own.
+fn names(sentence: &str, operand: &str) -> bool {
+    sentence.contains(&format!("`{operand}`"))
+        || sentence.contains(&format!("**{operand}**"))
+        || (operand.len() > 1 && sentence.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').any(|w| w == operand))
+}
+
+/// Whether a sentence gives `operand` a predicate: a predicate is never of
+/// the instruction's type, so saying so leaves the convention standing.
+fn predicate(sentence: &str, operand: &str) -> bool {
+    names(sentence, operand) && sentence.to_ascii_lowercase().contains("predicate")
+}
+
+/// The operands of a set of Syntax lines, each once, in order.
+fn operands_of(lines: &[&String]) -> Vec<String> {
     let mut all: Vec<String> = Vec::new();
-    for t in &two_types {
+    for t in lines {
         for o in operands(t) {
             if !all.contains(&o) {
                 all.push(o);
             }
         }
     }
+    all
+}
+
+/// The section's Syntax lines with `slots` type slots (2 stands for two or
+/// more).
+fn lines_with(g: &Grammar, slots: usize) -> Vec<&String> {
+    let count = |t: &String| t.split_whitespace().next().map_or(0, |m| type_slots(m, &g.sets).min(2));
+    g.templates.iter().filter(|t| count(t) == slots).collect()
+}
+
+/// The operands of the section's one-type lines that a sentence types,
+/// predicates aside.
+fn typed_operands(s: &Section) -> Vec<String> {
+    let Some(g) = grammar(s) else { return Vec::new() };
+    let said = sentences(s);
+    let typed = |o: &String| said.iter().any(|x| types(x, o)) && !said.iter().any(|x| predicate(x, o));
+    operands_of(&lines_with(&g, 1)).into_iter().filter(typed).collect()
+}
+
+/// What a section's chapter says of its operands' types: whether its
+/// introduction states a rule for all of them (9.7.8's "operands of any
+/// type, provided the operands are of the same size"), and which of its
+/// sections type theirs in a sentence, of how many with one-type forms.
+#[derive(Default)]
+struct Chapter {
+    rule: bool,
+    typing: Vec<String>,
+    of: usize,
+}
+
+/// The chapter of a section: its number less the last part (`9.7.1` for
+/// `9.7.1.10`).
+fn chapter_of(number: &str) -> &str {
+    number.rsplit_once('.').map_or(number, |(c, _)| c)
+}
+
+fn chapters(doc: &Document) -> BTreeMap<String, Chapter> {
+    let mut out: BTreeMap<String, Chapter> = BTreeMap::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for s in &doc.sections {
+        if seen.contains(&s.number.as_str()) {
+            continue;
+        }
+        seen.push(&s.number);
+        let intro: Vec<&str> = s.intro.iter().map(|l| l.text.trim()).collect();
+        let states = intro.join(" ").split(". ").any(|x| {
+            let x = x.to_ascii_lowercase();
+            x.contains("operands") && (x.contains("type") || x.contains("size"))
+        });
+        if states {
+            out.entry(s.number.clone()).or_default().rule = true;
+        }
+        if grammar(s).is_some_and(|g| !lines_with(&g, 1).is_empty()) {
+            let c = out.entry(chapter_of(&s.number).to_string()).or_default();
+            c.of += 1;
+            if !typed_operands(s).is_empty() {
+                c.typing.push(s.number.clone());
+            }
+        }
+    }
+    out
+}
+
+fn list(names: &[&String]) -> String {
+    super::and_list(&names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>())
+}
+
+fn have(open: &[&String]) -> String {
+    format!("{} {}", list(open), if open.len() == 1 { "has" } else { "have" })
+}
+
+/// A two-type line's operands no sentence types.
+fn two_types(s: &Section, g: &Grammar) -> Option<Finding> {
+    let two = lines_with(g, 2);
+    let line = two.first()?.split_whitespace().collect::<Vec<_>>().join(" ");
+    let said = sentences(s);
+    let all = operands_of(&two);
     let open: Vec<&String> = all.iter().filter(|o| !said.iter().any(|x| types(x, o))).collect();
     if open.is_empty() {
-        return Vec::new();
+        return None;
     }
     let typed: Vec<&String> = all.iter().filter(|o| !open.contains(o)).collect();
-    let list = |names: &[&String]| super::and_list(&names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>());
     let others = if typed.is_empty() {
         String::new()
     } else {
         format!(" (of its operands, a sentence types only {})", list(&typed))
     };
-    vec![Finding::of_text(
+    Some(Finding::of_text(
         format!("text-typing-{}", s.number),
         s.number.clone(),
         FindingKind::Ambiguity,
@@ -111,7 +209,7 @@ fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
         format!(
             "the Syntax line `{line}` writes two types, and no sentence says which {} {}{others}",
             if open.len() == 1 { "type" } else { "types" },
-            if open.len() == 1 { format!("{} has", list(&open)) } else { format!("{} have", list(&open)) }
+            have(&open)
         ),
         vec![format!(
             "{}: section {}'s Description and Notes name {} beside no type; with two types on the line, the \
@@ -122,14 +220,72 @@ fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
             list(&open),
             if open.len() == 1 { "it" } else { "them" }
         )],
-    )]
+    ))
 }
 
-/// Every section without a model whose two-type forms leave an operand's
-/// type unstated.
+/// A one-type line's operands no sentence types, where the section or its
+/// chapter has left the convention: the section types some of its operands
+/// and not the others, or it types none where most sections of its chapter
+/// type theirs. A chapter whose introduction states a rule for every
+/// operand leaves nothing open.
+fn one_type(s: &Section, g: &Grammar, chapter: &Chapter) -> Option<Finding> {
+    let one = lines_with(g, 1);
+    let line = one.first()?.split_whitespace().collect::<Vec<_>>().join(" ");
+    let said = sentences(s);
+    let all = operands_of(&one);
+    let open: Vec<&String> = all.iter().filter(|o| !said.iter().any(|x| types(x, o))).collect();
+    let typed: Vec<&String> =
+        all.iter().filter(|o| !open.contains(o) && !said.iter().any(|x| predicate(x, o))).collect();
+    if open.is_empty() || chapter.rule {
+        return None;
+    }
+    let why = if !typed.is_empty() {
+        format!(
+            "a sentence types {} and none the rest: having typed some operands in words, the section leaves the \
+             others to a convention it does not state",
+            list(&typed)
+        )
+    } else if 2 * chapter.typing.len() > chapter.of {
+        let named: Vec<String> = chapter.typing.iter().take(3).cloned().collect();
+        format!(
+            "{} of the chapter's {} sections give their operands' types in a sentence ({}{}), and no sentence \
+             states the rule for the rest",
+            chapter.typing.len(),
+            chapter.of,
+            named.join(", "),
+            if chapter.typing.len() > 3 { ", ..." } else { "" }
+        )
+    } else {
+        return None;
+    };
+    Some(Finding::of_text(
+        format!("text-typing-{}", s.number),
+        s.number.clone(),
+        FindingKind::Ambiguity,
+        line.clone(),
+        format!("no sentence says which type {} in `{line}`", have(&open)),
+        vec![format!(
+            "{}: section {}'s Description and Notes name {} beside no type; {why}. Which registers an assembler \
+             accepts for {}, and how its bits are read, is the reader's guess.",
+            s.file,
+            s.number,
+            list(&open),
+            if open.len() == 1 { "it" } else { "them" }
+        )],
+    ))
+}
+
+fn section(s: &Section, chapters: &BTreeMap<String, Chapter>) -> Vec<Finding> {
+    let Some(g) = grammar(s) else { return Vec::new() };
+    let none = Chapter::default();
+    let chapter = chapters.get(chapter_of(&s.number)).unwrap_or(&none);
+    two_types(s, &g).or_else(|| one_type(s, &g, chapter)).into_iter().collect()
+}
+
+/// Every section whose forms leave an operand's type unstated.
 pub fn check(doc: &Document) -> Vec<Finding> {
-    let modelled = super::modelled_sections();
-    super::each_section(doc, |s| section(s, &modelled))
+    let chapters = chapters(doc);
+    super::each_section(doc, |s| section(s, &chapters))
 }
 
 #[cfg(test)]
@@ -159,6 +315,51 @@ mod tests {
         let set = "set.CmpOp.dtype.stype d, a, b, {!}c;\n.dtype = { .u32 };\n.stype = { .f16 };";
         let f = found(set, "Operand `c` has type `.pred`.");
         assert!(f[0].summary.contains("which types `d`, `a` and `b` have"), "{}", f[0].summary);
+    }
+
+    /// A chapter of sections, each a one-type Syntax line and a
+    /// Description, after an introduction.
+    fn chapter(intro: &str, sections: &[(&str, &str)]) -> Vec<Finding> {
+        let mut text = format!("### 9.7.1. Integer Arithmetic Instructions\n\n{intro}\n\n");
+        for (k, (syntax, description)) in sections.iter().enumerate() {
+            let name = syntax.split('.').next().unwrap();
+            text += &format!(
+                "#### 9.7.1.{}. Integer Arithmetic Instructions: `{name}`\n\n`{name}`\n\nDo.\n\n\
+                 Syntax\n\n```\n{syntax}\n```\n\nDescription\n\n{description}\n\n",
+                k + 1
+            );
+        }
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        check(&doc)
+    }
+
+    #[test]
+    fn a_section_that_types_some_operands_leaves_the_others_open() {
+        let f =
+            chapter("Integer instructions.", &[("szext.type d, a, b;", "Operand `b` is an unsigned 32-bit value.")]);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].summary, "no sentence says which type `d` and `a` have in `szext.type d, a, b;`");
+        assert!(f[0].detail[0].contains("a sentence types `b` and none the rest"), "{}", f[0].detail[0]);
+        // A predicate is never of the instruction's type: saying so leaves
+        // the convention standing.
+        let f = chapter("Integer instructions.", &[("shfl.b32 d|p, a;", "The predicate `p` is set where it ran.")]);
+        assert!(f.is_empty(), "{f:?}");
+    }
+
+    #[test]
+    fn a_section_that_types_none_where_its_chapter_types_is_open() {
+        let typed = ("add.type d, a, b;", "Operands `d`, `a` and `b` have type `.type`.");
+        let also = ("min.type d, a, b;", "Operands `d`, `a` and `b` have the same type as the instruction type.");
+        let silent = ("abs.type d, a;", "Take the absolute value of `a`.");
+        let f = chapter("Integer instructions.", &[typed, also, silent]);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].section, "9.7.1.3");
+        assert!(f[0].detail[0].contains("2 of the chapter's 3 sections"), "{}", f[0].detail[0]);
+        // Where most sections say nothing, the convention holds.
+        assert!(chapter("Integer instructions.", &[typed, silent, silent]).is_empty());
+        // An introduction that states the rule for every operand settles it.
+        let rule = "Unless its section says otherwise, the operands of each instruction have the instruction type.";
+        assert!(chapter(rule, &[typed, also, silent]).is_empty());
     }
 
     #[test]
