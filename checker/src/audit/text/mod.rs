@@ -19,6 +19,7 @@ pub mod drift;
 pub mod exponents;
 pub mod flow;
 pub mod forms;
+pub mod immediates;
 pub mod helpers;
 pub mod judge;
 pub mod labels;
@@ -238,6 +239,7 @@ fn passes(
     findings.extend(mixed::check(document));
     findings.extend(zeros::check(document));
     findings.extend(typing::check(document));
+    findings.extend(immediates::check(document));
     findings.extend(directives::check(document));
     findings.extend(forms::check(document));
     findings.extend(comments::check(document).1);

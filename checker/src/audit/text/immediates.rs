@@ -1,0 +1,181 @@
+//! Where an immediate may stand. An example that writes a constant in an
+//! operand's place (`and.b32 x, q, 0xff`, `shf.l.clamp.b32 r1, r0, r0, 16`)
+//! shows that the operand may be one; an emulator author or an assembler
+//! writer needs the rule, not one instance of it: which operands may be
+//! immediates, and which must be registers. A section whose examples put an
+//! immediate in an operand's place, where no sentence of the section or of
+//! its chapter's introduction says which operands may be immediates, leaves
+//! the rule to the examples. A sentence states it when it speaks of
+//! immediates (or constants) and of operands: one that names the operand
+//! (`immLut is an integer constant`), or one on the operands in general
+//! (`any source operand may be an immediate`). The introduction of 9.7.1
+//! ("in register and constant immediate forms") says that immediates exist,
+//! not where. One finding per section.
+
+use super::document::{BlockKind, Document, Section};
+use crate::audit::finding::{Finding, FindingKind};
+
+/// Whether an operand token is a constant: a decimal, hexadecimal, octal or
+/// binary integer, with its sign, or a float in decimal or PTX's hex form
+/// (`0f3f800000`).
+fn is_immediate(token: &str) -> bool {
+    let t = token.trim().trim_start_matches(['-', '+', '~', '!']);
+    t.chars().next().is_some_and(|c| c.is_ascii_digit())
+        && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '.')
+        && !t.contains("..")
+}
+
+/// The comma-separated operand groups of an instruction or a Syntax line
+/// (`d[|p], a, b, {!}c;` gives four); a group written `d|p` keeps its
+/// first name.
+fn groups(operands: &str) -> Vec<String> {
+    operands
+        .trim()
+        .trim_end_matches(';')
+        .split(',')
+        .map(|g| {
+            let g = g.trim().trim_start_matches("{!}").trim_start_matches('!');
+            g.split(['[', '|', ' ']).next().unwrap_or_default().trim().to_string()
+        })
+        .filter(|g| !g.is_empty())
+        .collect()
+}
+
+/// Whether a sentence names an operand: in code or bold, or as a word.
+fn names(sentence: &str, operand: &str) -> bool {
+    sentence.contains(&format!("`{operand}`"))
+        || sentence.contains(&format!("**{operand}**"))
+        || (operand.len() > 1 && sentence.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').any(|w| w == operand))
+}
+
+/// The sentences of a section's Description and Notes, and of its
+/// chapter's introduction.
+fn sentences(doc: &Document, s: &Section) -> Vec<String> {
+    let mut lines: Vec<Vec<&str>> = Vec::new();
+    for b in s.blocks.iter().filter(|b| matches!(b.kind, BlockKind::Description | BlockKind::Notes)) {
+        for p in b.paragraphs() {
+            lines.push(p.iter().map(|l| l.text.trim()).collect());
+        }
+    }
+    let chapter = s.number.rsplit_once('.').map_or("", |(c, _)| c);
+    if let Some(intro) = doc.sections.iter().find(|x| x.number == chapter) {
+        lines.push(intro.intro.iter().map(|l| l.text.trim()).collect());
+    }
+    lines.iter().flat_map(|p| p.join(" ").split(". ").map(str::to_string).collect::<Vec<_>>()).collect()
+}
+
+/// Whether a sentence says `operand` may (or may not) be an immediate.
+fn states(sentence: &str, operand: &str) -> bool {
+    let lower = sentence.to_ascii_lowercase();
+    let about = lower.contains("immediate") || lower.contains("constant");
+    let general =
+        ["operand", "source", "argument"].iter().any(|w| lower.contains(w)) && !lower.contains("immediate forms");
+    about && (names(sentence, operand) || general)
+}
+
+fn section(doc: &Document, s: &Section) -> Vec<Finding> {
+    let (Some(examples), Some(opcode)) = (s.block(BlockKind::Examples), s.opcode()) else { return Vec::new() };
+    let Some(syntax) = s.block(BlockKind::Syntax) else { return Vec::new() };
+    // The operand names of the Syntax's lines of the opcode, by position.
+    let templates: Vec<Vec<String>> = syntax
+        .code()
+        .filter_map(|l| {
+            let text = l.text.split("//").next().unwrap_or_default().trim();
+            let (mnemonic, rest) = text.split_once(char::is_whitespace)?;
+            let m = mnemonic.strip_prefix(opcode)?;
+            (m.is_empty() || m.starts_with(['.', '{'])).then(|| groups(rest))
+        })
+        .collect();
+    let said = sentences(doc, s);
+    let mut open: Vec<(String, String)> = Vec::new();
+    for l in examples.code() {
+        let code = l.text.split("//").next().unwrap_or_default();
+        let body = crate::ptx::parse::without_guard(code).trim();
+        let Some((mnemonic, rest)) = body.split_once(char::is_whitespace) else { continue };
+        if !mnemonic.strip_prefix(opcode).is_some_and(|r| r.is_empty() || r.starts_with('.')) {
+            continue;
+        }
+        let written = groups(rest);
+        let Some(names) = templates.iter().find(|t| t.len() == written.len()) else { continue };
+        for (name, token) in names.iter().zip(&written) {
+            let stated = said.iter().any(|x| states(x, name));
+            if is_immediate(token) && !stated && !open.iter().any(|(n, _)| n == name) {
+                open.push((name.clone(), body.to_string()));
+            }
+        }
+    }
+    let Some((_, example)) = open.first() else { return Vec::new() };
+    let list: Vec<String> = open.iter().map(|(n, _)| format!("`{n}`")).collect();
+    let (list, them) = (super::and_list(&list), if open.len() == 1 { "it" } else { "them" });
+    let one = if open.len() == 1 { "an immediate" } else { "immediates" };
+    vec![Finding::of_text(
+        format!("text-immediates-{}", s.number),
+        s.number.clone(),
+        FindingKind::Ambiguity,
+        example.clone(),
+        format!(
+            "the examples write {list} as {one} (`{example}`), and no sentence says which operands may be \
+             immediates"
+        ),
+        vec![format!(
+            "{}: section {}'s Description and Notes, and its chapter's introduction, say nothing of where an \
+             immediate may stand; the examples show {list} as one, and leave open whether the other operands \
+             may be, and whether {them} may be in every form.",
+            s.file, s.number
+        )],
+    )]
+}
+
+/// Every section whose examples put an immediate where no sentence says
+/// one may stand.
+pub fn check(doc: &Document) -> Vec<Finding> {
+    super::each_section(doc, |s| section(doc, s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::text::document::parse_any;
+
+    fn found(intro: &str, description: &str, examples: &str) -> Vec<Finding> {
+        let text = format!(
+            "### 9.7.8. Logic and Shift Instructions\n\n{intro}\n\n\
+             #### 9.7.8.1. Logic and Shift Instructions: `and`\n\n`and`\n\nAnd.\n\n\
+             Syntax\n\n```\nand.type d, a, b;\n```\n\nDescription\n\n{description}\n\n\
+             Examples\n\n```\n{examples}\n```\n"
+        );
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        check(&doc)
+    }
+
+    #[test]
+    fn an_example_immediate_no_sentence_allows_is_found() {
+        let f = found(
+            "Bit-wise operations.",
+            "Compute `a` and `b`.",
+            "and.b32 x, q, r;\nand.b32 sign, fpvalue, 0x80000000;",
+        );
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(
+            f[0].summary,
+            "the examples write `b` as an immediate (`and.b32 sign, fpvalue, 0x80000000;`), and no sentence says \
+             which operands may be immediates"
+        );
+        // Saying that immediate forms exist is not saying where.
+        assert_eq!(
+            found("Instructions in register and constant immediate forms.", "And.", "and.b32 x, q, 1;").len(),
+            1
+        );
+    }
+
+    #[test]
+    fn a_sentence_on_immediates_settles_it() {
+        assert!(found("Any source operand may be an immediate.", "And.", "and.b32 x, q, 1;").is_empty());
+        assert!(found("Bit-wise.", "Operand `b` may be an immediate.", "and.b32 x, q, 1;").is_empty());
+        assert!(found("Bit-wise.", "And.", "and.b32 x, q, r;\n@p and.pred p, q, r;").is_empty());
+        // A register whose name starts with a digit does not exist; a label
+        // or a name is no immediate.
+        assert!(!is_immediate("r1") && !is_immediate("%r1") && !is_immediate("L1"));
+        assert!(is_immediate("-1") && is_immediate("0x96") && is_immediate("0f3f800000") && is_immediate("1.0"));
+    }
+}
