@@ -456,10 +456,12 @@ mod tests {
         // and 55 until the order of a block's writes and reads, registers
         // of two widths and the order of the shuffle's slots were read, and
         // 60 until the prose questions of careful readers (`text/reads/`)
-        // began to be asked, each a defect of its own.
+        // began to be asked, each a defect of its own, and 70 until the
+        // questions of their second, held-out round were (operand types,
+        // immediates, notation, bmsk's and bfi's unstated cases).
         let seeds = |s: &String| s.starts_with("9.7.1") || s.starts_with("9.7.8") || s == "9.7.9.5";
         let on_seeds = all().iter().filter(|rc| rc.sections.iter().any(seeds)).count();
-        assert!(!all().is_empty() && on_seeds <= 70, "at most 70 root causes on the seed sections: {on_seeds}");
+        assert!(!all().is_empty() && on_seeds <= 75, "at most 75 root causes on the seed sections: {on_seeds}");
         for rc in all() {
             assert!(!rc.findings.is_empty(), "{}: no sites", rc.id);
             assert!(!rc.edits.is_empty() && !rc.problem.trim().is_empty(), "{}", rc.id);

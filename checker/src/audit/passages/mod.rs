@@ -32,8 +32,9 @@ use ptx_spec::family::bit_count::{fns_parts, fns_reading, FnsMagnitude};
 use crate::audit::readings::add_sub::{abs_saturating, neg_saturating, neg_sign_bit_flip};
 use crate::audit::readings::bit_count::{bfind_int_shift, bfind_negate, clz_c_precedence, fns_base_unchecked};
 use crate::audit::readings::bit_field::{
-    bfe_sign_reading, bfe_start_rule_first, bfe_zero_past_msb, bmsk_position_unwrapped, bmsk_signed_operands,
-    bmsk_width_top, szext_pseudocode, szext_wrap_mod_33, BfeSign, BmskLimit, SzextRepair,
+    bfe_sign_reading, bfe_start_rule_first, bfe_zero_past_msb, bfi_whole_or_nothing, bmsk_position_unwrapped,
+    bmsk_signed_operands, bmsk_width_top, bmsk_wrap_around, szext_pseudocode, szext_wrap_mod_33, BfeSign, BmskLimit,
+    SzextRepair,
 };
 use crate::audit::readings::carry::{carry_reading, CarryReading};
 use crate::audit::readings::compare::{compare_reading, CompareReading};
@@ -156,6 +157,10 @@ pub enum Formula {
     BmskPositionUnwrapped,
     /// bmsk with a width outside the Notes' range read as given.
     BmskWidthLimited(BmskLimit),
+    /// bmsk.wrap with a mask past bit 31 wrapped around to bit 0.
+    BmskWrapAround,
+    /// bfi with a field that does not fit whole leaving b.
+    BfiWholeOrNothing,
     /// szext's Semantics block with its last line repaired as given.
     Szext(SzextRepair),
     /// dp4a's or dp2a's Semantics block with its extract helpers' element
@@ -384,6 +389,12 @@ impl Formula {
             }
             (Formula::BmskPositionUnwrapped, Variant::BitField(BitField::Bmsk(Mode::Wrap))) => {
                 one(bmsk_position_unwrapped(alg, model()[0].value, get("a")))
+            }
+            (Formula::BmskWrapAround, Variant::BitField(BitField::Bmsk(Mode::Wrap))) => {
+                one(bmsk_wrap_around(alg, get("a"), get("b")))
+            }
+            (Formula::BfiWholeOrNothing, Variant::BitField(BitField::Bfi(_))) => {
+                one(bfi_whole_or_nothing(alg, model()[0].value, get("b"), get("c"), get("d")))
             }
             (Formula::BmskWidthLimited(limit), Variant::BitField(BitField::Bmsk(mode))) => {
                 let bound = bmsk_width_top(mode);
@@ -1138,6 +1149,29 @@ pub const PASSAGES: &[Passage] = &[
         &BFI_RANGE,
     ),
     Passage {
+        id: "bfi-field-past-msb",
+        section: "9.7.1.20",
+        fragment: "If the start position is beyond the msb of the input, the result is",
+        question: "what a field that starts inside the word and ends past its msb inserts: the Description covers a \
+                   zero length and a start past the msb, not a field cut short",
+        variants: &["bfi.b32", "bfi.b64"],
+        readings: &[
+            model(
+                "the bits that fit, from the start up to the msb; the rest of the field is dropped",
+                Text::Pseudocode,
+            ),
+            Reading {
+                name: "whole-or-nothing",
+                says: "a field that does not fit whole leaves b, as a field that starts past the msb does",
+                text: Text::Other,
+                formula: Formula::BfiWholeOrNothing,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: None,
+    },
+    Passage {
         id: "szext-mask-or-zero",
         section: "9.7.1.21",
         fragment: "sign_bit ? mask | 0",
@@ -1242,6 +1276,26 @@ pub const PASSAGES: &[Passage] = &[
                        mask is 0",
                 text: Text::Prose,
                 formula: Formula::BmskPositionUnwrapped,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: None,
+    },
+    Passage {
+        id: "bmsk-mask-past-bit-31",
+        section: "9.7.1.22",
+        fragment: "Generates a 32-bit mask starting from the bit position",
+        question: "what a mask whose position and width together pass bit 31 holds: no sentence says it stops there",
+        variants: &["bmsk.wrap.b32"],
+        readings: &[
+            model("the bits from the position up to bit 31, as the block's sum-overflow test gives", Text::Pseudocode),
+            Reading {
+                name: "wrap-around",
+                says: "the bits past bit 31 wrapped around to bit 0, a rotated run of ones, as .wrap may be read: \
+                       a = 30, b = 4 gives 0xc0000003",
+                text: Text::Other,
+                formula: Formula::BmskWrapAround,
             },
         ],
         adopted: "model",

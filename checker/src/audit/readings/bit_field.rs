@@ -173,3 +173,25 @@ pub fn bmsk_signed_operands<A: Algebra>(alg: &A, a: A::Bv, b: A::Bv) -> [A::Bv; 
 pub fn bmsk_position_unwrapped<A: Algebra>(alg: &A, model: A::Bv, a: A::Bv) -> A::Bv {
     alg.ite(alg.bvuge(a, alg.constant(32, 32)), alg.constant(32, 0), model)
 }
+
+/// bfi with a field that does not fit whole (its start inside the word, its
+/// end past the msb) read as the start-past-msb rule reads a field past the
+/// msb: the result is b (passage bfi-field-past-msb).
+pub fn bfi_whole_or_nothing<A: Algebra>(alg: &A, model: A::Bv, b: A::Bv, c: A::Bv, d: A::Bv) -> A::Bv {
+    let w = alg.width(b);
+    let (pos, len) = (byte(alg, c, w), byte(alg, d, w));
+    let past = alg.bvugt(alg.bvadd(pos, len), alg.constant(w, u128::from(w)));
+    alg.ite(past, b, model)
+}
+
+/// bmsk.wrap with a mask that passes bit 31 wrapped around to bit 0, as a
+/// rotated run of ones (passage bmsk-mask-past-bit-31): a = 30, b = 4 gives
+/// bits 30, 31, 0 and 1.
+pub fn bmsk_wrap_around<A: Algebra>(alg: &A, a: A::Bv, b: A::Bv) -> A::Bv {
+    let k = |v: u128| alg.constant(32, v);
+    let (a1, b1) = (alg.bvand(a, k(0x1f)), alg.bvand(b, k(0x1f)));
+    let ones = low_ones(alg, b1);
+    // A shift by 32 (a1 = 0) reads 0: no bit comes round.
+    let rotated = alg.bvor(alg.bvshl(ones, a1), alg.bvlshr(ones, alg.bvsub(k(32), a1)));
+    alg.ite(alg.is_zero(b1), k(0), rotated)
+}

@@ -13,6 +13,7 @@
 //! not where. One finding per section.
 
 use super::document::{BlockKind, Document, Section};
+use super::names_operand as names;
 use crate::audit::finding::{Finding, FindingKind};
 
 /// Whether an operand token is a constant: a decimal, hexadecimal, octal or
@@ -39,13 +40,6 @@ fn groups(operands: &str) -> Vec<String> {
         })
         .filter(|g| !g.is_empty())
         .collect()
-}
-
-/// Whether a sentence names an operand: in code or bold, or as a word.
-fn names(sentence: &str, operand: &str) -> bool {
-    sentence.contains(&format!("`{operand}`"))
-        || sentence.contains(&format!("**{operand}**"))
-        || (operand.len() > 1 && sentence.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').any(|w| w == operand))
 }
 
 /// The sentences of a section's Description and Notes, and of its
@@ -97,6 +91,11 @@ fn section(doc: &Document, s: &Section) -> Vec<Finding> {
         }
         let written = groups(rest);
         let Some(names) = templates.iter().find(|t| t.len() == written.len()) else { continue };
+        // An example whose every source is an immediate shows that each may
+        // be one: no operand of its form is left to guess.
+        if written.iter().skip(1).all(|t| is_immediate(t)) {
+            continue;
+        }
         for (name, token) in names.iter().zip(&written) {
             let stated = said.iter().any(|x| states(x, name));
             if is_immediate(token) && !stated && !open.iter().any(|(n, _)| n == name) {
@@ -173,6 +172,8 @@ mod tests {
         assert!(found("Any source operand may be an immediate.", "And.", "and.b32 x, q, 1;").is_empty());
         assert!(found("Bit-wise.", "Operand `b` may be an immediate.", "and.b32 x, q, 1;").is_empty());
         assert!(found("Bit-wise.", "And.", "and.b32 x, q, r;\n@p and.pred p, q, r;").is_empty());
+        // An example whose every source is an immediate leaves none to guess.
+        assert!(found("Bit-wise.", "And.", "and.b32 x, 1, 2;").is_empty());
         // A register whose name starts with a digit does not exist; a label
         // or a name is no immediate.
         assert!(!is_immediate("r1") && !is_immediate("%r1") && !is_immediate("L1"));

@@ -27,6 +27,7 @@ pub mod lanes;
 pub mod mixed;
 pub mod modifiers;
 pub mod names;
+pub mod notations;
 pub mod operands;
 pub mod operators;
 pub mod optional;
@@ -173,6 +174,14 @@ fn modelled_sections() -> Vec<String> {
     ptx_spec::Variant::all().iter().map(|v| v.section().to_string()).collect()
 }
 
+/// Whether a sentence names an operand: in code or bold, or, for a name
+/// longer than a letter (`offset`, `membermask`), as a word of its own.
+fn names_operand(sentence: &str, operand: &str) -> bool {
+    sentence.contains(&format!("`{operand}`"))
+        || sentence.contains(&format!("**{operand}**"))
+        || (operand.len() > 1 && sentence.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').any(|w| w == operand))
+}
+
 /// Items as a sentence lists them: `a`, `a and b`, `a, b and c`.
 fn and_list(items: &[String]) -> String {
     match items.split_last() {
@@ -240,6 +249,7 @@ fn passes(
     findings.extend(zeros::check(document));
     findings.extend(typing::check(document));
     findings.extend(immediates::check(document));
+    findings.extend(notations::check(document));
     findings.extend(directives::check(document));
     findings.extend(forms::check(document));
     findings.extend(comments::check(document).1);

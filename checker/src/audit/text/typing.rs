@@ -23,6 +23,7 @@ use std::collections::BTreeMap;
 use super::captions::type_word;
 use super::defaults::{grammar, Grammar};
 use super::document::{BlockKind, Document, Section};
+use super::names_operand as names;
 use crate::audit::finding::{Finding, FindingKind};
 
 /// Whether a qualifier names a type: `.f32`, `.bf16x2`, `.atype`, `.pred`.
@@ -84,18 +85,22 @@ fn types(sentence: &str, operand: &str) -> bool {
         return false;
     }
     let spans = sentence.split('`').skip(1).step_by(2);
-    spans.into_iter().any(|c| c.starts_with('.') && is_type(c))
-        || ["predicate", "-bit", "instruction type", "same type", "type of the operation"]
-            .iter()
-            .any(|w| lower.contains(w))
+    // A span may take the sentence's full stop inside it (`` `.b32.` ``).
+    spans.into_iter().any(|c| c.starts_with('.') && is_type(c.trim_end_matches('.')))
+        || ["predicate", "instruction type", "same type", "type of the operation"].iter().any(|w| lower.contains(w))
+        || width_beside(sentence, operand)
 }
 
-/// Whether a sentence names an operand: in code or bold, or, for a name
-/// longer than a letter (`offset`, `membermask`), as a word of its own.
-fn names(sentence: &str, operand: &str) -> bool {
-    sentence.contains(&format!("`{operand}`"))
-        || sentence.contains(&format!("**{operand}**"))
-        || (operand.len() > 1 && sentence.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').any(|w| w == operand))
+/// Whether a width (`32-bit`) stands within a few words of the operand's
+/// name: `Operand `b` is an unsigned 32-bit value` types `b`, where "a
+/// 32-bit mask starting from the bit position specified in operand `a`"
+/// is the width of the result, not of `a`.
+fn width_beside(sentence: &str, operand: &str) -> bool {
+    const NEAR: usize = 4;
+    let words: Vec<&str> = sentence.split_whitespace().collect();
+    let at: Vec<usize> = (0..words.len()).filter(|&k| names(words[k], operand)).collect();
+    let widths = (0..words.len()).filter(|&k| words[k].contains("-bit"));
+    widths.into_iter().any(|w| at.iter().any(|&k| k.abs_diff(w) <= NEAR))
 }
 
 /// Whether a sentence gives `operand` a predicate: a predicate is never of
@@ -340,6 +345,15 @@ mod tests {
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(f[0].summary, "no sentence says which type `d` and `a` have in `szext.type d, a, b;`");
         assert!(f[0].detail[0].contains("a sentence types `b` and none the rest"), "{}", f[0].detail[0]);
+        // A width far from the name is another thing's: here the result's.
+        let f = chapter(
+            "Integer instructions.",
+            &[(
+                "bmsk.b32 d, a, b;",
+                "Generates a 32-bit mask from the bit position in operand `a`. Operand `b` is a 32-bit value.",
+            )],
+        );
+        assert_eq!(f[0].summary, "no sentence says which type `d` and `a` have in `bmsk.b32 d, a, b;`");
         // A predicate is never of the instruction's type: saying so leaves
         // the convention standing.
         let f = chapter("Integer instructions.", &[("shfl.b32 d|p, a;", "The predicate `p` is set where it ran.")]);

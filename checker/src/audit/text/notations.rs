@@ -1,0 +1,267 @@
+//! Notations of the Semantics blocks that are not C, and that no sentence
+//! defines: the absolute value written with bars (`d = |a|`), and bit
+//! ranges, which the blocks write three ways (`a[0:15]` with the low bit
+//! first, `b[4:0]` with the high bit first, `t<47..16>`). Read as C, `|a|`
+//! does not parse, `a[0:15]` is no expression and `t<47..16>` compares;
+//! read as notation, whether a range is inclusive and which end is bit 0 is
+//! the reader's guess, and a block that writes the low bit first beside
+//! one that writes it last says it twice, differently. A notation counts
+//! as defined where a sentence of the section's Description or Notes, or
+//! of its chapter's introduction, writes it in code (`` `x[j:i]` is bits i
+//! through j of x ``). One finding per section, naming each notation the
+//! block uses with its first site, and the other ways the document writes
+//! a bit range.
+
+use super::document::{BlockKind, Document, Section};
+use crate::audit::finding::{Finding, FindingKind, Repair};
+
+/// A notation of the blocks that C does not have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Notation {
+    /// `|a|`: the absolute value.
+    Bars,
+    /// `a[0:15]`, `b[4:0]`: a range of bits in brackets.
+    Brackets,
+    /// `t<47..16>`: a range of bits in angle brackets.
+    Angles,
+}
+
+impl Notation {
+    fn name(self) -> &'static str {
+        match self {
+            Notation::Bars => "bars for the absolute value",
+            Notation::Brackets => "a bit range in brackets",
+            Notation::Angles => "a bit range in angle brackets",
+        }
+    }
+}
+
+/// Whether `c` may stand in a bound of a bit range: `0`, `15`, `2n-1`.
+fn bound_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | ' ')
+}
+
+/// Every notation of a line of code, each with the text it is written as.
+fn notations(line: &str) -> Vec<(Notation, String)> {
+    let code = line.split("//").next().unwrap_or_default();
+    let chars: Vec<char> = code.chars().collect();
+    let mut out = Vec::new();
+    let after_name = |k: usize| k > 0 && (chars[k - 1].is_ascii_alphanumeric() || chars[k - 1] == '_');
+    let mut k = 0;
+    while k < chars.len() {
+        let c = chars[k];
+        let rest: String = chars[k + 1..].iter().collect();
+        match c {
+            '[' | '<' if after_name(k) => {
+                let close = if c == '[' { ']' } else { '>' };
+                if let Some(end) = rest.find(close) {
+                    let inside = &rest[..end];
+                    let (sep, kind) = if c == '[' { (":", Notation::Brackets) } else { ("..", Notation::Angles) };
+                    let bounds = inside.split_once(sep);
+                    let ok = bounds.is_some_and(|(lo, hi)| {
+                        !lo.trim().is_empty() && !hi.trim().is_empty() && lo.chars().chain(hi.chars()).all(bound_char)
+                    });
+                    if ok {
+                        let name: String = chars[..k]
+                            .iter()
+                            .rev()
+                            .take_while(|c| c.is_ascii_alphanumeric() || **c == '_')
+                            .collect::<Vec<_>>()
+                            .into_iter()
+                            .rev()
+                            .collect();
+                        out.push((kind, format!("{name}{c}{inside}{close}")));
+                    }
+                }
+            }
+            '|' => {
+                let single = chars.get(k + 1) != Some(&'|') && (k == 0 || chars[k - 1] != '|');
+                let before = chars[..k].iter().rev().find(|c| !c.is_whitespace());
+                let opens = before.is_none_or(|b| "=(+-*,?:".contains(*b));
+                if single && opens {
+                    if let Some(end) = rest.find('|').filter(|&e| !rest[e + 1..].starts_with('|')) {
+                        let inside = &rest[..end];
+                        if !inside.trim().is_empty() {
+                            out.push((Notation::Bars, format!("|{inside}|")));
+                            k += end + 1;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    out
+}
+
+/// The notations the prose defines for a section: those written in a code
+/// span of its Description or Notes, or of its chapter's introduction.
+fn defined(doc: &Document, s: &Section) -> Vec<Notation> {
+    let mut lines: Vec<&str> = Vec::new();
+    for b in s.blocks.iter().filter(|b| matches!(b.kind, BlockKind::Description | BlockKind::Notes)) {
+        lines.extend(b.lines.iter().filter(|l| !l.code).map(|l| l.text.as_str()));
+    }
+    let chapter = s.number.rsplit_once('.').map_or("", |(c, _)| c);
+    if let Some(intro) = doc.sections.iter().find(|x| x.number == chapter) {
+        lines.extend(intro.intro.iter().map(|l| l.text.as_str()));
+    }
+    let spans = lines.iter().flat_map(|l| l.split('`').skip(1).step_by(2));
+    spans.flat_map(notations).map(|(n, _)| n).collect()
+}
+
+/// The notations a section's Semantics block uses, each with its first
+/// site, in the order the block first uses them.
+fn used(s: &Section) -> Vec<(Notation, String)> {
+    let mut out: Vec<(Notation, String)> = Vec::new();
+    for b in s.blocks.iter().filter(|b| b.kind == BlockKind::Semantics) {
+        for l in b.code() {
+            for (n, text) in notations(&l.text) {
+                if !out.iter().any(|(m, _)| *m == n) {
+                    out.push((n, text));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Which end a bracketed range writes first, where its bounds are numbers.
+fn low_first(text: &str) -> Option<bool> {
+    let inside = text.split_once('[')?.1.trim_end_matches(']');
+    let (a, b) = inside.split_once(':')?;
+    Some(a.trim().parse::<u32>().ok()? < b.trim().parse::<u32>().ok()?)
+}
+
+fn section(doc: &Document, s: &Section, ranges: &[(String, String)]) -> Vec<Finding> {
+    let known = defined(doc, s);
+    let open: Vec<(Notation, String)> = used(s).into_iter().filter(|(n, _)| !known.contains(n)).collect();
+    let Some((_, first)) = open.first() else { return Vec::new() };
+    let kinds: Vec<String> = open.iter().map(|(n, _)| n.name().to_string()).collect();
+    let sites: Vec<String> = open.iter().map(|(_, t)| format!("`{t}`")).collect();
+    // The other ways the document writes a bit range, one site each.
+    let mine: Vec<&String> = open.iter().filter(|(n, _)| *n != Notation::Bars).map(|(_, t)| t).collect();
+    let order = |t: &str| (t.contains('<'), low_first(t));
+    let others: Vec<String> = ranges
+        .iter()
+        .filter(|(n, t)| n != &s.number && !mine.iter().any(|m| order(m) == order(t)))
+        .fold(Vec::<(String, String)>::new(), |mut acc, (n, t)| {
+            if !acc.iter().any(|(_, u)| order(u) == order(t)) {
+                acc.push((n.clone(), t.clone()));
+            }
+            acc
+        })
+        .into_iter()
+        .map(|(n, t)| format!("`{t}` in {n}"))
+        .collect();
+    let mut why: Vec<String> = Vec::new();
+    if open.iter().any(|(n, _)| *n == Notation::Bars) {
+        why.push("Read as C, `|` is a binary operator and the bars do not parse.".into());
+    }
+    if !mine.is_empty() {
+        why.push(
+            "Read as C, a bit range is no expression; read as notation, whether it includes both ends and which \
+             end is bit 0 is left to the reader."
+                .into(),
+        );
+        if !others.is_empty() {
+            why.push(format!("The document writes bit ranges other ways too: {}.", super::and_list(&others)));
+        }
+    }
+    let mut f = Finding::of_text(
+        format!("text-notation-{}-undefined", s.number),
+        s.number.clone(),
+        FindingKind::MalformedCode,
+        first.clone(),
+        format!(
+            "the Semantics block writes {}, which {} not C and which no sentence defines",
+            super::and_list(&kinds),
+            if kinds.len() == 1 { "is" } else { "are" }
+        ),
+        vec![format!(
+            "{}: section {}'s Semantics block writes {}. {}",
+            s.file,
+            s.number,
+            super::and_list(&sites),
+            why.join(" ")
+        )],
+    );
+    f.repair = repair(s, &open);
+    vec![f]
+}
+
+/// The fix: the Description's first paragraph ends with a sentence that
+/// defines each notation the block uses, in the block's own order.
+fn repair(s: &Section, open: &[(Notation, String)]) -> Option<Repair> {
+    let defs: Vec<String> = open
+        .iter()
+        .map(|(n, t)| match n {
+            Notation::Bars => "`|x|` is the absolute value of x".to_string(),
+            Notation::Brackets if low_first(t) == Some(false) => "`x[j:i]` is bits i through j of x".to_string(),
+            Notation::Brackets => "`x[i:j]` is bits i through j of x".to_string(),
+            Notation::Angles => "`x<j..i>` is bits i through j of x".to_string(),
+        })
+        .collect();
+    let ranges = open.iter().any(|(n, _)| *n != Notation::Bars);
+    let tail = if ranges { ", both ends included, bit 0 the least significant" } else { "" };
+    let description = s.blocks.iter().find(|b| b.kind == BlockKind::Description)?;
+    let last = *description.paragraphs().first()?.last()?;
+    let old = last.text.trim_end().to_string();
+    let new = format!("{old} In the Semantics block, {}{tail}.", super::and_list(&defs));
+    Some(Repair { line: last.number, old, new })
+}
+
+/// Every section whose Semantics block uses a notation that is not C and
+/// that no sentence defines.
+pub fn check(doc: &Document) -> Vec<Finding> {
+    let ranges: Vec<(String, String)> = doc
+        .sections
+        .iter()
+        .flat_map(|s| used(s).into_iter().filter(|(n, _)| *n != Notation::Bars).map(|(_, t)| (s.number.clone(), t)))
+        .collect();
+    super::each_section(doc, |s| section(doc, s, &ranges))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::text::document::parse_any;
+
+    #[test]
+    fn the_notations_of_a_line() {
+        let kinds = notations;
+        assert_eq!(kinds("d = |a|;"), [(Notation::Bars, "|a|".to_string())]);
+        assert_eq!(kinds("iA[0] = a[0:15];"), [(Notation::Brackets, "a[0:15]".to_string())]);
+        assert_eq!(kinds("d = t<2n-1..n>; // for .hi"), [(Notation::Angles, "t<2n-1..n>".to_string())]);
+        // C's own: an index, a comparison, a logical or, a bitwise or.
+        assert!(kinds("d[i] = (a < b) ? a : b;").is_empty());
+        assert!(kinds("if (p || q) d = a | b;").is_empty());
+        assert!(kinds("x = a[i];").is_empty());
+    }
+
+    fn found(intro: &str, description: &str, semantics: &str) -> Vec<Finding> {
+        let text = format!(
+            "### 9.7.1. Integer Arithmetic Instructions\n\n{intro}\n\n\
+             #### 9.7.1.10. Integer Arithmetic Instructions: `abs`\n\n`abs`\n\nAbsolute value.\n\n\
+             Syntax\n\n```\nabs.type d, a;\n```\n\nDescription\n\n{description}\n\n\
+             Semantics\n\n```\n{semantics}\n```\n"
+        );
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        check(&doc)
+    }
+
+    #[test]
+    fn a_notation_no_sentence_defines_is_found_and_a_code_span_defines_it() {
+        let f = found("Integer instructions.", "Take the absolute value of `a`.", "d = |a|;");
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(
+            f[0].summary,
+            "the Semantics block writes bars for the absolute value, which is not C and which no sentence defines"
+        );
+        // The fix the pass proposes defines the notation, as a code span.
+        let repair = f[0].repair.as_ref().expect("a repair");
+        assert!(repair.new.ends_with("In the Semantics block, `|x|` is the absolute value of x."), "{repair:?}");
+        assert!(found("In the blocks, `|x|` is the absolute value of x.", "Abs.", "d = |a|;").is_empty());
+        assert!(found("Integer instructions.", "Abs.", "d = (a < 0) ? -a : a;").is_empty());
+    }
+}
