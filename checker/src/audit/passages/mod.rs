@@ -371,6 +371,25 @@ impl Formula {
             (Formula::FnsMagnitude(m), Variant::BitCount(BitCount::Fns)) => {
                 Some(vec![fns_reading(alg, m, get("mask"), get("base"), get("offset"))])
             }
+            (Formula::NegSignBitFlip, Variant::AddSub(AddSub::Neg(_))) => one(neg_sign_bit_flip(alg, get("a"))),
+            (Formula::DotOrder(order), Variant::Dot(dot)) => {
+                one(dot_reading(alg, dot, order, get("a"), get("b"), get("c")))
+            }
+            (Formula::PackedUnsignedSlices, _) => packed_unsigned(*variant).map(|u| u.semantics(alg, ins)),
+            (Formula::ReluOfWholeResult, Variant::MinMax(m)) => relu_of_whole_result(alg, m, ins),
+            (Formula::NeverAssigned, _) => with_defined(alg.bool_constant(false)),
+            _ => self.bit_field_outputs(alg, variant, ins),
+        }
+    }
+
+    /// [`Formula::outputs`] for the bit-field readings (9.7.1.19-22).
+    fn bit_field_outputs<A: Algebra>(self, alg: &A, variant: &Variant, ins: &[A::Bv]) -> Option<Outputs<A>> {
+        let one = |value: A::Bv| Some(vec![Out { value, defined: alg.bool_constant(true) }]);
+        let model = || ptx_smt::encode::encode(variant, alg, ins);
+        let operands = variant.inputs();
+        let named = Inputs::new(&operands, ins);
+        let get = |name: &str| named.get(name);
+        match (self, *variant) {
             (Formula::BfeSign(r), Variant::BitField(BitField::Bfe(t))) if t.is_signed() => {
                 one(bfe_sign_reading(alg, r, get("a"), get("b"), get("c")))
             }
@@ -380,7 +399,6 @@ impl Formula {
             (Formula::BfeStartRuleFirst, Variant::BitField(BitField::Bfe(t))) if t.is_signed() => {
                 one(bfe_start_rule_first(alg, model()[0].value, get("a"), get("b")))
             }
-            (Formula::NegSignBitFlip, Variant::AddSub(AddSub::Neg(_))) => one(neg_sign_bit_flip(alg, get("a"))),
             (Formula::SzextWrapMod33, Variant::BitField(BitField::Szext(Mode::Wrap, t))) => {
                 one(szext_wrap_mod_33(alg, t.is_signed(), get("a"), get("b")))
             }
@@ -407,12 +425,6 @@ impl Formula {
             (Formula::Szext(repair), Variant::BitField(BitField::Szext(mode, t))) => {
                 one(szext_pseudocode(alg, mode, t.is_signed(), repair, get("a"), get("b")))
             }
-            (Formula::DotOrder(order), Variant::Dot(dot)) => {
-                one(dot_reading(alg, dot, order, get("a"), get("b"), get("c")))
-            }
-            (Formula::PackedUnsignedSlices, _) => packed_unsigned(*variant).map(|u| u.semantics(alg, ins)),
-            (Formula::ReluOfWholeResult, Variant::MinMax(m)) => relu_of_whole_result(alg, m, ins),
-            (Formula::NeverAssigned, _) => with_defined(alg.bool_constant(false)),
             _ => self.shift_and_movement_outputs(alg, variant, ins),
         }
     }
