@@ -90,10 +90,18 @@ fn section(doc: &Document, s: &Section) -> Vec<Finding> {
             continue;
         }
         let written = groups(rest);
-        let Some(names) = templates.iter().find(|t| t.len() == written.len()) else { continue };
+        // A form of as many operands, else (an example that lost a comma)
+        // the longest form, read from the right: the last operands stay in
+        // their places.
+        let same = templates.iter().find(|t| t.len() == written.len());
+        let Some(form) = same.or_else(|| templates.iter().filter(|t| t.len() > written.len()).max_by_key(|t| t.len()))
+        else {
+            continue;
+        };
+        let names = &form[form.len() - written.len()..];
         // An example whose every source is an immediate shows that each may
         // be one: no operand of its form is left to guess.
-        if written.iter().skip(1).all(|t| is_immediate(t)) {
+        if names.len() == form.len() && written.iter().skip(1).all(|t| is_immediate(t)) {
             continue;
         }
         for (name, token) in names.iter().zip(&written) {
@@ -172,6 +180,9 @@ mod tests {
         assert!(found("Any source operand may be an immediate.", "And.", "and.b32 x, q, 1;").is_empty());
         assert!(found("Bit-wise.", "Operand `b` may be an immediate.", "and.b32 x, q, 1;").is_empty());
         assert!(found("Bit-wise.", "And.", "and.b32 x, q, r;\n@p and.pred p, q, r;").is_empty());
+        // An example that lost a comma is read from the right.
+        let f = found("Bit-wise.", "And.", "and.b32 x q,0xff;");
+        assert!(f.len() == 1 && f[0].summary.starts_with("the examples write `b` as an immediate"), "{f:?}");
         // An example whose every source is an immediate leaves none to guess.
         assert!(found("Bit-wise.", "And.", "and.b32 x, 1, 2;").is_empty());
         // A register whose name starts with a digit does not exist; a label
