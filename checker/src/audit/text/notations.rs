@@ -41,35 +41,37 @@ fn bound_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | ' ')
 }
 
+/// The most characters read between bars: an absolute value is a short
+/// expression, and a bound keeps a line of many bars linear.
+const BARS_WINDOW: usize = 80;
+
 /// Every notation of a line of code, each with the text it is written as.
+/// Each opener reads ahead only as far as its notation can reach, so a
+/// line of any length is read in time linear in its length.
 fn notations(line: &str) -> Vec<(Notation, String)> {
     let code = line.split("//").next().unwrap_or_default();
     let chars: Vec<char> = code.chars().collect();
     let mut out = Vec::new();
-    let after_name = |k: usize| k > 0 && (chars[k - 1].is_ascii_alphanumeric() || chars[k - 1] == '_');
+    let is_name = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let after_name = |k: usize| k > 0 && is_name(chars[k - 1]);
     let mut k = 0;
     while k < chars.len() {
         let c = chars[k];
-        let rest: String = chars[k + 1..].iter().collect();
         match c {
             '[' | '<' if after_name(k) => {
-                let close = if c == '[' { ']' } else { '>' };
-                if let Some(end) = rest.find(close) {
-                    let inside = &rest[..end];
-                    let (sep, kind) = if c == '[' { (":", Notation::Brackets) } else { ("..", Notation::Angles) };
-                    let bounds = inside.split_once(sep);
-                    let ok = bounds.is_some_and(|(lo, hi)| {
+                let (close, sep, kind) =
+                    if c == '[' { (']', ":", Notation::Brackets) } else { ('>', "..", Notation::Angles) };
+                // A bound holds only `bound_char`s, so the range ends at the
+                // first character that is neither one nor a separator.
+                let len = chars[k + 1..].iter().take_while(|&&x| bound_char(x) || x == ':' || x == '.').count();
+                if chars.get(k + 1 + len) == Some(&close) {
+                    let inside: String = chars[k + 1..k + 1 + len].iter().collect();
+                    let ok = inside.split_once(sep).is_some_and(|(lo, hi)| {
                         !lo.trim().is_empty() && !hi.trim().is_empty() && lo.chars().chain(hi.chars()).all(bound_char)
                     });
                     if ok {
-                        let name: String = chars[..k]
-                            .iter()
-                            .rev()
-                            .take_while(|c| c.is_ascii_alphanumeric() || **c == '_')
-                            .collect::<Vec<_>>()
-                            .into_iter()
-                            .rev()
-                            .collect();
+                        let from = chars[..k].iter().rev().take_while(|&&x| is_name(x)).count();
+                        let name: String = chars[k - from..k].iter().collect();
                         out.push((kind, format!("{name}{c}{inside}{close}")));
                     }
                 }
@@ -79,8 +81,10 @@ fn notations(line: &str) -> Vec<(Notation, String)> {
                 let before = chars[..k].iter().rev().find(|c| !c.is_whitespace());
                 let opens = before.is_none_or(|b| "=(+-*,?:".contains(*b));
                 if single && opens {
-                    if let Some(end) = rest.find('|').filter(|&e| !rest[e + 1..].starts_with('|')) {
-                        let inside = &rest[..end];
+                    let window = &chars[k + 1..chars.len().min(k + 1 + BARS_WINDOW)];
+                    let end = window.iter().position(|&x| x == '|');
+                    if let Some(end) = end.filter(|&e| chars.get(k + 2 + e) != Some(&'|')) {
+                        let inside: String = window[..end].iter().collect();
                         if !inside.trim().is_empty() {
                             out.push((Notation::Bars, format!("|{inside}|")));
                             k += end + 1;
