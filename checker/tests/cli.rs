@@ -207,7 +207,7 @@ fn prove_shfl_proves_all_eight_forms_and_notes_the_deprecation() {
 }
 
 #[test]
-fn claims_find_the_lop3_labels_and_three_malformed_examples() {
+fn claims_find_the_lop3_labels_recipe_shf_notes_and_three_malformed_examples() {
     let o = ptxcheck(&["claims", "--format", "json"]);
     assert_eq!(o.status.code(), Some(1), "refuted claims exit 1: {}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
@@ -229,9 +229,15 @@ fn claims_find_the_lop3_labels_and_three_malformed_examples() {
             // `or.b32 mask mask,0x00010001`: a comma missing.
             "9.7.8.2/example-syntax-1",
             "9.7.8.2/example-catalogue-1",
+            // The immLut recipe, computed on 32-bit values, leaves 0..255.
+            "9.7.8.6/lop3-recipe-width",
             // The table labels Oper 1 and Oper 2 are not their immLut values.
             "9.7.8.6/lop3-table-label-1",
             "9.7.8.6/lop3-table-label-2",
+            // The Notes' rotate, read in clamp mode, and their distance of
+            // 32, read in wrap mode.
+            "9.7.8.7/shf-rotate-note-clamp",
+            "9.7.8.7/shf-note-distance-wrap",
         ]
     );
     assert_eq!(with("unknown"), Vec::<&str>::new());
