@@ -39,6 +39,14 @@ fn ids(findings: &[Finding]) -> Vec<String> {
     findings.iter().map(|f| f.id.clone()).collect()
 }
 
+/// The ids of the literal audit's findings on `opcode`'s block as `doc`
+/// writes it.
+fn literal_findings(opcode: &str, doc: &Document) -> Vec<String> {
+    let b = block(opcode).unwrap();
+    let reading = ParsedReading::of(doc, &b.variants()).unwrap();
+    ids(&audit_block_with(&Backend::Embedded, TIMEOUT, b, &reading).unwrap().1)
+}
+
 /// What a reading gives on concrete inputs: each output, and the C rules
 /// that apply there, in order.
 fn run<T: Transcription>(
@@ -170,13 +178,26 @@ fn a_repaired_block_read_from_the_text_is_c() {
         return;
     };
     let Some(seeds) = edited_seeds(test, str::to_string) else { return };
-    let b = block("szext").unwrap();
-    let audit = |doc: &Document| {
-        let reading = ParsedReading::of(doc, &b.variants()).unwrap();
-        ids(&audit_block_with(&Backend::Embedded, TIMEOUT, b, &reading).unwrap().1)
-    };
+    let audit = |doc: &Document| literal_findings("szext", doc);
     assert_eq!(audit(&doc), ["literal-szext-left-shift-of-negative"]);
     assert!(audit(&seeds).contains(&"literal-szext-not-c".to_string()), "{:?}", audit(&seeds));
+}
+
+/// lop3's block tests whether `.BoolOp` is given in words: it is not C
+/// while it does, and its fix, a test of the modifier with C's logical
+/// operators, is.
+#[test]
+fn a_block_that_writes_words_for_a_condition_is_not_c() {
+    let test = "a_block_that_writes_words_for_a_condition_is_not_c";
+    let Some(doc) = edited_seeds(test, |text| {
+        text.replace("if (BoolOp specified) {", "if (.BoolOp == .and || .BoolOp == .or) {")
+            .replace("p = (d != 0) BoolOp q;", "p = (.BoolOp == .and) ? ((d != 0) && q) : ((d != 0) || q);")
+    }) else {
+        return;
+    };
+    let Some(seeds) = edited_seeds(test, str::to_string) else { return };
+    assert_eq!(literal_findings("lop3", &doc), Vec::<String>::new());
+    assert_eq!(literal_findings("lop3", &seeds), ["literal-lop3-not-c"]);
 }
 
 /// slct's `.f32` `c` compared with 0 as C does, written either way round

@@ -98,6 +98,9 @@ pub struct ParsedReading {
     /// Whether a block calls a placeholder of its Syntax as a function
     /// (`BoolOp(t, c)`), which C has no definition of.
     calls_placeholder: bool,
+    /// Whether a block writes words where an expression should be (`if
+    /// (BoolOp specified)`).
+    writes_prose: bool,
 }
 
 impl ParsedReading {
@@ -108,6 +111,7 @@ impl ParsedReading {
         let mut reads = Vec::new();
         let mut repaired_by = Vec::new();
         let mut calls_placeholder = false;
+        let mut writes_prose = false;
         for v in variants {
             let block = read_block_as_written(doc, v).map_err(|e| format!("{v}: {e}"))?;
             let setting = setting_with_floats(v, &block.readings).map_err(|e| format!("{v}: {e}"))?;
@@ -117,6 +121,7 @@ impl ParsedReading {
             }
             repaired_by.extend(fixes.iter().filter(|f| !repaired_by.contains(*f)).copied().collect::<Vec<_>>());
             calls_placeholder |= block.parsed.statements.iter().any(|s| calls_a_placeholder(s, &setting));
+            writes_prose |= block.parsed.statements.iter().any(is_prose);
             let optional = crate::audit::syntax::block(v.section())
                 .map(|b| crate::audit::syntax::optional_placeholders(b, v.mnemonic().split(' ').next().unwrap_or("")))
                 .unwrap_or_default();
@@ -128,7 +133,7 @@ impl ParsedReading {
                 optional,
             });
         }
-        let reading = ParsedReading { reads, repaired_by, calls_placeholder };
+        let reading = ParsedReading { reads, repaired_by, calls_placeholder, writes_prose };
         for r in &reading.reads {
             let alg = Concrete;
             let mut c = C::new(&alg);
@@ -158,10 +163,11 @@ impl Transcription for ParsedReading {
     }
 
     /// The table says why the block is not C; the text decides whether it
-    /// still is not: a block that parses as written (its fix in the text)
-    /// and calls no placeholder of its Syntax is C.
+    /// still is not: a block that parses as written (its fix in the text),
+    /// calls no placeholder of its Syntax and writes no words for an
+    /// expression is C.
     fn not_c(&self, block: &Block) -> Option<NotC> {
-        block.not_c.filter(|_| !self.repaired_by.is_empty() || self.calls_placeholder)
+        block.not_c.filter(|_| !self.repaired_by.is_empty() || self.calls_placeholder || self.writes_prose)
     }
 
     fn passes<A: Algebra>(
@@ -1749,6 +1755,17 @@ fn calls_a_placeholder(s: &Stmt, setting: &Setting) -> bool {
                     }
                 }
             });
+        }
+    });
+    found
+}
+
+/// Whether `s` writes words where an expression should be.
+fn is_prose(s: &Stmt) -> bool {
+    let mut found = false;
+    s.walk(&mut |s| {
+        for e in s.expressions() {
+            e.walk(&mut |e| found |= matches!(e.kind, ExprKind::Prose(_)));
         }
     });
     found

@@ -342,7 +342,22 @@ pub const BLOCKS: &[Block] = &[
         model_notes: &[("d = ~a", "inverts every bit of the operand: for .pred, the logical negation")],
     },
     Block { section: "9.7.8.5", opcode: "cnot", wrong_result: None, not_c: None, model_notes: &[] },
-    Block { section: "9.7.8.6", opcode: "lop3", wrong_result: None, not_c: None, model_notes: &[] },
+    Block {
+        section: "9.7.8.6",
+        opcode: "lop3",
+        wrong_result: None,
+        not_c: Some(NotC {
+            fragment: "p = (d != 0) BoolOp q;",
+            reason: "the test of whether .BoolOp is given is words (`BoolOp specified`), not a condition, and the \
+                     modifier stands between two operands as if it were a C operator",
+            repair: "(d != 0) && q for .and and (d != 0) || q for .or, under a test of the modifier \
+                     (`.BoolOp == .and`)",
+        }),
+        model_notes: &[(
+            "p = (d != 0) BoolOp q;",
+            "combines whether d is nonzero with q by the Boolean operator: logical and, logical or",
+        )],
+    },
     Block {
         section: "9.7.8.7",
         opcode: "shf",
