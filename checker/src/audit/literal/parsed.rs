@@ -98,9 +98,9 @@ pub struct ParsedReading {
     /// Whether a block calls a placeholder of its Syntax as a function
     /// (`BoolOp(t, c)`), which C has no definition of.
     calls_placeholder: bool,
-    /// Whether a block writes words where an expression should be (`if
-    /// (BoolOp specified)`).
-    writes_prose: bool,
+    /// Whether a block tests a condition written in words (`if (BoolOp
+    /// specified)`).
+    tests_in_words: bool,
 }
 
 impl ParsedReading {
@@ -111,7 +111,7 @@ impl ParsedReading {
         let mut reads = Vec::new();
         let mut repaired_by = Vec::new();
         let mut calls_placeholder = false;
-        let mut writes_prose = false;
+        let mut in_words = false;
         for v in variants {
             let block = read_block_as_written(doc, v).map_err(|e| format!("{v}: {e}"))?;
             let setting = setting_with_floats(v, &block.readings).map_err(|e| format!("{v}: {e}"))?;
@@ -121,7 +121,7 @@ impl ParsedReading {
             }
             repaired_by.extend(fixes.iter().filter(|f| !repaired_by.contains(*f)).copied().collect::<Vec<_>>());
             calls_placeholder |= block.parsed.statements.iter().any(|s| calls_a_placeholder(s, &setting));
-            writes_prose |= block.parsed.statements.iter().any(is_prose);
+            in_words |= block.parsed.statements.iter().any(tests_in_words);
             let optional = crate::audit::syntax::block(v.section())
                 .map(|b| crate::audit::syntax::optional_placeholders(b, v.mnemonic().split(' ').next().unwrap_or("")))
                 .unwrap_or_default();
@@ -133,7 +133,7 @@ impl ParsedReading {
                 optional,
             });
         }
-        let reading = ParsedReading { reads, repaired_by, calls_placeholder, writes_prose };
+        let reading = ParsedReading { reads, repaired_by, calls_placeholder, tests_in_words: in_words };
         for r in &reading.reads {
             let alg = Concrete;
             let mut c = C::new(&alg);
@@ -164,10 +164,10 @@ impl Transcription for ParsedReading {
 
     /// The table says why the block is not C; the text decides whether it
     /// still is not: a block that parses as written (its fix in the text),
-    /// calls no placeholder of its Syntax and writes no words for an
-    /// expression is C.
+    /// calls no placeholder of its Syntax and tests no condition written
+    /// in words is C.
     fn not_c(&self, block: &Block) -> Option<NotC> {
-        block.not_c.filter(|_| !self.repaired_by.is_empty() || self.calls_placeholder || self.writes_prose)
+        block.not_c.filter(|_| !self.repaired_by.is_empty() || self.calls_placeholder || self.tests_in_words)
     }
 
     fn passes<A: Algebra>(
@@ -1760,12 +1760,19 @@ fn calls_a_placeholder(s: &Stmt, setting: &Setting) -> bool {
     found
 }
 
-/// Whether `s` writes words where an expression should be.
-fn is_prose(s: &Stmt) -> bool {
+/// Whether `s` tests a condition written in words (`if (BoolOp
+/// specified)`): a value named in words (`n = bitwidth of type`) reads as
+/// its words say, a test in words does not say what it tests.
+fn tests_in_words(s: &Stmt) -> bool {
     let mut found = false;
     s.walk(&mut |s| {
-        for e in s.expressions() {
-            e.walk(&mut |e| found |= matches!(e.kind, ExprKind::Prose(_)));
+        let cond = match &s.kind {
+            StmtKind::If { cond, .. } | StmtKind::While { cond, .. } | StmtKind::DoWhile { cond, .. } => Some(cond),
+            StmtKind::For { cond, .. } => cond.as_ref(),
+            _ => None,
+        };
+        if let Some(cond) = cond {
+            cond.walk(&mut |e| found |= matches!(e.kind, ExprKind::Prose(_)));
         }
     });
     found
