@@ -422,7 +422,7 @@ fn parse(tokens: &[Token]) -> Parse {
 
 /// The operands the section's Syntax block names (`d, a, b` of
 /// `szext.mode.type d, a, b;`), over every instruction line it has.
-fn operands(section: &Section) -> HashSet<String> {
+pub(super) fn operands(section: &Section) -> HashSet<String> {
     let mut out = HashSet::new();
     let Some(syntax) = section.block(BlockKind::Syntax) else { return out };
     for l in syntax.code() {

@@ -10,7 +10,12 @@
 //! of its chapter's introduction, writes it in code (`` `x[j:i]` is bits i
 //! through j of x ``). One finding per section, naming each notation the
 //! block uses with its first site, and the other ways the document writes
-//! a bit range.
+//! a bit range. A single bit is written as an index (`a[pos+i]` in bfe,
+//! `mask[base]` in fns): read as C, a register or a value set from one is
+//! a scalar and takes no index, and which end is bit 0 is again the
+//! reader's guess. An index counts as a bit only where the indexed name is
+//! an operand of the Syntax, or a variable set to one, in a section with
+//! no packed type (there `d[i]` is an element: `lanes.rs`).
 
 use super::document::{BlockKind, Document, Section};
 use crate::audit::finding::{Finding, FindingKind, Repair};
@@ -24,6 +29,8 @@ enum Notation {
     Brackets,
     /// `t<47..16>`: a range of bits in angle brackets.
     Angles,
+    /// `a[pos+i]`: one bit of a scalar, as an index.
+    BitIndex,
 }
 
 impl Notation {
@@ -32,7 +39,13 @@ impl Notation {
             Notation::Bars => "bars for the absolute value",
             Notation::Brackets => "a bit range in brackets",
             Notation::Angles => "a bit range in angle brackets",
+            Notation::BitIndex => "a bit of a scalar as an index",
         }
+    }
+
+    /// Whether it writes a range of bits, not one bit or a value.
+    fn is_range(self) -> bool {
+        matches!(self, Notation::Brackets | Notation::Angles)
     }
 }
 
@@ -99,6 +112,65 @@ fn notations(line: &str) -> Vec<(Notation, String)> {
     out
 }
 
+/// Every index of a line of code, `name[expr]` with no range in it, with
+/// the name and the text it is written as: `("a", "a[pos+i]")`.
+fn indices(line: &str) -> Vec<(String, String)> {
+    let code = line.split("//").next().unwrap_or_default();
+    let mut out = Vec::new();
+    for (k, _) in code.match_indices('[') {
+        let name: String = code[..k].chars().rev().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        let name: String = name.chars().rev().collect();
+        let Some(len) = code[k + 1..].find(']') else { continue };
+        let inside = &code[k + 1..k + 1 + len];
+        let simple = inside.chars().all(|c| c.is_ascii_alphanumeric() || "_+-* ".contains(c));
+        if name.starts_with(|c: char| c.is_ascii_alphabetic()) && !inside.trim().is_empty() && simple {
+            out.push((name.clone(), format!("{name}[{inside}]")));
+        }
+    }
+    out
+}
+
+/// Whether a Syntax names a packed type of any element: `.s16x2`,
+/// `.f32x2`, `.bf16x2`, `.e4m3x2`.
+fn packed(syntax: &str) -> bool {
+    syntax.split('.').skip(1).any(|t| {
+        let word: String = t.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+        word.rsplit_once('x').is_some_and(|(element, lanes)| {
+            element.ends_with(|c: char| c.is_ascii_digit())
+                && !lanes.is_empty()
+                && lanes.bytes().all(|b| b.is_ascii_digit())
+        })
+    })
+}
+
+/// The scalars of a section a block may index by bit: the operands of its
+/// Syntax and the variables the block sets to one (`f = b;`). None where
+/// the Syntax names a packed type, whose elements the blocks index.
+fn scalars(s: &Section) -> Vec<String> {
+    let syntax: String =
+        s.block(BlockKind::Syntax).map_or(String::new(), |b| b.code().map(|l| l.text.as_str()).collect());
+    if packed(&syntax) {
+        return Vec::new();
+    }
+    // A name with a length is a sequence (brx.idx's `tlist`), not a scalar.
+    let text: String = s.all_lines().map(|l| l.text.as_str()).collect::<Vec<_>>().join("\n");
+    let sequence = |n: &str| text.contains(&format!("length({n})")) || text.contains(&format!("length of `{n}`"));
+    let mut out: Vec<String> = super::declarations::operands(s).into_iter().filter(|n| !sequence(n)).collect();
+    out.sort();
+    for b in s.blocks.iter().filter(|b| b.kind == BlockKind::Semantics) {
+        for l in b.code() {
+            let code = l.text.split("//").next().unwrap_or_default().trim();
+            let Some((lhs, rhs)) = code.trim_end_matches(';').split_once('=') else { continue };
+            let (lhs, rhs) = (lhs.trim(), rhs.trim());
+            let name = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if name(lhs) && name(rhs) && out.iter().any(|o| o == rhs) && !out.iter().any(|o| o == lhs) {
+                out.push(lhs.to_string());
+            }
+        }
+    }
+    out
+}
+
 /// The notations the prose defines for a section: those written in a code
 /// span of its Description or Notes, or of its chapter's introduction.
 fn defined(doc: &Document, s: &Section) -> Vec<Notation> {
@@ -110,17 +182,24 @@ fn defined(doc: &Document, s: &Section) -> Vec<Notation> {
     if let Some(intro) = doc.sections.iter().find(|x| x.number == chapter) {
         lines.extend(intro.intro.iter().map(|l| l.text.as_str()));
     }
-    let spans = lines.iter().flat_map(|l| l.split('`').skip(1).step_by(2));
-    spans.flat_map(notations).map(|(n, _)| n).collect()
+    let spans: Vec<&str> = lines.iter().flat_map(|l| l.split('`').skip(1).step_by(2)).collect();
+    let mut out: Vec<Notation> = spans.iter().flat_map(|t| notations(t)).map(|(n, _)| n).collect();
+    if spans.iter().any(|t| !indices(t).is_empty()) {
+        out.push(Notation::BitIndex);
+    }
+    out
 }
 
 /// The notations a section's Semantics block uses, each with its first
 /// site, in the order the block first uses them.
 fn used(s: &Section) -> Vec<(Notation, String)> {
     let mut out: Vec<(Notation, String)> = Vec::new();
+    let scalars = scalars(s);
     for b in s.blocks.iter().filter(|b| b.kind == BlockKind::Semantics) {
         for l in b.code() {
-            for (n, text) in notations(&l.text) {
+            let bits = indices(&l.text).into_iter().filter(|(name, _)| scalars.contains(name));
+            let found = notations(&l.text).into_iter().chain(bits.map(|(_, text)| (Notation::BitIndex, text)));
+            for (n, text) in found {
                 if !out.iter().any(|(m, _)| *m == n) {
                     out.push((n, text));
                 }
@@ -144,7 +223,7 @@ fn section(doc: &Document, s: &Section, ranges: &[(String, String)]) -> Vec<Find
     let kinds: Vec<String> = open.iter().map(|(n, _)| n.name().to_string()).collect();
     let sites: Vec<String> = open.iter().map(|(_, t)| format!("`{t}`")).collect();
     // The other ways the document writes a bit range, one site each.
-    let mine: Vec<&String> = open.iter().filter(|(n, _)| *n != Notation::Bars).map(|(_, t)| t).collect();
+    let mine: Vec<&String> = open.iter().filter(|(n, _)| n.is_range()).map(|(_, t)| t).collect();
     let order = |t: &str| (t.contains('<'), low_first(t));
     let others: Vec<String> = ranges
         .iter()
@@ -171,6 +250,13 @@ fn section(doc: &Document, s: &Section, ranges: &[(String, String)]) -> Vec<Find
         if !others.is_empty() {
             why.push(format!("The document writes bit ranges other ways too: {}.", super::and_list(&others)));
         }
+    }
+    if let Some((_, t)) = open.iter().find(|(n, _)| *n == Notation::BitIndex) {
+        let name = t.split('[').next().unwrap_or_default();
+        why.push(format!(
+            "Read as C, `{name}` is a scalar and takes no index; read as a bit, which end is bit 0 is left to the \
+             reader."
+        ));
     }
     let mut f = Finding::of_text(
         format!("text-notation-{}-undefined", s.number),
@@ -204,10 +290,16 @@ fn repair(s: &Section, open: &[(Notation, String)]) -> Option<Repair> {
             Notation::Brackets if low_first(t) == Some(false) => "`x[j:i]` is bits i through j of x".to_string(),
             Notation::Brackets => "`x[i:j]` is bits i through j of x".to_string(),
             Notation::Angles => "`x<j..i>` is bits i through j of x".to_string(),
+            Notation::BitIndex => "`x[i]` is bit i of x".to_string(),
         })
         .collect();
-    let ranges = open.iter().any(|(n, _)| *n != Notation::Bars);
-    let tail = if ranges { ", both ends included, bit 0 the least significant" } else { "" };
+    let ranges = open.iter().any(|(n, _)| n.is_range());
+    let bits = open.iter().any(|(n, _)| *n == Notation::BitIndex);
+    let tail = match (ranges, bits) {
+        (true, _) => ", both ends included, bit 0 the least significant",
+        (false, true) => ", bit 0 the least significant",
+        (false, false) => "",
+    };
     let description = s.blocks.iter().find(|b| b.kind == BlockKind::Description)?;
     let last = *description.paragraphs().first()?.last()?;
     let old = last.text.trim_end().to_string();
@@ -221,7 +313,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
     let ranges: Vec<(String, String)> = doc
         .sections
         .iter()
-        .flat_map(|s| used(s).into_iter().filter(|(n, _)| *n != Notation::Bars).map(|(_, t)| (s.number.clone(), t)))
+        .flat_map(|s| used(s).into_iter().filter(|(n, _)| n.is_range()).map(|(_, t)| (s.number.clone(), t)))
         .collect();
     super::each_section(doc, |s| section(doc, s, &ranges))
 }
@@ -267,5 +359,23 @@ mod tests {
         assert!(repair.new.ends_with("In the Semantics block, `|x|` is the absolute value of x."), "{repair:?}");
         assert!(found("In the blocks, `|x|` is the absolute value of x.", "Abs.", "d = |a|;").is_empty());
         assert!(found("Integer instructions.", "Abs.", "d = (a < 0) ? -a : a;").is_empty());
+    }
+
+    #[test]
+    fn a_bit_of_an_operand_as_an_index_is_found_and_an_array_is_not() {
+        let reverse = "t = a;\nfor (i = 0; i <= 31; i++) {\n    d[i] = t[31-i];\n}";
+        let f = found("Integer instructions.", "Reverse the bits of `a`.", reverse);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].fragment, "d[i]");
+        assert!(f[0].detail[0].contains("Read as C, `d` is a scalar"), "{:?}", f[0].detail);
+        // A variable set to an operand is a scalar too.
+        assert_eq!(found("Integer instructions.", "Abs.", "t = a;\nd = t[0];")[0].fragment, "t[0]");
+        let repair = f[0].repair.as_ref().expect("a repair");
+        assert!(repair.new.ends_with("`x[i]` is bit i of x, bit 0 the least significant."), "{repair:?}");
+        // An array of the block's own, and an index the prose defines.
+        assert!(found("Integer instructions.", "Abs.", "iA[0] = 1;\nd = iA[0];").is_empty());
+        assert!(found("In the blocks, `x[i]` is bit i of x.", "Abs.", reverse).is_empty());
+        // An operand with a length is a sequence.
+        assert!(found("Integer instructions.", "Abs.", "if (i < length(a)) d = a[i];").is_empty());
     }
 }
