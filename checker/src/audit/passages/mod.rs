@@ -33,7 +33,7 @@ use crate::audit::readings::add_sub::{abs_saturating, neg_saturating, neg_sign_b
 use crate::audit::readings::bit_count::{bfind_int_shift, bfind_negate, clz_c_precedence, fns_base_unchecked};
 use crate::audit::readings::bit_field::{
     bfe_sign_reading, bfe_start_rule_first, bfe_zero_past_msb, bfi_whole_or_nothing, bmsk_position_unwrapped,
-    bmsk_signed_operands, bmsk_width_top, bmsk_wrap_around, szext_pseudocode, szext_wrap_mod_33, BfeSign, BmskLimit,
+    bmsk_signed_operands, bmsk_width_top, bmsk_wrap_around, szext_pseudocode, szext_wrap_mod_33, BfeSign, RangeLimit,
     SzextRepair,
 };
 use crate::audit::readings::carry::{carry_reading, CarryReading};
@@ -47,7 +47,7 @@ use crate::audit::readings::shfl::{
     shfl_guard_off_reading, shfl_reading, shfl_sync_reading, shfl_unordered_slots_reading, InactiveSource,
     SourceReading, SyncReading,
 };
-use crate::audit::readings::shift::{shf_mod32, shift_reading, ShiftAmount};
+use crate::audit::readings::shift::{shf_amount_top, shf_mod32, shift_reading, ShiftAmount};
 
 /// The text a reading transcribes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -156,7 +156,7 @@ pub enum Formula {
     /// bmsk.wrap with the position a not wrapped.
     BmskPositionUnwrapped,
     /// bmsk with a width outside the Notes' range read as given.
-    BmskWidthLimited(BmskLimit),
+    BmskWidthLimited(RangeLimit),
     /// bmsk.wrap with a mask past bit 31 wrapped around to bit 0.
     BmskWrapAround,
     /// bfi with a field that does not fit whole leaving b.
@@ -175,6 +175,8 @@ pub enum Formula {
     ReluOfWholeResult,
     /// shf's two 32-bit shifts with amounts taken mod 32.
     ShfMod32,
+    /// shf with an amount outside the Notes' range read as given.
+    ShfAmountLimited(RangeLimit),
     /// shl/shr with the amount read as given.
     ShiftAmount(ShiftAmount),
     /// shfl with the source lane j computed as given.
@@ -417,8 +419,8 @@ impl Formula {
             (Formula::BmskWidthLimited(limit), Variant::BitField(BitField::Bmsk(mode))) => {
                 let bound = bmsk_width_top(mode);
                 let how = match limit {
-                    BmskLimit::Clamped => Restrict::Clamp { bound },
-                    BmskLimit::OutOfContract => Restrict::OutOfContract { bound },
+                    RangeLimit::Clamped => Restrict::Clamp { bound },
+                    RangeLimit::OutOfContract => Restrict::OutOfContract { bound },
                 };
                 Some(restricted_outputs(alg, variant, ins, &["b"], how))
             }
@@ -436,6 +438,14 @@ impl Formula {
         let named = Inputs::new(&operands, ins);
         let get = |name: &str| named.get(name);
         match (self, *variant) {
+            (Formula::ShfAmountLimited(limit), Variant::Shift(Shift::Shf(_, mode))) => {
+                let bound = shf_amount_top(mode);
+                let how = match limit {
+                    RangeLimit::Clamped => Restrict::Clamp { bound },
+                    RangeLimit::OutOfContract => Restrict::OutOfContract { bound },
+                };
+                Some(restricted_outputs(alg, variant, ins, &["c"], how))
+            }
             (Formula::ShfMod32, Variant::Shift(Shift::Shf(dir, mode))) => {
                 one(shf_mod32(alg, dir, mode, get("a"), get("b"), get("c")))
             }
@@ -1329,13 +1339,13 @@ pub const PASSAGES: &[Passage] = &[
                 name: "clamped",
                 says: "a width above the range counts as its top in either mode: 31 under .wrap",
                 text: Text::Prose,
-                formula: Formula::BmskWidthLimited(BmskLimit::Clamped),
+                formula: Formula::BmskWidthLimited(RangeLimit::Clamped),
             },
             Reading {
                 name: "out-of-contract",
                 says: "a width above the range is not allowed: the result is undefined",
                 text: Text::Prose,
-                formula: Formula::BmskWidthLimited(BmskLimit::OutOfContract),
+                formula: Formula::BmskWidthLimited(RangeLimit::OutOfContract),
             },
         ],
         adopted: "model",
@@ -1417,6 +1427,34 @@ pub const PASSAGES: &[Passage] = &[
         adopted: "model",
         examples: &[],
         assumption: Some(&assumption::SHF_SHIFT_BY_32),
+    },
+    Passage {
+        id: "shf-amount-limited",
+        section: "9.7.8.7",
+        fragment: "limited to the range",
+        question: "what an amount outside the Notes' range (0..32 in clamp mode, 0..31 in wrap mode) does",
+        variants: &["shf.l.clamp.b32", "shf.l.wrap.b32", "shf.r.clamp.b32", "shf.r.wrap.b32"],
+        readings: &[
+            model(
+                "the block: in clamp mode an amount of 32 or more is 32, in wrap mode it is taken modulo 32",
+                Text::Pseudocode,
+            ),
+            Reading {
+                name: "clamped",
+                says: "an amount above the range counts as its top in either mode: 31 in wrap mode",
+                text: Text::Prose,
+                formula: Formula::ShfAmountLimited(RangeLimit::Clamped),
+            },
+            Reading {
+                name: "out-of-contract",
+                says: "an amount above the range is not allowed: the result is undefined",
+                text: Text::Prose,
+                formula: Formula::ShfAmountLimited(RangeLimit::OutOfContract),
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: None,
     },
     Passage {
         id: "shift-clamped-to-width",

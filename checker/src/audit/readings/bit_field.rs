@@ -138,13 +138,15 @@ pub fn szext_wrap_mod_33<A: Algebra>(alg: &A, signed: bool, a: A::Bv, b: A::Bv) 
     clamp.semantics(alg, &[a, n])[0].value
 }
 
-/// How bmsk's Notes' "limited to range" (0..32 under .clamp, 0..31 under
-/// .wrap) takes a width outside its range (passage bmsk-width-limited).
+/// How Notes that say an operand "is limited to range" (0..32 under
+/// .clamp, 0..31 under .wrap) take a value outside that range: bmsk's
+/// width (passage bmsk-width-limited) and shf's amount (passage
+/// shf-amount-limited).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BmskLimit {
-    /// A width above the range counts as its top: 31 under .wrap.
+pub enum RangeLimit {
+    /// A value above the range counts as its top: 31 under .wrap.
     Clamped,
-    /// A width above the range is not allowed: the result is undefined.
+    /// A value above the range is not allowed: the result is undefined.
     OutOfContract,
 }
 

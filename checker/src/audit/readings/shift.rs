@@ -3,6 +3,15 @@
 
 use ptx_spec::bv::Algebra;
 use ptx_spec::catalogue::shift::*;
+/// The top of the range shf's Notes give the amount in `mode`: 0..32 in
+/// clamp mode, 0..31 in wrap mode (passage shf-amount-limited).
+pub fn shf_amount_top(mode: ShfMode) -> u128 {
+    match mode {
+        ShfMode::Clamp => 32,
+        ShfMode::Wrap => 31,
+    }
+}
+
 /// A reading of shf the model does not adopt (assumption shf-shift-by-32),
 /// kept for the audit: the pseudocode's two 32-bit shifts as x86 executes
 /// C's shift by 32, the amount taken mod 32, so a shift by 32 leaves the
