@@ -44,7 +44,7 @@ use crate::audit::readings::dot::{dot_reading, ElementOrder, ExtractOrder};
 use crate::audit::readings::mul_mad::mul24_full_operands;
 use crate::audit::readings::prmt::{prmt_pair_reading, prmt_position_blind, SourcePair};
 use crate::audit::readings::shfl::{
-    shfl_guard_off_reading, shfl_reading, shfl_sync_reading, shfl_unordered_slots_reading, InactiveSource,
+    shfl_clamped_reading, shfl_guard_off_reading, shfl_reading, shfl_sync_reading, shfl_unordered_slots_reading, InactiveSource,
     SourceReading, SyncReading,
 };
 use crate::audit::readings::shift::{shf_amount_top, shf_mod32, shift_reading, ShiftAmount};
@@ -187,6 +187,8 @@ pub enum Formula {
     ShflSync(SyncReading),
     /// shfl with the block run by a thread that does not execute.
     ShflGuardOffWrites,
+    /// shfl with a source index past c's bound clamped to the bound.
+    ShflClampedToBound,
     /// shfl and shfl.sync with each thread running the block in its own
     /// order: another lane's `SourceA` slot not yet written when read.
     ShflUnorderedSlots,
@@ -461,6 +463,7 @@ impl Formula {
             (Formula::ShflInactive(r), Variant::Shfl(s)) => Some(shfl_reading(alg, s, None, r, ins)),
             (Formula::ShflSync(r), Variant::Shfl(s)) if s.sync => Some(shfl_sync_reading(alg, s, r, ins)),
             (Formula::ShflGuardOffWrites, Variant::Shfl(s)) if !s.sync => Some(shfl_guard_off_reading(alg, s, ins)),
+            (Formula::ShflClampedToBound, Variant::Shfl(s)) if !s.sync => Some(shfl_clamped_reading(alg, s, ins)),
             (Formula::ShflUnorderedSlots, Variant::Shfl(s)) => Some(shfl_unordered_slots_reading(alg, s, ins)),
             (Formula::PrmtPair(pair), Variant::Prmt(v)) => {
                 one(prmt_pair_reading(alg, v, pair, get("a"), get("b"), get("c")))
@@ -1510,11 +1513,12 @@ pub const PASSAGES: &[Passage] = &[
         id: "shfl-clamp-bound",
         section: "9.7.9.5-6",
         fragment: "an upper bound for clamping the source lane index",
-        question: "which bound c's clamp value is for .up",
-        variants: &["shfl.up.b32 d|p"],
+        question: "what c's clamp value bounds, and what a thread whose source lane lies past it reads",
+        variants: &["shfl.up.b32 d|p", "shfl.down.b32 d|p"],
         readings: &[
             model(
-                "the Semantics block: .up reads lane j where j >= maxLane, so maxLane is the lowest lane it may read",
+                "the Semantics block: past maxLane the thread reads its own a; .up reads lane j where j >= maxLane, \
+                 so maxLane is the lowest lane it may read",
                 Text::Pseudocode,
             ),
             Reading {
@@ -1523,6 +1527,13 @@ pub const PASSAGES: &[Passage] = &[
                        maxLane",
                 text: Text::Prose,
                 formula: Formula::ShflSource(SourceReading::ClampAsUpperBound),
+            },
+            Reading {
+                name: "clamped",
+                says: "the Description's clamping: a source lane past the bound is pulled back to it, and the thread \
+                       reads the bound's lane, not its own a",
+                text: Text::Prose,
+                formula: Formula::ShflClampedToBound,
             },
         ],
         adopted: "model",

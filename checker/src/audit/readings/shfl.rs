@@ -119,6 +119,31 @@ pub fn shfl_reading<A: Algebra>(
     outs
 }
 
+/// shfl with c's bound read as a clamp, as the Description's "bound for
+/// clamping the source lane index" may be read: a source index past the
+/// bound is pulled back to it, and the thread reads the bound's lane where
+/// the block has it read its own `a` (passage shfl-clamp-bound). `p` is
+/// the model's: whether the index was in range.
+pub fn shfl_clamped_reading<A: Algebra>(alg: &A, shfl: Shfl, ins: &[A::Bv]) -> Outputs<A> {
+    let me = ins[input::LANE];
+    let a = &ins[input::A..input::A + WARP];
+    let active = &ins[input::ACTIVE..input::ACTIVE + WARP];
+    let c = ins[input::C];
+    let (source, in_range) = source_lane(alg, shfl.mode, me, ins[input::B], c);
+    // The bound's lane: the last lane of this lane's segment after the
+    // clamp value, as the block's maxLane.
+    let segment = alg.extract(12, 8, c);
+    let bound = alg.bvor(alg.bvand(me, segment), alg.bvand(alg.extract(4, 0, c), alg.bvnot(segment)));
+    let clamped = alg.ite(in_range, source, bound);
+    let executes = alg.is_set(read_lane(alg, me, active));
+    let source_executes = alg.is_set(read_lane(alg, clamped, active));
+    let mut outs = vec![Out { value: read_lane(alg, clamped, a), defined: alg.and(executes, source_executes) }];
+    if shfl.pred {
+        outs.push(Out { value: alg.bool_to_bv(in_range), defined: executes });
+    }
+    outs
+}
+
 /// shfl as the block reads for a thread that does not execute (inactive, or
 /// its guard false): the block's only test of that is where it fills
 /// `SourceA`, so the thread still computes `j`, writes `d = SourceA[j]`
