@@ -15,7 +15,10 @@
 //! a scalar and takes no index, and which end is bit 0 is again the
 //! reader's guess. An index counts as a bit only where the indexed name is
 //! an operand of the Syntax, or a variable set to one, in a section with
-//! no packed type (there `d[i]` is an element: `lanes.rs`).
+//! no packed type (there `d[i]` is an element: `lanes.rs`), and only in a
+//! block that does not name its top index `msb` (brev, bfe, bfi): there
+//! `a[msb]` is the most significant bit, so the order is the block's own
+//! and the index reads as plain notation.
 
 use super::document::{BlockKind, Document, Section};
 use crate::audit::finding::{Finding, FindingKind, Repair};
@@ -194,7 +197,13 @@ fn defined(doc: &Document, s: &Section) -> Vec<Notation> {
 /// site, in the order the block first uses them.
 fn used(s: &Section) -> Vec<(Notation, String)> {
     let mut out: Vec<(Notation, String)> = Vec::new();
-    let scalars = scalars(s);
+    let names_msb = s
+        .blocks
+        .iter()
+        .filter(|b| b.kind == BlockKind::Semantics)
+        .flat_map(|b| b.code())
+        .any(|l| l.text.trim_start().starts_with("msb") && l.text.contains('='));
+    let scalars = if names_msb { Vec::new() } else { scalars(s) };
     for b in s.blocks.iter().filter(|b| b.kind == BlockKind::Semantics) {
         for l in b.code() {
             let bits = indices(&l.text).into_iter().filter(|(name, _)| scalars.contains(name));
@@ -377,5 +386,9 @@ mod tests {
         assert!(found("In the blocks, `x[i]` is bit i of x.", "Abs.", reverse).is_empty());
         // An operand with a length is a sequence.
         assert!(found("Integer instructions.", "Abs.", "if (i < length(a)) d = a[i];").is_empty());
+        // A block that names its top bit `msb` fixes the order itself.
+        assert!(
+            found("Integer instructions.", "Abs.", "msb = 31;\nfor (i = 0; i <= msb; i++) d[i] = a[msb-i];").is_empty()
+        );
     }
 }
