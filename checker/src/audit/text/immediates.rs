@@ -127,7 +127,9 @@ fn section(doc: &Document, s: &Section) -> Vec<Finding> {
         vec![format!(
             "{}: section {}'s Description and Notes, and its chapter's introduction, say nothing of where an \
              immediate may stand; the examples show {list} as one, and leave open whether the other operands \
-             may be, and whether {them} may be in every form.",
+             may be, and whether {them} may be in every form. Nor does a sentence say how an immediate is read \
+             against its operand's width: one wider than the operand's type (0x1ffff for a 16-bit operand) \
+             may be rejected, or cut to the width.",
             s.file, s.number
         )],
     )]
