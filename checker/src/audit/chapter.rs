@@ -75,7 +75,9 @@ fn rule(pass_id: &str, kind: FindingKind) -> (Class, Impact) {
         return (*class, *impact);
     }
     match kind {
-        FindingKind::Spelling | FindingKind::Structure | FindingKind::Name => (Class::Wording, Impact::Wording),
+        FindingKind::Spelling | FindingKind::Structure | FindingKind::Name | FindingKind::Grammar => {
+            (Class::Wording, Impact::Wording)
+        }
         FindingKind::MalformedCode | FindingKind::Undefined => (Class::InvalidPseudocode, Impact::UndefinedResult),
         FindingKind::LiteralReading => (Class::InvalidPseudocode, Impact::WrongResult),
         FindingKind::ExampleSyntax => (Class::WrongExample, Impact::ExampleDoesNotAssemble),

@@ -460,10 +460,12 @@ mod tests {
         // questions of their second, held-out round were (operand types,
         // immediates, notation, bmsk's and bfi's unstated cases), and 75
         // until the Notes' and the Description's own recipes were checked
-        // per mode (shf's rotate and its distance of 32, lop3's immLut).
+        // per mode (shf's rotate and its distance of 32, lop3's immLut), and
+        // 80 until the grammar of the prose was read (a singular noun
+        // before a list of operands, a plural unit in a modifier).
         let seeds = |s: &String| s.starts_with("9.7.1") || s.starts_with("9.7.8") || s == "9.7.9.5";
         let on_seeds = all().iter().filter(|rc| rc.sections.iter().any(seeds)).count();
-        assert!(!all().is_empty() && on_seeds <= 80, "at most 80 root causes on the seed sections: {on_seeds}");
+        assert!(!all().is_empty() && on_seeds <= 85, "at most 85 root causes on the seed sections: {on_seeds}");
         for rc in all() {
             assert!(!rc.findings.is_empty(), "{}: no sites", rc.id);
             assert!(!rc.edits.is_empty() && !rc.problem.trim().is_empty(), "{}", rc.id);

@@ -53,10 +53,14 @@ pub enum FindingKind {
     /// Two sentences of the prose that demand different things of the same
     /// input, whatever reading each is given (`ptxcheck text`).
     Conflict,
+    /// A slip of grammar in the prose: a singular noun before a list of
+    /// operands, a plural unit in a modifier, two verb forms in one
+    /// sentence (`ptxcheck text`).
+    Grammar,
 }
 
 impl FindingKind {
-    pub const ALL: [FindingKind; 14] = [
+    pub const ALL: [FindingKind; 15] = [
         FindingKind::Ambiguity,
         FindingKind::LiteralReading,
         FindingKind::Undefined,
@@ -71,6 +75,7 @@ impl FindingKind {
         FindingKind::Overgeneral,
         FindingKind::Name,
         FindingKind::Conflict,
+        FindingKind::Grammar,
     ];
 
     pub fn label(self) -> &'static str {
@@ -89,6 +94,7 @@ impl FindingKind {
             FindingKind::Overgeneral => "overgeneral",
             FindingKind::Name => "name",
             FindingKind::Conflict => "conflict",
+            FindingKind::Grammar => "grammar",
         }
     }
 }

@@ -19,6 +19,7 @@ pub mod drift;
 pub mod exponents;
 pub mod flow;
 pub mod forms;
+pub mod grammar;
 pub mod immediates;
 pub mod helpers;
 pub mod judge;
@@ -252,6 +253,7 @@ fn passes(
     findings.extend(notations::check(document));
     findings.extend(directives::check(document));
     findings.extend(forms::check(document));
+    findings.extend(grammar::check(document));
     findings.extend(comments::check(document).1);
     (findings, spelling_skipped, helpers.unlisted)
 }

@@ -1,0 +1,313 @@
+//! Grammar slips of the prose that a careful reader stops at, each with the
+//! edit that mends it:
+//!
+//! - a singular noun before a list of operands (`Operand` before `a` and
+//!   `b`), with the verb after it where that is singular too;
+//! - a unit in the plural inside a modifier (`16-bits inputs`), where the
+//!   unit of a compound modifier is singular;
+//! - one sentence that joins two verbs in different forms (`Divides a by b,
+//!   store the remainder`): a description of the instruction and an order
+//!   to the reader at once.
+//!
+//! Each is a slip of wording, the intent clear; the finding quotes the words
+//! and proposes the mended ones.
+
+use std::collections::BTreeSet;
+
+use super::document::{Document, Line, Section};
+use crate::audit::finding::{Finding, FindingKind, Repair};
+
+/// The nouns that name an operand, singular, as a sentence writes them.
+const OPERAND_NOUNS: [&str; 6] = ["Operand", "operand", "Input", "input", "Register", "register"];
+
+/// Words after `N-bits` that make it a noun phrase of its own (`32-bits of
+/// the result`), not a modifier.
+const AFTER_A_NOUN: [&str; 18] = [
+    "of", "in", "from", "to", "into", "and", "or", "are", "is", "wide", "long", "each", "at", "on", "for", "with",
+    "as", "per",
+];
+
+/// Words that begin sentences without being verbs; never the second verb
+/// of a pair.
+const NOT_VERBS: [&str; 16] =
+    ["for", "when", "if", "the", "in", "on", "with", "to", "as", "and", "or", "but", "then", "a", "an", "this"];
+
+/// A prose line with its text.
+struct At<'a> {
+    line: &'a Line,
+    text: &'a str,
+}
+
+fn prose(s: &Section) -> impl Iterator<Item = At<'_>> {
+    s.all_lines().filter(|l| !l.code && !l.text.trim().is_empty()).map(|l| At { line: l, text: l.text.as_str() })
+}
+
+fn finding(s: &Section, at: &Line, slug: String, old: &str, new: &str, summary: String) -> Finding {
+    let detail = vec![format!("At {}:{}.", s.file, at.number), format!("Mended: \"{new}\".")];
+    let mut f = Finding::of_text(
+        format!("text-grammar-{}-{slug}", s.number),
+        s.number.clone(),
+        FindingKind::Grammar,
+        old.to_string(),
+        summary,
+        detail,
+    );
+    f.repair = Some(Repair { line: at.number, old: old.to_string(), new: new.to_string() });
+    f
+}
+
+/// A run of code spans joined by commas and a final `and`, from the start
+/// of `text`: its length and the names, where there are two or more.
+fn code_list(text: &str) -> Option<(usize, Vec<&str>)> {
+    let mut names = Vec::new();
+    let mut at = 0;
+    let mut joined_by_and = false;
+    loop {
+        let rest = &text[at..];
+        let body = rest.strip_prefix('`')?;
+        let end = body.find('`')?;
+        names.push(&body[..end]);
+        at += end + 2;
+        let rest = &text[at..];
+        let sep =
+            [", and ", " and ", ", "].iter().find(|sep| rest.starts_with(**sep) && rest[sep.len()..].starts_with('`'));
+        match sep {
+            Some(sep) if !joined_by_and => {
+                joined_by_and = sep.contains("and");
+                at += sep.len();
+            }
+            _ => break,
+        }
+    }
+    (names.len() >= 2 && joined_by_and).then_some((at, names))
+}
+
+/// `Operand \`a\` and \`b\` are`: the noun, and a singular verb after the
+/// list, made plural.
+fn operand_lists(s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for at in prose(s) {
+        for noun in OPERAND_NOUNS {
+            for (i, _) in at.text.match_indices(&format!("{noun} `")) {
+                if i > 0 && at.text[..i].chars().next_back().is_some_and(char::is_alphanumeric) {
+                    continue;
+                }
+                let list_at = i + noun.len() + 1;
+                let Some((len, names)) = code_list(&at.text[list_at..]) else { continue };
+                let mut end = list_at + len;
+                let mut new = format!("{noun}s{}", &at.text[i + noun.len()..end]);
+                let after = &at.text[end..];
+                for (one, many) in [(" has ", " have "), (" is ", " are ")] {
+                    if after.starts_with(one) {
+                        new.push_str(many.trim_end());
+                        end += one.len() - 1;
+                    }
+                }
+                let old = &at.text[i..end];
+                out.push(finding(
+                    s,
+                    at.line,
+                    format!("operand-list-{}", names.join("-")),
+                    old,
+                    &new,
+                    format!("\"{old}\": the singular \"{noun}\" before a list of {} operands", names.len()),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// `16-bits inputs`: a plural unit inside a modifier.
+fn plural_units(s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for at in prose(s) {
+        for (i, _) in at.text.match_indices("-bits ") {
+            let digits = at.text[..i].chars().rev().take_while(char::is_ascii_digit).count();
+            let word: String = at.text[i + 6..].chars().take_while(char::is_ascii_alphabetic).collect();
+            if digits == 0 || word.is_empty() || AFTER_A_NOUN.contains(&word.to_lowercase().as_str()) {
+                continue;
+            }
+            let old = &at.text[i - digits..i + 6 + word.len()];
+            let number = &at.text[i - digits..i];
+            let new = format!("{number}-bit {word}");
+            out.push(finding(
+                s,
+                at.line,
+                format!("plural-unit-{number}-bits-{word}"),
+                old,
+                &new,
+                format!("\"{old}\": the unit of a compound modifier is written in the plural"),
+            ));
+        }
+    }
+    out
+}
+
+/// The words that begin the document's sentences as orders to the reader
+/// (`Compute`, `Store`), in lower case: a capitalised first word not ending
+/// in `s`.
+fn imperatives(doc: &Document) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for s in &doc.sections {
+        for at in prose(s) {
+            for sentence in at.text.split(". ") {
+                let Some(first) = sentence.split_whitespace().next() else { continue };
+                let capitalised = first.chars().next().is_some_and(char::is_uppercase);
+                if capitalised && first.chars().all(|c| c.is_ascii_alphabetic()) && !first.ends_with('s') {
+                    out.insert(first.to_lowercase());
+                }
+            }
+        }
+    }
+    for w in NOT_VERBS {
+        out.remove(w);
+    }
+    out
+}
+
+/// The base form of a verb in the third person (`divides` → `divide`,
+/// `pushes` → `push`), where the document orders with that verb elsewhere.
+fn base_form<'v>(word: &str, verbs: &'v BTreeSet<String>) -> Option<&'v String> {
+    let lower = word.to_lowercase();
+    let stem = lower.strip_suffix('s')?;
+    verbs.get(stem).or_else(|| verbs.get(stem.strip_suffix('e')?))
+}
+
+/// Whether a sentence begins with a verb in the third person: one whose
+/// base form the document orders with, or a capitalised word in `s` with an
+/// object after it (`Divides \`a\``).
+fn describes(sentence: &str, verbs: &BTreeSet<String>) -> bool {
+    let mut words = sentence.split_whitespace();
+    let Some(first) = words.next() else { return false };
+    let lower = first.to_lowercase();
+    if !first.chars().next().is_some_and(char::is_uppercase) || !first.chars().all(|c| c.is_ascii_alphabetic()) {
+        return false;
+    }
+    if base_form(first, verbs).is_some() {
+        return true;
+    }
+    let object = words.next().is_some_and(|w| w.starts_with('`') || ["the", "two", "a", "an"].contains(&w));
+    let plural_or_word =
+        lower.ends_with("ss") || ["its", "this", "is", "as", "has", "was", "operands"].contains(&lower.as_str());
+    lower.ends_with('s') && object && !plural_or_word
+}
+
+/// `Divides \`a\` by \`b\`, store the remainder`: a sentence begun in the
+/// third person whose coordinated verb is an order.
+fn verb_forms(s: &Section, verbs: &BTreeSet<String>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for at in prose(s) {
+        for sentence in at.text.split(". ") {
+            let Some(first) = sentence.split_whitespace().next() else { continue };
+            if !describes(sentence, verbs) {
+                continue;
+            }
+            for joint in [", ", " and "] {
+                for (i, _) in sentence.match_indices(joint) {
+                    let rest = &sentence[i + joint.len()..];
+                    let verb: String = rest.chars().take_while(char::is_ascii_lowercase).collect();
+                    let next = rest[verb.len()..].trim_start();
+                    let object = ["the ", "it ", "a ", "an ", "`"].iter().any(|w| next.starts_with(w));
+                    if verb.is_empty() || !verbs.contains(&verb) || !object || !rest[verb.len()..].starts_with(' ') {
+                        continue;
+                    }
+                    let old = format!("{}{joint}{verb}", &sentence[..i]);
+                    let new = format!(
+                        "{}{joint}{verb}{}",
+                        &sentence[..i],
+                        if verb.ends_with(['s', 'h']) { "es" } else { "s" }
+                    );
+                    out.push(finding(
+                        s,
+                        at.line,
+                        format!("verb-forms-{}-{verb}", first.to_lowercase()),
+                        &old,
+                        &new,
+                        format!(
+                            "`{first}` and `{verb}`: one sentence joins a verb that describes the instruction and one \
+                             that orders the reader"
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every grammar slip of the document, each once.
+pub fn check(doc: &Document) -> Vec<Finding> {
+    let verbs = imperatives(doc);
+    super::each_section(doc, |s| {
+        let mut out = operand_lists(s);
+        out.extend(plural_units(s));
+        out.extend(verb_forms(s, &verbs));
+        out
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::document::{parse_any, Document};
+    use super::check;
+
+    /// The finding ids and proposed edits of a section whose Description is
+    /// the given prose, in a document that also orders the reader to
+    /// `Store` and `Take`.
+    fn found(description: &str) -> Vec<(String, String, String)> {
+        let text = format!(
+            "#### 9.7.1.9. Integer Arithmetic Instructions: `rem`\n\nDescription\n\n{description}\n\n\
+             Take the value. Store it.\n"
+        );
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        check(&doc)
+            .into_iter()
+            .map(|f| {
+                let r = f.repair.unwrap();
+                (f.id, r.old, r.new)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_singular_noun_before_a_list_of_operands_is_a_slip() {
+        assert_eq!(
+            found("Operand `a` and `b` are 32-bit inputs."),
+            [(
+                "text-grammar-9.7.1.9-operand-list-a-b".to_string(),
+                "Operand `a` and `b`".to_string(),
+                "Operands `a` and `b`".to_string()
+            )]
+        );
+        assert_eq!(found("Operand `c`, `p` and `q` has type `.pred`.")[0].2, "Operands `c`, `p` and `q` have",);
+        // One operand, a list joined by `or`, a plural noun: no slip.
+        assert!(found("Operand `a` has type `.u32`.").is_empty());
+        assert!(found("Operand `a` or `b` is zero.").is_empty());
+        assert!(found("Operands `a` and `b` are inputs.").is_empty());
+    }
+
+    #[test]
+    fn a_plural_unit_inside_a_modifier_is_a_slip() {
+        assert_eq!(found("It holds two 16-bits inputs.")[0].2, "16-bit inputs");
+        // The unit as a noun: no modifier.
+        assert!(found("It writes the low 32-bits of the result.").is_empty());
+        assert!(found("It writes 32-bits in order.").is_empty());
+    }
+
+    #[test]
+    fn a_description_and_an_order_in_one_sentence_is_a_slip() {
+        assert_eq!(
+            found("Divides `a` by `b`, store the remainder in `d`."),
+            [(
+                "text-grammar-9.7.1.9-verb-forms-divides-store".to_string(),
+                "Divides `a` by `b`, store".to_string(),
+                "Divides `a` by `b`, stores".to_string()
+            )]
+        );
+        // Both descriptions, both orders, or a noun after the comma: none.
+        assert!(found("Divides `a` by `b`, and stores the remainder.").is_empty());
+        assert!(found("Take `a`, and store the remainder.").is_empty());
+        assert!(found("Divides `a` by `b`, for the remainder.").is_empty());
+    }
+}
