@@ -23,7 +23,7 @@ use ptx_spec::catalogue::{
     compare_select::CompareSelect,
     div_rem::DivRem,
     min_max::MinMax,
-    mul_mad::MulMad,
+    mul_mad::{MulMad, MulMode},
     shift::Shift,
 };
 use ptx_spec::catalogue::{Inputs, Out, Outputs, Type, Variant};
@@ -122,6 +122,9 @@ pub enum Formula {
     RemFlooring,
     /// mul24 multiplies the full 32-bit operands.
     Mul24FullOperands,
+    /// mad and mad24 writing the product's half alone to d, c not added:
+    /// what mul and mul24 write.
+    MadProductHalf,
     /// mul24.s32 and mad24.s32 (not .sat) read each operand's 24 bits
     /// unsigned: the .u32 form's computation.
     Mul24UnsignedParts,
@@ -350,6 +353,12 @@ impl Formula {
             }
             (Formula::Mul24FullOperands, Variant::MulMad(MulMad::Mul24(mode, t))) => {
                 one(mul24_full_operands(alg, mode, t.is_signed(), get("a"), get("b")))
+            }
+            (Formula::MadProductHalf, Variant::MulMad(MulMad::Mad { mode, ty, .. })) if mode != MulMode::Wide => {
+                Some(Variant::MulMad(MulMad::Mul(mode, ty)).semantics(alg, &ins[..2]))
+            }
+            (Formula::MadProductHalf, Variant::MulMad(MulMad::Mad24 { mode, ty, .. })) => {
+                Some(Variant::MulMad(MulMad::Mul24(mode, ty)).semantics(alg, &ins[..2]))
             }
             (Formula::Mul24UnsignedParts, Variant::MulMad(MulMad::Mul24(mode, t))) if t.is_signed() => {
                 Some(Variant::MulMad(MulMad::Mul24(mode, Type::U32)).semantics(alg, ins))
@@ -912,6 +921,44 @@ pub const PASSAGES: &[Passage] = &[
         adopted: "model",
         examples: &[],
         assumption: Some(&assumption::MUL24_LOW_BITS),
+    },
+    Passage {
+        id: "mad-half-written",
+        section: "9.7.1.4",
+        fragment: "half of the result is written to the destination register",
+        question: "whether mad's Notes, which say the product's half is written to d, leave c out",
+        variants: &["mad.hi.u32", "mad.lo.s32"],
+        readings: &[
+            model("the half plus c, as the block's d = t<2n-1..n> + c", Text::Pseudocode),
+            Reading {
+                name: "half-alone",
+                says: "the upper or lower half of the product written to d as it is, as mul's Notes say: c not added",
+                text: Text::Prose,
+                formula: Formula::MadProductHalf,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: None,
+    },
+    Passage {
+        id: "mad24-returns-half",
+        section: "9.7.1.6",
+        fragment: "Return either the high or low",
+        question: "whether mad24's Description, which returns the 48-bit product's high or low 32 bits, leaves c out",
+        variants: &["mad24.hi.u32", "mad24.lo.s32"],
+        readings: &[
+            model("the 32 bits plus c, as the block's d = t<47..16> + c", Text::Pseudocode),
+            Reading {
+                name: "half-alone",
+                says: "the high or low 32 bits of the product returned as they are, as mul24's Description says: c not added",
+                text: Text::Prose,
+                formula: Formula::MadProductHalf,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: None,
     },
     Passage {
         id: "mul24-operand-sign",
