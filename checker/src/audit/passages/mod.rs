@@ -44,8 +44,8 @@ use crate::audit::readings::dot::{dot_reading, ElementOrder, ExtractOrder};
 use crate::audit::readings::mul_mad::mul24_full_operands;
 use crate::audit::readings::prmt::{prmt_pair_reading, prmt_position_blind, SourcePair};
 use crate::audit::readings::shfl::{
-    shfl_clamped_reading, shfl_guard_off_reading, shfl_reading, shfl_sync_reading, shfl_unordered_slots_reading, InactiveSource,
-    SourceReading, SyncReading,
+    shfl_clamped_reading, shfl_guard_off_reading, shfl_reading, shfl_sync_reading, shfl_unordered_slots_reading,
+    InactiveSource, SourceReading, SyncReading,
 };
 use crate::audit::readings::shift::{shf_amount_top, shf_mod32, shift_reading, ShiftAmount};
 
