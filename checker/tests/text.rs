@@ -74,9 +74,19 @@ fn the_seeds_give_the_wording_findings_and_no_stale_transcription() {
         "text-label-9.7.1.13-modifier-saturation",
         "text-table-9.7.8.6-1-cells",
         "text-example-comment-9.7.1.6-mad24.lo.s32",
+        "text-grammar-9.7.1.9-verb-forms-divides-store",
+        "text-grammar-9.7.1.24-plural-unit-16-bits-inputs",
+        "text-silence-fns.b32",
+        "text-silence-bmsk.clamp.b32",
     ] {
         assert!(ids.contains(&want), "{want} missing from {ids:?}");
     }
+    // A silence of the prose is found at the least input it leaves open,
+    // with what the block gives there: fns's base bit counts for offset 0.
+    let fns = findings.iter().find(|f| f["id"] == "text-silence-fns.b32").unwrap();
+    let witness = &fns["witness"];
+    assert_eq!(witness["columns"][2], "pseudocode", "{witness}");
+    assert_eq!(witness["rows"][0][1][2], "0xffffffff", "{witness}");
     // Every packed form's extraction has its passage: none is left to the
     // packed pass.
     assert!(!ids.iter().any(|i| i.starts_with("text-packed-")), "{ids:?}");

@@ -267,6 +267,13 @@ fn run_on(document: Document) -> Result<TextAudit, TextError> {
     let literal = crate::audit::literal::check::read_text(&Backend::Embedded, LITERAL_TIMEOUT, &document)
         .map_err(|e| TextError { file: "the literal reading".into(), line: None, message: e.to_string(), io: None })?;
     findings.extend(literal.findings);
+    // The prose's silences that are findings: solver queries, so once, not
+    // in the passes run again on each fix's copy.
+    let silences = silence::table().map_err(|e| {
+        let (file, message) = e.split_once(": ").unwrap_or((silence::TABLE_FILE.0, &e));
+        TextError { file: file.to_string(), line: None, message: message.to_string(), io: None }
+    })?;
+    findings.extend(silence::findings(&document, &silences));
     crate::audit::errata::assign(&mut findings);
     crate::audit::sort(&mut findings);
     // The findings no table lists: root causes of their own, each fix

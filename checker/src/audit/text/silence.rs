@@ -15,10 +15,14 @@
 //! pseudocode"), or that the model leaves it open too ("stated nowhere"),
 //! and the guards that do not hold there, which bound it.
 //!
-//! The regions are listed by `text --coverage`, not raised as findings:
-//! while the hand-written formulas are partial, most regions are a formula
-//! missing rather than a sentence missing. A variant that no formula speaks
-//! of is not asked about; its units are counted as without a formula.
+//! The regions are listed by `text --coverage`: while the hand-written
+//! formulas are partial, most regions are a formula missing rather than a
+//! sentence missing. Where the prose is in fact silent, the table
+//! `checker/text/silences.toml` names the variant and the sentence that
+//! names the operation without its rule, and the least region is a finding
+//! while that sentence is in the text ([`findings`]). A variant that no
+//! formula speaks of is not asked about; its units are counted as without a
+//! formula.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -346,14 +350,105 @@ pub fn check(doc: &Document) -> Vec<Silence> {
         }
         let claims = present(doc, &section);
         for v in Variant::all().into_iter().filter(|v| v.section() == section && !v.is_warp_wide()) {
-            let formulas: Vec<Formula> = claims.iter().flat_map(|c| formulas(&v, c)).collect();
-            if formulas.is_empty() {
-                continue;
-            }
-            let legal: Vec<Condition> =
-                super::domains::legal(doc, &v).iter().filter_map(|t| Condition::parse(t).ok()).collect();
-            out.push(silence(&v, &formulas, &legal));
+            out.extend(of_variant(doc, &v, &claims));
         }
+    }
+    out
+}
+
+/// What the formulas of `claims` leave open for `v`; `None` where none of
+/// them speaks of it.
+fn of_variant(doc: &Document, v: &Variant, claims: &[Claim]) -> Option<Silence> {
+    let formulas: Vec<Formula> = claims.iter().flat_map(|c| formulas(v, c)).collect();
+    if formulas.is_empty() {
+        return None;
+    }
+    let legal: Vec<Condition> = super::domains::legal(doc, v).iter().filter_map(|t| Condition::parse(t).ok()).collect();
+    Some(silence(v, &formulas, &legal))
+}
+
+/// A silence of the prose that is a finding: the table's entry.
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    pub variant: String,
+    pub quote: String,
+    pub says: String,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Table {
+    silence: Vec<Entry>,
+}
+
+pub const TABLE_FILE: (&str, &str) = ("checker/text/silences.toml", include_str!("../../../text/silences.toml"));
+
+/// The silences that are findings, from the built-in table; a malformed
+/// table is a one-line error naming the file.
+pub fn table() -> Result<Vec<Entry>, String> {
+    let t: Table = toml::from_str(TABLE_FILE.1).map_err(|e| format!("{}: {}", TABLE_FILE.0, e.message()))?;
+    for e in &t.silence {
+        if Variant::from_mnemonic(&e.variant).is_none() {
+            return Err(format!("{}: no variant `{}`", TABLE_FILE.0, e.variant));
+        }
+    }
+    Ok(t.silence)
+}
+
+/// The table's silences as findings, on the document in hand: each while
+/// its sentence is in the text and the prose's formulas leave the variant
+/// open, at the least input they leave open, with the two results they
+/// allow there and what the Semantics block gives.
+pub fn findings(doc: &Document, entries: &[Entry]) -> Vec<crate::audit::finding::Finding> {
+    use crate::audit::finding::{Finding, FindingKind, WitnessTable};
+    let all = units(doc);
+    let mut out = Vec::new();
+    for e in entries {
+        let Some(v) = Variant::from_mnemonic(&e.variant) else { continue };
+        let section = v.section().to_string();
+        if units_quoting(&all, std::slice::from_ref(&section), &e.quote).is_empty() {
+            continue;
+        }
+        let Some(silence) = of_variant(doc, &v, &present(doc, &section)) else { continue };
+        let Some(r) = silence.regions.first() else { continue };
+        let list =
+            |xs: &[(String, BitVec)]| xs.iter().map(|(n, x)| format!("{n} = {x}")).collect::<Vec<_>>().join(", ");
+        let given: Vec<String> =
+            r.semantics.iter().map(|(n, x)| x.map_or(format!("{n} unspecified"), |x| format!("{n} = {x}"))).collect();
+        let summary = format!(
+            "the prose leaves {} open at {}: its sentences allow {} and {}; {} decides ({})",
+            r.semantics.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", "),
+            list(&r.inputs),
+            list(&r.allowed[0]),
+            list(&r.allowed[1]),
+            if r.stated() == "stated nowhere" { "nothing" } else { "only the Semantics block" },
+            given.join(", "),
+        );
+        let detail = vec![
+            format!("{}: {}.", e.variant, e.says),
+            format!("The solver's least input that the prose's formulas leave open, evaluated: {}.", describe(r)),
+        ];
+        let mut f = Finding::of_text(
+            format!("text-silence-{}", e.variant),
+            section,
+            FindingKind::Ambiguity,
+            e.quote.clone(),
+            summary,
+            detail,
+        );
+        f.witness = Some(WitnessTable {
+            variant: e.variant.clone(),
+            inputs: r.inputs.clone(),
+            columns: vec!["prose, one result".into(), "prose, another".into(), "pseudocode".into()],
+            rows: r
+                .semantics
+                .iter()
+                .enumerate()
+                .map(|(k, (n, given))| (n.clone(), vec![Some(r.allowed[0][k].1), Some(r.allowed[1][k].1), *given]))
+                .collect(),
+        });
+        out.push(f);
     }
     out
 }
@@ -465,6 +560,15 @@ mod tests {
                 fs.remove(0)
             })
             .collect()
+    }
+
+    #[test]
+    fn the_table_of_silences_loads_and_names_variants() {
+        let entries = table().unwrap();
+        assert!(entries.iter().any(|e| e.variant == "fns.b32"));
+        for e in &entries {
+            assert!(!e.quote.is_empty() && !e.says.contains('\n'), "{}", e.variant);
+        }
     }
 
     #[test]
