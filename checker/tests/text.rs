@@ -78,6 +78,8 @@ fn the_seeds_give_the_wording_findings_and_no_stale_transcription() {
         "text-grammar-9.7.1.24-plural-unit-16-bits-inputs",
         "text-silence-fns.b32",
         "text-silence-bmsk.clamp.b32",
+        "text-size-9.7.1.5-twice-48",
+        "text-size-9.7.1.6-twice-48",
     ] {
         assert!(ids.contains(&want), "{want} missing from {ids:?}");
     }

@@ -40,6 +40,7 @@ pub mod restricted;
 pub mod revision;
 pub mod semantics;
 pub mod silence;
+pub mod sizes;
 pub mod spellings;
 pub mod tables;
 pub mod typing;
@@ -254,6 +255,7 @@ fn passes(
     findings.extend(directives::check(document));
     findings.extend(forms::check(document));
     findings.extend(grammar::check(document));
+    findings.extend(sizes::check(document));
     findings.extend(comments::check(document).1);
     (findings, spelling_skipped, helpers.unlisted)
 }
