@@ -26,19 +26,6 @@ fn syntax_widths(s: &Section) -> Vec<u32> {
     out
 }
 
-/// The sentences of a section's Description and Notes.
-fn sentences(s: &Section) -> Vec<String> {
-    [BlockKind::Description, BlockKind::Notes]
-        .iter()
-        .filter_map(|k| s.block(*k))
-        .flat_map(|b| b.paragraphs())
-        .flat_map(|p| {
-            let text = p.iter().map(|l| l.text.trim()).collect::<Vec<_>>().join(" ");
-            text.split(". ").map(str::to_string).collect::<Vec<_>>()
-        })
-        .collect()
-}
-
 /// `twice the size of the input operands, i.e., 48-bits`: the words from
 /// `twice` to the last number of bits, and that number; `None` where the
 /// sentence names the halved width too (`the 24-bit values ..., i.e., 48
@@ -77,7 +64,7 @@ fn section(s: &Section) -> Vec<Finding> {
     if widths.is_empty() {
         return Vec::new();
     }
-    let all = sentences(s);
+    let all = super::typing::sentences(s);
     let mut out = Vec::new();
     for sentence in &all {
         let Some((fragment, n)) = doubled(sentence) else { continue };

@@ -60,7 +60,7 @@ fn operands(line: &str) -> Vec<String> {
 }
 
 /// The sentences of a section's Description and Notes.
-fn sentences(s: &Section) -> Vec<String> {
+pub(super) fn sentences(s: &Section) -> Vec<String> {
     let mut out = Vec::new();
     for b in s.blocks.iter().filter(|b| matches!(b.kind, BlockKind::Description | BlockKind::Notes)) {
         for p in b.paragraphs() {
