@@ -80,6 +80,10 @@ fn the_seeds_give_the_wording_findings_and_no_stale_transcription() {
         "text-silence-bmsk.clamp.b32",
         "text-size-9.7.1.5-twice-48",
         "text-size-9.7.1.6-twice-48",
+        "text-dating-9.7.9.5-6.4",
+        "text-unread-9.7.9.5-c",
+        "text-retyped-9.7.1.1-b32",
+        "text-retyped-9.7.1.13-b32",
     ] {
         assert!(ids.contains(&want), "{want} missing from {ids:?}");
     }

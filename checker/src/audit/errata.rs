@@ -465,10 +465,12 @@ mod tests {
         // before a list of operands, a plural unit in a modifier), and 85
         // until the prose's silences (fns's search, bmsk's field past bit
         // 31), its sizes (mul24's 48 bits) and mad's and mad24's sentences
-        // copied from mul and mul24 were findings.
+        // copied from mul and mul24 were findings, and 95 until the dates
+        // that read two ways, the operand bits no block reads, the operands
+        // typed twice and shfl's sub-segments were.
         let seeds = |s: &String| s.starts_with("9.7.1") || s.starts_with("9.7.8") || s == "9.7.9.5";
         let on_seeds = all().iter().filter(|rc| rc.sections.iter().any(seeds)).count();
-        assert!(!all().is_empty() && on_seeds <= 90, "at most 90 root causes on the seed sections: {on_seeds}");
+        assert!(!all().is_empty() && on_seeds <= 95, "at most 95 root causes on the seed sections: {on_seeds}");
         for rc in all() {
             assert!(!rc.findings.is_empty(), "{}: no sites", rc.id);
             assert!(!rc.edits.is_empty() && !rc.problem.trim().is_empty(), "{}", rc.id);

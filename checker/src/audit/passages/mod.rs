@@ -45,6 +45,7 @@ use crate::audit::readings::mul_mad::mul24_full_operands;
 use crate::audit::readings::prmt::{prmt_pair_reading, prmt_position_blind, SourcePair};
 use crate::audit::readings::shfl::{
     shfl_clamped_reading, shfl_guard_off_reading, shfl_reading, shfl_sync_reading, shfl_unordered_slots_reading,
+    shfl_within_segment_reading,
     InactiveSource, SourceReading, SyncReading,
 };
 use crate::audit::readings::shift::{shf_amount_top, shf_mod32, shift_reading, ShiftAmount};
@@ -192,6 +193,8 @@ pub enum Formula {
     ShflGuardOffWrites,
     /// shfl with a source index past c's bound clamped to the bound.
     ShflClampedToBound,
+    /// shfl with a source lane outside the thread's sub-segment out of range.
+    ShflWithinSegment,
     /// shfl and shfl.sync with each thread running the block in its own
     /// order: another lane's `SourceA` slot not yet written when read.
     ShflUnorderedSlots,
@@ -473,6 +476,7 @@ impl Formula {
             (Formula::ShflSync(r), Variant::Shfl(s)) if s.sync => Some(shfl_sync_reading(alg, s, r, ins)),
             (Formula::ShflGuardOffWrites, Variant::Shfl(s)) if !s.sync => Some(shfl_guard_off_reading(alg, s, ins)),
             (Formula::ShflClampedToBound, Variant::Shfl(s)) if !s.sync => Some(shfl_clamped_reading(alg, s, ins)),
+            (Formula::ShflWithinSegment, Variant::Shfl(s)) if !s.sync => Some(shfl_within_segment_reading(alg, s, ins)),
             (Formula::ShflUnorderedSlots, Variant::Shfl(s)) => Some(shfl_unordered_slots_reading(alg, s, ins)),
             (Formula::PrmtPair(pair), Variant::Prmt(v)) => {
                 one(prmt_pair_reading(alg, v, pair, get("a"), get("b"), get("c")))
@@ -1581,6 +1585,55 @@ pub const PASSAGES: &[Passage] = &[
                        reads the bound's lane, not its own a",
                 text: Text::Prose,
                 formula: Formula::ShflClampedToBound,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: None,
+    },
+    Passage {
+        id: "shfl-bfly-segment",
+        section: "9.7.9.5-6",
+        fragment: "a mask for logically splitting warps into sub-segments",
+        question: "whether a thread may read from a lane outside its own sub-segment",
+        variants: &["shfl.bfly.b32 d|p"],
+        readings: &[
+            model(
+                "the Semantics block: j is in range when j <= maxLane, so .bfly's lane ^ b may read a lane of a \
+                 lower sub-segment",
+                Text::Pseudocode,
+            ),
+            Reading {
+                name: "within-segment",
+                says: "the Description's sub-segments: a source lane outside the thread's own sub-segment is out of \
+                       range, and the thread copies its own a",
+                text: Text::Prose,
+                formula: Formula::ShflWithinSegment,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: None,
+    },
+    Passage {
+        id: "shfl-predicated-off-source",
+        section: "9.7.9.5-6",
+        fragment: "sources a register from an inactive thread",
+        question: "what a thread reads from a source lane that is active but whose guard predicate is false",
+        variants: &["shfl.idx.b32 d|p"],
+        readings: &[
+            model(
+                "the Semantics block: any value, as its comment has SourceA unpredictable for inactive and \
+                 predicated-off threads alike",
+                Text::Pseudocode,
+            ),
+            Reading {
+                name: "inactive-only",
+                says: "the Description, which makes a read undefined only from an inactive thread: a source lane \
+                       that is active with its guard false (the witness's lane that does not execute) still \
+                       holds its register a, and the thread reads it",
+                text: Text::Prose,
+                formula: Formula::ShflInactive(InactiveSource::RegisterAnyway),
             },
         ],
         adopted: "model",

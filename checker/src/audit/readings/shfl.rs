@@ -119,6 +119,20 @@ pub fn shfl_reading<A: Algebra>(
     outs
 }
 
+/// The outputs of an executing thread that reads lane `source`, with `p`
+/// set to `in_range`: d is defined where the thread and its source execute.
+fn reads_lane<A: Algebra>(alg: &A, shfl: Shfl, ins: &[A::Bv], source: A::Bv, in_range: A::Bool) -> Outputs<A> {
+    let a = &ins[input::A..input::A + WARP];
+    let active = &ins[input::ACTIVE..input::ACTIVE + WARP];
+    let executes = alg.is_set(read_lane(alg, ins[input::LANE], active));
+    let source_executes = alg.is_set(read_lane(alg, source, active));
+    let mut outs = vec![Out { value: read_lane(alg, source, a), defined: alg.and(executes, source_executes) }];
+    if shfl.pred {
+        outs.push(Out { value: alg.bool_to_bv(in_range), defined: executes });
+    }
+    outs
+}
+
 /// shfl with c's bound read as a clamp, as the Description's "bound for
 /// clamping the source lane index" may be read: a source index past the
 /// bound is pulled back to it, and the thread reads the bound's lane where
@@ -126,22 +140,28 @@ pub fn shfl_reading<A: Algebra>(
 /// the model's: whether the index was in range.
 pub fn shfl_clamped_reading<A: Algebra>(alg: &A, shfl: Shfl, ins: &[A::Bv]) -> Outputs<A> {
     let me = ins[input::LANE];
-    let a = &ins[input::A..input::A + WARP];
-    let active = &ins[input::ACTIVE..input::ACTIVE + WARP];
     let c = ins[input::C];
     let (source, in_range) = source_lane(alg, shfl.mode, me, ins[input::B], c);
     // The bound's lane: the last lane of this lane's segment after the
     // clamp value, as the block's maxLane.
     let segment = alg.extract(12, 8, c);
     let bound = alg.bvor(alg.bvand(me, segment), alg.bvand(alg.extract(4, 0, c), alg.bvnot(segment)));
-    let clamped = alg.ite(in_range, source, bound);
-    let executes = alg.is_set(read_lane(alg, me, active));
-    let source_executes = alg.is_set(read_lane(alg, clamped, active));
-    let mut outs = vec![Out { value: read_lane(alg, clamped, a), defined: alg.and(executes, source_executes) }];
-    if shfl.pred {
-        outs.push(Out { value: alg.bool_to_bv(in_range), defined: executes });
-    }
-    outs
+    reads_lane(alg, shfl, ins, alg.ite(in_range, source, bound), in_range)
+}
+
+/// shfl with c's mask read as the Description's "splitting warps into
+/// sub-segments": a source lane outside the thread's own sub-segment (its
+/// lane bits under the mask differ) is out of range, so the thread copies
+/// its own `a` and `p` is false. The block bounds `j` only from above, so
+/// .bfly's `lane ^ bval` may reach a lower sub-segment (passage
+/// shfl-bfly-segment).
+pub fn shfl_within_segment_reading<A: Algebra>(alg: &A, shfl: Shfl, ins: &[A::Bv]) -> Outputs<A> {
+    let me = ins[input::LANE];
+    let (source, in_range) = source_lane(alg, shfl.mode, me, ins[input::B], ins[input::C]);
+    let segment = alg.extract(12, 8, ins[input::C]);
+    let same_segment = alg.eq(alg.bvand(source, segment), alg.bvand(me, segment));
+    let in_range = alg.and(in_range, same_segment);
+    reads_lane(alg, shfl, ins, alg.ite(in_range, source, me), in_range)
 }
 
 /// shfl as the block reads for a thread that does not execute (inactive, or

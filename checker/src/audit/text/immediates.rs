@@ -115,6 +115,15 @@ fn section(doc: &Document, s: &Section) -> Vec<Finding> {
     let list: Vec<String> = open.iter().map(|(n, _)| format!("`{n}`")).collect();
     let (list, them) = (super::and_list(&list), if open.len() == 1 { "it" } else { "them" });
     let one = if open.len() == 1 { "an immediate" } else { "immediates" };
+    let mut detail = vec![format!(
+        "{}: section {}'s Description and Notes, and its chapter's introduction, say nothing of where an \
+         immediate may stand; the examples show {list} as one, and leave open whether the other operands \
+         may be, and whether {them} may be in every form. Nor does a sentence say how an immediate is read \
+         against its operand's width: one wider than the operand's type (0x1ffff for a 16-bit operand) \
+         may be rejected, or cut to the width.",
+        s.file, s.number
+    )];
+    detail.extend(reading_questions(s));
     vec![Finding::of_text(
         format!("text-immediates-{}", s.number),
         s.number.clone(),
@@ -124,15 +133,39 @@ fn section(doc: &Document, s: &Section) -> Vec<Finding> {
             "the examples write {list} as {one} (`{example}`), and no sentence says which operands may be \
              immediates"
         ),
-        vec![format!(
-            "{}: section {}'s Description and Notes, and its chapter's introduction, say nothing of where an \
-             immediate may stand; the examples show {list} as one, and leave open whether the other operands \
-             may be, and whether {them} may be in every form. Nor does a sentence say how an immediate is read \
-             against its operand's width: one wider than the operand's type (0x1ffff for a 16-bit operand) \
-             may be rejected, or cut to the width.",
-            s.file, s.number
-        )],
+        detail,
     )]
+}
+
+/// The questions of how an immediate is read that the section's types
+/// raise: a packed type (`.u16x2`: one 32-bit value, or one value for
+/// each element) and an unsigned type (a negative immediate, and its
+/// extension to a wider type).
+fn reading_questions(s: &Section) -> Vec<String> {
+    let mut types: Vec<String> = Vec::new();
+    for l in s.block(BlockKind::Syntax).into_iter().flat_map(|b| b.code()) {
+        for w in l.text.split(|c: char| !c.is_ascii_alphanumeric()) {
+            if let Some(t) = super::captions::type_word(w).filter(|t| !types.contains(t)) {
+                types.push(t);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if let Some(t) = types.iter().find(|t| t.contains('x') && !t.starts_with('f') && !t.starts_with("bf")) {
+        out.push(format!(
+            "Nor is it said how an immediate is read for the packed type `.{t}`: as one 32-bit value, so that 1 \
+             adds to element 0 alone (0x00000001), or as one element's value given to each element \
+             (0x00010001)."
+        ));
+    }
+    if let Some(t) = types.iter().find(|t| t.starts_with('u') && !t.contains('x')) {
+        out.push(format!(
+            "Nor whether an immediate is signed: whether a negative immediate (-1) may stand for `.{t}`, and \
+             whether an immediate written in 32 bits is sign- or zero-extended to a wider operand (0xffffffff as \
+             -1 or as 4294967295)."
+        ));
+    }
+    out
 }
 
 /// Every section whose examples put an immediate where no sentence says

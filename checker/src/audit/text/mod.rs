@@ -10,6 +10,7 @@ pub mod captions;
 pub mod comments;
 pub mod control;
 pub mod coverage;
+pub mod dating;
 pub mod declarations;
 pub mod defaults;
 pub mod directives;
@@ -37,6 +38,7 @@ pub mod packed;
 pub mod ranges;
 pub mod requirements;
 pub mod restricted;
+pub mod retyped;
 pub mod revision;
 pub mod semantics;
 pub mod silence;
@@ -45,6 +47,7 @@ pub mod spellings;
 pub mod tables;
 pub mod typing;
 pub mod units;
+pub mod unread;
 pub mod wording;
 pub mod zeros;
 
@@ -256,6 +259,9 @@ fn passes(
     findings.extend(forms::check(document));
     findings.extend(grammar::check(document));
     findings.extend(sizes::check(document));
+    findings.extend(dating::check(document));
+    findings.extend(unread::check(document));
+    findings.extend(retyped::check(document));
     findings.extend(comments::check(document).1);
     (findings, spelling_skipped, helpers.unlisted)
 }

@@ -1,0 +1,136 @@
+//! Dates that read two ways: a sentence of a notes block that states how
+//! things stand (`not supported`, `required`) "in PTX ISA version 6.4",
+//! with no word that carries it on to later versions (`and later`,
+//! `starting`, `from`), says either that it holds in that version alone or
+//! that it holds from that version on. An event (`introduced in`,
+//! `deprecated in`, `removed in`) happens once and is left alone. Where
+//! another sentence of the section dates the same version with a word that
+//! carries it on, it is quoted beside: the section says the same thing two
+//! ways.
+
+use super::document::{BlockKind, Section};
+use crate::audit::finding::{Finding, FindingKind};
+
+/// The blocks whose sentences date the instruction.
+const DATING_BLOCKS: [BlockKind; 4] =
+    [BlockKind::PtxIsaNotes, BlockKind::TargetIsaNotes, BlockKind::DeprecationNote, BlockKind::RemovalNote];
+
+/// Words of a state that lasts, as against an event.
+const STATES: [&str; 6] = ["not supported", "unsupported", "supported", "required", "not allowed", "illegal"];
+
+/// Words that carry a date on to the versions after it.
+const ONWARD: [&str; 8] =
+    ["and later", "or later", "and above", "or above", "and higher", "onward", "starting", "from ptx isa"];
+
+/// The sentences of a section's notes blocks, each with its block.
+fn dated_sentences(s: &Section) -> Vec<(BlockKind, String)> {
+    let mut out = Vec::new();
+    for b in s.blocks.iter().filter(|b| DATING_BLOCKS.contains(&b.kind)) {
+        for p in b.paragraphs() {
+            let text: Vec<&str> = p.iter().map(|l| l.text.trim().trim_start_matches("* ")).collect();
+            let text = text.join(" ");
+            out.extend(text.split(". ").map(|t| (b.kind, t.trim().trim_end_matches('.').to_string())));
+        }
+    }
+    out
+}
+
+/// The version a sentence dates: `6.4` of "in PTX ISA version 6.4" (or
+/// "versions").
+fn version(sentence: &str) -> Option<String> {
+    let lower = sentence.to_ascii_lowercase();
+    let at = lower.find("ptx isa version")?;
+    let rest = lower[at..].trim_start_matches("ptx isa versions").trim_start_matches("ptx isa version").trim_start();
+    let v: String = rest.chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
+    let v = v.trim_end_matches('.');
+    (v.contains('.') && !v.is_empty()).then(|| v.to_string())
+}
+
+/// The version after `v` by its minor number (`6.4`: `6.5`).
+fn next_version(v: &str) -> String {
+    let (major, minor) = v.split_once('.').unwrap_or((v, "0"));
+    format!("{major}.{}", minor.parse::<u32>().map_or(1, |m| m + 1))
+}
+
+fn section(s: &Section) -> Vec<Finding> {
+    let all = dated_sentences(s);
+    let mut out = Vec::new();
+    for (kind, sentence) in &all {
+        let lower = sentence.to_ascii_lowercase();
+        let Some(v) = version(sentence) else { continue };
+        let states = STATES.iter().any(|w| lower.contains(w));
+        let event = ["introduced", "deprecated", "removed", "renamed"].iter().any(|w| lower.contains(w));
+        if !states || event || ONWARD.iter().any(|w| lower.contains(w)) || !lower.contains(" in ptx isa version") {
+            continue;
+        }
+        let onward: Vec<&String> = all
+            .iter()
+            .map(|(_, t)| t)
+            .filter(|t| *t != sentence && version(t).as_deref() == Some(v.as_str()))
+            .filter(|t| ONWARD.iter().any(|w| t.to_ascii_lowercase().contains(w)))
+            .collect();
+        let next = next_version(&v);
+        let mut detail = vec![format!(
+            "Read as the date of one version, it holds in PTX ISA version {v} alone, and says nothing of {next}; \
+             read as a date from which it holds, it holds in {v}, {next} and every version after. A program for \
+             PTX ISA version {next} is under the sentence by the second reading and not by the first."
+        )];
+        if let Some(t) = onward.first() {
+            detail.push(format!(
+                "The section dates the same version elsewhere with a word that carries it on (\"{t}\"), so it says \
+                 one thing two ways, or two things."
+            ));
+        }
+        let mut f = Finding::of_text(
+            format!("text-dating-{}-{}", s.number, v),
+            s.number.clone(),
+            FindingKind::Ambiguity,
+            sentence.clone(),
+            format!(
+                "the {} dates \"{}\" in PTX ISA version {v} alone: whether it holds in {next} and later is left to \
+                 the reader",
+                kind.label(),
+                STATES.iter().find(|w| lower.contains(**w)).unwrap_or(&"it")
+            ),
+            detail,
+        );
+        f.also_quotes.extend(onward.into_iter().cloned());
+        out.push(f);
+    }
+    out
+}
+
+/// Every sentence that dates a lasting state by one version, each once.
+pub fn check(doc: &super::document::Document) -> Vec<Finding> {
+    super::each_section(doc, section)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::document::{parse_any, Document};
+    use super::{check, next_version};
+
+    fn found(notes: &str) -> Vec<String> {
+        let text = format!(
+            "#### 9.7.9.5. Data Movement and Conversion Instructions: `shfl`\n\nSyntax\n\n```\nshfl.mode.b32 d, a, \
+             b, c;\n```\n\nPTX ISA Notes\n\n{notes}\n"
+        );
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        check(&doc).into_iter().map(|f| f.fragment).collect()
+    }
+
+    #[test]
+    fn a_state_dated_by_one_version_reads_two_ways() {
+        assert_eq!(
+            found("Introduced in PTX ISA version 3.0.\n\nNot supported in PTX ISA version 6.4 for `sm_70`."),
+            ["Not supported in PTX ISA version 6.4 for `sm_70`"]
+        );
+        // Carried on, or an event: nothing to read two ways.
+        assert!(found("Not supported on `sm_70` starting PTX ISA version 6.4.").is_empty());
+        assert!(found("For PTX ISA version 1.4 and later, the `.approx` modifier is required.").is_empty());
+        assert!(found("Removed in PTX ISA version 6.4 for `sm_70`.").is_empty());
+        assert!(found("Introduced in PTX ISA version 6.4.").is_empty());
+        assert_eq!(next_version("6.4"), "6.5");
+        assert_eq!(next_version("1.9"), "1.10");
+    }
+}
