@@ -105,6 +105,9 @@ pub enum Formula {
     UndefinedOnSignedOverflow,
     /// .sat applied to the wrapped 32-bit result, which is always in range.
     SaturateWrapped,
+    /// A packed add done as one add of the whole registers: element 0's
+    /// carry passes into element 1.
+    PackedAsOneWord,
     /// abs or neg of the most negative value gives the most positive one.
     AbsNegSaturating,
     /// The model's value, left unspecified at the most negative value (abs,
@@ -315,6 +318,9 @@ impl Formula {
             }
             (Formula::SaturateWrapped, Variant::AddSub(AddSub::Sub { sat: true, .. })) => {
                 one(alg.bvsub(get("a"), get("b")))
+            }
+            (Formula::PackedAsOneWord, Variant::AddSub(AddSub::Add { ty, .. })) if ty.lanes() > 1 => {
+                one(alg.bvadd(get("a"), get("b")))
             }
             // mad and mad24 (9.7.1.4, 9.7.1.6): the block's wrapped sum of
             // the high half and c, the form without `.sat`.
@@ -755,6 +761,26 @@ pub const PASSAGES: &[Passage] = &[
         adopted: "model",
         examples: &[],
         assumption: Some(&assumption::SAT_OF_EXACT_RESULT),
+    },
+    Passage {
+        id: "packed-lane-carry",
+        section: "9.7.1.1",
+        fragment: "added in parallel",
+        question: "whether an element's carry passes into the next element of a packed add",
+        variants: &["add.u16x2"],
+        readings: &[
+            model("each element's sum taken modulo 2^16 on its own: no carry between the half-words", Text::Prose),
+            Reading {
+                name: "one-word",
+                says: "the two registers added as one 32-bit value, as a .b32 add of the operands the Description \
+                       types .b32: element 0's carry passes into element 1",
+                text: Text::Other,
+                formula: Formula::PackedAsOneWord,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: None,
     },
     Passage {
         id: "abs-neg-most-negative",

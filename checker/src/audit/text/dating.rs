@@ -107,7 +107,7 @@ pub fn check(doc: &super::document::Document) -> Vec<Finding> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::document::{parse_any, Document};
+    use super::super::document::Document;
     use super::{check, next_version};
 
     fn found(notes: &str) -> Vec<String> {
@@ -115,8 +115,7 @@ mod tests {
             "#### 9.7.9.5. Data Movement and Conversion Instructions: `shfl`\n\nSyntax\n\n```\nshfl.mode.b32 d, a, \
              b, c;\n```\n\nPTX ISA Notes\n\n{notes}\n"
         );
-        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
-        check(&doc).into_iter().map(|f| f.fragment).collect()
+        check(&Document::made(&text)).into_iter().map(|f| f.fragment).collect()
     }
 
     #[test]

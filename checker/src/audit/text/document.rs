@@ -234,6 +234,12 @@ impl Document {
     pub fn of_markdown(text: &str) -> Document {
         Document { sections: parse("f.md", text.as_bytes()).unwrap() }
     }
+
+    /// A document of one Markdown file in any heading style, `made.md`,
+    /// for the passes' tests.
+    pub fn made(text: &str) -> Document {
+        Document { sections: parse_any("made.md", text.as_bytes()).unwrap() }
+    }
 }
 
 impl Document {

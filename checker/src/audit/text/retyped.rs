@@ -110,7 +110,7 @@ pub fn check(doc: &super::document::Document) -> Vec<Finding> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::document::{parse_any, Document};
+    use super::super::document::Document;
     use super::check;
 
     fn found(description: &str) -> Vec<String> {
@@ -118,8 +118,7 @@ mod tests {
             "#### 9.7.1.1. Integer Arithmetic Instructions: `add`\n\nSyntax\n\n```\nadd.type d, a, b;\n.type = {{ \
              .u16, .u16x2 }};\n```\n\nDescription\n\n{description}\n"
         );
-        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
-        check(&doc).into_iter().map(|f| f.summary).collect()
+        check(&Document::made(&text)).into_iter().map(|f| f.summary).collect()
     }
 
     #[test]

@@ -136,7 +136,7 @@ pub fn check(doc: &super::document::Document) -> Vec<Finding> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::document::{parse_any, Document};
+    use super::super::document::Document;
     use super::{check, ranges_read};
 
     fn found(semantics: &str, description: &str) -> Vec<String> {
@@ -144,8 +144,7 @@ mod tests {
             "#### 9.7.9.5. Data Movement: `shfl`\n\nSyntax\n\n```\nshfl.mode.b32 d, a, b, c;\n```\n\n\
              Description\n\n{description}\n\nSemantics\n\n```\n{semantics}\n```\n"
         );
-        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
-        check(&doc).into_iter().map(|f| f.summary).collect()
+        check(&Document::made(&text)).into_iter().map(|f| f.summary).collect()
     }
 
     #[test]
