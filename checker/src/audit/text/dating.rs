@@ -22,17 +22,11 @@ const STATES: [&str; 6] = ["not supported", "unsupported", "supported", "require
 const ONWARD: [&str; 8] =
     ["and later", "or later", "and above", "or above", "and higher", "onward", "starting", "from ptx isa"];
 
-/// The sentences of a section's notes blocks, each with its block.
+/// The sentences of a section's notes blocks, each with its block, without
+/// a list item's bullet or the closing full stop.
 fn dated_sentences(s: &Section) -> Vec<(BlockKind, String)> {
-    let mut out = Vec::new();
-    for b in s.blocks.iter().filter(|b| DATING_BLOCKS.contains(&b.kind)) {
-        for p in b.paragraphs() {
-            let text: Vec<&str> = p.iter().map(|l| l.text.trim().trim_start_matches("* ")).collect();
-            let text = text.join(" ");
-            out.extend(text.split(". ").map(|t| (b.kind, t.trim().trim_end_matches('.').to_string())));
-        }
-    }
-    out
+    let all = super::typing::sentences_in(s, &DATING_BLOCKS);
+    all.into_iter().map(|(k, t)| (k, t.trim().trim_start_matches("* ").trim_end_matches('.').to_string())).collect()
 }
 
 /// The version a sentence dates: `6.4` of "in PTX ISA version 6.4" (or

@@ -49,16 +49,11 @@ fn for_forms(sentence: &str) -> Option<(Vec<String>, String)> {
     (!forms.is_empty()).then_some((forms, ty))
 }
 
-/// The sentences of a section's Description, in order.
+/// The sentences of a section's Description, in order, without the
+/// closing full stop.
 fn description_sentences(s: &Section) -> Vec<String> {
-    let mut out = Vec::new();
-    for b in s.blocks.iter().filter(|b| b.kind == BlockKind::Description) {
-        for p in b.paragraphs() {
-            let text: Vec<&str> = p.iter().map(|l| l.text.trim()).collect();
-            out.extend(text.join(" ").split(". ").map(|t| t.trim().trim_end_matches('.').to_string()));
-        }
-    }
-    out
+    let all = super::typing::sentences_in(s, &[BlockKind::Description]);
+    all.into_iter().map(|(_, t)| t.trim().trim_end_matches('.').to_string()).collect()
 }
 
 fn section(s: &Section) -> Vec<Finding> {

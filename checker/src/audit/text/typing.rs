@@ -61,11 +61,17 @@ fn operands(line: &str) -> Vec<String> {
 
 /// The sentences of a section's Description and Notes.
 pub(super) fn sentences(s: &Section) -> Vec<String> {
+    sentences_in(s, &[BlockKind::Description, BlockKind::Notes]).into_iter().map(|(_, t)| t).collect()
+}
+
+/// The sentences of a section's blocks of the given kinds, each with its
+/// block: each paragraph's lines joined, then split at ". ".
+pub(super) fn sentences_in(s: &Section, kinds: &[BlockKind]) -> Vec<(BlockKind, String)> {
     let mut out = Vec::new();
-    for b in s.blocks.iter().filter(|b| matches!(b.kind, BlockKind::Description | BlockKind::Notes)) {
+    for b in s.blocks.iter().filter(|b| kinds.contains(&b.kind)) {
         for p in b.paragraphs() {
             let text: Vec<&str> = p.iter().map(|l| l.text.trim()).collect();
-            out.extend(text.join(" ").split(". ").map(str::to_string));
+            out.extend(text.join(" ").split(". ").map(|t| (b.kind, t.to_string())));
         }
     }
     out
