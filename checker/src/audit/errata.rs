@@ -467,10 +467,12 @@ mod tests {
         // 31), its sizes (mul24's 48 bits) and mad's and mad24's sentences
         // copied from mul and mul24 were findings, and 95 until the dates
         // that read two ways, the operand bits no block reads, the operands
-        // typed twice and shfl's sub-segments were.
+        // typed twice and shfl's sub-segments were, and 100 until sad's
+        // difference and comparison, bfind's shift target, bfi's field and
+        // bmsk's zero width were read two ways.
         let seeds = |s: &String| s.starts_with("9.7.1") || s.starts_with("9.7.8") || s == "9.7.9.5";
         let on_seeds = all().iter().filter(|rc| rc.sections.iter().any(seeds)).count();
-        assert!(!all().is_empty() && on_seeds <= 95, "at most 95 root causes on the seed sections: {on_seeds}");
+        assert!(!all().is_empty() && on_seeds <= 100, "at most 100 root causes on the seed sections: {on_seeds}");
         for rc in all() {
             assert!(!rc.findings.is_empty(), "{}: no sites", rc.id);
             assert!(!rc.edits.is_empty() && !rc.problem.trim().is_empty(), "{}", rc.id);

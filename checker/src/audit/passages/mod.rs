@@ -29,12 +29,16 @@ use ptx_spec::catalogue::{
 use ptx_spec::catalogue::{Inputs, Out, Outputs, Type, Variant};
 use ptx_spec::family::bit_count::{fns_parts, fns_reading, FnsMagnitude};
 
-use crate::audit::readings::add_sub::{abs_saturating, neg_saturating, neg_sign_bit_flip};
-use crate::audit::readings::bit_count::{bfind_int_shift, bfind_negate, clz_c_precedence, fns_base_unchecked};
+use crate::audit::readings::add_sub::{
+    abs_saturating, neg_saturating, neg_sign_bit_flip, sad_unsigned_compare, sad_wrapped_difference,
+};
+use crate::audit::readings::bit_count::{
+    bfind_int_shift, bfind_negate, bfind_shift_below_sign, clz_c_precedence, fns_base_unchecked,
+};
 use crate::audit::readings::bit_field::{
-    bfe_sign_reading, bfe_start_rule_first, bfe_zero_past_msb, bfi_whole_or_nothing, bmsk_position_unwrapped,
-    bmsk_signed_operands, bmsk_width_top, bmsk_wrap_around, szext_pseudocode, szext_wrap_mod_33, BfeSign, RangeLimit,
-    SzextRepair,
+    bfe_sign_reading, bfe_start_rule_first, bfe_zero_past_msb, bfi_field_in_place, bfi_whole_or_nothing,
+    bmsk_position_unwrapped, bmsk_signed_operands, bmsk_width_top, bmsk_wrap_around, bmsk_zero_either_width,
+    szext_pseudocode, szext_wrap_mod_33, BfeSign, RangeLimit, SzextRepair,
 };
 use crate::audit::readings::carry::{carry_reading, CarryReading};
 use crate::audit::readings::compare::{compare_reading, CompareReading};
@@ -45,8 +49,7 @@ use crate::audit::readings::mul_mad::mul24_full_operands;
 use crate::audit::readings::prmt::{prmt_pair_reading, prmt_position_blind, SourcePair};
 use crate::audit::readings::shfl::{
     shfl_clamped_reading, shfl_guard_off_reading, shfl_reading, shfl_sync_reading, shfl_unordered_slots_reading,
-    shfl_within_segment_reading,
-    InactiveSource, SourceReading, SyncReading,
+    shfl_within_segment_reading, InactiveSource, SourceReading, SyncReading,
 };
 use crate::audit::readings::shift::{shf_amount_top, shf_mod32, shift_reading, ShiftAmount};
 
@@ -168,6 +171,16 @@ pub enum Formula {
     BmskWrapAround,
     /// bfi with a field that does not fit whole leaving b.
     BfiWholeOrNothing,
+    /// bfi with the field taken from a's bits at the insertion positions.
+    BfiFieldInPlace,
+    /// bmsk with a zero wrapped width giving 0 in either mode.
+    BmskZeroEitherWidth,
+    /// sad of an unsigned type on the wrapped difference a-b.
+    SadWrappedDifference,
+    /// sad of a signed type with a<b compared as unsigned values.
+    SadUnsignedCompare,
+    /// bfind.shiftamt of a signed type counting to the bit below the sign bit.
+    BfindShiftBelowSign,
     /// szext's Semantics block with its last line repaired as given.
     Szext(SzextRepair),
     /// dp4a's or dp2a's Semantics block with its extract helpers' element
@@ -394,6 +407,17 @@ impl Formula {
                 Some(vec![fns_reading(alg, m, get("mask"), get("base"), get("offset"))])
             }
             (Formula::NegSignBitFlip, Variant::AddSub(AddSub::Neg(_))) => one(neg_sign_bit_flip(alg, get("a"))),
+            (Formula::SadWrappedDifference, Variant::AddSub(AddSub::Sad(t))) if !t.is_signed() => {
+                one(sad_wrapped_difference(alg, get("a"), get("b"), get("c")))
+            }
+            (Formula::SadUnsignedCompare, Variant::AddSub(AddSub::Sad(t))) if t.is_signed() => {
+                one(sad_unsigned_compare(alg, get("a"), get("b"), get("c")))
+            }
+            (Formula::BfindShiftBelowSign, Variant::BitCount(BitCount::Bfind { ty, shiftamt: true }))
+                if ty.is_signed() =>
+            {
+                one(bfind_shift_below_sign(alg, ptx_smt::encode::encode(variant, alg, ins)[0].value))
+            }
             (Formula::DotOrder(order), Variant::Dot(dot)) => {
                 one(dot_reading(alg, dot, order, get("a"), get("b"), get("c")))
             }
@@ -435,6 +459,12 @@ impl Formula {
             }
             (Formula::BfiWholeOrNothing, Variant::BitField(BitField::Bfi(_))) => {
                 one(bfi_whole_or_nothing(alg, model()[0].value, get("b"), get("c"), get("d")))
+            }
+            (Formula::BfiFieldInPlace, Variant::BitField(BitField::Bfi(_))) => {
+                one(bfi_field_in_place(alg, get("a"), get("b"), get("c"), get("d")))
+            }
+            (Formula::BmskZeroEitherWidth, Variant::BitField(BitField::Bmsk(_))) => {
+                one(bmsk_zero_either_width(alg, model()[0].value, get("b")))
             }
             (Formula::BmskWidthLimited(limit), Variant::BitField(BitField::Bmsk(mode))) => {
                 let bound = bmsk_width_top(mode);
@@ -827,6 +857,48 @@ pub const PASSAGES: &[Passage] = &[
         assumption: None,
     },
     Passage {
+        id: "sad-absolute-of-wrapped",
+        section: "9.7.1.7",
+        fragment: "Adds the absolute value of `a-b`",
+        question: "for the unsigned types, whether the absolute value is taken of the exact difference or of a-b \
+                   as an unsigned instruction computes it, modulo 2^n, where it is never negative",
+        variants: &["sad.u16", "sad.u32", "sad.u64"],
+        readings: &[
+            model("the exact difference, as the block subtracts the smaller operand from the larger", Text::Pseudocode),
+            Reading {
+                name: "wrapped",
+                says: "a-b modulo 2^n, whose absolute value as an unsigned number is itself: sad.u32 of a = 0, \
+                       b = 1, c = 0 gives 0xffffffff",
+                text: Text::Prose,
+                formula: Formula::SadWrappedDifference,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: None,
+    },
+    Passage {
+        id: "sad-comparison-sign",
+        section: "9.7.1.7",
+        fragment: "(a<b)",
+        question: "for the signed types, whether the block's a<b compares signed values; no sentence gives the \
+                   operands a type or the comparison a sign",
+        variants: &["sad.s16", "sad.s32", "sad.s64"],
+        readings: &[
+            model("a signed comparison, as the instruction's type is signed: a = -1, b = 1 gives 2", Text::Other),
+            Reading {
+                name: "unsigned-compare",
+                says: "the bits compared as unsigned values, as a comparison of untyped registers reads: -1 is \
+                       then the larger, and a = -1, b = 1 gives -2",
+                text: Text::C,
+                formula: Formula::SadUnsignedCompare,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: None,
+    },
+    Passage {
         id: "div-by-zero-unspecified",
         section: "9.7.1.8",
         fragment: "unspecified, machine-specific value",
@@ -1104,6 +1176,26 @@ pub const PASSAGES: &[Passage] = &[
         assumption: None,
     },
     Passage {
+        id: "bfind-shiftamt-signed",
+        section: "9.7.1.16",
+        fragment: "the shift amount needed to left-shift the found bit",
+        question: "for the signed types, which bit \"the most-significant bit position\" is: the sign bit, or the \
+                   highest bit below it, where a normalising shift of a signed value puts the found bit",
+        variants: &["bfind.shiftamt.s32", "bfind.shiftamt.s64"],
+        readings: &[
+            model("the sign bit, as the block's msb - d: a = 1 gives 31, and the shifted value is negative", Text::Pseudocode),
+            Reading {
+                name: "below-sign",
+                says: "the highest bit below the sign bit, so that the shift keeps the value's sign: a = 1 gives 30",
+                text: Text::Prose,
+                formula: Formula::BfindShiftBelowSign,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: None,
+    },
+    Passage {
         id: "fns-base-above-31-undefined",
         section: "9.7.1.17",
         fragment: "otherwise behavior is undefined",
@@ -1274,6 +1366,26 @@ pub const PASSAGES: &[Passage] = &[
         assumption: None,
     },
     Passage {
+        id: "bfi-field-in-place",
+        section: "9.7.1.20",
+        fragment: "Align and insert a bit field from `a` into `b`",
+        question: "which bits of a form the field: the Description does not say, and \"Align\" is not defined",
+        variants: &["bfi.b32", "bfi.b64"],
+        readings: &[
+            model("a's low len bits, moved up to the start, as the block's f[pos+i] = a[i]", Text::Pseudocode),
+            Reading {
+                name: "in-place",
+                says: "a's own bits at the insertion positions, a merged into b under a mask: a = 0xff00, b = 0, \
+                       start 8, length 8 gives 0xff00 where the block gives 0",
+                text: Text::Prose,
+                formula: Formula::BfiFieldInPlace,
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: None,
+    },
+    Passage {
         id: "szext-mask-or-zero",
         section: "9.7.1.21",
         fragment: "sign_bit ? mask | 0",
@@ -1426,6 +1538,31 @@ pub const PASSAGES: &[Passage] = &[
                 says: "a width above the range is not allowed: the result is undefined",
                 text: Text::Prose,
                 formula: Formula::BmskWidthLimited(RangeLimit::OutOfContract),
+            },
+        ],
+        adopted: "model",
+        examples: &[],
+        assumption: None,
+    },
+    Passage {
+        id: "bmsk-zero-width-either",
+        section: "9.7.1.22",
+        fragment: "When either the specified value of `b` or the wrapped value of `b`",
+        question: "whether \"either ... or\" lets a wrapped width of 0 make the mask 0 under .clamp too, where the \
+                   block wraps b only under .wrap",
+        variants: &["bmsk.clamp.b32"],
+        readings: &[
+            model(
+                "the value given under .clamp and the wrapped value under .wrap: bmsk.clamp of a = 0, b = 32 is \
+                 0xffffffff, a width of 32",
+                Text::Pseudocode,
+            ),
+            Reading {
+                name: "either",
+                says: "the mask is 0 when either value is 0, whatever the mode: bmsk.clamp of a = 0, b = 32 (wrapped \
+                       value 0) is 0",
+                text: Text::Prose,
+                formula: Formula::BmskZeroEitherWidth,
             },
         ],
         adopted: "model",

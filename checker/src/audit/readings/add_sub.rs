@@ -23,3 +23,18 @@ pub fn neg_saturating<A: Algebra>(alg: &A, a: A::Bv) -> A::Bv {
 pub fn neg_sign_bit_flip<A: Algebra>(alg: &A, a: A::Bv) -> A::Bv {
     alg.bvxor(a, signed_min(alg, a))
 }
+
+/// sad with "the absolute value of `a-b`" read on the wrapped difference
+/// (passage sad-absolute-of-wrapped): for the unsigned types a-b modulo 2^n
+/// is never negative, so its absolute value is itself, where the block
+/// subtracts the smaller operand from the larger.
+pub fn sad_wrapped_difference<A: Algebra>(alg: &A, a: A::Bv, b: A::Bv, c: A::Bv) -> A::Bv {
+    alg.bvadd(c, alg.bvsub(a, b))
+}
+
+/// sad with the block's `a<b` compared on the operands' bits as unsigned
+/// values, whatever the instruction's type (passage sad-comparison-sign).
+pub fn sad_unsigned_compare<A: Algebra>(alg: &A, a: A::Bv, b: A::Bv, c: A::Bv) -> A::Bv {
+    let a_less = alg.bvult(a, b);
+    alg.bvadd(c, alg.ite(a_less, alg.bvsub(b, a), alg.bvsub(a, b)))
+}

@@ -42,3 +42,12 @@ pub fn bfind_negate<A: Algebra>(alg: &A, shiftamt: bool, a: A::Bv) -> A::Bv {
     let x = alg.ite(alg.is_set(alg.bit(a, w - 1)), alg.bvneg(a), a);
     bfind(alg, false, shiftamt, x)
 }
+
+/// bfind.shiftamt of a signed type with "the most-significant bit position"
+/// read as the highest bit below the sign bit (passage
+/// bfind-shiftamt-signed): the amount that moves the found bit to bit w-2,
+/// one less than the block's, so that the shifted value keeps its sign.
+pub fn bfind_shift_below_sign<A: Algebra>(alg: &A, model: A::Bv) -> A::Bv {
+    let none = alg.constant(32, 0xffff_ffff);
+    alg.ite(alg.eq(model, none), none, alg.bvsub(model, alg.constant(32, 1)))
+}

@@ -186,6 +186,27 @@ pub fn bfi_whole_or_nothing<A: Algebra>(alg: &A, model: A::Bv, b: A::Bv, c: A::B
     alg.ite(past, b, model)
 }
 
+/// bfi with the field taken from `a` in place (passage bfi-field-in-place):
+/// the bits of `a` at the insertion positions, where the block takes `a`'s
+/// low `len` bits and moves them up to the start ("Align").
+pub fn bfi_field_in_place<A: Algebra>(alg: &A, a: A::Bv, b: A::Bv, c: A::Bv, d: A::Bv) -> A::Bv {
+    let w = alg.width(b);
+    let (pos, len) = (byte(alg, c, w), byte(alg, d, w));
+    // A start past the msb shifts every bit out: the field is empty, as the
+    // block's `pos+i<=msb` makes it.
+    let field = alg.bvshl(low_ones(alg, len), pos);
+    alg.bvor(alg.bvand(b, alg.bvnot(field)), alg.bvand(a, field))
+}
+
+/// bmsk.clamp with the Description's second zero case read with "either":
+/// the mask is 0 when `b` is 0 or when its wrapped value `b & 0x1f` is 0,
+/// in either mode (passage bmsk-zero-width-either), where the block wraps
+/// `b` only under .wrap.
+pub fn bmsk_zero_either_width<A: Algebra>(alg: &A, model: A::Bv, b: A::Bv) -> A::Bv {
+    let wrapped = alg.bvand(b, alg.constant(32, 0x1f));
+    alg.ite(alg.is_zero(wrapped), alg.constant(32, 0), model)
+}
+
 /// bmsk.wrap with a mask that passes bit 31 wrapped around to bit 0, as a
 /// rotated run of ones (passage bmsk-mask-past-bit-31): a = 30, b = 4 gives
 /// bits 30, 31, 0 and 1.
