@@ -902,10 +902,11 @@ pub const PASSAGES: &[Passage] = &[
         id: "div-by-zero-unspecified",
         section: "9.7.1.8",
         fragment: "unspecified, machine-specific value",
-        question: "the quotient for b = 0",
+        question: "the quotient for b = 0, and whether \"machine-specific\" fixes it (the same a always gives the \
+                   same quotient) or lets it differ from one execution to the next",
         variants: &["div.u32", "div.s32"],
         readings: &[
-            model("unspecified", Text::Prose),
+            model("unspecified: any value, not said to be the same on each execution", Text::Prose),
             Reading {
                 name: "smt-lib-total",
                 says: "a fixed quotient: all ones (SMT-LIB's bvudiv; bvsdiv gives -1 or 1 by a's sign)",

@@ -111,7 +111,7 @@ fn section(doc: &Document, s: &Section) -> Vec<Finding> {
             }
         }
     }
-    let Some((_, example)) = open.first() else { return Vec::new() };
+    let Some((_, example)) = open.first() else { return narrow_sources(doc, s, &said) };
     let list: Vec<String> = open.iter().map(|(n, _)| format!("`{n}`")).collect();
     let (list, them) = (super::and_list(&list), if open.len() == 1 { "it" } else { "them" });
     let one = if open.len() == 1 { "an immediate" } else { "immediates" };
@@ -134,6 +134,91 @@ fn section(doc: &Document, s: &Section) -> Vec<Finding> {
              immediates"
         ),
         detail,
+    )]
+}
+
+/// The widths written as `N-bit` in a piece of text, in order.
+fn bit_widths(text: &str) -> Vec<u32> {
+    text.match_indices("-bit")
+        .filter_map(|(i, _)| {
+            let digits: String = text[..i].chars().rev().take_while(char::is_ascii_digit).collect();
+            digits.chars().rev().collect::<String>().parse().ok()
+        })
+        .collect()
+}
+
+/// A Description sentence that holds the sources as values narrower than
+/// their registers (mul24's "24-bit integer values held in 32-bit source
+/// registers"): the value's width and the register's.
+fn narrow_in_register(sentence: &str) -> Option<(u32, u32)> {
+    let (values, registers) = sentence.split_once(" held in ")?;
+    let value = *bit_widths(values).last()?;
+    let register = *bit_widths(registers).first()?;
+    (registers.contains("register") && value < register).then_some((value, register))
+}
+
+/// A section with no immediate in its examples whose Description holds its
+/// sources as values narrower than their registers, where its chapter's
+/// introduction gives the instructions immediate forms and no sentence says
+/// where one may stand: whether a source may be an immediate, and at which
+/// of the two widths it is read, is left open.
+fn narrow_sources(doc: &Document, s: &Section, said: &[String]) -> Vec<Finding> {
+    let chapter = s.number.rsplit_once('.').map_or("", |(c, _)| c);
+    let immediate_forms = doc
+        .sections
+        .iter()
+        .find(|x| x.number == chapter)
+        .is_some_and(|intro| intro.intro.iter().any(|l| l.text.to_ascii_lowercase().contains("immediate")));
+    let on_immediates = said.iter().any(|x| states(x, "a"));
+    let description = s.block(BlockKind::Description).map(|b| b.paragraphs()).unwrap_or_default();
+    let sentences: Vec<String> = description
+        .iter()
+        .flat_map(|p| {
+            p.iter()
+                .map(|l| l.text.trim())
+                .collect::<Vec<_>>()
+                .join(" ")
+                .split(". ")
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let Some((sentence, (value, register))) =
+        sentences.iter().find_map(|x| narrow_in_register(x).map(|w| (x.trim_end_matches('.').to_string(), w)))
+    else {
+        return Vec::new();
+    };
+    if !immediate_forms || on_immediates {
+        return Vec::new();
+    }
+    let over = format!("{:#x}", 1u64 << value);
+    // The fragment: from the values' width to the registers, at most 80
+    // bytes.
+    let from = sentence.find(&format!("{value}-bit")).unwrap_or(0);
+    let rest = &sentence[from..];
+    let end = rest.find("registers").map(|k| k + "registers".len()).or_else(|| rest.find("register").map(|k| k + 8));
+    let mut fragment = &rest[..end.unwrap_or(rest.len())];
+    if fragment.len() > 80 {
+        let cut = (0..=80).rev().find(|&k| fragment.is_char_boundary(k)).unwrap_or(0);
+        fragment = &fragment[..cut];
+    }
+    let fragment = fragment.to_string();
+    vec![Finding::of_text(
+        format!("text-immediates-{}", s.number),
+        s.number.clone(),
+        FindingKind::Ambiguity,
+        fragment,
+        format!(
+            "the sources are {value}-bit values held in {register}-bit registers, and no sentence says whether \
+             one may be an immediate, or at which width an immediate is read"
+        ),
+        vec![format!(
+            "{}: section {}'s Description holds its sources as {value}-bit values in {register}-bit registers \
+             (\"{sentence}\"), and its chapter's introduction gives the instructions immediate forms. No sentence \
+             says whether a source may be an immediate, nor, if it may, whether the immediate is read at {value} \
+             bits (so that {over} is rejected, or cut to 0) or at {register} bits, as a register holds it.",
+            s.file, s.number
+        )],
     )]
 }
 
@@ -208,6 +293,26 @@ mod tests {
             found("Instructions in register and constant immediate forms.", "And.", "and.b32 x, q, 1;").len(),
             1
         );
+    }
+
+    #[test]
+    fn narrow_sources_in_wider_registers_ask_how_an_immediate_is_sized() {
+        let text = "### 9.7.1. Integer Arithmetic Instructions\n\nIn register and constant immediate forms.\n\n\
+                    #### 9.7.1.5. Integer Arithmetic Instructions: `mul24`\n\n`mul24`\n\nMultiply.\n\n\
+                    Syntax\n\n```\nmul24.lo.u32 d, a, b;\n```\n\nDescription\n\n\
+                    Multiply two 24-bit integer values held in 32-bit source registers.\n\n\
+                    Examples\n\n```\nmul24.lo.u32 d, a, b;\n```\n";
+        let f = check(&Document::made(text));
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(f[0].summary.starts_with("the sources are 24-bit values held in 32-bit registers"), "{f:?}");
+        assert!(f[0].detail[0].contains("0x1000000 is rejected"), "{f:?}");
+        // A sentence on immediates settles it; so does a chapter with none.
+        let said = text.replace("Multiply two", "Any source operand may be an immediate. Multiply two");
+        assert!(check(&Document::made(&said)).is_empty());
+        let none = text.replace("In register and constant immediate forms.", "In registers.");
+        assert!(check(&Document::made(&none)).is_empty());
+        assert_eq!(narrow_in_register("two 32-bit values held in 32-bit registers"), None);
+        assert_eq!(bit_widths("the 8-bit and 16-bit"), vec![8, 16]);
     }
 
     #[test]

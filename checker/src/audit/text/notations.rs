@@ -34,6 +34,9 @@ enum Notation {
     Angles,
     /// `a[pos+i]`: one bit of a scalar, as an index.
     BitIndex,
+    /// `.u32 d = 0;`: a variable declared with a PTX type, which C does not
+    /// have.
+    PtxTypeDeclaration,
 }
 
 impl Notation {
@@ -43,6 +46,7 @@ impl Notation {
             Notation::Brackets => "a bit range in brackets",
             Notation::Angles => "a bit range in angle brackets",
             Notation::BitIndex => "a bit of a scalar as an index",
+            Notation::PtxTypeDeclaration => "a declaration with a PTX type",
         }
     }
 
@@ -106,6 +110,21 @@ fn notations(line: &str) -> Vec<(Notation, String)> {
                             k += end + 1;
                         }
                     }
+                }
+            }
+            '.' if k == 0 || !(is_name(chars[k - 1]) || chars[k - 1] == '.') => {
+                // A PTX type (`.u32`, `.s64`, `.b16`) before a name: a
+                // declaration. `.type==.b32` compares and is left alone.
+                let word: String = chars[k + 1..].iter().take_while(|&&x| is_name(x)).collect();
+                let rest = &chars[k + 1 + word.len()..];
+                let gap = rest.iter().take_while(|x| x.is_whitespace()).count();
+                let is_type = word.len() >= 2
+                    && matches!(word.as_bytes()[0], b'u' | b's' | b'b')
+                    && word[1..].parse::<u32>().is_ok_and(|w| [8, 16, 32, 64].contains(&w));
+                let named = rest.get(gap).is_some_and(|x| x.is_ascii_alphabetic() || *x == '_');
+                if is_type && gap > 0 && named {
+                    let name: String = rest[gap..].iter().take_while(|&&x| is_name(x)).collect();
+                    out.push((Notation::PtxTypeDeclaration, format!(".{word} {name}")));
                 }
             }
             _ => {}
@@ -260,6 +279,13 @@ fn section(doc: &Document, s: &Section, ranges: &[(String, String)]) -> Vec<Find
             why.push(format!("The document writes bit ranges other ways too: {}.", super::and_list(&others)));
         }
     }
+    if open.iter().any(|(n, _)| *n == Notation::PtxTypeDeclaration) {
+        why.push(
+            "Read as C, a PTX type is no type and the declaration does not parse; read as notation, the variable's \
+             width and sign are the PTX type's, which no sentence says."
+                .into(),
+        );
+    }
     if let Some((_, t)) = open.iter().find(|(n, _)| *n == Notation::BitIndex) {
         let name = t.split('[').next().unwrap_or_default();
         why.push(format!(
@@ -300,6 +326,7 @@ fn repair(s: &Section, open: &[(Notation, String)]) -> Option<Repair> {
             Notation::Brackets => "`x[i:j]` is bits i through j of x".to_string(),
             Notation::Angles => "`x<j..i>` is bits i through j of x".to_string(),
             Notation::BitIndex => "`x[i]` is bit i of x".to_string(),
+            Notation::PtxTypeDeclaration => "a name after a PTX type (`.u32 x`) is a variable of that type".to_string(),
         })
         .collect();
     let ranges = open.iter().any(|(n, _)| n.is_range());
@@ -338,6 +365,11 @@ mod tests {
         assert_eq!(kinds("d = |a|;"), [(Notation::Bars, "|a|".to_string())]);
         assert_eq!(kinds("iA[0] = a[0:15];"), [(Notation::Brackets, "a[0:15]".to_string())]);
         assert_eq!(kinds("d = t<2n-1..n>; // for .hi"), [(Notation::Angles, "t<2n-1..n>".to_string())]);
+        assert_eq!(kinds(".u32 d = 0;"), [(Notation::PtxTypeDeclaration, ".u32 d".to_string())]);
+        assert_eq!(kinds("for (.s32 i=msb; i>=0; i--) {"), [(Notation::PtxTypeDeclaration, ".s32 i".to_string())]);
+        // A comparison with a type, a modifier and a float are no declarations.
+        assert!(kinds("msb = (.type==.u32 || .type==.s32) ? 31 : 63;").is_empty());
+        assert!(kinds("if (.shiftamt && d != 0) x = 1.5;").is_empty());
         // C's own: an index, a comparison, a logical or, a bitwise or.
         assert!(kinds("d[i] = (a < b) ? a : b;").is_empty());
         assert!(kinds("if (p || q) d = a | b;").is_empty());
