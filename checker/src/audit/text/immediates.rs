@@ -45,17 +45,13 @@ fn groups(operands: &str) -> Vec<String> {
 /// The sentences of a section's Description and Notes, and of its
 /// chapter's introduction.
 fn sentences(doc: &Document, s: &Section) -> Vec<String> {
-    let mut lines: Vec<Vec<&str>> = Vec::new();
-    for b in s.blocks.iter().filter(|b| matches!(b.kind, BlockKind::Description | BlockKind::Notes)) {
-        for p in b.paragraphs() {
-            lines.push(p.iter().map(|l| l.text.trim()).collect());
-        }
-    }
+    let mut out = super::typing::sentences(s);
     let chapter = s.number.rsplit_once('.').map_or("", |(c, _)| c);
     if let Some(intro) = doc.sections.iter().find(|x| x.number == chapter) {
-        lines.push(intro.intro.iter().map(|l| l.text.trim()).collect());
+        let lines: Vec<&str> = intro.intro.iter().map(|l| l.text.trim()).collect();
+        out.extend(lines.join(" ").split(". ").map(str::to_string));
     }
-    lines.iter().flat_map(|p| p.join(" ").split(". ").map(str::to_string).collect::<Vec<_>>()).collect()
+    out
 }
 
 /// Whether a sentence says `operand` may (or may not) be an immediate.
@@ -170,19 +166,8 @@ fn narrow_sources(doc: &Document, s: &Section, said: &[String]) -> Vec<Finding> 
         .find(|x| x.number == chapter)
         .is_some_and(|intro| intro.intro.iter().any(|l| l.text.to_ascii_lowercase().contains("immediate")));
     let on_immediates = said.iter().any(|x| states(x, "a"));
-    let description = s.block(BlockKind::Description).map(|b| b.paragraphs()).unwrap_or_default();
-    let sentences: Vec<String> = description
-        .iter()
-        .flat_map(|p| {
-            p.iter()
-                .map(|l| l.text.trim())
-                .collect::<Vec<_>>()
-                .join(" ")
-                .split(". ")
-                .map(str::to_string)
-                .collect::<Vec<_>>()
-        })
-        .collect();
+    let sentences: Vec<String> =
+        super::typing::sentences_in(s, &[BlockKind::Description]).into_iter().map(|(_, t)| t).collect();
     let Some((sentence, (value, register))) =
         sentences.iter().find_map(|x| narrow_in_register(x).map(|w| (x.trim_end_matches('.').to_string(), w)))
     else {
@@ -191,7 +176,8 @@ fn narrow_sources(doc: &Document, s: &Section, said: &[String]) -> Vec<Finding> 
     if !immediate_forms || on_immediates {
         return Vec::new();
     }
-    let over = format!("{:#x}", 1u64 << value);
+    // The least value that does not fit: written out where it is short.
+    let over = 1u128.checked_shl(value).map_or(format!("2^{value}"), |v| format!("{v:#x}"));
     // The fragment: from the values' width to the registers, at most 80
     // bytes.
     let from = sentence.find(&format!("{value}-bit")).unwrap_or(0);
@@ -312,6 +298,11 @@ mod tests {
         let none = text.replace("In register and constant immediate forms.", "In registers.");
         assert!(check(&Document::made(&none)).is_empty());
         assert_eq!(narrow_in_register("two 32-bit values held in 32-bit registers"), None);
+        // Any width is read without overflow.
+        let wide = text.replace("24-bit", "64-bit").replace("32-bit", "128-bit");
+        assert!(check(&Document::made(&wide))[0].detail[0].contains("0x10000000000000000 is rejected"));
+        let wider = text.replace("24-bit", "200-bit").replace("32-bit", "256-bit");
+        assert!(check(&Document::made(&wider))[0].detail[0].contains("2^200 is rejected"));
         assert_eq!(bit_widths("the 8-bit and 16-bit"), vec![8, 16]);
     }
 
