@@ -890,7 +890,7 @@ pub const PASSAGES: &[Passage] = &[
                 name: "unsigned-compare",
                 says: "the bits compared as unsigned values, as a comparison of untyped registers reads: -1 is \
                        then the larger, and a = -1, b = 1 gives -2",
-                text: Text::C,
+                text: Text::Other,
                 formula: Formula::SadUnsignedCompare,
             },
         ],
@@ -1188,7 +1188,7 @@ pub const PASSAGES: &[Passage] = &[
             Reading {
                 name: "below-sign",
                 says: "the highest bit below the sign bit, so that the shift keeps the value's sign: a = 1 gives 30",
-                text: Text::Prose,
+                text: Text::Other,
                 formula: Formula::BfindShiftBelowSign,
             },
         ],
@@ -1378,7 +1378,7 @@ pub const PASSAGES: &[Passage] = &[
                 name: "in-place",
                 says: "a's own bits at the insertion positions, a merged into b under a mask: a = 0xff00, b = 0, \
                        start 8, length 8 gives 0xff00 where the block gives 0",
-                text: Text::Prose,
+                text: Text::Other,
                 formula: Formula::BfiFieldInPlace,
             },
         ],

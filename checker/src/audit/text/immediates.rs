@@ -107,7 +107,12 @@ fn section(doc: &Document, s: &Section) -> Vec<Finding> {
             }
         }
     }
-    let Some((_, example)) = open.first() else { return narrow_sources(doc, s, &said) };
+    let Some((_, example)) = open.first() else {
+        // The source operands of the Syntax's first form.
+        let sources: Vec<String> =
+            templates.first().and_then(|t| t.get(1..)).map(<[String]>::to_vec).unwrap_or_default();
+        return narrow_sources(doc, s, &said, &sources);
+    };
     let list: Vec<String> = open.iter().map(|(n, _)| format!("`{n}`")).collect();
     let (list, them) = (super::and_list(&list), if open.len() == 1 { "it" } else { "them" });
     let one = if open.len() == 1 { "an immediate" } else { "immediates" };
@@ -150,7 +155,8 @@ fn narrow_in_register(sentence: &str) -> Option<(u32, u32)> {
     let (values, registers) = sentence.split_once(" held in ")?;
     let value = *bit_widths(values).last()?;
     let register = *bit_widths(registers).first()?;
-    (registers.contains("register") && value < register).then_some((value, register))
+    let sources = registers.contains("register") && !registers.contains("destination");
+    (sources && value < register).then_some((value, register))
 }
 
 /// A section with no immediate in its examples whose Description holds its
@@ -158,14 +164,14 @@ fn narrow_in_register(sentence: &str) -> Option<(u32, u32)> {
 /// introduction gives the instructions immediate forms and no sentence says
 /// where one may stand: whether a source may be an immediate, and at which
 /// of the two widths it is read, is left open.
-fn narrow_sources(doc: &Document, s: &Section, said: &[String]) -> Vec<Finding> {
+fn narrow_sources(doc: &Document, s: &Section, said: &[String], sources: &[String]) -> Vec<Finding> {
     let chapter = s.number.rsplit_once('.').map_or("", |(c, _)| c);
     let immediate_forms = doc
         .sections
         .iter()
         .find(|x| x.number == chapter)
         .is_some_and(|intro| intro.intro.iter().any(|l| l.text.to_ascii_lowercase().contains("immediate")));
-    let on_immediates = said.iter().any(|x| states(x, "a"));
+    let on_immediates = sources.iter().any(|o| said.iter().any(|x| states(x, o)));
     let sentences: Vec<String> =
         super::typing::sentences_in(s, &[BlockKind::Description]).into_iter().map(|(_, t)| t).collect();
     let Some((sentence, (value, register))) =
@@ -180,7 +186,9 @@ fn narrow_sources(doc: &Document, s: &Section, said: &[String]) -> Vec<Finding> 
     let over = 1u128.checked_shl(value).map_or(format!("2^{value}"), |v| format!("{v:#x}"));
     // The fragment: from the values' width to the registers, at most 80
     // bytes.
-    let from = sentence.find(&format!("{value}-bit")).unwrap_or(0);
+    // The last width before " held in " is the values' (`bit_widths`).
+    let held = sentence.find(" held in ").unwrap_or(sentence.len());
+    let from = sentence[..held].rfind(&format!("{value}-bit")).unwrap_or(0);
     let rest = &sentence[from..];
     let end = rest.find("registers").map(|k| k + "registers".len()).or_else(|| rest.find("register").map(|k| k + 8));
     let mut fragment = &rest[..end.unwrap_or(rest.len())];
@@ -195,11 +203,11 @@ fn narrow_sources(doc: &Document, s: &Section, said: &[String]) -> Vec<Finding> 
         FindingKind::Ambiguity,
         fragment,
         format!(
-            "the sources are {value}-bit values held in {register}-bit registers, and no sentence says whether \
-             one may be an immediate, or at which width an immediate is read"
+            "{value}-bit values are held in {register}-bit source registers, and no sentence says whether a \
+             source may be an immediate, or at which width an immediate is read"
         ),
         vec![format!(
-            "{}: section {}'s Description holds its sources as {value}-bit values in {register}-bit registers \
+            "{}: section {}'s Description holds {value}-bit values in {register}-bit source registers \
              (\"{sentence}\"), and its chapter's introduction gives the instructions immediate forms. No sentence \
              says whether a source may be an immediate, nor, if it may, whether the immediate is read at {value} \
              bits (so that {over} is rejected, or cut to 0) or at {register} bits, as a register holds it.",
@@ -290,7 +298,11 @@ mod tests {
                     Examples\n\n```\nmul24.lo.u32 d, a, b;\n```\n";
         let f = check(&Document::made(text));
         assert_eq!(f.len(), 1, "{f:?}");
-        assert!(f[0].summary.starts_with("the sources are 24-bit values held in 32-bit registers"), "{f:?}");
+        assert!(f[0].summary.starts_with("24-bit values are held in 32-bit source registers"), "{f:?}");
+        // A sentence on any source settles it; a destination is no source.
+        let on_b = text.replace("Multiply two", "Operand `b` may be an immediate. Multiply two");
+        assert!(check(&Document::made(&on_b)).is_empty());
+        assert_eq!(narrow_in_register("a 16-bit value held in a 32-bit destination register"), None);
         assert!(f[0].detail[0].contains("0x1000000 is rejected"), "{f:?}");
         // A sentence on immediates settles it; so does a chapter with none.
         let said = text.replace("Multiply two", "Any source operand may be an immediate. Multiply two");

@@ -69,7 +69,7 @@ const BARS_WINDOW: usize = 80;
 /// Each opener reads ahead only as far as its notation can reach, so a
 /// line of any length is read in time linear in its length.
 fn notations(line: &str) -> Vec<(Notation, String)> {
-    let code = line.split("//").next().unwrap_or_default();
+    let code = line.split("//").next().unwrap_or_default().split("/*").next().unwrap_or_default();
     let chars: Vec<char> = code.chars().collect();
     let mut out = Vec::new();
     let is_name = |c: char| c.is_ascii_alphanumeric() || c == '_';
@@ -370,6 +370,7 @@ mod tests {
         // A comparison with a type, a modifier and a float are no declarations.
         assert!(kinds("msb = (.type==.u32 || .type==.s32) ? 31 : 63;").is_empty());
         assert!(kinds("if (.shiftamt && d != 0) x = 1.5;").is_empty());
+        assert!(kinds("d = a;  /* for .u32 operands */").is_empty());
         // C's own: an index, a comparison, a logical or, a bitwise or.
         assert!(kinds("d[i] = (a < b) ? a : b;").is_empty());
         assert!(kinds("if (p || q) d = a | b;").is_empty());
