@@ -407,6 +407,25 @@ impl Formula {
                 Some(vec![fns_reading(alg, m, get("mask"), get("base"), get("offset"))])
             }
             (Formula::NegSignBitFlip, Variant::AddSub(AddSub::Neg(_))) => one(neg_sign_bit_flip(alg, get("a"))),
+            (Formula::DotOrder(order), Variant::Dot(dot)) => {
+                one(dot_reading(alg, dot, order, get("a"), get("b"), get("c")))
+            }
+            (Formula::PackedUnsignedSlices, _) => packed_unsigned(*variant).map(|u| u.semantics(alg, ins)),
+            (Formula::ReluOfWholeResult, Variant::MinMax(m)) => relu_of_whole_result(alg, m, ins),
+            (Formula::NeverAssigned, _) => with_defined(alg.bool_constant(false)),
+            _ => self.difference_and_count_outputs(alg, variant, ins),
+        }
+    }
+
+    /// [`Formula::outputs`] for the readings of sad's difference (9.7.1.7)
+    /// and of bfind.shiftamt's target bit (9.7.1.16).
+    fn difference_and_count_outputs<A: Algebra>(self, alg: &A, variant: &Variant, ins: &[A::Bv]) -> Option<Outputs<A>> {
+        let one = |value: A::Bv| Some(vec![Out { value, defined: alg.bool_constant(true) }]);
+        let model = || ptx_smt::encode::encode(variant, alg, ins);
+        let operands = variant.inputs();
+        let named = Inputs::new(&operands, ins);
+        let get = |name: &str| named.get(name);
+        match (self, *variant) {
             (Formula::SadWrappedDifference, Variant::AddSub(AddSub::Sad(t))) if !t.is_signed() => {
                 one(sad_wrapped_difference(alg, get("a"), get("b"), get("c")))
             }
@@ -416,14 +435,8 @@ impl Formula {
             (Formula::BfindShiftBelowSign, Variant::BitCount(BitCount::Bfind { ty, shiftamt: true }))
                 if ty.is_signed() =>
             {
-                one(bfind_shift_below_sign(alg, ptx_smt::encode::encode(variant, alg, ins)[0].value))
+                one(bfind_shift_below_sign(alg, model()[0].value))
             }
-            (Formula::DotOrder(order), Variant::Dot(dot)) => {
-                one(dot_reading(alg, dot, order, get("a"), get("b"), get("c")))
-            }
-            (Formula::PackedUnsignedSlices, _) => packed_unsigned(*variant).map(|u| u.semantics(alg, ins)),
-            (Formula::ReluOfWholeResult, Variant::MinMax(m)) => relu_of_whole_result(alg, m, ins),
-            (Formula::NeverAssigned, _) => with_defined(alg.bool_constant(false)),
             _ => self.bit_field_outputs(alg, variant, ins),
         }
     }
