@@ -20,15 +20,20 @@ use ptx_spec::Variant;
 
 use super::declarations::{parse_block, tokens_of, Token};
 use super::document::{BlockKind, Document, Section};
-use crate::audit::finding::{Finding, FindingKind, Severity, WitnessTable};
+use crate::audit::finding::{Finding, FindingKind, Repair, Severity, WitnessTable};
 
 /// A case of a `switch` that runs into the next.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FallThrough {
-    /// The case's label (`shf.l`) and line, and the next case's label.
+    /// The case's label (`shf.l`) and line, and the next case's label and
+    /// line.
     pub label: String,
     pub line: usize,
     pub next: String,
+    pub next_line: usize,
+    /// The labels of every case of the same `switch` that runs into the
+    /// next, this one among them.
+    pub siblings: Vec<String>,
 }
 
 /// The labels of a `switch` body's cases, each with its line and whether
@@ -80,9 +85,16 @@ pub fn fall_throughs(tokens: &[Token]) -> Vec<FallThrough> {
         // Past the `( ... )` to the body's `{`.
         let Some(open) = tokens[k..].iter().position(|x| x.text == "{").map(|p| k + p + 1) else { continue };
         let cs = cases(&tokens[open..]);
+        let siblings: Vec<String> = cs.windows(2).filter(|p| !p[0].2).map(|p| p[0].0.clone()).collect();
         for pair in cs.windows(2) {
             if !pair[0].2 {
-                out.push(FallThrough { label: pair[0].0.clone(), line: pair[0].1, next: pair[1].0.clone() });
+                out.push(FallThrough {
+                    label: pair[0].0.clone(),
+                    line: pair[0].1,
+                    next: pair[1].0.clone(),
+                    next_line: pair[1].1,
+                    siblings: siblings.clone(),
+                });
             }
         }
     }
@@ -208,6 +220,21 @@ fn witness(a: &Variant, b: &Variant) -> Option<WitnessTable> {
     None
 }
 
+/// The edit that ends a case with `break`: on the last line of code from
+/// the case's label to the next case's, a statement or a body closed.
+fn break_after(s: &Section, from: usize, next: usize) -> Option<Repair> {
+    let b = s.block(BlockKind::Semantics)?;
+    let last = b.code().filter(|l| l.number >= from && l.number < next).filter_map(|l| {
+        let code = super::helpers::code_of(&l.text).trim_end();
+        (code.ends_with(';') || code.ends_with('}')).then_some((l.number, code))
+    });
+    let (line, code) = last.last()?;
+    // The line's code from its last statement on: what the edit replaces.
+    let tail = code.rsplit_once(':').map_or(code.trim_start(), |(_, t)| t.trim_start());
+    let tail = if tail.is_empty() { code.trim_start() } else { tail };
+    Some(Repair { line, old: tail.to_string(), new: format!("{tail} break;") })
+}
+
 fn semantics(s: &Section) -> Option<Vec<Token>> {
     let b = s.block(BlockKind::Semantics)?;
     Some(tokens_of(&b.code().collect::<Vec<_>>()))
@@ -225,6 +252,26 @@ pub fn check(doc: &Document) -> Vec<Finding> {
                 (Some((a, b)), Some(_)) => format!(": `{a}` computes what `{b}` does"),
                 _ => String::new(),
             };
+            let mut detail = vec![format!(
+                "{}:{}: the statements of `case {}` end without `break`, so C runs on into `case {}`, whose \
+                 statements overwrite the result.",
+                s.file, f.line, f.label, f.next
+            )];
+            // The cases of one switch that all lack their `break` are one
+            // defect: one summary, so that they make one root cause.
+            let summary = if f.siblings.len() > 1 {
+                if !shown.is_empty() {
+                    detail.push(format!("Read so, {}.", shown.trim_start_matches(": ")));
+                }
+                let labels: Vec<String> = f.siblings.iter().map(|l| format!("`case {l}`")).collect();
+                format!(
+                    "read as C, {} cases of one `switch` ({}) end without `break`, and each falls into the next",
+                    labels.len(),
+                    labels.join(", ")
+                )
+            } else {
+                format!("read as C, `case {}` has no `break` and falls into `case {}`{shown}", f.label, f.next)
+            };
             out.push(Finding {
                 id: format!("text-control-{}-fallthrough-{}", s.number, f.label.replace('.', "-")),
                 section: s.number.clone(),
@@ -232,20 +279,13 @@ pub fn check(doc: &Document) -> Vec<Finding> {
                 severity: Severity::Low,
                 root_cause: String::new(),
                 fragment: format!("case {}:", f.label),
-                summary: format!(
-                    "read as C, `case {}` has no `break` and falls into `case {}`{shown}",
-                    f.label, f.next
-                ),
-                detail: vec![format!(
-                    "{}:{}: the statements of `case {}` end without `break`, so C runs on into `case {}`, whose \
-                     statements overwrite the result.",
-                    s.file, f.line, f.label, f.next
-                )],
+                summary,
+                detail,
                 model_choice: Some("each case alone, as the Description says".into()),
                 witness,
                 more_witnesses: Vec::new(),
                 also_quotes: Vec::new(),
-                repair: None,
+                repair: break_after(s, f.line, f.next_line),
             });
         }
         let line_text = |n: usize| {
@@ -301,9 +341,37 @@ mod tests {
     fn a_case_without_break_falls_through() {
         let t = toks("switch (m) {\n case .up: j = 1; break;\n case .down: j = 2;\n case .bfly: j = 3;\n}");
         let f = fall_throughs(&t);
-        assert_eq!(f, [FallThrough { label: ".down".into(), line: 3, next: ".bfly".into() }]);
+        let down = FallThrough {
+            label: ".down".into(),
+            line: 3,
+            next: ".bfly".into(),
+            next_line: 4,
+            siblings: vec![".down".into()],
+        };
+        assert_eq!(f, [down]);
         let none = toks("switch (m) { case .a: if (x) { y = 1; } break; case .b: y = 2; }");
         assert!(fall_throughs(&none).is_empty());
+    }
+
+    /// The cases of one switch that all run on are one defect, and each
+    /// is repaired by a `break` after its last statement.
+    #[test]
+    fn the_cases_of_one_switch_share_a_summary_and_each_gets_a_break() {
+        let doc = Document::of_markdown(
+            "#### 9.7.18.1.1. Video: `vadd`\n\n`vadd`\n\nAdd.\n\nSemantics\n\n```\nswitch ( vop ) {\n    \
+             case vadd:     tmp = ta + tb;\n    case vsub:     tmp = ta - tb;\n    case vmax:     tmp = MAX( ta, tb );\n\
+             }\n```\n",
+        );
+        let found: Vec<Finding> = check(&doc).into_iter().filter(|f| f.id.contains("fallthrough")).collect();
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert_eq!(found[0].summary, found[1].summary);
+        assert!(
+            found[0].summary.contains("2 cases of one `switch` (`case vadd`, `case vsub`)"),
+            "{}",
+            found[0].summary
+        );
+        let r = found[0].repair.as_ref().expect("a break");
+        assert_eq!((r.old.as_str(), r.new.as_str()), ("tmp = ta + tb;", "tmp = ta + tb; break;"));
     }
 
     #[test]

@@ -211,8 +211,19 @@ impl Section {
 
     /// The instruction its title names (`or`), for an instruction's section.
     pub fn opcode(&self) -> Option<&str> {
-        let (_, name) = self.title.rsplit_once(": ")?;
-        name.split_whitespace().next()
+        self.opcodes().into_iter().next()
+    }
+
+    /// Every instruction its title names: one (`or`), or several that share
+    /// the section (`vadd, vsub, vabsdiff` of 9.7.18.1.1).
+    pub fn opcodes(&self) -> Vec<&str> {
+        let Some((_, names)) = self.title.rsplit_once(": ") else { return Vec::new() };
+        names
+            .split(',')
+            .filter_map(|n| n.split_whitespace().next())
+            .map(|n| n.trim_matches('`'))
+            .filter(|n| !n.is_empty())
+            .collect()
     }
 
     /// Every line of the section after its heading: intro and blocks.

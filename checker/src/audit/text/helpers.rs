@@ -13,7 +13,7 @@ use std::sync::LazyLock;
 use serde::Deserialize;
 
 use super::document::{BlockKind, Document, Line, Section};
-use crate::audit::finding::{Finding, FindingKind, Severity};
+use crate::audit::finding::{Finding, FindingKind, Repair, Severity};
 
 /// One section's use of a helper, as the table records it.
 #[derive(Debug, Deserialize)]
@@ -82,6 +82,25 @@ pub struct Call {
     pub line: usize,
     /// The call as written, up to its closing parenthesis.
     pub fragment: String,
+    /// A function the document does define whose name this one shortens or
+    /// spells out (`optSecOp` for `optSecondaryOp`): the name the call
+    /// most likely means.
+    pub near: Option<String>,
+}
+
+/// Whether one name is the other with letters left out, from the same
+/// first three letters to the same last one: `optSecOp` and
+/// `optSecondaryOp`, not `min` and `max`.
+fn shortens(a: &str, b: &str) -> bool {
+    let (short, long) = if a.len() < b.len() { (a, b) } else { (b, a) };
+    if short.len() == long.len() || short.len() < 4 || !long.starts_with(&short[..3]) {
+        return false;
+    }
+    if short.chars().last() != long.chars().last() {
+        return false;
+    }
+    let mut rest = long.chars();
+    short.chars().all(|c| rest.any(|l| l == c))
 }
 
 /// A line of code without its comment.
@@ -168,7 +187,12 @@ fn defined(doc: &Document, not_calls: &[String]) -> HashSet<String> {
             for (name, start, call) in calls_in(code) {
                 let before = code[..start].trim();
                 let rest = code[start + call.len()..].trim();
-                let head_is_type = before.is_empty() || before.chars().all(|c| is_ident_char(c) || c == ' ');
+                // A C type (`int`, `unsigned int`) or a PTX one (`.s33`).
+                let head_is_type = before.is_empty()
+                    || before.split_whitespace().all(|w| {
+                        let w = w.strip_prefix('.').unwrap_or(w);
+                        !w.is_empty() && w.chars().all(is_ident_char)
+                    });
                 if head_is_type && (rest.is_empty() || rest == "{") && !not_calls.contains(&name) {
                     out.insert(name);
                 }
@@ -236,7 +260,17 @@ pub fn calls(doc: &Document, table: &HelperTable) -> Vec<Call> {
                 if out.iter().any(|c| c.section == s.number && c.name == name) {
                     continue;
                 }
-                out.push(Call { name, section: s.number.clone(), file: s.file.clone(), line: l.number, fragment });
+                let mut near: Vec<&String> = defined.iter().filter(|d| shortens(d, &name)).collect();
+                near.sort();
+                let near = near.first().map(|d| d.to_string());
+                out.push(Call {
+                    name,
+                    section: s.number.clone(),
+                    file: s.file.clone(),
+                    line: l.number,
+                    fragment,
+                    near,
+                });
             }
         }
     }
@@ -282,14 +316,22 @@ fn finding(call: &Call, section: &Section, table: &HelperTable) -> Finding {
                 form.split_whitespace().next().unwrap_or_default(),
                 call.name
             ),
-            None => format!("the Semantics block calls `{}`, which the text never defines", call.name),
+            None => match &call.near {
+                Some(near) => format!(
+                    "the Semantics block calls `{}`, which the text never defines; it defines `{near}`, the same \
+                     name with letters left out",
+                    call.name
+                ),
+                None => format!("the Semantics block calls `{}`, which the text never defines", call.name),
+            },
         },
         detail,
         model_choice: used.and(entry).map(|h| h.model.clone()),
         witness: None,
         more_witnesses: Vec::new(),
         also_quotes: Vec::new(),
-        repair: None,
+        // The call renamed to the function the text defines.
+        repair: call.near.as_ref().map(|near| Repair { line: call.line, old: call.name.clone(), new: near.clone() }),
     }
 }
 
@@ -361,12 +403,18 @@ mod tests {
                 title: String::new(),
                 file: "f".into(),
                 line: 1,
-                intro: vec![line("int clamp(int x) {"), line("if (x) {"), line("y = g(x);")],
+                intro: vec![
+                    line("int clamp(int x) {"),
+                    line("if (x) {"),
+                    line("y = g(x);"),
+                    line(".s33 sat33( .s34 tmp, Bool sat ) {"),
+                ],
                 blocks: Vec::new(),
             }],
         };
         let not_calls = TABLE.not_calls.clone();
-        assert_eq!(defined(&doc, &not_calls), HashSet::from(["clamp".to_string()]));
+        let both = HashSet::from(["clamp".to_string(), "sat33".to_string()]);
+        assert_eq!(defined(&doc, &not_calls), both);
     }
 
     /// `sqrt` is C's (<math.h>) and `isNaN` IEEE 754's; `isQuiet` is
@@ -402,6 +450,23 @@ mod tests {
                  `.BoolOp`: what the call gives there is stated nowhere"
             ]
         );
+    }
+
+    /// A call of a name the text defines shortened is found with the
+    /// defined name, and renaming the call is its repair.
+    #[test]
+    fn a_call_of_a_defined_name_spelled_out_names_the_definition() {
+        assert!(shortens("optSecOp", "optSecondaryOp") && shortens("optSecondaryOp", "optSecOp"));
+        assert!(!shortens("min", "max") && !shortens("optMerge", "optMerge") && !shortens("clamp", "clampHi"));
+        let text = "### 9.7.18.1. Scalar\n\nThe helpers.\n\n```\n.s33 optSecOp(Modifier secop, .s33 tmp) {\n\
+                    return tmp;\n}\n```\n\n#### 9.7.18.1.1. Scalar: `vadd`\n\n`vadd`\n\nAdd.\n\nSemantics\n\n```\n\
+                    d = optSecondaryOp( op2, tmp, c );\n```\n";
+        let doc = Document { sections: super::super::document::parse_any("f.md", text.as_bytes()).unwrap() };
+        let found = check(&doc, &TABLE).findings;
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].summary.ends_with("it defines `optSecOp`, the same name with letters left out"));
+        let r = found[0].repair.as_ref().expect("a rename");
+        assert_eq!((r.old.as_str(), r.new.as_str()), ("optSecondaryOp", "optSecOp"));
     }
 
     #[test]

@@ -256,6 +256,28 @@ fn mixed(bound: &[(String, String)], r: &Relation) -> bool {
     values.len() == r.names.len() && values.iter().any(|v| *v != values[0])
 }
 
+/// Whether a sentence of the section or of a group above it says which
+/// combinations of the related names are valid (9.7.18.1's "all
+/// combinations of `dtype`, `atype`, and `btype` are valid"): the relation
+/// is then settled in words.
+fn combinations_stated(doc: &Document, section: &Section, names: &[String]) -> bool {
+    let bare: Vec<String> = names.iter().map(|n| n.trim_start_matches('.').to_lowercase()).collect();
+    let mut numbers: Vec<&str> = vec![section.number.as_str()];
+    let mut n = section.number.as_str();
+    while let Some((up, _)) = n.rsplit_once('.') {
+        numbers.push(up);
+        n = up;
+    }
+    numbers.iter().filter_map(|n| doc.section(n)).any(|t| {
+        let description = t.block(BlockKind::Description).into_iter().flat_map(|b| b.lines.iter());
+        let prose: Vec<&str> = t.intro.iter().chain(description).filter(|l| !l.code).map(|l| l.text.trim()).collect();
+        prose.join(" ").split(". ").any(|x| {
+            let x = x.to_lowercase();
+            x.contains("combination") && bare.iter().all(|b| x.contains(b.as_str()))
+        })
+    })
+}
+
 /// Every type relation of a Syntax block, both readings expanded and
 /// compared with the examples and the catalogue.
 fn type_relations(doc: &Document, all: &[Unit]) -> Vec<Finding> {
@@ -264,6 +286,9 @@ fn type_relations(doc: &Document, all: &[Unit]) -> Vec<Finding> {
         let ts = templates(section);
         for r in relations(section) {
             let Some(t) = ts.iter().find(|t| r.names.iter().all(|n| t.qualifiers.contains(n))) else { continue };
+            if combinations_stated(doc, section, &r.names) {
+                continue;
+            }
             let (n, k) = (r.values.len(), r.names.len());
             let examples: Vec<&Unit> = all
                 .iter()
@@ -1012,6 +1037,24 @@ mod tests {
         assert_eq!(destination_width("add.f16x2"), None);
         assert_eq!(destination_width("ld.global.b32"), None);
         assert_eq!(destination_width("bar.sync"), None);
+    }
+
+    /// A sentence of the section or of a group above it that says which
+    /// combinations are valid settles the relation.
+    #[test]
+    fn a_relation_whose_combinations_a_sentence_gives_is_settled() {
+        let syntax = "vadd.dtype.atype d, a;\n.dtype = .atype = { .u32, .s32 };";
+        let group = |sentence: &str| {
+            let text = format!(
+                "#### 9.7.18.1. Scalar Video Instructions\n\n{sentence}\n\n\
+                 ##### 9.7.18.1.1. Scalar Video Instructions: `vadd`\n\n`vadd`\n\nAdd.\n\n\
+                 Syntax\n\n```\n{syntax}\n```\n\nDescription\n\nThe sum.\n"
+            );
+            let doc = Document { sections: parse("made.md", text.as_bytes()).unwrap() };
+            check(&doc).into_iter().filter(|f| f.id.ends_with("type-relation")).count()
+        };
+        assert_eq!(group("All combinations of `dtype` and `atype` are valid."), 0);
+        assert_eq!(group("The operands are registers."), 1);
     }
 
     #[test]

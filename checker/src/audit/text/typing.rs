@@ -247,7 +247,7 @@ fn one_type(s: &Section, g: &Grammar, chapter: &Chapter) -> Option<Finding> {
     let open: Vec<&String> = all.iter().filter(|o| !said.iter().any(|x| types(x, o))).collect();
     let typed: Vec<&String> =
         all.iter().filter(|o| !open.contains(o) && !said.iter().any(|x| predicate(x, o))).collect();
-    if open.is_empty() || chapter.rule {
+    if open.is_empty() {
         return None;
     }
     let why = if !typed.is_empty() {
@@ -290,6 +290,12 @@ fn section(s: &Section, chapters: &BTreeMap<String, Chapter>) -> Vec<Finding> {
     let Some(g) = grammar(s) else { return Vec::new() };
     let none = Chapter::default();
     let chapter = chapters.get(chapter_of(&s.number)).unwrap_or(&none);
+    // A chapter whose introduction states the rule for every operand
+    // (9.7.18.1's "The type of each operand ... is specified in the
+    // instruction type") types a two-type line's operands too.
+    if chapter.rule {
+        return Vec::new();
+    }
     two_types(s, &g).or_else(|| one_type(s, &g, chapter)).into_iter().collect()
 }
 
@@ -380,6 +386,11 @@ mod tests {
         // An introduction that states the rule for every operand settles it.
         let rule = "Unless its section says otherwise, the operands of each instruction have the instruction type.";
         assert!(chapter(rule, &[typed, also, silent]).is_empty());
+        // Two-type lines too (9.7.18.1's "The type of each operand ... is
+        // specified in the instruction type").
+        let two = ("vadd.dtype.atype d, a;\n.dtype = .atype = { .u32, .s32 };", "Add.");
+        assert_eq!(chapter("Integer instructions.", &[two]).len(), 1);
+        assert!(chapter(rule, &[two]).is_empty());
     }
 
     #[test]

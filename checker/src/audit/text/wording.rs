@@ -446,15 +446,38 @@ fn heading(doc: &Document, s: &Section) -> Vec<Finding> {
         }
     }
     if let Some(b) = s.block(BlockKind::Syntax) {
-        let lines: Vec<&str> =
-            b.code().map(|l| l.text.trim()).filter(|t| !t.starts_with('.') && !t.is_empty()).collect();
+        // The templates: no comment, and no set of values (`.type = {...}`,
+        // ` vop = { vadd, vsub };`), whose names a template's placeholder
+        // stands for.
+        let is_set = |t: &str| t.split_once('=').is_some_and(|(_, v)| v.trim_start().starts_with('{'));
+        let lines: Vec<&str> = b
+            .code()
+            .map(|l| l.text.trim())
+            .filter(|t| !t.starts_with('.') && !t.starts_with("//") && !t.is_empty() && !is_set(t))
+            .collect();
+        let sets: Vec<(&str, Vec<&str>)> = b
+            .code()
+            .map(|l| l.text.trim())
+            .filter(|t| is_set(t))
+            .filter_map(|t| {
+                let (name, values) = t.split_once('=')?;
+                let values = values.trim().trim_end_matches(';').trim().strip_prefix('{')?.strip_suffix('}')?;
+                Some((name.trim(), values.split(',').map(str::trim).collect()))
+            })
+            .collect();
         // An instruction with no operands ends at its `;` (`exit;`); the
         // grouping braces of 9.7.12.1 are written around what they group.
         let name_of = |t: &&str| match t.split(['.', ' ', '{', ';']).next().unwrap_or("") {
             "" if t.starts_with('{') && t.ends_with('}') => "{}".to_string(),
             name => name.to_string(),
         };
-        let written: BTreeSet<String> = lines.iter().map(name_of).filter(|n| !n.is_empty()).collect();
+        let mut written: BTreeSet<String> = lines.iter().map(name_of).filter(|n| !n.is_empty()).collect();
+        // A placeholder opcode (`vop`) writes every name of its set.
+        for (name, values) in &sets {
+            if written.remove(*name) {
+                written.extend(values.iter().map(|v| v.to_string()));
+            }
+        }
         // A name with a dot (9.7.2's `add.cc`) is written whole before the
         // line's next qualifier or operands, its braced options aside
         // (`mad{.hi,.lo}.cc.type` writes `mad.cc`).
@@ -465,14 +488,18 @@ fn heading(doc: &Document, s: &Section) -> Vec<Finding> {
                 plain.strip_prefix(name).is_some_and(|rest| rest.starts_with(['.', ' ']))
             })
         };
-        if !written.is_empty() && !written.contains(opcode) && !written_whole(opcode) {
+        let unwritten: Vec<&str> =
+            s.opcodes().into_iter().filter(|o| !written.contains(*o) && !written_whole(o)).collect();
+        if let (false, Some(first)) = (written.is_empty(), unwritten.first()) {
+            let named: Vec<String> = unwritten.iter().map(|o| format!("`{o}`")).collect();
             out.push(finding(
                 format!("text-heading-{}-opcode", s.number),
                 s,
                 FindingKind::Structure,
-                opcode.to_string(),
+                first.to_string(),
                 format!(
-                    "the heading names `{opcode}`, the Syntax block writes {}",
+                    "the heading names {}, the Syntax block writes {}",
+                    named.join(", "),
                     written.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ")
                 ),
                 &at,
@@ -543,7 +570,11 @@ fn introduction(doc: &Document, s: &Section) -> Vec<Finding> {
     }
     subsections.sort_by_key(|t| section_key(&t.number));
     let listed: Vec<&str> = items.iter().map(|(_, n)| n.as_str()).collect();
-    let defined: Vec<&str> = subsections.iter().filter_map(|t| t.opcode()).collect();
+    let defined: Vec<&str> = subsections.iter().flat_map(|t| t.opcodes()).collect();
+    // A list may name what a group below a subsection defines (9.7.18's
+    // `vadd`, of 9.7.18.1.1 under 9.7.18.1).
+    let below: Vec<&str> =
+        doc.sections.iter().filter(|t| t.number.starts_with(&prefix)).flat_map(|t| t.opcodes()).collect();
     for name in &defined {
         // A section of one form of a listed instruction (9.7.3's
         // `rcp.approx.ftz.f64`, of `rcp`) is listed with it.
@@ -560,7 +591,7 @@ fn introduction(doc: &Document, s: &Section) -> Vec<Finding> {
         }
     }
     for (l, name) in &items {
-        if !defined.contains(&name.as_str()) {
+        if !below.contains(&name.as_str()) {
             out.push(finding(
                 format!("text-list-{}-extra-{name}", s.number),
                 s,
@@ -909,6 +940,24 @@ mod tests {
         assert!(found("{}", "{ instructionList }").is_empty());
         assert!(found("ret", "ret{.uni};").is_empty());
         assert_eq!(found("trap", "brkpt;"), ["the heading names `trap`, the Syntax block writes `brkpt`"]);
+        // A heading of several instructions, which the Syntax writes as a
+        // placeholder with its set, under a comment.
+        let video = "// the scalar form\nvop.dtype d, a;\n vop = { vadd, vsub };\n.dtype = { .u32 };";
+        assert!(found("vadd`, `vsub", video).is_empty());
+        assert_eq!(found("vadd`, `vmin", video), ["the heading names `vmin`, the Syntax block writes `vadd`, `vsub`"]);
+    }
+
+    /// A group's list may name the instructions of the sections below its
+    /// subsections, and of a section that defines several.
+    #[test]
+    fn a_list_names_what_any_section_below_defines() {
+        let text = "### 9.7.18. Video Instructions\n\nThe video instructions are:\n\n* `vadd`, `vadd2`\n* `vmad`\n\n\
+                    #### 9.7.18.1. Scalar Video Instructions\n\nThe scalar ones.\n\n\
+                    ##### 9.7.18.1.1. Scalar Video Instructions: vadd, vsub\n\n`vadd`, `vsub`\n\nAdd.\n\n\
+                    ##### 9.7.18.1.2. Scalar Video Instructions: vmad\n\n`vmad`\n\nMad.\n";
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        let found: Vec<String> = super::introduction(&doc, &doc.sections[0]).into_iter().map(|f| f.summary).collect();
+        assert_eq!(found, ["the list of section 9.7.18 names `vadd2`, no subsection defines it"]);
     }
 
     /// A heading's group against its chapter's title: another word is a
