@@ -101,6 +101,26 @@ pub fn fall_throughs(tokens: &[Token]) -> Vec<FallThrough> {
     out
 }
 
+/// A `switch` on a name with no `default` case: the name and the
+/// switch's line.
+pub fn without_default(tokens: &[Token]) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    for (k, t) in tokens.iter().enumerate() {
+        if t.text != "switch" {
+            continue;
+        }
+        let Some(open) = tokens[k..].iter().position(|x| x.text == "{").map(|p| k + p + 1) else { continue };
+        // The switched expression: one name between the parentheses.
+        let head: Vec<&str> = tokens[k + 1..open - 1].iter().map(|x| x.text.as_str()).collect();
+        let [_, name, _] = head.as_slice() else { continue };
+        let cs = cases(&tokens[open..]);
+        if !cs.is_empty() && !cs.iter().any(|(label, _, _)| label == "default") {
+            out.push((name.trim_start_matches('.').to_string(), t.line));
+        }
+    }
+    out
+}
+
 /// A statement no path reaches: its line, and the jump before it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unreachable {
@@ -287,6 +307,33 @@ pub fn check(doc: &Document) -> Vec<Finding> {
                 also_quotes: Vec::new(),
                 repair: break_after(s, f.line, f.next_line),
             });
+        }
+        // A switch on a modifier the Syntax makes optional runs no case
+        // for the forms without it.
+        let syntax: Vec<String> =
+            s.block(BlockKind::Syntax).map(|b| b.code().map(|l| l.text.clone()).collect()).unwrap_or_default();
+        for (name, line) in without_default(&tokens) {
+            let optional = format!("{{.{name}}}");
+            if !syntax.iter().any(|l| l.contains(&optional)) {
+                continue;
+            }
+            let mut f = Finding::of_text(
+                format!("text-control-{}-no-default-{}", s.number, name.to_lowercase()),
+                s.number.clone(),
+                FindingKind::LiteralReading,
+                format!("switch( {name} )"),
+                format!(
+                    "read as C, the `switch` on `{name}` has no `default`: for a form without the optional \
+                     `.{name}` (the Syntax's `{optional}`), no case runs"
+                ),
+                vec![format!(
+                    "{}:{line}: every case of the `switch` is a value of `.{name}`, which the Syntax writes as \
+                     optional; with none written, what the cases assign is never set.",
+                    s.file
+                )],
+            );
+            f.severity = Severity::High;
+            out.push(f);
         }
         let line_text = |n: usize| {
             s.block(BlockKind::Semantics)

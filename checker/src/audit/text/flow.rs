@@ -281,6 +281,51 @@ fn destinations(section: &Section) -> Vec<String> {
     }
 }
 
+/// Whether a line of code assigns `name` (`d = ...`, `d[7:0] = ...`,
+/// `d.x = ...`), not compares it.
+fn assigns(line: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    line.match_indices(name).any(|(at, _)| {
+        let before = line[..at].chars().next_back();
+        if before.is_some_and(|c| ident(c) || c == '.') {
+            return false;
+        }
+        let mut rest = &line[at + name.len()..];
+        if rest.starts_with(ident) {
+            return false;
+        }
+        if let Some(inner) = rest.strip_prefix('[') {
+            rest = inner.split_once(']').map_or("", |(_, r)| r);
+        } else if let Some(field) = rest.strip_prefix('.') {
+            rest = field.trim_start_matches(ident);
+        }
+        let rest = rest.trim_start();
+        rest.starts_with('=') && !rest.starts_with("==")
+    })
+}
+
+/// The finding where no store of the block is to a destination.
+fn never_stored(s: &Section, dests: &[String], stored: impl Fn(&String) -> bool, how: &str) -> Option<Finding> {
+    if dests.is_empty() || dests.iter().any(stored) {
+        return None;
+    }
+    let names = dests.join("`, `");
+    let mut f = Finding::of_text(
+        format!("text-flow-{}-result-never-stored", s.number),
+        s.number.clone(),
+        FindingKind::LiteralReading,
+        dests[0].clone(),
+        format!("read as C, the Semantics block never stores the destination `{names}`: it gives no result"),
+        vec![format!(
+            "{}: no statement of the block assigns `{names}`, the destination of the Syntax{how}; read as a \
+             program, the instruction's result is never computed.",
+            s.file
+        )],
+    );
+    f.severity = Severity::High;
+    Some(f)
+}
+
 /// The Semantics blocks of the sections with no model: the sections of
 /// those read, and of those not read because they do not parse (their
 /// malformed-code findings say where).
@@ -309,29 +354,24 @@ pub fn check(doc: &Document) -> Vec<Finding> {
     let mut out = Vec::new();
     for r in semantics::read_once(doc) {
         let s = r.section;
-        if modelled(&s.number) || !r.parsed.diagnostics.is_empty() || r.parsed.statements.is_empty() {
+        if modelled(&s.number) || r.parsed.statements.is_empty() {
+            continue;
+        }
+        if !r.parsed.diagnostics.is_empty() {
+            // A block that does not parse is read line by line for its
+            // stores: a line that assigns the destination (`d = ...`,
+            // `d[i] = ...`) is one.
+            let lines: Vec<&str> = s
+                .block(super::document::BlockKind::Semantics)
+                .map(|b| b.code().map(|l| super::helpers::code_of(&l.text)).collect())
+                .unwrap_or_default();
+            let stored = |d: &String| lines.iter().any(|l| assigns(l, d));
+            out.extend(never_stored(s, &destinations(s), stored, " (the block does not parse: read line by line)"));
             continue;
         }
         let statements = &r.parsed.statements;
         let stored: BTreeSet<String> = statements.iter().flat_map(stores).collect();
-        let dests = destinations(s);
-        if !dests.is_empty() && dests.iter().all(|d| !stored.contains(d)) {
-            let names = dests.join("`, `");
-            let mut f = Finding::of_text(
-                format!("text-flow-{}-result-never-stored", s.number),
-                s.number.clone(),
-                FindingKind::LiteralReading,
-                dests[0].clone(),
-                format!("read as C, the Semantics block never stores the destination `{names}`: it gives no result"),
-                vec![format!(
-                    "{}: no statement of the block assigns `{names}`, the destination of the Syntax; read as a \
-                     program, the instruction's result is never computed.",
-                    s.file
-                )],
-            );
-            f.severity = Severity::High;
-            out.push(f);
-        }
+        out.extend(never_stored(s, &destinations(s), |d| stored.contains(d), ""));
         let operands: BTreeSet<String> =
             templates(s).into_iter().flat_map(|t| t.operands.into_iter().flatten()).collect();
         for u in unset(statements, &operands) {

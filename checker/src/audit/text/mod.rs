@@ -21,8 +21,9 @@ pub mod exponents;
 pub mod flow;
 pub mod forms;
 pub mod grammar;
-pub mod immediates;
+pub mod helper_code;
 pub mod helpers;
+pub mod immediates;
 pub mod judge;
 pub mod labels;
 pub mod lanes;
@@ -232,6 +233,7 @@ fn passes(
     findings.extend(operands::findings(document));
     findings.extend(requirements::findings(document));
     findings.extend(control::check(document));
+    findings.extend(helper_code::check(document));
     findings.extend(order::check(document));
     findings.extend(operators::check(document));
     findings.extend(flow::check(document));

@@ -247,7 +247,7 @@ fn one_type(s: &Section, g: &Grammar, chapter: &Chapter) -> Option<Finding> {
     let open: Vec<&String> = all.iter().filter(|o| !said.iter().any(|x| types(x, o))).collect();
     let typed: Vec<&String> =
         all.iter().filter(|o| !open.contains(o) && !said.iter().any(|x| predicate(x, o))).collect();
-    if open.is_empty() {
+    if open.is_empty() || chapter.rule {
         return None;
     }
     let why = if !typed.is_empty() {
@@ -286,14 +286,28 @@ fn one_type(s: &Section, g: &Grammar, chapter: &Chapter) -> Option<Finding> {
     ))
 }
 
-fn section(s: &Section, chapters: &BTreeMap<String, Chapter>) -> Vec<Finding> {
+/// Whether the group above a section gives, in its introduction, both the
+/// rule for every operand's type and the general format whose type sets
+/// the section's two-type line writes (9.7.18.1's "The type of each
+/// operand ... is specified in the instruction type" beside its
+/// `.dtype = .atype = .btype = { .u32, .s32 };`): the format's own words
+/// then type the line's operands.
+fn format_types(doc: &Document, s: &Section, g: &Grammar, chapter: &Chapter) -> bool {
+    let Some(line) = lines_with(g, 2).into_iter().next() else { return false };
+    let Some(group) = doc.section(chapter_of(&s.number)) else { return false };
+    let code: Vec<&str> = group.intro.iter().filter(|l| l.code).map(|l| l.text.as_str()).collect();
+    let mnemonic = line.split_whitespace().next().unwrap_or("");
+    let slots: Vec<String> =
+        mnemonic.split(['.', '{', '}']).skip(1).filter(|w| w.ends_with("type")).map(|w| format!(".{w}")).collect();
+    let defines = |slot: &String| code.iter().any(|c| c.split('=').rev().skip(1).any(|n| n.trim() == slot));
+    chapter.rule && !slots.is_empty() && slots.iter().all(defines)
+}
+
+fn section(doc: &Document, s: &Section, chapters: &BTreeMap<String, Chapter>) -> Vec<Finding> {
     let Some(g) = grammar(s) else { return Vec::new() };
     let none = Chapter::default();
     let chapter = chapters.get(chapter_of(&s.number)).unwrap_or(&none);
-    // A chapter whose introduction states the rule for every operand
-    // (9.7.18.1's "The type of each operand ... is specified in the
-    // instruction type") types a two-type line's operands too.
-    if chapter.rule {
+    if format_types(doc, s, &g, chapter) {
         return Vec::new();
     }
     two_types(s, &g).or_else(|| one_type(s, &g, chapter)).into_iter().collect()
@@ -302,7 +316,7 @@ fn section(s: &Section, chapters: &BTreeMap<String, Chapter>) -> Vec<Finding> {
 /// Every section whose forms leave an operand's type unstated.
 pub fn check(doc: &Document) -> Vec<Finding> {
     let chapters = chapters(doc);
-    super::each_section(doc, |s| section(s, &chapters))
+    super::each_section(doc, |s| section(doc, s, &chapters))
 }
 
 #[cfg(test)]
@@ -386,11 +400,12 @@ mod tests {
         // An introduction that states the rule for every operand settles it.
         let rule = "Unless its section says otherwise, the operands of each instruction have the instruction type.";
         assert!(chapter(rule, &[typed, also, silent]).is_empty());
-        // Two-type lines too (9.7.18.1's "The type of each operand ... is
-        // specified in the instruction type").
+        // A two-type line too, where the introduction also gives the
+        // general format that defines its type sets (9.7.18.1's).
         let two = ("vadd.dtype.atype d, a;\n.dtype = .atype = { .u32, .s32 };", "Add.");
-        assert_eq!(chapter("Integer instructions.", &[two]).len(), 1);
-        assert!(chapter(rule, &[two]).is_empty());
+        assert_eq!(chapter(rule, &[two]).len(), 1);
+        let format = format!("{rule}\n\n```\nvop.dtype.atype d, a;\n.dtype = .atype = {{ .u32, .s32 }};\n```");
+        assert!(chapter(&format, &[two]).is_empty());
     }
 
     #[test]
