@@ -53,7 +53,7 @@ const DIRECTIVES: [&str; 38] = [
 ];
 
 /// The edit distance of two short words.
-fn distance(a: &str, b: &str) -> usize {
+pub(super) fn distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

@@ -188,9 +188,51 @@ fn renamed_sets(doc: &Document, s: &Section) -> Vec<Finding> {
     out
 }
 
+/// A set written over several lines whose values run on from one line to
+/// the next with no `,` between them (`.b1, .b10` then `.b2, ...`): read as
+/// written, `.b10 .b2` is one value. In a Syntax block or in the general
+/// format of an introduction.
+fn unseparated(s: &Section) -> Vec<Finding> {
+    let syntax = s.block(super::document::BlockKind::Syntax).map(|b| b.code().collect::<Vec<_>>());
+    let mut out = Vec::new();
+    for run in runs(s).into_iter().chain(syntax) {
+        let mut open = false;
+        for pair in run.windows(2) {
+            let (here, next) = (code_of(&pair[0].text).trim(), code_of(&pair[1].text).trim());
+            if here.contains("= {") && !here.contains('}') {
+                open = true;
+            } else if here.contains('}') {
+                open = false;
+            }
+            let runs_on = next.starts_with('.') && !next.contains('=');
+            if open && !here.is_empty() && !here.ends_with([',', '{']) && runs_on {
+                let last = here.rsplit([',', '{', ' ']).next().unwrap_or(here);
+                let first = next.split([',', ' ']).next().unwrap_or(next);
+                let mut f = Finding::of_text(
+                    format!("text-code-{}-comma-{}", s.number, pair[0].number),
+                    s.number.clone(),
+                    FindingKind::MalformedCode,
+                    here.to_string(),
+                    "a set written over several lines runs one line into the next with no `,`".to_string(),
+                    vec![format!(
+                        "{}:{}: `{last}` ends its line and `{first}` begins the next with no `,` between them: read \
+                         as written they are one value, `{last} {first}`.",
+                        s.file, pair[0].number
+                    )],
+                );
+                f.repair = Some(Repair { line: pair[0].number, old: here.to_string(), new: format!("{here},") });
+                out.push(f);
+            }
+        }
+    }
+    out
+}
+
 /// The findings of every introduction's code.
 pub fn check(doc: &Document) -> Vec<Finding> {
-    doc.first_renderings().flat_map(|s| section(s).into_iter().chain(renamed_sets(doc, s))).collect()
+    doc.first_renderings()
+        .flat_map(|s| section(s).into_iter().chain(renamed_sets(doc, s)).chain(unseparated(s)))
+        .collect()
 }
 
 #[cfg(test)]
@@ -214,6 +256,15 @@ mod tests {
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(f[0].summary, "the Syntax names `.op2` the set that the general format of 9.7.18.1 names `.secop`");
         assert!(check(&Document::of_markdown(&text.replace(".op2", ".secop"))).is_empty());
+    }
+
+    #[test]
+    fn values_of_a_set_with_no_comma_between_lines_are_found() {
+        let f = found(".mask  = { .b0,\n           .b1, .b10\n           .b2, .b20 };");
+        assert_eq!(f.len(), 1, "{f:?}");
+        let r = f[0].repair.as_ref().unwrap();
+        assert_eq!((r.old.as_str(), r.new.as_str()), (".b1, .b10", ".b1, .b10,"));
+        assert!(found(".mask  = { .b0,\n           .b1, .b10,\n           .b2, .b20 };").is_empty());
     }
 
     #[test]

@@ -27,6 +27,7 @@ pub mod immediates;
 pub mod judge;
 pub mod labels;
 pub mod lanes;
+pub mod misnamed;
 pub mod mixed;
 pub mod modifiers;
 pub mod names;
@@ -234,6 +235,7 @@ fn passes(
     findings.extend(requirements::findings(document));
     findings.extend(control::check(document));
     findings.extend(helper_code::check(document));
+    findings.extend(misnamed::check(document));
     findings.extend(order::check(document));
     findings.extend(operators::check(document));
     findings.extend(flow::check(document));

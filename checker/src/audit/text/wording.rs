@@ -605,10 +605,14 @@ fn introduction(doc: &Document, s: &Section) -> Vec<Finding> {
     // The order: the listed names both sides have, against the sections'.
     let common_listed: Vec<&str> = listed.iter().copied().filter(|n| defined.contains(n)).collect();
     let common_defined: Vec<&str> = defined.iter().copied().filter(|n| listed.contains(n)).collect();
-    if let Some(i) = (0..common_listed.len()).find(|&i| common_listed[i] != common_defined[i]) {
+    // A list whose items name several instructions each (9.7.18.2's
+    // "`vadd2`, `vadd4`") groups them by operation, not by section.
+    let grouped = items.windows(2).any(|p| p[0].0.number == p[1].0.number);
+    let first_differs = (0..common_listed.len()).find(|&i| common_listed[i] != common_defined[i]);
+    if let (Some(i), false) = (first_differs, grouped) {
         let (said, is) = (common_listed[i], common_defined[i]);
         let line = items.iter().find(|(_, n)| n == said).map_or(first, |(l, _)| *l);
-        let sub = subsections.iter().find(|t| t.opcode() == Some(is)).map_or("?", |t| t.number.as_str());
+        let sub = subsections.iter().find(|t| t.opcodes().contains(&is)).map_or("?", |t| t.number.as_str());
         out.push(finding(
             format!("text-list-{}-order", s.number),
             s,
@@ -738,6 +742,14 @@ fn unbalanced(text: &str) -> Option<char> {
     stack.pop()
 }
 
+/// A line of a Syntax block in words: two plain words in a row
+/// (`.asel defaults to .h10`), which no template writes.
+fn is_note(text: &str) -> bool {
+    let plain = |w: &str| w.len() > 1 && w.chars().all(|c| c.is_ascii_lowercase());
+    let words: Vec<&str> = text.split_whitespace().collect();
+    words.windows(2).any(|p| plain(p[0]) && plain(p[1]))
+}
+
 /// A Syntax line that defines a qualifier set: `.name = { ... }`.
 fn is_definition(text: &str) -> bool {
     text.split_once('=').is_some_and(|(name, set)| {
@@ -772,11 +784,25 @@ pub fn code(doc: &Document) -> Vec<Finding> {
         for b in &s.blocks {
             if matches!(b.kind, BlockKind::Examples | BlockKind::Syntax) {
                 let lines = instructions(b);
+                // The lines of a set written over several lines, from its
+                // `= {` to its `}`.
+                let mut in_set = false;
                 for (n, (l, text)) in lines.iter().enumerate() {
                     let (l, text) = (*l, text.clone());
+                    let was_in_set = in_set;
+                    if b.kind == BlockKind::Syntax {
+                        if text.contains("= {") && !text.contains('}') {
+                            in_set = true;
+                        } else if text.contains('}') {
+                            in_set = false;
+                        }
+                    }
                     // A set's definition (`.type = { .f16, .f16x2 }`) is
-                    // grammar, not an instruction: its `;` is typography.
-                    let definition = b.kind == BlockKind::Syntax && is_definition(&text);
+                    // grammar, not an instruction: its `;` is typography;
+                    // so are the lines a set runs on over, and a note in
+                    // words (`.asel defaults to .h10`).
+                    let definition =
+                        b.kind == BlockKind::Syntax && (is_definition(&text) || was_in_set || in_set || is_note(&text));
                     let next = lines.get(n + 1).map(|(_, t)| t.as_str());
                     if !(definition || text.ends_with(';') || !is_statement(&text, next)) {
                         let f = finding(
