@@ -335,6 +335,74 @@ fn finding(call: &Call, section: &Section, table: &HelperTable) -> Finding {
     }
 }
 
+/// The number of arguments of a call as written (`f( a, g(b, c) )` has
+/// two; `f()` none).
+fn arity(call: &str) -> usize {
+    let Some((_, args)) = call.split_once('(') else { return 0 };
+    let args = args.strip_suffix(')').unwrap_or(args);
+    if args.trim().is_empty() {
+        return 0;
+    }
+    let mut depth = 0i32;
+    let mut n = 1;
+    for c in args.chars() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => n += 1,
+            _ => {}
+        }
+    }
+    n
+}
+
+/// A function the Semantics blocks call with fewer arguments in one place
+/// than everywhere else (`extractAndSignExt_2( c )` beside
+/// `extractAndSignExt_2( a, b, .asel, .atype )`): what the short call
+/// extracts, and how, is left to the reader.
+pub fn arities(doc: &Document, table: &HelperTable) -> Vec<Finding> {
+    let mut calls: Vec<(String, usize, &Section, &Line, String)> = Vec::new();
+    for s in doc.first_renderings() {
+        let Some(b) = s.block(BlockKind::Semantics) else { continue };
+        for l in b.code() {
+            for (name, _, fragment) in calls_in(code_of(&l.text)) {
+                if table.not_calls.contains(&name) || table.c_library.contains(&name) {
+                    continue;
+                }
+                calls.push((name, arity(&fragment), s, l, fragment));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (name, n, s, l, fragment) in &calls {
+        let others: Vec<&(String, usize, &Section, &Line, String)> =
+            calls.iter().filter(|c| c.0 == *name && c.1 != *n).collect();
+        // The short call is the odd one: every other call has more.
+        let (Some(other), true) = (others.first(), others.iter().all(|c| c.1 > *n)) else { continue };
+        if out.iter().any(|f: &Finding| f.section == s.number && f.fragment == *fragment) {
+            continue;
+        }
+        out.push(Finding::of_text(
+            format!("text-helper-{}-{}-arguments-{}", s.number, name.to_lowercase(), l.number),
+            s.number.clone(),
+            FindingKind::Ambiguity,
+            fragment.clone(),
+            format!(
+                "the Semantics block calls `{name}` with {n} argument{}, where the text's other calls pass {}: \
+                 what the short call takes from its operand, and how it extends it, is stated nowhere",
+                if *n == 1 { "" } else { "s" },
+                other.1
+            ),
+            vec![format!(
+                "{}:{}: `{fragment}` against `{}` ({} {}): the arguments the other calls pass (selectors, types) \
+                 are the ones that say what is extracted.",
+                s.file, l.number, other.4, other.2.number, other.3.number
+            )],
+        ));
+    }
+    out
+}
+
 /// What the pass found: a finding per helper call, and every disagreement
 /// between the document and the table, one line each.
 pub struct HelperCheck {
@@ -467,6 +535,18 @@ mod tests {
         assert!(found[0].summary.ends_with("it defines `optSecOp`, the same name with letters left out"));
         let r = found[0].repair.as_ref().expect("a rename");
         assert_eq!((r.old.as_str(), r.new.as_str()), ("optSecondaryOp", "optSecOp"));
+    }
+
+    #[test]
+    fn a_call_with_fewer_arguments_than_the_others_is_found() {
+        assert_eq!((arity("f()"), arity("f( a, g(b, c) )"), arity("f(x)")), (0, 2, 1));
+        let text = "#### 9.7.18.2.1. SIMD: `vadd2`\n\n`vadd2`\n\nAdd.\n\nSemantics\n\n```\n\
+                    Va = ext2( a, b, .asel, .atype );\nVb = ext2( a, b, .bsel, .btype );\nVc = ext2( c );\n```\n";
+        let doc = Document { sections: super::super::document::parse_any("f.md", text.as_bytes()).unwrap() };
+        let found = arities(&doc, &TABLE);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].fragment, "ext2( c )");
+        assert!(found[0].summary.contains("with 1 argument, where the text's other calls pass 4"));
     }
 
     #[test]

@@ -230,6 +230,7 @@ fn passes(
     let (mut findings, spelling_skipped) = wording::check(document, dict);
     let helpers = helpers::check(document, &helpers::TABLE);
     findings.extend(helpers.findings);
+    findings.extend(helpers::arities(document, &helpers::TABLE));
     findings.extend(declarations::check(document));
     findings.extend(operands::findings(document));
     findings.extend(requirements::findings(document));
