@@ -279,7 +279,13 @@ pub fn spelling(doc: &Document, dict: &HashSet<String>) -> Vec<Finding> {
             .map(|i| context[i..(i + 2).min(context.len())].join(" "))
             .unwrap_or_else(|| word.clone());
         let other = other_spelling(&word, &doc_words);
-        let elsewhere = other.as_ref().map(|w| format!("; the document writes `{w}` elsewhere")).unwrap_or_default();
+        let nearest = if other.is_none() { nearest_word(&word, dict) } else { None };
+        let elsewhere = match (&other, &nearest) {
+            (Some(w), _) => format!("; the document writes `{w}` elsewhere"),
+            (None, Some(w)) => format!("; the one dictionary word a letter away is `{w}`"),
+            (None, None) => String::new(),
+        };
+        let other = other.or(nearest);
         let summary = format!("`{word}` is in neither the dictionary nor the PTX glossary{elsewhere}");
         let f = finding(id, s, FindingKind::Spelling, fragment, summary, &l);
         out.push(match other {
@@ -290,6 +296,25 @@ pub fn spelling(doc: &Document, dict: &HashSet<String>) -> Vec<Finding> {
         });
     }
     out
+}
+
+/// The one word of the dictionary a letter away from a misspelling of
+/// five letters or more (`determined` for `determinted`), with its first
+/// letter; none where two are (`monitor` and `moniker` for `moniter`).
+fn nearest_word(word: &str, dict: &HashSet<String>) -> Option<String> {
+    let lower = word.to_lowercase();
+    let first = lower.chars().next()?;
+    if lower.chars().count() < 5 {
+        return None;
+    }
+    let mut near = dict.iter().filter(|w| {
+        w.starts_with(first)
+            && w.len().abs_diff(lower.len()) <= 1
+            && w.chars().all(|c| c.is_ascii_lowercase())
+            && super::directives::distance(w, &lower) == 1
+    });
+    let one = near.next()?;
+    near.next().is_none().then(|| one.clone())
 }
 
 /// Labels and headings against their content, and each group's list of
@@ -1085,6 +1110,14 @@ mod tests {
         // Written in two sections only, `Frob` is a misspelling in each.
         let found = misspelled(&["the sum is Frob", "the sum is Frob", "the sum is a bit"]);
         assert_eq!(found, [("9.7.1.1".into(), "Frob".into()), ("9.7.1.2".into(), "Frob".into())]);
+    }
+
+    #[test]
+    fn a_misspelling_a_letter_from_one_word_names_it() {
+        let dict: HashSet<String> = ["determined", "monitor", "moniker"].iter().map(|w| w.to_string()).collect();
+        assert_eq!(super::nearest_word("determinted", &dict).as_deref(), Some("determined"));
+        assert_eq!(super::nearest_word("moniter", &dict), None);
+        assert_eq!(super::nearest_word("Determinted", &dict).as_deref(), Some("determined"));
     }
 
     #[test]
