@@ -314,11 +314,22 @@ pub fn check(doc: &Document) -> Vec<Finding> {
             s.block(BlockKind::Syntax).map(|b| b.code().map(|l| l.text.clone()).collect()).unwrap_or_default();
         for (name, line) in without_default(&tokens) {
             let optional = format!("{{.{name}}}");
-            if !syntax.iter().any(|l| l.contains(&optional)) {
+            let id = format!("text-control-{}-no-default-{}", s.number, name.to_lowercase());
+            if !syntax.iter().any(|l| l.contains(&optional)) || out.iter().any(|f: &Finding| f.id == id) {
+                continue;
+            }
+            // A default the text states for the modifier (`.mode` is
+            // assumed, or defaults to a value) is the case that runs.
+            let dotted = format!(".{name}");
+            let stated = s.all_lines().any(|l| {
+                let t = l.text.to_lowercase();
+                t.contains(&dotted) && (t.contains("default") || t.contains("assumed") || t.contains("omitted"))
+            });
+            if stated {
                 continue;
             }
             let mut f = Finding::of_text(
-                format!("text-control-{}-no-default-{}", s.number, name.to_lowercase()),
+                id,
                 s.number.clone(),
                 FindingKind::LiteralReading,
                 format!("switch( {name} )"),
@@ -419,6 +430,23 @@ mod tests {
         );
         let r = found[0].repair.as_ref().expect("a break");
         assert_eq!((r.old.as_str(), r.new.as_str()), ("tmp = ta + tb;", "tmp = ta + tb; break;"));
+    }
+
+    /// A switch on an optional modifier with no `default` is found, unless
+    /// the text states the modifier's default.
+    #[test]
+    fn a_switch_on_an_optional_modifier_needs_a_default() {
+        let doc = |description: &str| {
+            Document::of_markdown(&format!(
+                "#### 9.7.18.1.3. Video: `vmad`\n\n`vmad`\n\nMad.\n\nSyntax\n\n```\nvmad{{.scale}} d, a;\n\
+                 .scale = {{ .shr7, .shr15 }};\n```\n\nDescription\n\n{description}\n\nSemantics\n\n```\n\
+                 switch( scale ) {{\n   case .shr7:   r = a >> 7; break;\n   case .shr15:  r = a >> 15; break;\n}}\n\
+                 d = r;\n```\n"
+            ))
+        };
+        let ids = |d: &Document| check(d).into_iter().map(|f| f.id).collect::<Vec<_>>();
+        assert_eq!(ids(&doc("Scales.")), ["text-control-9.7.18.1.3-no-default-scale"]);
+        assert!(ids(&doc("Without `.scale`, no shift: `.scale` is omitted.")).is_empty());
     }
 
     #[test]

@@ -294,13 +294,18 @@ fn assigns(line: &str, name: &str) -> bool {
         if rest.starts_with(ident) {
             return false;
         }
-        if let Some(inner) = rest.strip_prefix('[') {
+        if line[..at].trim_end().ends_with("++") || line[..at].trim_end().ends_with("--") {
+            return true;
+        }
+        while let Some(inner) = rest.strip_prefix('[') {
             rest = inner.split_once(']').map_or("", |(_, r)| r);
-        } else if let Some(field) = rest.strip_prefix('.') {
+        }
+        if let Some(field) = rest.strip_prefix('.') {
             rest = field.trim_start_matches(ident);
         }
         let rest = rest.trim_start();
-        rest.starts_with('=') && !rest.starts_with("==")
+        let compound = ["+=", "-=", "*=", "/=", "%=", "|=", "&=", "^=", "<<=", ">>=", "++", "--"];
+        (rest.starts_with('=') && !rest.starts_with("==")) || compound.iter().any(|op| rest.starts_with(op))
     })
 }
 
@@ -416,6 +421,16 @@ pub fn check(doc: &Document) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_stores_its_destination_by_any_assignment() {
+        for line in ["d = a;", "d[7:0] = a;", "d[i][j] = a;", "d.x = a;", "d |= a;", "d += 1;", "d++;", "++d;"] {
+            assert!(assigns(line, "d"), "{line}");
+        }
+        for line in ["dd = a;", "x = d;", "if (d == a) x = 1;", "d <= a;", "sd = d;"] {
+            assert!(!assigns(line, "d"), "{line}");
+        }
+    }
 
     fn doc(text: &str) -> Document {
         Document::of_markdown(text)

@@ -56,9 +56,11 @@ fn bare_label(code: &str) -> Option<(&str, bool)> {
     }
     let label = &t[..len + 1];
     let after = t[len + 1..].trim_start();
+    // A declaration in a case's body (`.s33 t = a + b;`) is no label: a
+    // label without its `:` is known by the `return` it runs into.
     if after.starts_with(':') {
         Some((label, true))
-    } else if after.starts_with("return") || after.contains('=') {
+    } else if after.starts_with("return") {
         Some((label, false))
     } else {
         None
@@ -95,7 +97,9 @@ fn section(s: &Section) -> Vec<Finding> {
                     out.push(f);
                 }
             }
-            if trimmed.ends_with(';') && trimmed.matches('(').count() > trimmed.matches(')').count() {
+            // A loop's header runs over lines at its `;` (`for (i = 0;`).
+            let header = trimmed.starts_with("for") || trimmed.starts_with("while");
+            if trimmed.ends_with(';') && !header && trimmed.matches('(').count() > trimmed.matches(')').count() {
                 out.push(Finding::of_text(
                     format!("text-code-{}-parenthesis-{}", s.number, l.number),
                     s.number.clone(),
@@ -114,12 +118,7 @@ fn section(s: &Section) -> Vec<Finding> {
             }
             for c in code.chars() {
                 match c {
-                    '{' => {
-                        depth += 1;
-                        if code.contains("switch") && switches.last() != Some(&depth) {
-                            switches.push(depth);
-                        }
-                    }
+                    '{' => depth += 1,
                     '}' => {
                         if switches.last() == Some(&depth) {
                             switches.pop();
@@ -128,6 +127,11 @@ fn section(s: &Section) -> Vec<Finding> {
                     }
                     _ => {}
                 }
+            }
+            // The body a `switch` opens is the last `{` of its line
+            // (`int f(int x) { switch (x) {` opens the function's too).
+            if code.contains("switch") && code.trim_end().ends_with('{') {
+                switches.push(depth);
             }
         }
     }
@@ -164,11 +168,19 @@ fn renamed_sets(doc: &Document, s: &Section) -> Vec<Finding> {
         let Some(group) = doc.section(up) else { continue };
         let general = sets(group.intro.iter().filter(|l| l.code));
         for (theirs, values) in &general {
+            // Sets of types are shared by value among slots that differ
+            // (`.ctype` beside `.atype`): only a set of modifiers is read.
+            if values.iter().all(|v| super::captions::type_word(v.trim_start_matches('.')).is_some()) {
+                continue;
+            }
             // A name of the section's that the general format has too
             // (`.dtype` of `.dtype = .atype = ...`) is no other name.
             let same =
                 own.iter().find(|(name, v)| v == values && name != theirs && !general.iter().any(|(g, _)| g == name));
             let (Some((name, _)), false) = (same, own.iter().any(|(o, _)| o == theirs)) else { continue };
+            if out.iter().any(|f: &Finding| f.id.ends_with(&format!("-set-{}", name.trim_start_matches('.')))) {
+                continue;
+            }
             out.push(Finding::of_text(
                 format!("text-code-{}-set-{}", s.number, name.trim_start_matches('.')),
                 s.number.clone(),
@@ -290,8 +302,20 @@ mod tests {
         );
         assert_eq!(f.len(), 1, "{f:?}");
         assert!(f[0].fragment.starts_with("case .h0:"), "{}", f[0].fragment);
-        // Balanced code, and a template of instructions, are not found.
+        // Balanced code, and a template of instructions, are not found;
+        // nor a declaration in a case, one in a function whose `switch`
+        // opens on its line, or a loop header over two lines.
         assert!(found("int f(int x) {\n    switch (x) {\n        case 1: return g(x);\n    }\n}").is_empty());
+        assert!(found(
+            "int f(int x) {\n    switch (x) {\n        case .add:\n        .s33 t = x + 1;\n\
+                       return t;\n    }\n}"
+        )
+        .is_empty());
+        assert!(found(
+            "int f(int x) { switch (x) {\n    case 1: return x;\n    }\n    .s33 t = x;\n\
+                       for (i = 0; i < x;\n         i++) { t = t + 1; }\n    return t;\n}"
+        )
+        .is_empty());
         assert!(found("vop.dtype d, a, b;\n.dtype = { .u32 };").is_empty());
     }
 }

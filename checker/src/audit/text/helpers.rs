@@ -319,8 +319,9 @@ fn finding(call: &Call, section: &Section, table: &HelperTable) -> Finding {
             None => match &call.near {
                 Some(near) => format!(
                     "the Semantics block calls `{}`, which the text never defines; it defines `{near}`, the same \
-                     name with letters left out",
-                    call.name
+                     name with letters {}",
+                    call.name,
+                    if near.len() < call.name.len() { "left out" } else { "added" }
                 ),
                 None => format!("the Semantics block calls `{}`, which the text never defines", call.name),
             },
@@ -377,8 +378,14 @@ pub fn arities(doc: &Document, table: &HelperTable) -> Vec<Finding> {
     for (name, n, s, l, fragment) in &calls {
         let others: Vec<&(String, usize, &Section, &Line, String)> =
             calls.iter().filter(|c| c.0 == *name && c.1 != *n).collect();
-        // The short call is the odd one: every other call has more.
-        let (Some(other), true) = (others.first(), others.iter().all(|c| c.1 > *n)) else { continue };
+        // The short call is the odd one: a call of one argument (or none),
+        // complete on its line, where every other call passes three or
+        // more (`max(a, b)` beside `max(a, b, c)` is another arity of one
+        // function, not a call left short).
+        let complete = fragment.ends_with(')');
+        let (Some(other), true) = (others.first(), complete && *n <= 1 && others.iter().all(|c| c.1 >= 3)) else {
+            continue;
+        };
         if out.iter().any(|f: &Finding| f.section == s.number && f.fragment == *fragment) {
             continue;
         }

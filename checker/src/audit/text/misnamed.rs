@@ -32,16 +32,26 @@ fn section(s: &Section, known: &BTreeSet<&str>) -> Vec<Finding> {
         for l in b.lines.iter().filter(|l| !l.code) {
             for name in names(&l.text) {
                 let opcode = name.split('.').next().unwrap_or(name);
-                if known.contains(opcode) || opcode.len() < 4 || out.iter().any(|f: &Finding| f.fragment == name) {
+                let id = format!("text-names-{}-misnamed-{opcode}", s.number);
+                if known.contains(opcode) || opcode.len() < 4 || out.iter().any(|f: &Finding| f.id == id) {
                     continue;
                 }
+                // The heading's name with two letters swapped or one moved:
+                // the same letters, in another order (`varvg2`, `vavrg2`).
+                // A word of other letters (`addr` under `add`, `mask` under
+                // `max`) is an operand or a word, not a slip.
+                let letters = |w: &str| {
+                    let mut v: Vec<char> = w.chars().collect();
+                    v.sort_unstable();
+                    v
+                };
                 let close = heading.iter().find(|h| {
                     let d = distance(opcode, h);
-                    d > 0 && d <= 2 && h.len().abs_diff(opcode.len()) <= 1 && h.chars().next() == opcode.chars().next()
+                    d > 0 && d <= 2 && letters(h) == letters(opcode) && h.chars().next() == opcode.chars().next()
                 });
                 let Some(meant) = close else { continue };
                 let mut f = Finding::of_text(
-                    format!("text-names-{}-misnamed-{}", s.number, opcode.replace('.', "-")),
+                    id,
                     s.number.clone(),
                     FindingKind::Name,
                     name.to_string(),
@@ -55,7 +65,8 @@ fn section(s: &Section, known: &BTreeSet<&str>) -> Vec<Finding> {
                         s.file, l.number
                     )],
                 );
-                f.repair = Some(Repair { line: l.number, old: format!("`{opcode}`"), new: format!("`{meant}`") });
+                let renamed = format!("{meant}{}", &name[opcode.len()..]);
+                f.repair = Some(Repair { line: l.number, old: format!("`{name}`"), new: format!("`{renamed}`") });
                 out.push(f);
             }
         }
@@ -91,7 +102,13 @@ mod tests {
         );
         let r = f[0].repair.as_ref().unwrap();
         assert_eq!((r.old.as_str(), r.new.as_str()), ("`varvg2`", "`vavrg2`"));
-        // Names the document has, a target and a far word are not.
-        assert!(found("`vadd2` and `vavrg2` require `sm_30`; `vadd2.sat` too; see `shfl`.").is_empty());
+        // Names the document has, a target, a far word and a word of other
+        // letters one slip away (`vadd4` under `vadd2`) are not.
+        assert!(found("`vadd2` and `vavrg2` require `sm_30`; `vadd2.sat` too; see `shfl`, `vadd4`.").is_empty());
+        // A qualified span is renamed whole, and found once.
+        let f = found("`varvg2.sat` and `varvg2` require `sm_30`.");
+        assert_eq!(f.len(), 1, "{f:?}");
+        let r = f[0].repair.as_ref().unwrap();
+        assert_eq!((r.old.as_str(), r.new.as_str()), ("`varvg2.sat`", "`vavrg2.sat`"));
     }
 }

@@ -273,7 +273,8 @@ fn combinations_stated(doc: &Document, section: &Section, names: &[String]) -> b
         let prose: Vec<&str> = t.intro.iter().chain(description).filter(|l| !l.code).map(|l| l.text.trim()).collect();
         prose.join(" ").split(". ").any(|x| {
             let x = x.to_lowercase();
-            x.contains("combination") && bare.iter().all(|b| x.contains(b.as_str()))
+            let all_valid = x.contains("all combinations") && x.contains("valid");
+            all_valid && !x.contains("not all") && !x.contains("invalid") && bare.iter().all(|b| x.contains(b.as_str()))
         })
     })
 }

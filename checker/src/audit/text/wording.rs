@@ -285,7 +285,9 @@ pub fn spelling(doc: &Document, dict: &HashSet<String>) -> Vec<Finding> {
             (None, Some(w)) => format!("; the one dictionary word a letter away is `{w}`"),
             (None, None) => String::new(),
         };
-        let other = other.or(nearest);
+        // The nearest word is named, not written in: a word the dictionary
+        // lacks may be a term of the field (`unary` is a letter from
+        // `unwary`).
         let summary = format!("`{word}` is in neither the dictionary nor the PTX glossary{elsewhere}");
         let f = finding(id, s, FindingKind::Spelling, fragment, summary, &l);
         out.push(match other {
