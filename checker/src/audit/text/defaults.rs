@@ -22,13 +22,18 @@ pub(super) struct Grammar {
 }
 
 pub(super) fn grammar(s: &Section) -> Option<Grammar> {
-    let b = s.block(BlockKind::Syntax)?;
+    Some(grammar_of(s.block(BlockKind::Syntax)?.code()))
+}
+
+/// Lines of code read as grammar: a Syntax block's, or the general format
+/// a group's introduction gives.
+pub(super) fn grammar_of<'a>(lines: impl Iterator<Item = &'a Line>) -> Grammar {
     let mut sets: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut redefined: Vec<String> = Vec::new();
     let mut templates = Vec::new();
     // A definition runs over lines up to its closing brace.
     let mut pending: Option<String> = None;
-    for l in b.code() {
+    for l in lines {
         let text = l.text.split("//").next().unwrap_or_default().trim();
         if text.is_empty() {
             continue;
@@ -65,7 +70,7 @@ pub(super) fn grammar(s: &Section) -> Option<Grammar> {
         }
     }
     redefined.dedup();
-    Some(Grammar { sets, templates, redefined })
+    Grammar { sets, templates, redefined }
 }
 
 /// Where a template writes qualifier `q` (`.rnd`): `Some(true)` inside

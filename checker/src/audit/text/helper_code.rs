@@ -14,6 +14,7 @@
 //! lines one slip repeats make one root cause; each line's repair is the
 //! edit that makes it C.
 
+use super::defaults::grammar_of;
 use super::document::{Document, Line, Section};
 use super::helpers::code_of;
 use crate::audit::finding::{Finding, FindingKind, Repair};
@@ -138,35 +139,17 @@ fn section(s: &Section) -> Vec<Finding> {
     out
 }
 
-/// The sets of values a run of code defines: `.op2 = { .add, .min };`
-/// gives `.op2` and its values in order; `.a = .b = {...}` gives both.
-fn sets<'a>(lines: impl Iterator<Item = &'a Line>) -> Vec<(String, Vec<String>)> {
-    let mut out = Vec::new();
-    for l in lines {
-        let code = code_of(&l.text).trim().trim_end_matches(';').trim();
-        let Some((names, values)) = code.rsplit_once('=') else { continue };
-        let Some(values) = values.trim().strip_prefix('{').and_then(|v| v.strip_suffix('}')) else { continue };
-        let values: Vec<String> = values.split(',').map(|v| v.trim().to_string()).collect();
-        for name in names.split('=').map(str::trim) {
-            if name.starts_with('.') && !name.contains(' ') {
-                out.push((name.to_string(), values.clone()));
-            }
-        }
-    }
-    out
-}
-
 /// A section's Syntax set whose values a group above it gives under
 /// another name, the section using none of that name.
 fn renamed_sets(doc: &Document, s: &Section) -> Vec<Finding> {
     let Some(syntax) = s.block(super::document::BlockKind::Syntax) else { return Vec::new() };
-    let own = sets(syntax.code());
+    let own = grammar_of(syntax.code()).sets;
     let mut out = Vec::new();
     let mut n = s.number.as_str();
     while let Some((up, _)) = n.rsplit_once('.') {
         n = up;
         let Some(group) = doc.section(up) else { continue };
-        let general = sets(group.intro.iter().filter(|l| l.code));
+        let general = grammar_of(group.intro.iter().filter(|l| l.code)).sets;
         for (theirs, values) in &general {
             // Sets of types are shared by value among slots that differ
             // (`.ctype` beside `.atype`): only a set of modifiers is read.
@@ -175,9 +158,8 @@ fn renamed_sets(doc: &Document, s: &Section) -> Vec<Finding> {
             }
             // A name of the section's that the general format has too
             // (`.dtype` of `.dtype = .atype = ...`) is no other name.
-            let same =
-                own.iter().find(|(name, v)| v == values && name != theirs && !general.iter().any(|(g, _)| g == name));
-            let (Some((name, _)), false) = (same, own.iter().any(|(o, _)| o == theirs)) else { continue };
+            let same = own.iter().find(|(name, v)| *v == values && *name != theirs && !general.contains_key(*name));
+            let (Some((name, _)), false) = (same, own.contains_key(theirs)) else { continue };
             if out.iter().any(|f: &Finding| f.id.ends_with(&format!("-set-{}", name.trim_start_matches('.')))) {
                 continue;
             }
