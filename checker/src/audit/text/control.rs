@@ -260,6 +260,47 @@ fn semantics(s: &Section) -> Option<Vec<Token>> {
     Some(tokens_of(&b.code().collect::<Vec<_>>()))
 }
 
+/// A switch on a modifier the Syntax makes optional runs no case for
+/// the forms without it.
+fn no_defaults(s: &Section, tokens: &[Token], out: &mut Vec<Finding>) {
+    let syntax: Vec<String> =
+        s.block(BlockKind::Syntax).map(|b| b.code().map(|l| l.text.clone()).collect()).unwrap_or_default();
+    for (name, line) in without_default(tokens) {
+        let optional = format!("{{.{name}}}");
+        let id = format!("text-control-{}-no-default-{}", s.number, name.to_lowercase());
+        if !syntax.iter().any(|l| l.contains(&optional)) || out.iter().any(|f: &Finding| f.id == id) {
+            continue;
+        }
+        // A default the text states for the modifier (`.mode` is
+        // assumed, or defaults to a value) is the case that runs.
+        let dotted = format!(".{name}");
+        let stated = s.all_lines().any(|l| {
+            let t = l.text.to_lowercase();
+            t.contains(&dotted) && (t.contains("default") || t.contains("assumed") || t.contains("omitted"))
+        });
+        if stated {
+            continue;
+        }
+        let mut f = Finding::of_text(
+            id,
+            s.number.clone(),
+            FindingKind::LiteralReading,
+            format!("switch( {name} )"),
+            format!(
+                "read as C, the `switch` on `{name}` has no `default`: for a form without the optional \
+                 `.{name}` (the Syntax's `{optional}`), no case runs"
+            ),
+            vec![format!(
+                "{}:{line}: every case of the `switch` is a value of `.{name}`, which the Syntax writes as \
+                 optional; with none written, what the cases assign is never set.",
+                s.file
+            )],
+        );
+        f.severity = Severity::High;
+        out.push(f);
+    }
+}
+
 /// The control-flow findings of every Semantics block.
 pub fn check(doc: &Document) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -308,44 +349,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
                 repair: break_after(s, f.line, f.next_line),
             });
         }
-        // A switch on a modifier the Syntax makes optional runs no case
-        // for the forms without it.
-        let syntax: Vec<String> =
-            s.block(BlockKind::Syntax).map(|b| b.code().map(|l| l.text.clone()).collect()).unwrap_or_default();
-        for (name, line) in without_default(&tokens) {
-            let optional = format!("{{.{name}}}");
-            let id = format!("text-control-{}-no-default-{}", s.number, name.to_lowercase());
-            if !syntax.iter().any(|l| l.contains(&optional)) || out.iter().any(|f: &Finding| f.id == id) {
-                continue;
-            }
-            // A default the text states for the modifier (`.mode` is
-            // assumed, or defaults to a value) is the case that runs.
-            let dotted = format!(".{name}");
-            let stated = s.all_lines().any(|l| {
-                let t = l.text.to_lowercase();
-                t.contains(&dotted) && (t.contains("default") || t.contains("assumed") || t.contains("omitted"))
-            });
-            if stated {
-                continue;
-            }
-            let mut f = Finding::of_text(
-                id,
-                s.number.clone(),
-                FindingKind::LiteralReading,
-                format!("switch( {name} )"),
-                format!(
-                    "read as C, the `switch` on `{name}` has no `default`: for a form without the optional \
-                     `.{name}` (the Syntax's `{optional}`), no case runs"
-                ),
-                vec![format!(
-                    "{}:{line}: every case of the `switch` is a value of `.{name}`, which the Syntax writes as \
-                     optional; with none written, what the cases assign is never set.",
-                    s.file
-                )],
-            );
-            f.severity = Severity::High;
-            out.push(f);
-        }
+        no_defaults(s, &tokens, &mut out);
         let line_text = |n: usize| {
             s.block(BlockKind::Semantics)
                 .and_then(|b| b.lines.iter().find(|l| l.number == n))
