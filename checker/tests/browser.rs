@@ -52,7 +52,9 @@ fn chromium(test: &str) -> Option<PathBuf> {
             }
         }
     }
-    common::skip(&format!("{test} needs Chromium (Debian's `chromium`): none on PATH, and PTXCHECK_CHROMIUM is not set"));
+    common::skip(&format!(
+        "{test} needs Chromium (Debian's `chromium`): none on PATH, and PTXCHECK_CHROMIUM is not set"
+    ));
     None
 }
 
@@ -99,13 +101,8 @@ fn select<'a>(dom: &'a Html, css: &str) -> Vec<scraper::ElementRef<'a>> {
 /// What the annotated document should show, from the typed report: units,
 /// units that some finding names, and findings.
 fn expected_counts(report: &Report) -> (usize, usize, usize) {
-    let units: BTreeSet<&str> = report
-        .spec_text
-        .iter()
-        .flat_map(|t| &t.sections)
-        .flat_map(|s| &s.units)
-        .map(|u| u.id.as_str())
-        .collect();
+    let units: BTreeSet<&str> =
+        report.spec_text.iter().flat_map(|t| &t.sections).flat_map(|s| &s.units).map(|u| u.id.as_str()).collect();
     let marked: BTreeSet<&str> = report
         .audit
         .findings
@@ -237,11 +234,15 @@ fn a_conformance_page_is_sound() {
     assert!(loaded.console.is_empty(), "{:?}", loaded.console);
     let ids: BTreeSet<&str> = select(&loaded.dom, "[id]").iter().filter_map(|e| e.attr("id")).collect();
     for href in select(&loaded.dom, "[href]").iter().filter_map(|e| e.attr("href")) {
-        assert!(href.strip_prefix('#').is_some_and(|id| ids.contains(id)), "a link to {href}: the page holds only itself");
+        assert!(
+            href.strip_prefix('#').is_some_and(|id| ids.contains(id)),
+            "a link to {href}: the page holds only itself"
+        );
     }
     assert_eq!(select(&loaded.dom, "table.proofs tbody tr").len(), 1, "one variant, one row");
     assert!(ids.contains("v-add.u32"), "the variant's groups: {ids:?}");
-    let captions: Vec<String> = select(&loaded.dom, "table.witness caption").iter().map(|c| c.text().collect()).collect();
+    let captions: Vec<String> =
+        select(&loaded.dom, "table.witness caption").iter().map(|c| c.text().collect()).collect();
     assert!(captions.iter().any(|c| c.contains("a[31] = 1") || c.contains("a >=")), "{captions:?}");
 }
 
@@ -268,7 +269,8 @@ fn a_planted_break_is_caught() {
     // carry the breaks that do not need the document, to keep this quick.
     let dangling = planted("coverage.html", |t| t.replacen("href=\"index.html#s-", "href=\"index.html#s-gone-", 1));
     let missing_file = planted("proofs.html", |t| t.replacen("href=\"index.html", "href=\"indx.html", 1));
-    let script_error = planted("coverage.html", |t| t.replacen("</body>", "<script>noSuchFunction();</script></body>", 1));
+    let script_error =
+        planted("coverage.html", |t| t.replacen("</body>", "<script>noSuchFunction();</script></body>", 1));
     let twice = planted("coverage.html", |t| t.replacen("</main>", "<p id=\"main\">again</p></main>", 1));
     let network = planted("coverage.html", |t| {
         t.replacen("</head>", "<link rel=\"stylesheet\" href=\"https://example.org/x.css\"></head>", 1)
@@ -287,7 +289,11 @@ fn a_planted_break_is_caught() {
         (&one_finding_less, "findings; ptxcheck.json says"),
     ] {
         let found = problems(&browser, site.path(), &report);
-        assert!(found.iter().any(|p| p.contains(words)), "a break that should say `{words}` gave:\n{}", found.join("\n"));
+        assert!(
+            found.iter().any(|p| p.contains(words)),
+            "a break that should say `{words}` gave:\n{}",
+            found.join("\n")
+        );
     }
 }
 

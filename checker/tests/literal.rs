@@ -10,8 +10,8 @@ use ptx_smt::Backend;
 use ptx_spec::bv::{Algebra, BitVec};
 use ptx_spec::catalogue::{defined, Outputs, Variant};
 use ptxcheck::audit::finding::{FindingKind, Severity};
-use ptxcheck::audit::literal::table::{block, Block, Transcription};
 use ptxcheck::audit::literal::check::{audit_block_with, audit_blocks, ReadFrom};
+use ptxcheck::audit::literal::table::{block, Block, Transcription};
 use ptxcheck::audit::literal::{CType, C};
 use ptxcheck::audit::text::document;
 

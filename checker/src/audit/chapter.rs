@@ -158,10 +158,11 @@ pub fn derive(
         let (class, impact) = rule(&pass_id, kind);
         let edits: Vec<Edit> = sites
             .iter()
-            .filter_map(|i| {
+            .flat_map(|i| {
                 let f = &findings[*i];
-                let r = f.repair.as_ref()?;
-                Some(Edit { unit: unit_at(doc, &f.section, r.line)?, old: r.old.clone(), new: r.new.clone() })
+                f.repairs.iter().filter_map(|r| {
+                    Some(Edit { unit: unit_at(doc, &f.section, r.line)?, old: r.old.clone(), new: r.new.clone() })
+                })
             })
             .collect();
         let cause = RootCause {
@@ -239,8 +240,7 @@ fn touched(doc: &Document, sites: &[&Finding]) -> Document {
 /// Apply each finding's repair to the copy, in place; false where one does
 /// not apply.
 fn apply(copy: &mut Document, sites: &[&Finding]) -> Result<(), String> {
-    for f in sites {
-        let Some(r) = &f.repair else { continue };
+    for (f, r) in sites.iter().flat_map(|f| f.repairs.iter().map(move |r| (f, r))) {
         let mut done = false;
         for s in copy.sections.iter_mut().filter(|s| s.number == f.section) {
             if s.line == r.line && s.title.contains(&r.old) {
@@ -268,7 +268,7 @@ fn apply(copy: &mut Document, sites: &[&Finding]) -> Result<(), String> {
 
 /// Judge a group's edits on a copy of the sections they touch.
 fn judge(doc: &Document, sites: &[&Finding], passes: &dyn Fn(&Document) -> Vec<Finding>) -> (Status, String) {
-    let with_edit = sites.iter().filter(|f| f.repair.is_some()).count();
+    let with_edit = sites.iter().filter(|f| !f.repairs.is_empty()).count();
     if with_edit == 0 {
         return (Status::Open, "no edit proposed: its pass names the defect, not the words that fix it".into());
     }
@@ -355,7 +355,7 @@ mod tests {
         let mut found = structure(&doc);
         // A wrong fix: the group's name replaced by another wrong one.
         for f in &mut found {
-            if let Some(r) = &mut f.repair {
+            for r in &mut f.repairs {
                 r.new = "Floating Instructions".into();
             }
         }
@@ -364,7 +364,7 @@ mod tests {
         assert!(causes[0].how.contains("still find"), "{}", causes[0].how);
         // Without edits, it is open and says why.
         for f in &mut found {
-            f.repair = None;
+            f.repairs.clear();
             f.root_cause = UNASSIGNED.into();
         }
         let causes = derive(&doc, &mut found, &wording::structure);

@@ -421,7 +421,7 @@ mod tests {
             witness: None,
             more_witnesses: Vec::new(),
             also_quotes: Vec::new(),
-            repair: None,
+            repairs: Vec::new(),
         }
     }
 

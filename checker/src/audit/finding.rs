@@ -174,13 +174,13 @@ pub struct Finding {
     /// `fragment`: a conflict's second sentence.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub also_quotes: Vec<String>,
-    /// The edit of the text that removes it, where its pass knows one (a
+    /// The edits of the text that remove it (one a line), where its pass knows one (a
     /// heading's group name, a word the document spells otherwise
     /// elsewhere): the proposed fix of a root cause no table lists
     /// ([`chapter`](crate::audit::chapter)). Not in the reports: they
     /// state the fix of the finding's root cause.
     #[serde(skip)]
-    pub repair: Option<Repair>,
+    pub repairs: Vec<Repair>,
 }
 
 /// One edit a pass proposes for its finding: on line `line` of the
@@ -217,7 +217,7 @@ impl Finding {
             witness: None,
             more_witnesses: Vec::new(),
             also_quotes: Vec::new(),
-            repair: None,
+            repairs: Vec::new(),
         }
     }
 }

@@ -218,7 +218,7 @@ pub fn claim_findings(results: &[ClaimResult]) -> Vec<Finding> {
             witness: witness.map(|w| table(r, w)),
             more_witnesses: Vec::new(),
             also_quotes: Vec::new(),
-            repair: None,
+            repairs: Vec::new(),
         });
     }
     out

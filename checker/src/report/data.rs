@@ -18,9 +18,9 @@ use crate::audit::literal::check::BlockCheck;
 use crate::audit::passages::compare::Agreement;
 use crate::audit::passages::Text;
 use crate::audit::text::coverage::{Counts, Reason, Status as UnitStatus};
-use crate::audit::text::units::UnitKind;
 use crate::audit::text::drift::Change;
 use crate::audit::text::judge::Status;
+use crate::audit::text::units::UnitKind;
 use crate::oracle::defects::DefectRow;
 
 /// Named values in the order the check gives them: input registers and
@@ -426,7 +426,11 @@ mod tests {
         assert!(report.spec_text.is_some() && !report.audit.findings.is_empty());
         // The committed file is the current layout, not an earlier one that
         // happens to read back (a raised version must be regenerated).
-        assert_eq!(report.schema_version, crate::report::SCHEMA_VERSION, "reports/ptxcheck.json: run `ptxcheck report`");
+        assert_eq!(
+            report.schema_version,
+            crate::report::SCHEMA_VERSION,
+            "reports/ptxcheck.json: run `ptxcheck report`"
+        );
     }
 
     /// A key that no type names is refused, not dropped.
@@ -469,7 +473,8 @@ mod schema {
     #[test]
     fn the_schema_page_names_every_key() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../reports");
-        let report: Report = serde_json::from_str(&std::fs::read_to_string(root.join("ptxcheck.json")).unwrap()).unwrap();
+        let report: Report =
+            serde_json::from_str(&std::fs::read_to_string(root.join("ptxcheck.json")).unwrap()).unwrap();
         let page = std::fs::read_to_string(root.join("SCHEMA.md")).unwrap();
         let mut all = std::collections::BTreeSet::new();
         keys(&serde_json::to_value(&report).unwrap(), &mut all);

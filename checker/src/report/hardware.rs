@@ -359,7 +359,7 @@ mod tests {
             root_cause: String::new(),
             more_witnesses: Vec::new(),
             also_quotes: Vec::new(),
-            repair: None,
+            repairs: Vec::new(),
             witness: Some(WitnessTable {
                 variant: variant.into(),
                 inputs: inputs.iter().map(|(n, w, v)| (n.to_string(), BitVec::new(*w, *v))).collect(),

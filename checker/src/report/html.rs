@@ -21,8 +21,14 @@ use crate::audit::text::units::UnitKind;
 use super::data::{self, FindingEntry, Report, RootCauseEntry};
 
 /// The site's files, in the order [`site`] gives their texts.
-pub const FILES: [&str; 6] =
-    ["html/index.html", "html/errata.html", "html/coverage.html", "html/proofs.html", "html/style.css", "html/table.js"];
+pub const FILES: [&str; 6] = [
+    "html/index.html",
+    "html/errata.html",
+    "html/coverage.html",
+    "html/proofs.html",
+    "html/style.css",
+    "html/table.js",
+];
 
 /// Each page's file and its name in the navigation.
 const NAV: [(&str, &str); 4] =
@@ -151,7 +157,8 @@ impl<'a> FindingView<'a> {
             witnesses: entry.witness.iter().chain(&entry.more_witnesses).map(WitnessView::from).collect(),
             root_cause,
             rc_anchor: anchor("rc", &entry.root_cause),
-            edits: root_cause.map_or_else(Vec::new, |rc| rc.edit.iter().map(|e| change(&e.unit, &e.old, &e.new)).collect()),
+            edits: root_cause
+                .map_or_else(Vec::new, |rc| rc.edit.iter().map(|e| change(&e.unit, &e.old, &e.new)).collect()),
         }
     }
 }
@@ -240,12 +247,7 @@ fn code_spans(text: &str) -> Vec<(bool, &str)> {
 
 /// The first unit of the text each finding names: where it is shown.
 fn placements(report: &Report) -> BTreeMap<&str, &str> {
-    report
-        .audit
-        .findings
-        .iter()
-        .filter_map(|f| Some((f.id.as_str(), f.units.as_ref()?.first()?.as_str())))
-        .collect()
+    report.audit.findings.iter().filter_map(|f| Some((f.id.as_str(), f.units.as_ref()?.first()?.as_str()))).collect()
 }
 
 fn document(report: &Report) -> DocumentPage<'_> {
@@ -273,7 +275,11 @@ fn document(report: &Report) -> DocumentPage<'_> {
                     let (class, label, why) = match worst {
                         Some(sev) => {
                             let n = mine.len();
-                            (severity_class(sev), format!("{} finding{}", sev.label(), if n > 1 { "s" } else { "" }), String::new())
+                            (
+                                severity_class(sev),
+                                format!("{} finding{}", sev.label(), if n > 1 { "s" } else { "" }),
+                                String::new(),
+                            )
                         }
                         None => {
                             let why = match u.status {
@@ -508,7 +514,15 @@ fn coverage(report: &Report) -> CoveragePage<'_> {
             sections: ss.into_iter().map(|i| (anchors[i].clone(), sections[i].number.clone())).collect(),
         })
         .collect();
-    CoveragePage { title: "Coverage", page: "coverage.html", nav: &NAV, made_by: MadeBy::of(report), sections: rows, kinds, passes }
+    CoveragePage {
+        title: "Coverage",
+        page: "coverage.html",
+        nav: &NAV,
+        made_by: MadeBy::of(report),
+        sections: rows,
+        kinds,
+        passes,
+    }
 }
 
 struct VariantRow<'a> {
@@ -580,7 +594,10 @@ fn proofs(report: &Report) -> ProofsPage<'_> {
         page: "proofs.html",
         nav: &NAV,
         made_by: MadeBy::of(report),
-        solvers: &report.solvers, variants, assumptions }
+        solvers: &report.solvers,
+        variants,
+        assumptions,
+    }
 }
 
 /// Every file of the site, in the order of [`FILES`].
@@ -606,7 +623,10 @@ mod tests {
         assert_eq!((e.before.as_str(), e.removed.as_str()), ("immediate forms.", ""));
         assert_eq!((e.added.as_str(), e.after.as_str()), (" Integers are exact.", ""));
         let e = change("u", "a bat c d", "a bar c d");
-        assert_eq!((e.before.as_str(), e.removed.as_str(), e.added.as_str(), e.after.as_str()), ("a ", "bat", "bar", " c d"));
+        assert_eq!(
+            (e.before.as_str(), e.removed.as_str(), e.added.as_str(), e.after.as_str()),
+            ("a ", "bat", "bar", " c d")
+        );
         let e = change("u", "x ≥ y", "x ≤ y");
         assert_eq!((e.removed.as_str(), e.added.as_str()), ("≥", "≤"));
     }

@@ -129,11 +129,9 @@ fn check(check: &Check) -> data::CheckEntry {
         Check::Fails { program, assume, holds } => {
             C::Fails { program: program.clone(), assume: assume.clone(), holds: holds.clone() }
         }
-        Check::Warp { program, register, sum } => C::Warp {
-            program: program.clone(),
-            register: register.clone(),
-            sum: format!("{sum:?}").to_lowercase(),
-        },
+        Check::Warp { program, register, sum } => {
+            C::Warp { program: program.clone(), register: register.clone(), sum: format!("{sum:?}").to_lowercase() }
+        }
         Check::Parses { text } => C::Catalogue { instruction: text.clone() },
         Check::FitsSyntax { text } => C::SyntaxBlock { instruction: text.clone() },
         Check::Rejected { text } => C::Rejected { instruction: text.clone() },
@@ -250,7 +248,11 @@ fn sections(t: &TextAudit) -> Vec<data::SectionEntry> {
     for a in &t.coverage.units {
         if out.last().is_none_or(|s| s.number != a.unit.section) {
             let title = t.document.sections.iter().find(|s| s.number == a.unit.base_section()).map(|s| s.title.clone());
-            out.push(data::SectionEntry { number: a.unit.section.clone(), title: title.unwrap_or_default(), units: Vec::new() });
+            out.push(data::SectionEntry {
+                number: a.unit.section.clone(),
+                title: title.unwrap_or_default(),
+                units: Vec::new(),
+            });
         }
         let unit = data::UnitEntry {
             id: a.unit.id.clone(),

@@ -404,7 +404,7 @@ impl Vendor {
                 witness: None,
                 more_witnesses: Vec::new(),
                 also_quotes: Vec::new(),
-                repair: None,
+                repairs: Vec::new(),
             });
         }
         out
@@ -466,7 +466,7 @@ pub(super) fn range_findings(rows: &[syntax::Row]) -> Vec<Finding> {
                 witness: None,
                 more_witnesses: Vec::new(),
                 also_quotes: Vec::new(),
-                repair: None,
+                repairs: Vec::new(),
             }
         })
         .collect()
@@ -583,7 +583,7 @@ mod tests {
             witness: None,
             more_witnesses: Vec::new(),
             also_quotes: Vec::new(),
-            repair: None,
+            repairs: Vec::new(),
         };
         let lines = vendor.lines(&finding("div-by-zero-unspecified", FindingKind::Ambiguity, ""));
         assert_eq!(

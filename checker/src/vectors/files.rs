@@ -14,10 +14,10 @@
 
 use std::path::Path;
 
+use indexmap::IndexMap;
 use ptx_spec::bv::mask;
 use ptx_spec::catalogue::{Operand, Variant};
 use rayon::prelude::*;
-use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 

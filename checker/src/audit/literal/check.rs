@@ -728,7 +728,7 @@ fn findings_of(block: &Block, not_c: Option<NotC>, outcomes: &[VariantOutcome]) 
             witness: None,
             more_witnesses: Vec::new(),
             also_quotes: Vec::new(),
-            repair: None,
+            repairs: Vec::new(),
         });
     }
 
@@ -822,7 +822,7 @@ fn hazard_finding(
         witness: first,
         more_witnesses: Vec::new(),
         also_quotes: Vec::new(),
-        repair: None,
+        repairs: Vec::new(),
     }
 }
 
@@ -891,7 +891,7 @@ fn signed_bit_types_finding(block: &Block, outcomes: &[VariantOutcome]) -> Optio
         witness: Some((*witness).clone()),
         more_witnesses: Vec::new(),
         also_quotes: Vec::new(),
-        repair: None,
+        repairs: Vec::new(),
     })
 }
 
@@ -966,7 +966,7 @@ fn wrong_result_finding(block: &Block, outcomes: &[VariantOutcome]) -> Finding {
         witness: hits.first().map(|(_, w)| (*w).clone()),
         more_witnesses: Vec::new(),
         also_quotes: Vec::new(),
-        repair: None,
+        repairs: Vec::new(),
     }
 }
 

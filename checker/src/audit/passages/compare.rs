@@ -344,7 +344,7 @@ pub fn finding(result: &PassageResult) -> Finding {
         witness,
         more_witnesses,
         also_quotes: Vec::new(),
-        repair: None,
+        repairs: Vec::new(),
     }
 }
 

@@ -168,7 +168,8 @@ fn section(s: &Section) -> Vec<Finding> {
             ),
             vec![format!("{}:{}: `{shown}`; {}:{line}: `{body}`", s.file, sp.line, s.file)],
         );
-        f.repair = fix.clone().filter(|_| same).map(|(old, new)| Repair { line: sp.line, old, new });
+        f.repairs =
+            fix.clone().filter(|_| same).map(|(old, new)| Repair { line: sp.line, old, new }).into_iter().collect();
         out.push(f);
     }
     out
@@ -191,7 +192,7 @@ mod tests {
              Examples\n\n```\n{examples}\n```\n"
         );
         let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
-        check(&doc).into_iter().map(|f| (f.summary, f.repair.map(|r| (r.old, r.new)))).collect()
+        check(&doc).into_iter().map(|f| (f.summary, f.repairs.into_iter().next().map(|r| (r.old, r.new)))).collect()
     }
 
     #[test]

@@ -346,7 +346,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
                 witness,
                 more_witnesses: Vec::new(),
                 also_quotes: Vec::new(),
-                repair: break_after(s, f.line, f.next_line),
+                repairs: break_after(s, f.line, f.next_line).into_iter().collect(),
             });
         }
         no_defaults(s, &tokens, &mut out);
@@ -432,7 +432,7 @@ mod tests {
             "{}",
             found[0].summary
         );
-        let r = found[0].repair.as_ref().expect("a break");
+        let r = found[0].repairs.first().expect("a break");
         assert_eq!((r.old.as_str(), r.new.as_str()), ("tmp = ta + tb;", "tmp = ta + tb; break;"));
     }
 

@@ -178,7 +178,7 @@ fn section(s: &Section) -> Vec<Finding> {
                 ),
                 vec![format!("{}:{}: \"{}\"; the Syntax line `{against}`.", s.file, l.number, l.text.trim())],
             );
-            f.repair = repair.map(|(old, new)| Repair { line: l.number, old, new });
+            f.repairs = repair.map(|(old, new)| Repair { line: l.number, old, new }).into_iter().collect();
             out.push(f);
         }
     }
@@ -202,7 +202,7 @@ mod tests {
              Syntax\n\n```\n{syntax}\n```\n\nNotes\n\n{notes}\n"
         );
         let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
-        check(&doc).into_iter().map(|f| (f.summary, f.repair.map(|r| (r.old, r.new)))).collect()
+        check(&doc).into_iter().map(|f| (f.summary, f.repairs.into_iter().next().map(|r| (r.old, r.new)))).collect()
     }
 
     #[test]

@@ -100,7 +100,7 @@ fn section(s: &Section) -> Vec<Finding> {
             vec![format!("{}:{}: `{}`", s.file, l.number, code.trim_end())],
         );
         if close {
-            f.repair = Some(Repair { line: l.number, old: word.clone(), new: nearest.to_string() });
+            f.repairs = vec![Repair { line: l.number, old: word.clone(), new: nearest.to_string() }];
         }
         out.push(f);
     }
@@ -130,7 +130,7 @@ mod tests {
         let f = found(".function foo () {\n    .reg .u32 r;\n    ret;\n}\n.visible .entry k () { ret; }");
         assert_eq!(f.len(), 1, "{f:?}");
         assert!(f[0].summary.contains("`.function`, which is no PTX directive (the nearest is `.func`)"));
-        let repair = f[0].repair.as_ref().expect("an edit");
+        let repair = f[0].repairs.first().expect("an edit");
         assert_eq!((repair.old.as_str(), repair.new.as_str()), (".function", ".func"));
         assert!(found(".branchtargets L1, L2;\n@p brx.idx i, ts;").is_empty());
         assert_eq!(distance(".fnuc", ".func"), 2);

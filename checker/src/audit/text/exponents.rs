@@ -85,7 +85,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
                                 as_written(&power)
                             )],
                         );
-                        f.repair = Some(Repair { line: l.number, old: power.clone(), new: format!("2^{exponent}") });
+                        f.repairs = vec![Repair { line: l.number, old: power.clone(), new: format!("2^{exponent}") }];
                         out.push(f);
                     }
                 }
@@ -112,7 +112,7 @@ mod tests {
         let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
         let found = check(&doc);
         assert_eq!(found.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(), ["text-exponent-9.7.4.9-2-10-987"]);
-        let r = found[0].repair.as_ref().unwrap();
+        let r = found[0].repairs.first().unwrap();
         assert_eq!((r.old.as_str(), r.new.as_str()), ("2-10.987", "2^-10.987"));
     }
 }

@@ -52,7 +52,7 @@ fn finding(s: &Section, at: &Line, slug: String, old: &str, new: &str, summary: 
         summary,
         detail,
     );
-    f.repair = Some(Repair { line: at.number, old: old.to_string(), new: new.to_string() });
+    f.repairs = vec![Repair { line: at.number, old: old.to_string(), new: new.to_string() }];
     f
 }
 
@@ -264,7 +264,7 @@ mod tests {
         check(&doc)
             .into_iter()
             .map(|f| {
-                let r = f.repair.unwrap();
+                let r = f.repairs[0].clone();
                 (f.id, r.old, r.new)
             })
             .collect()

@@ -94,7 +94,7 @@ fn section(s: &Section) -> Vec<Finding> {
                         )],
                     );
                     let old = if colon { format!("{label}:") } else { label.to_string() };
-                    f.repair = Some(Repair { line: l.number, old, new: format!("case {label}:") });
+                    f.repairs = vec![Repair { line: l.number, old, new: format!("case {label}:") }];
                     out.push(f);
                 }
             }
@@ -214,7 +214,7 @@ fn unseparated(s: &Section) -> Vec<Finding> {
                         s.file, pair[0].number
                     )],
                 );
-                f.repair = Some(Repair { line: pair[0].number, old: here.to_string(), new: format!("{here},") });
+                f.repairs = vec![Repair { line: pair[0].number, old: here.to_string(), new: format!("{here},") }];
                 out.push(f);
             }
         }
@@ -256,7 +256,7 @@ mod tests {
     fn values_of_a_set_with_no_comma_between_lines_are_found() {
         let f = found(".mask  = { .b0,\n           .b1, .b10\n           .b2, .b20 };");
         assert_eq!(f.len(), 1, "{f:?}");
-        let r = f[0].repair.as_ref().unwrap();
+        let r = f[0].repairs.first().unwrap();
         assert_eq!((r.old.as_str(), r.new.as_str()), (".b1, .b10", ".b1, .b10,"));
         assert!(found(".mask  = { .b0,\n           .b1, .b10,\n           .b2, .b20 };").is_empty());
     }
@@ -270,7 +270,7 @@ mod tests {
         assert_eq!(f.len(), 2, "{f:?}");
         assert_eq!(f[0].summary, f[1].summary);
         let edits: Vec<(&str, &str)> =
-            f.iter().map(|f| f.repair.as_ref().map(|r| (r.old.as_str(), r.new.as_str())).unwrap()).collect();
+            f.iter().map(|f| f.repairs.first().map(|r| (r.old.as_str(), r.new.as_str())).unwrap()).collect();
         assert_eq!(edits, [(".add:", "case .add:"), (".max", "case .max:")]);
         assert!(f[1].detail[0].contains("without its `:`"), "{}", f[1].detail[0]);
     }

@@ -332,7 +332,11 @@ fn finding(call: &Call, section: &Section, table: &HelperTable) -> Finding {
         more_witnesses: Vec::new(),
         also_quotes: Vec::new(),
         // The call renamed to the function the text defines.
-        repair: call.near.as_ref().map(|near| Repair { line: call.line, old: call.name.clone(), new: near.clone() }),
+        repairs: call
+            .near
+            .iter()
+            .map(|near| Repair { line: call.line, old: call.name.clone(), new: near.clone() })
+            .collect(),
     }
 }
 
@@ -540,7 +544,7 @@ mod tests {
         let found = check(&doc, &TABLE).findings;
         assert_eq!(found.len(), 1, "{found:?}");
         assert!(found[0].summary.ends_with("it defines `optSecOp`, the same name with letters left out"));
-        let r = found[0].repair.as_ref().expect("a rename");
+        let r = found[0].repairs.first().expect("a rename");
         assert_eq!((r.old.as_str(), r.new.as_str()), ("optSecondaryOp", "optSecOp"));
     }
 

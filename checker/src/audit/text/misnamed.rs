@@ -66,7 +66,7 @@ fn section(s: &Section, known: &BTreeSet<&str>) -> Vec<Finding> {
                     )],
                 );
                 let renamed = format!("{meant}{}", &name[opcode.len()..]);
-                f.repair = Some(Repair { line: l.number, old: format!("`{name}`"), new: format!("`{renamed}`") });
+                f.repairs = vec![Repair { line: l.number, old: format!("`{name}`"), new: format!("`{renamed}`") }];
                 out.push(f);
             }
         }
@@ -100,7 +100,7 @@ mod tests {
             f[0].summary,
             "the Target ISA Notes name `varvg2`, which no section defines; the heading names `vavrg2`"
         );
-        let r = f[0].repair.as_ref().unwrap();
+        let r = f[0].repairs.first().unwrap();
         assert_eq!((r.old.as_str(), r.new.as_str()), ("`varvg2`", "`vavrg2`"));
         // Names the document has, a target, a far word and a word of other
         // letters one slip away (`vadd4` under `vadd2`) are not.
@@ -108,7 +108,7 @@ mod tests {
         // A qualified span is renamed whole, and found once.
         let f = found("`varvg2.sat` and `varvg2` require `sm_30`.");
         assert_eq!(f.len(), 1, "{f:?}");
-        let r = f[0].repair.as_ref().unwrap();
+        let r = f[0].repairs.first().unwrap();
         assert_eq!((r.old.as_str(), r.new.as_str()), ("`varvg2.sat`", "`vavrg2.sat`"));
     }
 }

@@ -156,7 +156,7 @@ fn section(s: &Section, parsed: &crate::pseudocode::Parsed) -> Vec<Finding> {
         );
         if let Some(old) = spanned(&line.text, other.span) {
             let new = old.replacen(&other.written, &first.written, 1);
-            f.repair = Some(Repair { line: line.number, old: old.to_string(), new });
+            f.repairs = vec![Repair { line: line.number, old: old.to_string(), new }];
         }
         out.push(f);
     }
@@ -197,7 +197,7 @@ mod tests {
         assert_eq!(found[0].id, "text-mixed-9.7.7.1-23");
         assert!(found[0].detail[1].contains("`.dtype` = `.u32`"), "{}", found[0].detail[1]);
         assert!(found[0].detail[1].contains("set.eq.u32.bf16x2"), "{}", found[0].detail[1]);
-        let repair = found[0].repair.as_ref().expect("an edit");
+        let repair = found[0].repairs.first().expect("an edit");
         assert_eq!((repair.old.as_str(), repair.new.as_str()), ("stype == .bf16x2", "dtype == .bf16x2"));
     }
 

@@ -166,7 +166,7 @@ fn negation(s: &Section) -> Vec<Finding> {
             let new = format!(
                 "{old} Where `{name}` is written `!{name}`, the Semantics block reads its complement for `{name}`."
             );
-            f.repair = Some(Repair { line: last.number, old, new });
+            f.repairs = vec![Repair { line: last.number, old, new }];
         }
         out.push(f);
     }
@@ -236,7 +236,7 @@ mod tests {
         let found = run("t = (a == b);\nd = t & c;", "None.");
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].id, "text-negation-9.7.6.1-c");
-        let repair = found[0].repair.as_ref().expect("an edit");
+        let repair = found[0].repairs.first().expect("an edit");
         assert_eq!(repair.old, "type `.pred`.");
         assert!(repair.new.ends_with("reads its complement for `c`."), "{}", repair.new);
         // Read negated in the block, or stated in the prose: no finding.

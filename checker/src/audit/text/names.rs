@@ -848,7 +848,7 @@ fn foreign_placeholders(doc: &Document, all: &[Unit]) -> Vec<Finding> {
                         _ => None,
                     };
                     if let (Some(new), Some(line)) = (new, section.all_lines().find(|l| l.text.contains(span))) {
-                        f.repair = Some(Repair { line: line.number, old: span.to_string(), new });
+                        f.repairs = vec![Repair { line: line.number, old: span.to_string(), new }];
                     }
                     out.push(f);
                 }
@@ -944,13 +944,13 @@ mod tests {
         // section's set.
         assert_eq!(ids, ["text-names-9.7.6.2-form-dtype-1"]);
         assert!(found[0].summary.contains("`.dtype` is set's"), "{}", found[0].summary);
-        let repair = found[0].repair.as_ref().expect("an edit");
+        let repair = found[0].repairs.first().expect("an edit");
         assert_eq!((repair.old.as_str(), repair.new.as_str()), ("setp.dtype.f64", "setp.f64"));
         // Without a type in the span, the name becomes setp's own.
         let bare = text.replace("`setp.dtype.f64`", "`setp.dtype`");
         let doc = Document { sections: parse("made.md", bare.as_bytes()).unwrap() };
         let found: Vec<Finding> = check(&doc).into_iter().filter(|f| f.id.contains("-form-")).collect();
-        assert_eq!(found[0].repair.as_ref().map(|r| r.new.as_str()), Some("setp.type"));
+        assert_eq!(found[0].repairs.first().map(|r| r.new.as_str()), Some("setp.type"));
         // A placeholder alone in the prose is the instruction's: another
         // section's is found, the nearest named, and the section's own
         // name of its kind is the edit.
@@ -961,7 +961,7 @@ mod tests {
         assert_eq!(found.len(), 1, "{found:?}");
         assert!(found[0].summary.starts_with("the prose names `.dtype`, a name setp's"), "{}", found[0].summary);
         assert!(found[0].summary.ends_with("`.dtype` is set's)"), "{}", found[0].summary);
-        assert_eq!(found[0].repair.as_ref().map(|r| r.new.as_str()), Some(".type"));
+        assert_eq!(found[0].repairs.first().map(|r| r.new.as_str()), Some(".type"));
         // The set names of a Syntax whose sets end without `;`.
         let runs = parse("made.md", alone.as_bytes()).unwrap();
         assert_eq!(all_set_names(&runs[2]), [".dtype", ".atype"]);

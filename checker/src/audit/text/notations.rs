@@ -311,7 +311,7 @@ fn section(doc: &Document, s: &Section, ranges: &[(String, String)]) -> Vec<Find
             why.join(" ")
         )],
     );
-    f.repair = repair(s, &open);
+    f.repairs = repair(s, &open).into_iter().collect();
     vec![f]
 }
 
@@ -397,7 +397,7 @@ mod tests {
             "the Semantics block writes bars for the absolute value, which is not C and which no sentence defines"
         );
         // The fix the pass proposes defines the notation, as a code span.
-        let repair = f[0].repair.as_ref().expect("a repair");
+        let repair = f[0].repairs.first().expect("a repair");
         assert!(repair.new.ends_with("In the Semantics block, `|x|` is the absolute value of x."), "{repair:?}");
         assert!(found("In the blocks, `|x|` is the absolute value of x.", "Abs.", "d = |a|;").is_empty());
         assert!(found("Integer instructions.", "Abs.", "d = (a < 0) ? -a : a;").is_empty());
@@ -412,7 +412,7 @@ mod tests {
         assert!(f[0].detail[0].contains("Read as C, `d` is a scalar"), "{:?}", f[0].detail);
         // A variable set to an operand is a scalar too.
         assert_eq!(found("Integer instructions.", "Abs.", "t = a;\nd = t[0];")[0].fragment, "t[0]");
-        let repair = f[0].repair.as_ref().expect("a repair");
+        let repair = f[0].repairs.first().expect("a repair");
         assert!(repair.new.ends_with("`x[i]` is bit i of x, bit 0 the least significant."), "{repair:?}");
         // An array of the block's own, and an index the prose defines.
         assert!(found("Integer instructions.", "Abs.", "iA[0] = 1;\nd = iA[0];").is_empty());

@@ -498,7 +498,7 @@ pub fn findings(doc: &Document) -> Vec<Finding> {
                 witness: None,
                 more_witnesses: Vec::new(),
                 also_quotes: Vec::new(),
-                repair: None,
+                repairs: Vec::new(),
             }
         })
         .collect()

@@ -223,7 +223,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
                         .unwrap_or_default();
                     if written.contains(&fragment) {
                         let new = format!("pow({}, {})", print::expr(x), print::expr(y));
-                        f.repair = Some(Repair { line, old: fragment.clone(), new });
+                        f.repairs = vec![Repair { line, old: fragment.clone(), new }];
                     }
                 }
             }
@@ -264,8 +264,8 @@ mod tests {
         let found = check(&doc(EX2));
         let fragments: Vec<&str> = found.iter().map(|f| f.fragment.as_str()).collect();
         assert_eq!(fragments, ["2 ^ a", "2 ^ fA[0]"]);
-        assert_eq!(found[0].repair.as_ref().unwrap().new, "pow(2, a)");
-        assert_eq!(found[1].repair.as_ref().unwrap().new, "pow(2, fA[0])");
+        assert_eq!(found[0].repairs.first().unwrap().new, "pow(2, a)");
+        assert_eq!(found[1].repairs.first().unwrap().new, "pow(2, fA[0])");
         assert_eq!(found[0].summary, found[1].summary, "one defect, many places");
         assert_eq!(found[1].id, "text-operator-9.7.3.21-xor-2");
     }

@@ -654,7 +654,11 @@ pub fn check(doc: &Document) -> Vec<Finding> {
             if o.conditional {
                 // `else` joins the second `if` to the first: the arms then
                 // exclude each other, as the chain means.
-                f.repair = o.join_at.map(|line| Repair { line, old: "if (".into(), new: "else if (".into() });
+                f.repairs = o
+                    .join_at
+                    .map(|line| Repair { line, old: "if (".into(), new: "else if (".into() })
+                    .into_iter()
+                    .collect();
             } else {
                 f.model_choice = Some("each line for the variant its comment names".into());
                 f.witness = overwritten_witness(doc, &s.number);

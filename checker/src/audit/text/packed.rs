@@ -191,7 +191,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
             witness: None,
             more_witnesses: Vec::new(),
             also_quotes: Vec::new(),
-            repair: None,
+            repairs: Vec::new(),
         })
         .collect()
 }

@@ -318,7 +318,7 @@ fn misnamed(doc: &Document) -> Vec<Finding> {
                 witness: None,
                 more_witnesses: Vec::new(),
                 also_quotes: Vec::new(),
-                repair: None,
+                repairs: Vec::new(),
             }
         })
         .collect()

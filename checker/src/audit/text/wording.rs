@@ -119,7 +119,7 @@ fn capitalised(word: &str) -> String {
 
 /// The finding with the edit that removes it.
 fn repaired(mut f: Finding, line: usize, old: &str, new: &str) -> Finding {
-    f.repair = Some(Repair { line, old: old.to_string(), new: new.to_string() });
+    f.repairs = vec![Repair { line, old: old.to_string(), new: new.to_string() }];
     f
 }
 
