@@ -5,7 +5,7 @@
 
 use super::document::{BlockKind, Document, Section};
 use super::helpers::code_of;
-use crate::audit::finding::{Finding, FindingKind, Severity};
+use crate::audit::finding::{Finding, FindingKind, Repair, Severity};
 use crate::pseudocode::{self, Diagnostic, Parsed, SourceLine, Vocabulary};
 
 /// One Semantics block of the document, read.
@@ -63,8 +63,15 @@ pub fn check(doc: &Document) -> Vec<Finding> {
             let statement = code_of(line).trim().to_string();
             let id = format!("text-parse-{}-{}", r.section.number, subject(d));
             let place = format!("{}:{}: {}", r.section.file, d.pos, d.message);
+            let repair = repair(d, line);
             if let Some(f) = out.iter_mut().find(|f| f.id == id) {
                 f.detail.insert(f.detail.len() - 1, place);
+                // One edit a line: a second place on a line the edits
+                // already touch leaves the finding without a fix.
+                match repair {
+                    Some(r) if !f.repairs.is_empty() && f.repairs.iter().all(|x| x.line != r.line) => f.repairs.push(r),
+                    _ => f.repairs.clear(),
+                }
                 continue;
             }
             out.push(Finding {
@@ -85,11 +92,42 @@ pub fn check(doc: &Document) -> Vec<Finding> {
                 witness: None,
                 more_witnesses: Vec::new(),
                 also_quotes: Vec::new(),
-                repairs: Vec::new(),
+                repairs: repair.into_iter().collect(),
             });
         }
     }
     out
+}
+
+/// The smallest edit that makes a statement parse, where it is plain: the
+/// missing `;` after its last token, and between two operands of a
+/// condition whose other operators are all one (`a && !b(c) !d(e)`) that
+/// operator. None where the operator could be either.
+fn repair(d: &Diagnostic, text: &str) -> Option<Repair> {
+    let at = d.pos.column.checked_sub(1)?;
+    let insert = match d.code {
+        "no-semicolon" => {
+            let end = at + d.fragment.len();
+            (text.get(at..end)? == d.fragment).then_some((end, ";".to_string()))?
+        }
+        "no-operator" => {
+            let code = code_of(text);
+            let ands = code.matches("&&").count();
+            let ors = code.matches("||").count();
+            let op = match (ands, ors) {
+                (0, 0) => return None,
+                (_, 0) => "&&",
+                (0, _) => "||",
+                _ => return None,
+            };
+            text.is_char_boundary(at).then(|| (at, format!("{op} ")))?
+        }
+        _ => return None,
+    };
+    let (i, what) = insert;
+    let old = text.trim_end().to_string();
+    let new = format!("{}{what}{}", &text[..i], &text[i..]).trim_end().to_string();
+    (i <= old.len()).then_some(Repair { line: d.pos.line, old, new })
 }
 
 /// What a diagnostic's finding is named after, so that an edit elsewhere
@@ -105,5 +143,34 @@ fn subject(d: &Diagnostic) -> String {
         format!("{}-{}", d.code, d.fragment.to_ascii_lowercase().replace('_', "-"))
     } else {
         d.code.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::text::document::parse_any;
+
+    fn repairs(semantics: &str) -> Vec<(String, String)> {
+        let text = format!(
+            "#### 9.7.3.11. Floating Point Instructions: `min`\n\nSyntax\n\n```\nmin.f32 d, a, b;\n```\n\n\
+             Semantics\n\n```\n{semantics}\n```\n"
+        );
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        check(&doc).into_iter().flat_map(|f| f.repairs).map(|r| (r.old, r.new)).collect()
+    }
+
+    #[test]
+    fn a_missing_semicolon_and_a_missing_operator_are_written_in() {
+        assert_eq!(
+            repairs("d = f(a, b)\nif (a) {\n  d = f(d, c)\n}"),
+            [("d = f(a, b)".into(), "d = f(a, b);".into()), ("  d = f(d, c)".into(), "  d = f(d, c);".into())]
+        );
+        assert_eq!(
+            repairs("if (.x && !p(c) !q(d)) {\n  d = a;\n}"),
+            [("if (.x && !p(c) !q(d)) {".to_string(), "if (.x && !p(c) && !q(d)) {".to_string())]
+        );
+        // Either operator could be meant: no edit.
+        assert!(repairs("if (.x && !p(c) || r !q(d)) {\n  d = a;\n}").is_empty());
     }
 }

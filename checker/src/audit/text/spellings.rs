@@ -21,11 +21,11 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-use super::document::{BlockKind, Document, Section};
+use super::document::{Block, BlockKind, Document, Section};
 use super::helpers::code_of;
 use super::names::{statements, templates};
 use super::semantics;
-use crate::audit::finding::{Finding, FindingKind};
+use crate::audit::finding::{Finding, FindingKind, Repair};
 use crate::pseudocode::ast::{BinaryOp, Expr, ExprKind, Pos, Stmt, StmtKind};
 
 /// Words the blocks use as values, which no Syntax qualifier stands for.
@@ -257,10 +257,11 @@ pub fn check(doc: &Document) -> Vec<Finding> {
         let Some(block) = section.block(BlockKind::Semantics) else { continue };
         let syntax = syntax_names(section);
         let qualifier = |w: &str| syntax.qualifiers.contains(&format!(".{}", w.trim_start_matches('.')));
+        let defined = defined_in_prose(doc, section);
         let mut found: BTreeMap<String, Spelled> = BTreeMap::new();
         for (statements, set) in scopes(&r.parsed.statements) {
             for (word, pos, how) in read_words(&statements, &qualifier) {
-                if set.contains(&word) || VALUES.contains(&word.as_str()) {
+                if set.contains(&word) || VALUES.contains(&word.as_str()) || defined.contains(&word) {
                     continue;
                 }
                 if let Some(spelled) = syntax_spelling(&word, how, &syntax) {
@@ -289,14 +290,89 @@ pub fn check(doc: &Document) -> Vec<Finding> {
              (the model reads a bare word as the qualifier of the same name, and `type` as the variant's type)."
                 .to_string(),
         );
-        out.push(Finding::of_text(
+        let mut f = Finding::of_text(
             format!("text-names-{}-spellings", section.number),
             section.number.clone(),
             FindingKind::Name,
             code_of(line).trim().to_string(),
             format!("the Semantics block writes {}", words.join("; ")),
             detail,
-        ));
+        );
+        f.repairs = repairs(section, block, &found);
+        out.push(f);
+    }
+    out
+}
+
+/// The words a sentence of the section's Description or Notes, or of its
+/// chapter's introduction, defines: a code span followed by `is`
+/// (`` `type` is the type qualifier ``). A word so defined is no guess.
+fn defined_in_prose(doc: &Document, s: &Section) -> HashSet<String> {
+    let chapter = s.number.rsplit_once('.').map_or("", |(c, _)| c);
+    let intro = doc.sections.iter().filter(|x| x.number == chapter).flat_map(|x| x.intro.iter());
+    let prose = s.blocks.iter().filter(|b| matches!(b.kind, BlockKind::Description | BlockKind::Notes));
+    let lines = prose.flat_map(|b| b.lines.iter()).chain(intro).filter(|l| !l.code);
+    let mut out = HashSet::new();
+    for l in lines {
+        let parts: Vec<&str> = l.text.split('`').collect();
+        for pair in parts.windows(2).skip(1).step_by(2) {
+            if pair[1].starts_with(" is ") {
+                out.insert(pair[0].to_string());
+            }
+        }
+    }
+    out
+}
+
+/// The fix of a section's spellings: a word the Syntax spells one way is
+/// renamed where the block reads it (one edit a line); a placeholder of
+/// types the Syntax does not name (`type` compared with `f32`) is defined
+/// by a sentence that ends the Description's first paragraph. None where
+/// the Syntax has two names for a word (which is meant is the question)
+/// or where a word's meaning is not known.
+fn repairs(section: &Section, block: &Block, found: &[(String, Spelled)]) -> Vec<Repair> {
+    let mut renames: BTreeMap<usize, Vec<(usize, &str, &str)>> = BTreeMap::new();
+    let mut defines: Vec<&str> = Vec::new();
+    for (word, s) in found {
+        match s.syntax.as_slice() {
+            [one] => {
+                for p in &s.places {
+                    renames.entry(p.line).or_default().push((p.column, word, one));
+                }
+            }
+            [] if s.how == Use::Compared && word.to_ascii_lowercase().ends_with("type") => defines.push(word),
+            _ => return Vec::new(),
+        }
+    }
+    let mut out = Vec::new();
+    for (number, mut edits) in renames {
+        let Some(line) = block.lines.iter().find(|l| l.number == number) else { return Vec::new() };
+        let old = line.text.trim_end().to_string();
+        let mut new = old.clone();
+        edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+        for (column, word, to) in edits {
+            let at = column.saturating_sub(1);
+            if !new.get(at..).is_some_and(|t| t.starts_with(word)) {
+                return Vec::new();
+            }
+            new.replace_range(at..at + word.len(), to);
+        }
+        out.push(Repair { line: number, old, new });
+    }
+    if !defines.is_empty() {
+        let Some(last) = section
+            .blocks
+            .iter()
+            .find(|b| b.kind == BlockKind::Description)
+            .and_then(|b| b.paragraphs().first().and_then(|p| p.last().copied()))
+        else {
+            return Vec::new();
+        };
+        let defs: Vec<String> =
+            defines.iter().map(|w| format!("`{w}` is the type qualifier of the instruction's form")).collect();
+        let old = last.text.trim_end().to_string();
+        let new = format!("{old} In the Semantics block, {}.", super::and_list(&defs));
+        out.push(Repair { line: last.number, old, new });
     }
     out
 }
@@ -369,5 +445,35 @@ mod tests {
         // A placeholder of another name is still found beside them.
         let scoped = doc("prmt.b32{.mode} d, a, b, c;\n.mode = { .f4e };", "d = (mode == f4e) ? a : .dtype;");
         assert_eq!(check(&scoped)[0].summary, "the Semantics block writes `.dtype`, which the Syntax does not name");
+    }
+
+    #[test]
+    fn the_fix_renames_a_word_the_syntax_spells_one_way_and_defines_a_type_placeholder() {
+        let d = doc("setp.type p, a, b;\n.type = { .u32 };", "if (.dtype == .u32 || .dtype == .u32) p = a;");
+        let r = &check(&d)[0].repairs;
+        assert_eq!(r.len(), 1, "{r:?}");
+        assert_eq!(r[0].new, "if (.type == .u32 || .type == .u32) p = a;");
+        let literal = doc("add.f32 d, a, b;\nadd.f64 d, a, b;", "if (type == f32) d = a + b;");
+        let r = &check(&literal)[0].repairs;
+        assert_eq!(
+            r[0].new,
+            "Store the minimum. In the Semantics block, `type` is the type qualifier of the instruction's form."
+        );
+        // Two names the Syntax has for the word: which is meant is the
+        // question, and no edit is proposed.
+        let two = doc(
+            "min.atype d, a, b;\nmin.btype d, a, b;\n.atype = { .u32 };\n.btype = { .s32 };",
+            "if (type == .u32) d = a; else d = b;",
+        );
+        assert!(check(&two)[0].repairs.is_empty());
+    }
+
+    #[test]
+    fn a_word_the_prose_defines_is_no_guess() {
+        let text = "#### 9.7.1.12. [Integer Arithmetic Instructions: `min`](#x)\n\nSyntax\n\n```\nadd.f32 d, a, b;\n```\n\n\
+                    Description\n\nStore the minimum. In the Semantics block, `type` is the type qualifier of the form.\n\n\
+                    Semantics\n\n```\nif (type == f32) d = a + b;\n```\n";
+        let d = Document { sections: crate::audit::text::document::parse_any("made.md", text.as_bytes()).unwrap() };
+        assert!(ids(&d).is_empty(), "{:?}", ids(&d));
     }
 }
