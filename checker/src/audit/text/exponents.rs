@@ -65,11 +65,21 @@ pub fn check(doc: &Document) -> Vec<Finding> {
                     }
                     for power in lost_powers(sentence) {
                         let id = format!("text-exponent-{}-{}", s.number, power.replace('.', "-"));
-                        let Some(l) = lines.iter().find(|l| l.text.contains(&power)) else { continue };
-                        if out.iter().any(|f| f.id == id) {
+                        let exponent = &power[1..];
+                        let edit = |line: usize| Repair { line, old: power.clone(), new: format!("2^{exponent}") };
+                        // A power written twice is one finding, with an
+                        // edit on each line that writes it.
+                        let existing = out.iter_mut().find(|f| f.id == id);
+                        let edited: Vec<usize> =
+                            existing.iter().flat_map(|f| f.repairs.iter().map(|r| r.line)).collect();
+                        let Some(l) = lines.iter().find(|l| l.text.contains(&power) && !edited.contains(&l.number))
+                        else {
+                            continue;
+                        };
+                        if let Some(f) = existing {
+                            f.repairs.push(edit(l.number));
                             continue;
                         }
-                        let exponent = &power[1..];
                         let mut f = Finding::of_text(
                             id,
                             s.number.clone(),
@@ -85,7 +95,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
                                 as_written(&power)
                             )],
                         );
-                        f.repairs = vec![Repair { line: l.number, old: power.clone(), new: format!("2^{exponent}") }];
+                        f.repairs = vec![edit(l.number)];
                         out.push(f);
                     }
                 }
@@ -114,5 +124,18 @@ mod tests {
         assert_eq!(found.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(), ["text-exponent-9.7.4.9-2-10-987"]);
         let r = found[0].repairs.first().unwrap();
         assert_eq!((r.old.as_str(), r.new.as_str()), ("2-10.987", "2^-10.987"));
+    }
+
+    #[test]
+    fn a_power_written_on_two_lines_is_one_finding_with_an_edit_on_each() {
+        let text = "#### 9.7.3.20. Floating Point Instructions: `ex2`\n\n`ex2`\n\nEx2.\n\n\
+                    Description\n\nThe maximum absolute error is 2-22 in range.\nOtherwise, the maximum\n\
+                    relative error is 2-22.\n";
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        let found = check(&doc);
+        assert_eq!(found.len(), 1);
+        let lines: Vec<usize> = found[0].repairs.iter().map(|r| r.line).collect();
+        assert_eq!(lines.len(), 2, "{:?}", found[0].repairs);
+        assert_ne!(lines[0], lines[1]);
     }
 }

@@ -16,7 +16,7 @@ use super::document::{BlockKind, Document, Section};
 use super::helpers::{code_of, is_ident_char};
 use super::packed::extracts;
 use super::units::collapse;
-use crate::audit::finding::{Finding, FindingKind, Severity, WitnessTable};
+use crate::audit::finding::{Finding, FindingKind, Repair, Severity, WitnessTable};
 use crate::audit::passages::Formula;
 
 /// A block that stores a packed result element by element, unplaced.
@@ -143,6 +143,22 @@ pub fn witness(site: &Site) -> Option<WitnessTable> {
 
 /// A finding for every site: which bits of `d` each element fills is an
 /// unstated case.
+/// The fix: a sentence, at the end of the Description's first paragraph,
+/// that places the elements of `d` as the block's own extractions place
+/// those of the sources (element 0 in the low bits), which is the reading
+/// the model takes.
+fn repair(doc: &Document, site: &Site) -> Option<Repair> {
+    let s = doc.sections.iter().find(|s| s.number == site.section)?;
+    let description = s.block(BlockKind::Description)?;
+    let last = *description.paragraphs().first()?.last()?;
+    let old = last.text.trim_end().to_string();
+    let new = format!(
+        "{old} In the Semantics block, the result stored as element i of d fills the same bits of d as element i \
+         of each source, element 0 in the least significant bits."
+    );
+    Some(Repair { line: last.number, old, new })
+}
+
 pub fn check(doc: &Document) -> Vec<Finding> {
     sites(doc)
         .into_iter()
@@ -177,6 +193,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
             f.severity = Severity::Medium;
             f.model_choice = witness.as_ref().map(|_| "element 0 in the low bits".to_string());
             f.witness = witness;
+            f.repairs = repair(doc, &s).into_iter().collect();
             f
         })
         .collect()
@@ -214,6 +231,15 @@ mod tests {
             (found[0].section.as_str(), found[0].store.as_str(), found[0].extract.as_str()),
             ("9.7.1.1", "if (c) d[i] = iA[i];", "iA[0] = a[0:15];")
         );
+    }
+
+    #[test]
+    fn the_fix_places_the_elements_and_the_site_goes() {
+        let d = doc(&section("9.7.1.1", "Adds the half-words in parallel.", BLOCK));
+        let r = check(&d).remove(0).repairs.remove(0);
+        assert!(r.new.starts_with("Adds the half-words in parallel. In the Semantics block"), "{r:?}");
+        let fixed = doc(&section("9.7.1.1", &r.new, BLOCK));
+        assert!(sites(&fixed).is_empty());
     }
 
     /// The model's add.u16x2 of 1 and 1 is 2 in the low half-word; the
