@@ -52,9 +52,12 @@ fn section(s: &Section) -> Vec<Finding> {
         .flat_map(|b| b.lines.iter().filter(|l| !l.code))
         .collect();
     let grammar = super::defaults::grammar(s);
+    // A sentence that says what the block leaves to the prose (`the
+    // Semantics block shows the result without `.sat``) answers for it.
+    let scoped = |m: &str| prose.iter().any(|l| l.text.contains(SCOPE) && writes(&l.text, m));
     let mut left: Vec<(&str, String)> = Vec::new();
     for m in MODIFIERS {
-        if !writes(&templates, m) || reads(&code, m) {
+        if !writes(&templates, m) || reads(&code, m) || scoped(m) {
             continue;
         }
         // The prose must say what it does: a line that writes it, or one of
@@ -88,8 +91,22 @@ fn section(s: &Section) -> Vec<Finding> {
         detail,
     );
     f.severity = Severity::High;
+    // The fix: the Description's first paragraph ends by saying that the
+    // block leaves the modifiers to the prose.
+    let first = s.block(BlockKind::Description).and_then(|b| b.paragraphs().first().and_then(|p| p.last().copied()));
+    if let Some(last) = first {
+        let old = last.text.trim_end().to_string();
+        let new = format!(
+            "{old} The {SCOPE} the result without {listed}, which {} to it as this section says.",
+            if names.len() == 1 { "applies" } else { "apply" }
+        );
+        f.repairs = vec![Repair { line: last.number, old, new }];
+    }
     vec![f]
 }
+
+/// The words of a sentence that says what a Semantics block leaves out.
+const SCOPE: &str = "Semantics block shows";
 
 /// The operands a Syntax block lets a form negate: `c` of `{!}c`.
 fn negated_operands(syntax: &super::document::Block) -> Vec<String> {
@@ -217,6 +234,10 @@ mod tests {
             ["the Syntax allows `.rnd`, and the prose says what it does, but the Semantics block never reads it"]
         );
         assert!(found(rnd, "d = round(a + b, rnd);", "`.rn`\n:   rounds to nearest even").is_empty());
+        // A sentence that leaves the modifier to the prose answers for it:
+        // the fix the pass proposes.
+        let scoped = "`.rn`\n:   rounds to nearest even\n\nThe Semantics block shows the result without `.rnd`.";
+        assert!(found(rnd, "d = a + b;", scoped).is_empty());
     }
 
     #[test]

@@ -24,7 +24,7 @@ use super::captions::type_word;
 use super::defaults::{grammar, Grammar};
 use super::document::{BlockKind, Document, Section};
 use super::names_operand as names;
-use crate::audit::finding::{Finding, FindingKind};
+use crate::audit::finding::{Finding, FindingKind, Repair};
 
 /// Whether a qualifier names a type: `.f32`, `.bf16x2`, `.atype`, `.pred`.
 fn is_type(q: &str) -> bool {
@@ -196,6 +196,11 @@ fn have(open: &[&String]) -> String {
     format!("{} {}", list(open), if open.len() == 1 { "has" } else { "have" })
 }
 
+/// `Operand `b` has`, `Operands `d` and `c` have`: a sentence's start.
+fn operands_have(open: &[&String]) -> String {
+    format!("{} {}", if open.len() == 1 { "Operand" } else { "Operands" }, have(open))
+}
+
 /// A two-type line's operands no sentence types.
 fn two_types(s: &Section, g: &Grammar) -> Option<Finding> {
     let two = lines_with(g, 2);
@@ -234,6 +239,14 @@ fn two_types(s: &Section, g: &Grammar) -> Option<Finding> {
     ))
 }
 
+/// The fix that states operands' types: the sentence, at the end of the
+/// Description's first paragraph.
+fn stating(s: &Section, sentence: &str) -> Option<Repair> {
+    let last = *s.block(BlockKind::Description)?.paragraphs().first()?.last()?;
+    let old = last.text.trim_end().to_string();
+    Some(Repair { line: last.number, new: format!("{old} {sentence}."), old })
+}
+
 /// A one-type line's operands no sentence types, where the section or its
 /// chapter has left the convention: the section types some of its operands
 /// and not the others, or it types none where most sections of its chapter
@@ -269,7 +282,9 @@ fn one_type(s: &Section, g: &Grammar, chapter: &Chapter) -> Option<Finding> {
     } else {
         return None;
     };
-    Some(Finding::of_text(
+    // The fix states the convention for the rest: the instruction's type.
+    let repair = stating(s, &format!("{} the same type as the instruction type", operands_have(&open)));
+    let mut f = Finding::of_text(
         format!("text-typing-{}", s.number),
         s.number.clone(),
         FindingKind::Ambiguity,
@@ -283,7 +298,9 @@ fn one_type(s: &Section, g: &Grammar, chapter: &Chapter) -> Option<Finding> {
             list(&open),
             if open.len() == 1 { "it" } else { "them" }
         )],
-    ))
+    );
+    f.repairs = repair.into_iter().collect();
+    Some(f)
 }
 
 /// Whether the group above a section gives, in its introduction, both the
@@ -371,6 +388,11 @@ mod tests {
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(f[0].summary, "no sentence says which type `d` and `a` have in `szext.type d, a, b;`");
         assert!(f[0].detail[0].contains("a sentence types `b` and none the rest"), "{}", f[0].detail[0]);
+        // The fix states the convention for the rest.
+        let fixed = &f[0].repairs[0].new;
+        assert!(fixed.ends_with("Operands `d` and `a` have the same type as the instruction type."), "{fixed}");
+        let f = chapter("Integer instructions.", &[("szext.type d, a, b;", fixed)]);
+        assert!(f.is_empty(), "{f:?}");
         // A width far from the name is another thing's: here the result's.
         let f = chapter(
             "Integer instructions.",
