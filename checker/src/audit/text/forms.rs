@@ -11,7 +11,7 @@
 
 use super::defaults::{grammar, Grammar};
 use super::document::{BlockKind, Document, Section};
-use crate::audit::finding::{Finding, FindingKind};
+use crate::audit::finding::{Finding, FindingKind, Repair};
 
 /// One slot of a Syntax line: the qualifiers it may be, or any one where
 /// the set is not defined; optional slots come from braces.
@@ -120,7 +120,8 @@ fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
             continue;
         }
         let id = format!("text-form-{}-{}", s.number, l.number);
-        out.push(Finding::of_text(
+        let fit = refit(&qs, &|q: &[String]| lines.iter().any(|slots| fits(slots, q)));
+        let mut f = Finding::of_text(
             id,
             s.number.clone(),
             FindingKind::ExampleSyntax,
@@ -133,9 +134,41 @@ fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
                 body,
                 g.templates.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ")
             )],
-        ));
+        );
+        if let Some(qs) = fit {
+            let new = format!("{opcode}{}", qs.concat());
+            f.repairs = vec![Repair { line: l.number, old: mnemonic.to_string(), new }];
+        }
+        out.push(f);
     }
     out
+}
+
+/// The qualifiers put right by the smallest edit that makes them fit: a
+/// qualifier written twice kept once, else one qualifier moved. None where
+/// no such edit fits, or two different ones do.
+fn refit(qs: &[String], fit: &dyn Fn(&[String]) -> bool) -> Option<Vec<String>> {
+    let mut once: Vec<String> = Vec::new();
+    for q in qs {
+        if !once.contains(q) {
+            once.push(q.clone());
+        }
+    }
+    if once.len() < qs.len() {
+        return fit(&once).then_some(once);
+    }
+    let mut found: Vec<Vec<String>> = Vec::new();
+    for from in 0..qs.len() {
+        for to in 0..qs.len() {
+            let mut moved = qs.to_vec();
+            let q = moved.remove(from);
+            moved.insert(to, q);
+            if from != to && fit(&moved) && !found.contains(&moved) {
+                found.push(moved);
+            }
+        }
+    }
+    (found.len() == 1).then(|| found.remove(0))
 }
 
 /// Every example of a section without a model that fits none of its
@@ -178,5 +211,23 @@ mod tests {
     fn a_set_defined_twice_is_read_as_both() {
         let syntax = "add.dtype.f16 d, a, b;\n.dtype = { .u16 }\nadd.dtype.f16x2 d, a, b;\n.dtype = { .u32 }";
         assert_eq!(found(syntax, "add.u16.f16 d, a, b;\nadd.u32.f16x2 d, a, b;"), [".dtype = {"]);
+    }
+
+    #[test]
+    fn the_fix_moves_a_qualifier_or_drops_its_second_writing() {
+        let syntax = "add{.rnd}{.sat}.f32.atype d, a, c;\n.atype = { .f16, .bf16 };\n.rnd = { .rn, .rz };";
+        let text = format!(
+            "#### 9.7.5.1. Mixed Precision Floating Point Instructions: `add`\n\n`add`\n\nAdd.\n\n\
+             Syntax\n\n```\n{syntax}\n```\n\nExamples\n\n```\nadd.rz.f32.bf16.sat d, a, c;\n\
+             add.rz.sat.f32.f16.sat d, a, c;\nadd.f16.f32 d, a, c;\n```\n"
+        );
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        let fixes: Vec<Option<String>> =
+            check(&doc).into_iter().map(|f| f.repairs.first().map(|r| r.new.clone())).collect();
+        // Two types swapped: moving either gives the same fix.
+        assert_eq!(
+            fixes,
+            [Some("add.rz.sat.f32.bf16".into()), Some("add.rz.sat.f32.f16".into()), Some("add.f32.f16".into())]
+        );
     }
 }

@@ -887,7 +887,7 @@ pub fn code(doc: &Document) -> Vec<Finding> {
                         || (span.len() > 1 && span.ends_with('.'));
                     if bad_bracket.is_some() || stray {
                         let slug: String = span.chars().filter(|c| c.is_alphanumeric()).take(20).collect();
-                        out.push(finding(
+                        let mut f = finding(
                             format!("text-code-{}-span-{}", s.number, slug.to_lowercase()),
                             s,
                             FindingKind::MalformedCode,
@@ -897,7 +897,18 @@ pub fn code(doc: &Document) -> Vec<Finding> {
                                 None => format!("the code span `{span}` holds punctuation or space at its edge"),
                             },
                             l,
-                        ));
+                        );
+                        // The fix takes the punctuation out of the marks.
+                        let quoted = format!("`{span}`");
+                        if bad_bracket.is_none() && l.text.contains(&quoted) {
+                            let inner = span.trim_start_matches([',', ';', ' ']);
+                            let lead = &span[..span.len() - inner.len()];
+                            let inner = inner.trim_end_matches([',', ' ', '.']);
+                            let tail = &span[lead.len() + inner.len()..];
+                            let new = format!("{}`{inner}`{}", lead.trim(), tail.trim());
+                            f.repairs = vec![Repair { line: l.number, old: quoted, new }];
+                        }
+                        out.push(f);
                     }
                 }
             }
@@ -1144,5 +1155,20 @@ mod tests {
         assert_eq!(colon_slice(" r1=(r4*r6).[63:32], no carry-out").as_deref(), Some("[63:32]"));
         assert_eq!(colon_slice(" d[i] = a[i]"), None);
         assert_eq!(colon_slice(" a[0:15] then [x:y]").as_deref(), Some("[0:15]"));
+    }
+
+    #[test]
+    fn the_fix_of_a_stray_mark_takes_it_out_of_the_code_span() {
+        let d = doc(&["Compiles with `.target map_f64_to_f32.` and more.", "Uses ` x` and `y,` here."]);
+        let fixes: Vec<(String, String)> =
+            super::code(&d).into_iter().flat_map(|f| f.repairs).map(|r| (r.old, r.new)).collect();
+        assert_eq!(
+            fixes,
+            [
+                ("`.target map_f64_to_f32.`".to_string(), "`.target map_f64_to_f32`.".to_string()),
+                ("` x`".to_string(), "`x`".to_string()),
+                ("`y,`".to_string(), "`y`,".to_string())
+            ]
+        );
     }
 }
