@@ -216,7 +216,7 @@ fn example_roles(doc: &Document, all: &[Unit]) -> Vec<Finding> {
         let Some((name, here, own)) = misplaced(t, &written) else { continue };
         let section_no = u.base_section().to_string();
         let stands_for = t.operands[here].join("|");
-        out.push(Finding::of_text(
+        let mut f = Finding::of_text(
             format!("text-names-{}-{name}", u.id.replace('/', "-")),
             section_no,
             FindingKind::Name,
@@ -235,9 +235,37 @@ fn example_roles(doc: &Document, all: &[Unit]) -> Vec<Finding> {
                  reader to forget one of them.",
                 u.file, u.line
             )],
-        ));
+        );
+        f.repairs = syntax_names(t, &u.text, &written)
+            .into_iter()
+            .map(|(old, new)| Repair { line: u.line, old, new })
+            .collect();
+        out.push(f);
     }
     out
+}
+
+/// The fix of an example that writes the Syntax's names in other places:
+/// its operands renamed to the Syntax's names for their places (`min.f64
+/// a,b,c;` → `d,a,b`), as (the operands as written, renamed).
+fn syntax_names(t: &Template, text: &str, written: &[Vec<String>]) -> Option<(String, String)> {
+    let code = crate::ptx::parse::without_guard(text.trim().trim_end_matches(';').trim());
+    let (_, operands) = code.split_once(char::is_whitespace)?;
+    let renamed: Vec<String> = written
+        .iter()
+        .enumerate()
+        .map(|(i, op)| {
+            let names = t.operands.get(i);
+            op.iter()
+                .enumerate()
+                .map(|(k, w)| names.and_then(|n| n.get(k)).unwrap_or(w).clone())
+                .collect::<Vec<_>>()
+                .join("|")
+        })
+        .collect();
+    // The example's own spacing after a comma.
+    let comma = if operands.contains(", ") { ", " } else { "," };
+    Some((operands.trim().to_string(), renamed.join(comma)))
 }
 
 /// The qualifiers a mnemonic binds to a template's parts, where the
@@ -917,6 +945,9 @@ mod tests {
         assert_eq!(ids, ["text-names-9.7.1.23-examples-example-1-c"]);
         assert!(found[0].summary.contains("writes `c` as the first operand, `d`'s place"), "{}", found[0].summary);
         assert!(found[0].summary.contains("gives `c` the fourth place"), "{}", found[0].summary);
+        // The fix writes the Syntax's names in their places.
+        let r = &found[0].repairs[0];
+        assert_eq!((r.old.as_str(), r.new.as_str()), ("c, a, b, d", "d, a, b, c"));
     }
 
     #[test]
