@@ -149,14 +149,11 @@ pub fn witness(site: &Site) -> Option<WitnessTable> {
 /// the model takes.
 fn repair(doc: &Document, site: &Site) -> Option<Repair> {
     let s = doc.sections.iter().find(|s| s.number == site.section)?;
-    let description = s.block(BlockKind::Description)?;
-    let last = *description.paragraphs().first()?.last()?;
-    let old = last.text.trim_end().to_string();
-    let new = format!(
-        "{old} In the Semantics block, the result stored as element i of d fills the same bits of d as element i \
-         of each source, element 0 in the least significant bits."
-    );
-    Some(Repair { line: last.number, old, new })
+    super::ending_description(
+        s,
+        "In the Semantics block, the result stored as element i of d fills the same bits of d as element i of \
+         each source, element 0 in the least significant bits.",
+    )
 }
 
 pub fn check(doc: &Document) -> Vec<Finding> {

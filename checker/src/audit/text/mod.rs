@@ -189,6 +189,15 @@ fn names_operand(sentence: &str, operand: &str) -> bool {
         || (operand.len() > 1 && sentence.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').any(|w| w == operand))
 }
 
+/// The edit that ends the first paragraph of a section's Description with
+/// `sentence`: the fix of a finding whose defect is a thing no sentence
+/// says (a notation, where the elements go, the operands' types).
+fn ending_description(s: &document::Section, sentence: &str) -> Option<crate::audit::finding::Repair> {
+    let last = *s.block(document::BlockKind::Description)?.paragraphs().first()?.last()?;
+    let old = last.text.trim_end().to_string();
+    Some(crate::audit::finding::Repair { line: last.number, new: format!("{old} {sentence}"), old })
+}
+
 /// Items as a sentence lists them: `a`, `a and b`, `a, b and c`.
 fn and_list(items: &[String]) -> String {
     match items.split_last() {

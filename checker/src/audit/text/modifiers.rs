@@ -93,15 +93,11 @@ fn section(s: &Section) -> Vec<Finding> {
     f.severity = Severity::High;
     // The fix: the Description's first paragraph ends by saying that the
     // block leaves the modifiers to the prose.
-    let first = s.block(BlockKind::Description).and_then(|b| b.paragraphs().first().and_then(|p| p.last().copied()));
-    if let Some(last) = first {
-        let old = last.text.trim_end().to_string();
-        let new = format!(
-            "{old} The {SCOPE} the result without {listed}, which {} to it as this section says.",
-            if names.len() == 1 { "applies" } else { "apply" }
-        );
-        f.repairs = vec![Repair { line: last.number, old, new }];
-    }
+    let sentence = format!(
+        "The {SCOPE} the result without {listed}, which {} to it as this section says.",
+        if names.len() == 1 { "applies" } else { "apply" }
+    );
+    f.repairs = super::ending_description(s, &sentence).into_iter().collect();
     vec![f]
 }
 

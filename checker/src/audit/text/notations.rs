@@ -336,11 +336,7 @@ fn repair(s: &Section, open: &[(Notation, String)]) -> Option<Repair> {
         (false, true) => ", bit 0 the least significant",
         (false, false) => "",
     };
-    let description = s.blocks.iter().find(|b| b.kind == BlockKind::Description)?;
-    let last = *description.paragraphs().first()?.last()?;
-    let old = last.text.trim_end().to_string();
-    let new = format!("{old} In the Semantics block, {}{tail}.", super::and_list(&defs));
-    Some(Repair { line: last.number, old, new })
+    super::ending_description(s, &format!("In the Semantics block, {}{tail}.", super::and_list(&defs)))
 }
 
 /// Every section whose Semantics block uses a notation that is not C and

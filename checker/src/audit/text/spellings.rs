@@ -360,19 +360,14 @@ fn repairs(section: &Section, block: &Block, found: &[(String, Spelled)]) -> Vec
         out.push(Repair { line: number, old, new });
     }
     if !defines.is_empty() {
-        let Some(last) = section
-            .blocks
-            .iter()
-            .find(|b| b.kind == BlockKind::Description)
-            .and_then(|b| b.paragraphs().first().and_then(|p| p.last().copied()))
+        let defs: Vec<String> =
+            defines.iter().map(|w| format!("`{w}` is the type qualifier of the instruction's form")).collect();
+        let Some(r) =
+            super::ending_description(section, &format!("In the Semantics block, {}.", super::and_list(&defs)))
         else {
             return Vec::new();
         };
-        let defs: Vec<String> =
-            defines.iter().map(|w| format!("`{w}` is the type qualifier of the instruction's form")).collect();
-        let old = last.text.trim_end().to_string();
-        let new = format!("{old} In the Semantics block, {}.", super::and_list(&defs));
-        out.push(Repair { line: last.number, old, new });
+        out.push(r);
     }
     out
 }

@@ -24,7 +24,7 @@ use super::captions::type_word;
 use super::defaults::{grammar, Grammar};
 use super::document::{BlockKind, Document, Section};
 use super::names_operand as names;
-use crate::audit::finding::{Finding, FindingKind, Repair};
+use crate::audit::finding::{Finding, FindingKind};
 
 /// Whether a qualifier names a type: `.f32`, `.bf16x2`, `.atype`, `.pred`.
 fn is_type(q: &str) -> bool {
@@ -239,14 +239,6 @@ fn two_types(s: &Section, g: &Grammar) -> Option<Finding> {
     ))
 }
 
-/// The fix that states operands' types: the sentence, at the end of the
-/// Description's first paragraph.
-fn stating(s: &Section, sentence: &str) -> Option<Repair> {
-    let last = *s.block(BlockKind::Description)?.paragraphs().first()?.last()?;
-    let old = last.text.trim_end().to_string();
-    Some(Repair { line: last.number, new: format!("{old} {sentence}."), old })
-}
-
 /// A one-type line's operands no sentence types, where the section or its
 /// chapter has left the convention: the section types some of its operands
 /// and not the others, or it types none where most sections of its chapter
@@ -283,7 +275,8 @@ fn one_type(s: &Section, g: &Grammar, chapter: &Chapter) -> Option<Finding> {
         return None;
     };
     // The fix states the convention for the rest: the instruction's type.
-    let repair = stating(s, &format!("{} the same type as the instruction type", operands_have(&open)));
+    let repair =
+        super::ending_description(s, &format!("{} the same type as the instruction type.", operands_have(&open)));
     let mut f = Finding::of_text(
         format!("text-typing-{}", s.number),
         s.number.clone(),
