@@ -23,7 +23,7 @@ use serde::Serialize;
 use crate::audit::claims::section_key;
 use crate::audit::errata::{self, Class, Edit, Impact, RootCause, UNASSIGNED};
 use crate::audit::finding::{Finding, FindingKind};
-use crate::audit::text::document::{Document, Section};
+use crate::audit::text::document::{Document, Line, Section};
 use crate::audit::text::judge::Status;
 use crate::audit::text::units::units;
 
@@ -125,6 +125,107 @@ fn unit_at(doc: &Document, section: &str, line: usize) -> Option<String> {
     all.into_iter().filter(|u| u.line <= line).max_by_key(|u| u.line).map(|u| u.id)
 }
 
+/// Findings grouped as one defect: (their pass, kind and summary), and
+/// their indices.
+type Group = ((String, FindingKind, String), Vec<usize>);
+
+/// The pass whose findings are statements the pseudocode parser could not
+/// read.
+const PARSE_PASS: &str = "text-parse";
+
+/// A group of findings that another pass makes of a statement the parser
+/// could not read joins that statement's group: the other pass read the
+/// statement by a fallback (line by line, a condition unread), so they are
+/// one defect. Which findings those are is shown, not guessed: the parse
+/// group's edits are applied to a copy, and a group that proposes no edit
+/// of its own, of the same section, whose every finding the copy no longer
+/// gives, joins. The judge then holds the joined group to its edits.
+fn join_unparsed(
+    doc: &Document,
+    findings: &[Finding],
+    groups: &mut Vec<Group>,
+    passes: &dyn Fn(&Document) -> Vec<Finding>,
+) {
+    let mut joins: Vec<(usize, usize)> = Vec::new();
+    for (t, (_, sites)) in groups.iter().enumerate().filter(|(_, ((p, _, _), _))| p == PARSE_PASS) {
+        let sites: Vec<&Finding> = sites.iter().map(|i| &findings[*i]).collect();
+        if sites.iter().all(|f| f.repairs.is_empty()) {
+            continue;
+        }
+        let before = touched(doc, &sites);
+        let mut after = before.clone();
+        if apply(&mut after, &sites).is_err() {
+            continue;
+        }
+        let ids = |d: &Document| -> BTreeSet<String> { passes(d).into_iter().map(|f| f.id).collect() };
+        let (was, now) = (ids(&before), ids(&after));
+        let sections: BTreeSet<&str> = sites.iter().map(|f| f.section.as_str()).collect();
+        let spans: Vec<(&str, (usize, usize))> = sites
+            .iter()
+            .flat_map(|f| f.repairs.iter().map(|r| (f.section.as_str(), statement_span(doc, &f.section, r.line))))
+            .collect();
+        let rests = |f: &Finding| {
+            let within = |(s, (a, b)): &(&str, (usize, usize))| {
+                *s == f.section && lines_named(f).iter().any(|l| a <= l && l <= b)
+            };
+            spans.iter().any(within)
+        };
+        let gone = |f: &Finding| {
+            sections.contains(f.section.as_str())
+                && f.repairs.is_empty()
+                && was.contains(&f.id)
+                && !now.contains(&f.id)
+                && rests(f)
+        };
+        for (g, ((p, _, _), others)) in groups.iter().enumerate() {
+            if p != PARSE_PASS && !joins.iter().any(|(j, _)| *j == g) && others.iter().all(|i| gone(&findings[*i])) {
+                joins.push((g, t));
+            }
+        }
+    }
+    // The targets are parse groups, which never join: their indices hold
+    // until the joined groups are taken out.
+    for (g, t) in &joins {
+        let sites = groups[*g].1.clone();
+        groups[*t].1.extend(sites);
+    }
+    let mut index = 0;
+    groups.retain(|_| {
+        index += 1;
+        !joins.iter().any(|(g, _)| *g == index - 1)
+    });
+}
+
+/// The lines of the statement that begins on line `line` of a section's
+/// Semantics or code: the line, and where it opens more braces than it
+/// closes, every line up to the one that closes them.
+fn statement_span(doc: &Document, section: &str, line: usize) -> (usize, usize) {
+    let lines =
+        doc.sections.iter().filter(|s| s.number == section).flat_map(|s| s.blocks.iter().flat_map(|b| &b.lines));
+    let mut depth = 0i64;
+    let mut end = line;
+    for l in lines.skip_while(|l| l.number != line) {
+        depth += l.text.matches('{').count() as i64 - l.text.matches('}').count() as i64;
+        end = l.number;
+        if depth <= 0 {
+            break;
+        }
+    }
+    (line, end)
+}
+
+/// The lines of its file a finding's detail names (`max.md:88`).
+fn lines_named(f: &Finding) -> Vec<usize> {
+    let mut out = Vec::new();
+    for d in &f.detail {
+        for (at, ext) in d.match_indices(".md:").chain(d.match_indices(".txt:")) {
+            let digits: String = d[at + ext.len()..].chars().take_while(char::is_ascii_digit).collect();
+            out.extend(digits.parse::<usize>());
+        }
+    }
+    out
+}
+
 /// Root causes for every finding whose root cause is
 /// [`UNASSIGNED`](errata::UNASSIGNED), each fix judged with `passes`, the
 /// passes that read the text. The findings take their root cause's id and
@@ -135,7 +236,7 @@ pub fn derive(
     passes: &dyn Fn(&Document) -> Vec<Finding>,
 ) -> Vec<ChapterCause> {
     // Groups in the order of their first finding.
-    let mut groups: Vec<((String, FindingKind, String), Vec<usize>)> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
     for (i, f) in findings.iter().enumerate().filter(|(_, f)| f.root_cause == UNASSIGNED) {
         let key = (pass(&f.id).to_string(), f.kind, f.summary.clone());
         match groups.iter_mut().find(|(k, _)| *k == key) {
@@ -143,6 +244,7 @@ pub fn derive(
             None => groups.push((key, vec![i])),
         }
     }
+    join_unparsed(doc, findings, &mut groups, passes);
     let mut taken: BTreeMap<String, usize> = BTreeMap::new();
     let mut out = Vec::new();
     for ((pass_id, kind, summary), sites) in groups {
@@ -263,7 +365,28 @@ fn apply(copy: &mut Document, sites: &[&Finding]) -> Result<(), String> {
             return Err(format!("its edit of {} line {} does not apply", f.section, r.line));
         }
     }
+    // An edit that adds a line (`new` holds a line break) gives the copy
+    // that line, under the edited line's number.
+    for s in &mut copy.sections {
+        split_lines(&mut s.intro);
+        for b in &mut s.blocks {
+            split_lines(&mut b.lines);
+        }
+    }
     Ok(())
+}
+
+/// Each line that holds line breaks as that many lines, of its number.
+fn split_lines(lines: &mut Vec<Line>) {
+    if lines.iter().any(|l| l.text.contains('\n')) {
+        *lines = lines
+            .drain(..)
+            .flat_map(|l| {
+                let (number, code) = (l.number, l.code);
+                l.text.split('\n').map(|t| Line { number, text: t.to_string(), code }).collect::<Vec<_>>()
+            })
+            .collect();
+    }
 }
 
 /// Judge a group's edits on a copy of the sections they touch.
@@ -370,6 +493,37 @@ mod tests {
         let causes = derive(&doc, &mut found, &wording::structure);
         assert_eq!(causes[0].status, Status::Open);
         assert!(causes[0].how.starts_with("no edit proposed"), "{}", causes[0].how);
+    }
+
+    #[test]
+    fn a_finding_read_from_a_statement_that_does_not_parse_joins_its_root_cause() {
+        let text = "#### 9.7.3.12. Floating-Point Instructions: `max`\n\nSyntax\n\n```\n\
+                    max{.xorsign.abs}.f32 d, a, b;\n```\n\nSemantics\n\n```\n\
+                    if (.xorsign && .abs) {\n    s = getSignBit(a) ^ getSignBit(b);\n}\nd = a;\n\
+                    if (.xorsign && .abs !isNaN(d)) {\n    setSignBit(d, s);\n}\n```\n";
+        let doc = Document { sections: parse_any("max.md", text.as_bytes()).unwrap() };
+        let passes = |d: &Document| {
+            let mut found = crate::audit::text::semantics::check(d);
+            found.extend(crate::audit::text::declarations::check(d));
+            errata::assign(&mut found);
+            found
+        };
+        let mut found = passes(&doc);
+        let ids: Vec<&str> = found.iter().map(|f| f.id.as_str()).collect();
+        assert_eq!(ids, ["text-parse-9.7.3.12-no-operator", "text-scope-9.7.3.12"]);
+        let causes = derive(&doc, &mut found, &passes);
+        assert_eq!(causes.len(), 1, "{causes:?}");
+        assert_eq!(causes[0].cause.findings, ids_of(&found));
+        assert_eq!(causes[0].status, Status::Fixed, "{}", causes[0].how);
+        // Where the `&&` is there, the use runs under its assignment's
+        // guard: nothing to find, so nothing to join.
+        let fixed =
+            Document { sections: parse_any("max.md", text.replace(" !isNaN", " && !isNaN").as_bytes()).unwrap() };
+        assert!(passes(&fixed).is_empty());
+    }
+
+    fn ids_of(found: &[Finding]) -> Vec<String> {
+        found.iter().map(|f| f.id.clone()).collect()
     }
 
     #[test]

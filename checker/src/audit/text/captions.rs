@@ -96,6 +96,9 @@ struct Speaker {
     comment: String,
     caption: bool,
     instructions: Vec<(usize, String, Vec<String>)>,
+    /// For a caption, the first line of each paragraph whose instruction it
+    /// speaks of, in the order of `instructions`: (number, text).
+    paragraphs: Vec<(usize, String)>,
 }
 
 fn speakers(s: &Section, opcode: &str) -> Vec<Speaker> {
@@ -107,9 +110,12 @@ fn speakers(s: &Section, opcode: &str) -> Vec<Speaker> {
     // instruction of the opcode yet.
     let mut shown = false;
     let mut open = false;
+    // The first line of the paragraph, where it is no caption.
+    let mut first: Option<(usize, String)> = None;
     for l in b.code() {
         if l.text.trim().is_empty() {
             shown = false;
+            first = None;
             continue;
         }
         let parts = split_comment(&l.text, &mut open);
@@ -119,10 +125,13 @@ fn speakers(s: &Section, opcode: &str) -> Vec<Speaker> {
             if !comment.trim().is_empty() {
                 caption = Some(out.len());
                 shown = false;
-                out.push(Speaker { line: l.number, comment, caption: true, instructions: Vec::new() });
+                first = None;
+                let paragraphs = Vec::new();
+                out.push(Speaker { line: l.number, comment, caption: true, instructions: Vec::new(), paragraphs });
             }
             continue;
         }
+        let first = first.get_or_insert_with(|| (l.number, l.text.clone())).clone();
         let Some((body, types)) = instruction(&code, opcode) else { continue };
         let at = (l.number, body.to_string(), types);
         // A caption speaks for certain of the first instruction of each
@@ -131,10 +140,12 @@ fn speakers(s: &Section, opcode: &str) -> Vec<Speaker> {
         // `max.NaN.f16x2` and then `max.bf16`).
         if let Some(k) = caption.filter(|_| !shown) {
             out[k].instructions.push(at.clone());
+            out[k].paragraphs.push(first);
         }
         shown = true;
         if !comment.trim().is_empty() {
-            out.push(Speaker { line: l.number, comment, caption: false, instructions: vec![at] });
+            let paragraphs = Vec::new();
+            out.push(Speaker { line: l.number, comment, caption: false, instructions: vec![at], paragraphs });
         }
     }
     out
@@ -146,7 +157,7 @@ fn section(s: &Section) -> Vec<Finding> {
     let mut out = Vec::new();
     for sp in speakers(s, &opcode) {
         let said = says(&sp.comment);
-        let judged: Vec<_> = sp
+        let judged: Vec<Judged> = sp
             .instructions
             .iter()
             .map(|(line, body, types)| (line, body, contradiction(&said, types, &sp.comment)))
@@ -168,9 +179,37 @@ fn section(s: &Section) -> Vec<Finding> {
             ),
             vec![format!("{}:{}: `{shown}`; {}:{line}: `{body}`", s.file, sp.line, s.file)],
         );
-        f.repairs =
-            fix.clone().filter(|_| same).map(|(old, new)| Repair { line: sp.line, old, new }).into_iter().collect();
+        f.repairs = match fix {
+            Some((old, new)) if same => vec![Repair { line: sp.line, old: old.clone(), new: new.clone() }],
+            // A caption true of the first paragraph under it: the paragraphs
+            // it is false of get a caption of their own, its word edited.
+            Some(_) if sp.caption && judged[0].2.is_none() => new_captions(&sp, &judged),
+            _ => Vec::new(),
+        };
         out.push(f);
+    }
+    out
+}
+
+/// An instruction a comment speaks of (its line and text), and why the
+/// comment is false of it, with the comment's edit, where it is.
+type Judged<'a> = (&'a usize, &'a String, Option<(String, Option<(String, String)>)>);
+
+/// The fix of a caption false of some paragraphs under it: before each, a
+/// caption of its own, the caption's words with the one the paragraph's
+/// instruction contradicts edited (`// SIMD fp16 addition` over
+/// `add.bf16x2` gets `// SIMD bf16 addition`). None where a contradiction
+/// has no such edit.
+fn new_captions(sp: &Speaker, judged: &[Judged]) -> Vec<Repair> {
+    let mut out = Vec::new();
+    let caption = sp.comment.trim();
+    for ((_, _, c), (line, text)) in judged.iter().zip(&sp.paragraphs) {
+        let Some((_, fix)) = c else { continue };
+        let Some((old, new)) = fix else { return Vec::new() };
+        let indent: String = text.chars().take_while(|c| c.is_whitespace()).collect();
+        let edited = caption.replacen(old.as_str(), new, 1);
+        let first = text.trim_end();
+        out.push(Repair { line: *line, old: first.to_string(), new: format!("{indent}{edited}\n{first}") });
     }
     out
 }
@@ -185,6 +224,18 @@ pub fn check(doc: &Document) -> Vec<Finding> {
 mod tests {
     use super::*;
     use crate::audit::text::document::parse_any;
+
+    #[test]
+    fn a_caption_false_of_a_later_paragraph_gets_one_of_its_own_there() {
+        let text = "#### 9.7.4.1. Half Precision Floating Point Instructions: `add`\n\n`add`\n\nAdd.\n\n\
+                    Examples\n\n```\n// SIMD fp16 addition\nld.b32 f0, [a];\nadd.f16x2 f2, f0, f1;\n\n\
+                    ld.b32 f3, [a];\nadd.bf16x2 f5, f3, f4;\n```\n";
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        let f = check(&doc);
+        assert_eq!(f.len(), 1);
+        let fix: Vec<(&str, &str)> = f[0].repairs.iter().map(|r| (r.old.as_str(), r.new.as_str())).collect();
+        assert_eq!(fix, [("ld.b32 f3, [a];", "// SIMD bf16 addition\nld.b32 f3, [a];")]);
+    }
 
     fn found(examples: &str) -> Vec<(String, Option<(String, String)>)> {
         let text = format!(
@@ -245,7 +296,14 @@ mod tests {
         assert_eq!(
             f,
             [
-                ("the comment `// SIMD fp16 max` heads `max.bf16x2 f5, f3, f4`, of type `.bf16x2`".into(), None),
+                (
+                    "the comment `// SIMD fp16 max` heads `max.bf16x2 f5, f3, f4`, of type `.bf16x2`".into(),
+                    // True of the first paragraph: the second gets its own.
+                    Some((
+                        "max.bf16x2 f5, f3, f4; // SIMD bf16x2 max".into(),
+                        "// SIMD bf16 max\nmax.bf16x2 f5, f3, f4; // SIMD bf16x2 max".into()
+                    ))
+                ),
                 ("the comment `// SIMD bf16x2 max` is on `max.bf16 f5, f3, f4`, a scalar form".into(), None),
             ]
         );

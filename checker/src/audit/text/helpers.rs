@@ -50,7 +50,20 @@ pub struct HelperTable {
     /// Names whose words fix their meaning: calls, not helpers to define.
     #[serde(default)]
     pub evident: Vec<Evident>,
+    /// Sentences that define a helper, proposed as the fix of its calls.
+    #[serde(default)]
+    pub definition: Vec<Definition>,
     pub helper: Vec<Helper>,
+}
+
+/// A helper's meaning in a sentence of the fix: `{call}` stands for the call
+/// as written (`isPresent(c)`), `{0}` for its operand.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Definition {
+    pub name: String,
+    pub sentence: String,
+    pub reason: String,
 }
 
 /// A name whose words say all it does, with the reason no second reading
@@ -211,21 +224,32 @@ fn tests_a_type(name: &str) -> bool {
 /// A helper named by a verb that the section's Description uses of the
 /// operands (`convert` where it says "Converts input operand `a` from
 /// `.atype` into `.f32`"), or by a noun it gives an operand ("the length
-/// of `tlist`" for `length(tlist)`): the prose says what it does.
+/// of `tlist`" for `length(tlist)`), or a call the Description writes in
+/// code and goes on to define (`` `isPresent(c)` is true ... ``): the prose
+/// says what it does.
 fn described(s: &Section, name: &str) -> bool {
+    let Some(b) = s.block(BlockKind::Description) else { return false };
+    let prose: Vec<&Line> = b.lines.iter().filter(|l| !l.code).collect();
+    let joined = prose.iter().map(|l| l.text.trim()).collect::<Vec<_>>().join(" ");
+    let opened = format!("`{name}(");
+    let spans = joined.split(&opened).skip(1);
+    let defines =
+        |rest: &str| rest.split_once('`').is_some_and(|(_, after)| DEFINING.iter().any(|v| after.starts_with(v)));
+    if spans.clone().any(defines) {
+        return true;
+    }
     if name.len() < 4 || !name.chars().all(|c| c.is_ascii_lowercase()) {
         return false;
     }
-    s.block(BlockKind::Description).is_some_and(|b| {
-        let prose: Vec<&Line> = b.lines.iter().filter(|l| !l.code).collect();
-        let verb = prose.iter().any(|l| {
-            let lower = l.text.to_lowercase();
-            lower.contains("operand") && lower.split(|c: char| !c.is_ascii_alphabetic()).any(|w| w.starts_with(name))
-        });
-        let joined = prose.iter().map(|l| l.text.trim().to_lowercase()).collect::<Vec<_>>().join(" ");
-        verb || joined.contains(&format!("{name} of `"))
-    })
+    let verb = prose.iter().any(|l| {
+        let lower = l.text.to_lowercase();
+        lower.contains("operand") && lower.split(|c: char| !c.is_ascii_alphabetic()).any(|w| w.starts_with(name))
+    });
+    verb || joined.to_lowercase().contains(&format!("{name} of `"))
 }
+
+/// The words after a call's code span that define it.
+const DEFINING: [&str; 3] = [" is ", " returns ", " gives "];
 
 /// The Syntax's set a helper's name spells (`BoolOp` for `.BoolOp`) and a
 /// form the Syntax writes without it, where it has one.
@@ -237,6 +261,75 @@ fn placeholder_left_out(section: &Section, name: &str) -> Option<String> {
     let templates = lines.iter().filter(|l| l.contains(' ') && !l.contains('=') && !l.starts_with('.'));
     let without = templates.clone().find(|l| !l.split_whitespace().next().unwrap_or_default().contains(&set));
     (defined && templates.count() > 0).then_some(without.map(|l| l.to_string())).flatten()
+}
+
+/// The fix of a call the table has a definition for: its sentence, ending
+/// the Description's first paragraph.
+fn defined_by_sentence(section: &Section, call: &Call, table: &HelperTable) -> Vec<Repair> {
+    let Some(d) = table.definition.iter().find(|d| d.name == call.name) else { return Vec::new() };
+    let operand = call.fragment.strip_prefix(&format!("{}(", call.name)).and_then(|a| a.strip_suffix(')'));
+    let Some(operand) = operand.filter(|o| o.chars().all(is_ident_char)) else { return Vec::new() };
+    let sentence = d.sentence.replace("{call}", &call.fragment).replace("{0}", operand);
+    super::ending_description(section, &sentence).into_iter().collect()
+}
+
+/// The C operator of each value of a Boolean set (`.BoolOp = { and, or,
+/// xor }`).
+const BOOLEAN_OPERATORS: [(&str, &str); 3] = [("and", "&"), ("or", "|"), ("xor", "^")];
+
+/// The fix of a Boolean set called as a function (`BoolOp(t, c)`) that some
+/// forms lack: each call of two operands written out as the choice of its
+/// set's values, each value its C operator (as in the seeds' fix of set and
+/// setp), and the first operand where the form has none of them, as it has
+/// no `c`. None where a value of the set is no Boolean operator.
+fn set_written_out(section: &Section, name: &str) -> Vec<Repair> {
+    let Some(syntax) = section.block(BlockKind::Syntax) else { return Vec::new() };
+    let set = format!(".{name}");
+    let text: String = syntax.code().map(|l| l.text.trim()).collect::<Vec<_>>().join(" ");
+    let Some(values) = text
+        .split_once(&format!("{set} = {{"))
+        .or_else(|| text.split_once(&format!("{set}={{")))
+        .and_then(|(_, rest)| rest.split_once('}'))
+        .map(|(list, _)| list.split(',').map(|v| v.trim().trim_start_matches('.')).collect::<Vec<_>>())
+    else {
+        return Vec::new();
+    };
+    let Some(ops) = values
+        .iter()
+        .map(|v| BOOLEAN_OPERATORS.iter().find(|(n, _)| n == v).map(|(n, op)| (*n, *op)))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return Vec::new();
+    };
+    let Some(b) = section.block(BlockKind::Semantics) else { return Vec::new() };
+    let mut out = Vec::new();
+    for l in b.code() {
+        let mut new = l.text.clone();
+        for (call_name, _, call) in calls_in(code_of(&l.text)) {
+            let args = call.strip_prefix(&format!("{name}(")).and_then(|a| a.strip_suffix(')'));
+            let Some((x, y)) = args.filter(|_| call_name == name).and_then(split_two) else { continue };
+            let choices: String = ops.iter().map(|(v, op)| format!("({set} == .{v}) ? ({x} {op} {y}) : ")).collect();
+            new = new.replacen(&call, &format!("({choices}{x})"), 1);
+        }
+        if new != l.text {
+            out.push(Repair { line: l.number, old: l.text.trim().to_string(), new: new.trim().to_string() });
+        }
+    }
+    out
+}
+
+/// A call's two operands, split at the comma outside brackets.
+fn split_two(args: &str) -> Option<(String, String)> {
+    let mut depth = 0i32;
+    for (i, c) in args.char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            ',' if depth == 0 => return Some((args[..i].trim().to_string(), args[i + 1..].trim().to_string())),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Every helper call of the Semantics blocks, one per section and name (the
@@ -331,12 +424,17 @@ fn finding(call: &Call, section: &Section, table: &HelperTable) -> Finding {
         witness: None,
         more_witnesses: Vec::new(),
         also_quotes: Vec::new(),
-        // The call renamed to the function the text defines.
-        repairs: call
-            .near
-            .iter()
-            .map(|near| Repair { line: call.line, old: call.name.clone(), new: near.clone() })
-            .collect(),
+        repairs: match placeholder_left_out(section, &call.name) {
+            // The set's calls written out, each value its operator.
+            Some(_) => set_written_out(section, &call.name),
+            None if call.near.is_none() => defined_by_sentence(section, call, table),
+            // The call renamed to the function the text defines.
+            None => call
+                .near
+                .iter()
+                .map(|near| Repair { line: call.line, old: call.name.clone(), new: near.clone() })
+                .collect(),
+        },
     }
 }
 
@@ -529,6 +627,34 @@ mod tests {
                  `.BoolOp`: what the call gives there is stated nowhere"
             ]
         );
+        // The set's call written out, each value its operator, and the first
+        // operand for the forms without it.
+        let fix: Vec<&str> = found[1].repairs.iter().map(|r| r.new.as_str()).collect();
+        assert_eq!(
+            fix,
+            ["d = isS16(d) ? ((.BoolOp == .and) ? (t & c) : (.BoolOp == .or) ? (t | c) : (.BoolOp == .xor) ? (t ^ c) \
+              : t) : 0;"]
+        );
+    }
+
+    #[test]
+    fn a_helper_the_table_defines_gets_its_sentence_and_the_sentence_defines_it() {
+        let text = |extra: &str| {
+            format!(
+                "#### 9.7.3.11. Floating-Point Instructions: `min`\n\n`min`\n\nSyntax\n\n```\nmin.f32 d, a, b;\n\
+                 min.f32 d, a, b, c;\n```\n\nDescription\n\nStore the minimum in `d`.{extra}\n\nSemantics\n\n\
+                 ```\nif (isPresent(c)) {{\n    d = c;\n}}\n```\n"
+            )
+        };
+        let doc = Document { sections: super::super::document::parse_any("f.md", text("").as_bytes()).unwrap() };
+        let found = check(&doc, &TABLE).findings;
+        assert_eq!(found.len(), 1, "{found:?}");
+        let r = &found[0].repairs[0];
+        let sentence = "`isPresent(c)` is true for the forms that write operand `c`, and false for the others.";
+        assert_eq!(r.new, format!("Store the minimum in `d`. {sentence}"));
+        let fixed = text(&format!(" {sentence}"));
+        let doc = Document { sections: super::super::document::parse_any("f.md", fixed.as_bytes()).unwrap() };
+        assert!(check(&doc, &TABLE).findings.is_empty());
     }
 
     /// A call of a name the text defines shortened is found with the

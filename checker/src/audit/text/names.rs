@@ -413,6 +413,16 @@ fn typed_by_qualifier(text: &str) -> Vec<String> {
     out
 }
 
+/// The operands a line types as predicates: `` Operand `c` has type
+/// `.pred` `` (a line that gives no other type), `` `c` is a predicate``.
+pub(super) fn predicates_typed(text: &str) -> Vec<String> {
+    let by_phrase = typed_by_phrase(text).into_iter().filter(|(_, ty)| *ty == OperandType::Pred).map(|(n, _)| n);
+    let qualifiers = text.split('`').skip(1).step_by(2).filter(|q| q.starts_with('.'));
+    let only_pred = qualifiers.clone().count() > 0 && qualifiers.clone().all(|q| q == ".pred");
+    let by_qualifier = if only_pred { typed_by_qualifier(text) } else { Vec::new() };
+    by_phrase.chain(by_qualifier).collect()
+}
+
 /// The operands a sentence calls a predicate or gives a width in a noun
 /// phrase, shapes the operands pass does not read: `` `c` is a
 /// predicate``, ``the predicate result `p` ``, ``8-bit value specified by
@@ -647,6 +657,8 @@ struct FirstUses<'a> {
     register: Option<&'a Unit>,
     /// The first example at each width, in the order met.
     widths: Vec<(u32, &'a Unit)>,
+    /// Every example that uses the name, with how.
+    all: Vec<(&'a Unit, RegisterKind)>,
 }
 
 /// Every name a section's examples use as registers of two kinds: as a
@@ -678,6 +690,7 @@ fn register_kinds(doc: &Document, all: &[Unit]) -> Vec<Finding> {
                     }
                 };
                 let first = &mut uses[i].1;
+                first.all.push((u, kind));
                 match kind {
                     RegisterKind::Predicate => {
                         first.predicate.get_or_insert(u);
@@ -691,48 +704,119 @@ fn register_kinds(doc: &Document, all: &[Unit]) -> Vec<Finding> {
                 }
             }
         }
-        for (name, first) in uses {
+        let taken: Vec<&str> = uses.iter().map(|(n, _)| n.as_str()).collect();
+        let mut found = Vec::new();
+        for (name, first) in &uses {
             let lower = name.to_ascii_lowercase();
             if let (Some(p), Some(r)) = (first.predicate, first.register) {
-                out.push(Finding::of_text(
-                    format!("text-names-{}-predicate-register-{lower}", section.number),
-                    section.number.clone(),
-                    FindingKind::Name,
-                    r.text.clone(),
-                    format!(
-                        "the examples use `{name}` as a predicate in `{}` and as a register in `{}`",
-                        p.text, r.text
-                    ),
-                    vec![
+                let data = |k: RegisterKind| matches!(k, RegisterKind::Data(_));
+                let width = first.all.iter().find_map(|(_, k)| match k {
+                    RegisterKind::Data(w) => *w,
+                    RegisterKind::Predicate => None,
+                });
+                let fresh = fresh_name(name, width, &taken);
+                found.push((
+                    renamed(&first.all, name, &fresh, data),
+                    Finding::of_text(
+                        format!("text-names-{}-predicate-register-{lower}", section.number),
+                        section.number.clone(),
+                        FindingKind::Name,
+                        r.text.clone(),
                         format!(
-                            "{}:{}: `{name}` a predicate; {}:{}: `{name}` a register",
-                            p.file, p.line, r.file, r.line
+                            "the examples use `{name}` as a predicate in `{}` and as a register in `{}`",
+                            p.text, r.text
                         ),
-                        ONE_PROGRAM.to_string(),
-                    ],
+                        vec![
+                            format!(
+                                "{}:{}: `{name}` a predicate; {}:{}: `{name}` a register",
+                                p.file, p.line, r.file, r.line
+                            ),
+                            ONE_PROGRAM.to_string(),
+                        ],
+                    ),
                 ));
             }
             if let [(w0, u0), (w1, u1), ..] = first.widths[..] {
-                out.push(Finding::of_text(
-                    format!("text-names-{}-register-widths-{lower}", section.number),
-                    section.number.clone(),
-                    FindingKind::Name,
-                    u1.text.clone(),
-                    format!(
-                        "the examples use `{name}` as a {w0}-bit register in `{}` and as a {w1}-bit one in `{}`",
-                        u0.text, u1.text
-                    ),
-                    vec![
+                let other = |k: RegisterKind| matches!(k, RegisterKind::Data(Some(w)) if w != w0);
+                let fresh = fresh_name(name, Some(w1), &taken);
+                found.push((
+                    renamed(&first.all, name, &fresh, other),
+                    Finding::of_text(
+                        format!("text-names-{}-register-widths-{lower}", section.number),
+                        section.number.clone(),
+                        FindingKind::Name,
+                        u1.text.clone(),
                         format!(
-                            "{}:{}: `{name}` {w0} bits; {}:{}: `{name}` {w1} bits",
-                            u0.file, u0.line, u1.file, u1.line
+                            "the examples use `{name}` as a {w0}-bit register in `{}` and as a {w1}-bit one in `{}`",
+                            u0.text, u1.text
                         ),
-                        ONE_PROGRAM.to_string(),
-                    ],
+                        vec![
+                            format!(
+                                "{}:{}: `{name}` {w0} bits; {}:{}: `{name}` {w1} bits",
+                                u0.file, u0.line, u1.file, u1.line
+                            ),
+                            ONE_PROGRAM.to_string(),
+                        ],
+                    ),
                 ));
             }
         }
+        for (repairs, mut f) in found {
+            f.repairs = repairs;
+            out.push(f);
+        }
     }
+    out
+}
+
+/// A name for the second kind of a name the examples use two ways: the
+/// name with the register's width (`xi` → `xi64`), else with `r`, and a
+/// number after it where the examples use that too.
+fn fresh_name(name: &str, width: Option<u32>, taken: &[&str]) -> String {
+    let sep = if name.ends_with(|c: char| c.is_ascii_digit()) { "_" } else { "" };
+    let base = width.map_or(format!("{name}{sep}r"), |w| format!("{name}{sep}{w}"));
+    let free = |n: &String| !taken.contains(&n.as_str());
+    std::iter::once(base.clone()).chain((2..).map(|i| format!("{base}_{i}"))).find(free).unwrap_or(base)
+}
+
+/// The fix of a name used two ways: on every example that uses it in the
+/// way `chosen` picks, the name renamed in the operands (never in the
+/// mnemonic or the guard).
+fn renamed(
+    all: &[(&Unit, RegisterKind)],
+    name: &str,
+    fresh: &str,
+    chosen: impl Fn(RegisterKind) -> bool,
+) -> Vec<Repair> {
+    let mut out: Vec<Repair> = Vec::new();
+    for (u, _) in all.iter().filter(|(_, k)| chosen(*k)) {
+        if out.iter().any(|r| r.line == u.line) {
+            continue;
+        }
+        let code = crate::ptx::parse::without_guard(u.text.trim().trim_end_matches(';').trim());
+        let Some((_, operands)) = code.split_once(char::is_whitespace) else { continue };
+        let operands = operands.trim();
+        let new = rename_word(operands, name, fresh);
+        if new != operands {
+            out.push(Repair { line: u.line, old: operands.to_string(), new });
+        }
+    }
+    out
+}
+
+/// `text` with every whole word `name` (letters, digits, `_`) written `to`.
+fn rename_word(text: &str, name: &str, to: &str) -> String {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find(|c: char| word(c)) {
+        out.push_str(&rest[..start]);
+        rest = &rest[start..];
+        let end = rest.find(|c: char| !word(c)).unwrap_or(rest.len());
+        out.push_str(if &rest[..end] == name { to } else { &rest[..end] });
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
     out
 }
 
@@ -1030,6 +1114,8 @@ mod tests {
             "the examples use `p` as a predicate in `@p dp4a.u32.u32 d, a, b, c;` and as a register in \
              `dp4a.u32.u32 r, p, q, r;`"
         );
+        let fix: Vec<(&str, &str)> = found[0].repairs.iter().map(|r| (r.old.as_str(), r.new.as_str())).collect();
+        assert_eq!(fix, [("r, p, q, r", "r, p32, q, r")]);
         // A guard and a piped predicate destination are one kind; a
         // constant and the sink are no register.
         let consistent = section(syntax, "dp4a.u32.u32 d|p, a, b, c;\n@!p dp4a.u32.u32 _, a, 1, c;");
@@ -1052,6 +1138,9 @@ mod tests {
             "the examples use `d` as a 32-bit register in `dp4a.u32.u32 d, a, b, c;` and as a 16-bit one in \
              `add.u16 d, x, y;`"
         );
+        // The fix renames the 16-bit uses, in their operands only.
+        let fix: Vec<(&str, &str)> = found[0].repairs.iter().map(|r| (r.old.as_str(), r.new.as_str())).collect();
+        assert_eq!(fix, [("d, x, y", "d16, x, y"), ("d, y, x", "d16, y, x")]);
         // The same width throughout, and an instruction whose registers may
         // be wider than its type, are no finding.
         let consistent = section(syntax, "dp4a.u32.u32 d, a, b, c;\nadd.u32 d, a, b;\nld.global.u16 d, [a];");

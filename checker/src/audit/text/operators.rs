@@ -72,7 +72,19 @@ fn floating_sources(section: &Section) -> BTreeSet<String> {
     if !all_floating {
         return BTreeSet::new();
     }
-    forms.iter().flat_map(|t| t.operands.iter().skip(1).flatten().cloned()).collect()
+    // An operand a sentence types as a predicate (`Operand `c` has type
+    // `.pred``) holds a bit, not a floating-point value.
+    let predicates: BTreeSet<String> = [BlockKind::Description, BlockKind::Notes]
+        .iter()
+        .filter_map(|k| section.block(*k))
+        .flat_map(|b| b.lines.iter().filter(|l| !l.code))
+        .flat_map(|l| super::names::predicates_typed(&l.text))
+        .collect();
+    forms
+        .iter()
+        .flat_map(|t| t.operands.iter().skip(1).flatten().cloned())
+        .filter(|o| !predicates.contains(o))
+        .collect()
 }
 
 /// Whether `e` is a floating-point value: one of `floating`, an element
@@ -268,6 +280,19 @@ mod tests {
         assert_eq!(found[1].repairs.first().unwrap().new, "pow(2, fA[0])");
         assert_eq!(found[0].summary, found[1].summary, "one defect, many places");
         assert_eq!(found[1].id, "text-operator-9.7.3.21-xor-2");
+    }
+
+    #[test]
+    fn a_source_typed_as_a_predicate_holds_no_floating_point_value() {
+        let setp = |description: &str| {
+            format!(
+                "#### 9.7.7.2. setp\n\nSyntax\n\n```\nsetp.CmpOp.BoolOp.f16 p, a, b, c;\n```\n\n\
+                 Description\n\n{description}\n\nSemantics\n\n```\np = t & c;\nq = a & c;\n```\n"
+            )
+        };
+        let fragments = |d: &str| check(&doc(&setp(d))).into_iter().map(|f| f.fragment).collect::<Vec<_>>();
+        assert_eq!(fragments("Compare."), ["t & c", "a & c"]);
+        assert_eq!(fragments("Operand `c` has type `.pred`."), ["a & c"]);
     }
 
     /// The same block of an integer instruction is C.

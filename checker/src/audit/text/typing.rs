@@ -217,7 +217,7 @@ fn two_types(s: &Section, g: &Grammar) -> Option<Finding> {
     } else {
         format!(" (of its operands, a sentence types only {})", list(&typed))
     };
-    Some(Finding::of_text(
+    let mut f = Finding::of_text(
         format!("text-typing-{}", s.number),
         s.number.clone(),
         FindingKind::Ambiguity,
@@ -236,7 +236,21 @@ fn two_types(s: &Section, g: &Grammar) -> Option<Finding> {
             list(&open),
             if open.len() == 1 { "it" } else { "them" }
         )],
-    ))
+    );
+    // The fix: where a sentence converts the typed operands into a type of
+    // the line (`from .atype into .f32`), the operation is of that type,
+    // and the others are its operands: a sentence gives them that type.
+    let line_types: Vec<&str> = line.split_whitespace().next().unwrap_or("").split('.').skip(1).collect();
+    let target = said.iter().find_map(|x| {
+        let (_, after) = x.split_once("into `.")?;
+        let ty = after.split('`').next()?;
+        line_types.contains(&ty).then(|| ty.to_string())
+    });
+    if let Some(ty) = target.filter(|_| !typed.is_empty()) {
+        f.repairs =
+            super::ending_description(s, &format!("{} type `.{ty}`.", operands_have(&open))).into_iter().collect();
+    }
+    Some(f)
 }
 
 /// A one-type line's operands no sentence types, where the section or its
@@ -353,9 +367,15 @@ mod tests {
             "the Syntax line `add{.rnd}.f32.atype d, a, c;` writes two types, and no sentence says which types `d` \
              and `c` have (of its operands, a sentence types only `a`)"
         );
+        // The fix: the others take the type `a` is converted into.
+        let fixed = &f[0].repairs[0].new;
+        assert!(fixed.ends_with("The result goes to `d`. Operands `d` and `c` have type `.f32`."), "{fixed}");
+        assert!(found(syntax, fixed).is_empty());
         let set = "set.CmpOp.dtype.stype d, a, b, {!}c;\n.dtype = { .u32 };\n.stype = { .f16 };";
         let f = found(set, "Operand `c` has type `.pred`.");
         assert!(f[0].summary.contains("which types `d`, `a` and `b` have"), "{}", f[0].summary);
+        // No conversion names the operation's type: no fix.
+        assert!(f[0].repairs.is_empty());
     }
 
     /// A chapter of sections, each a one-type Syntax line and a

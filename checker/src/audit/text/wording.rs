@@ -278,9 +278,21 @@ pub fn spelling(doc: &Document, dict: &HashSet<String>) -> Vec<Finding> {
             .position(|w| w.contains(word.as_str()))
             .map(|i| context[i..(i + 2).min(context.len())].join(" "))
             .unwrap_or_else(|| word.clone());
-        let other = other_spelling(&word, &doc_words);
-        let nearest = if other.is_none() { nearest_word(&word, dict) } else { None };
+        let near = near_words(&word, dict);
+        let written = near.iter().filter(|w| doc_words.contains(*w)).cloned().collect::<Vec<_>>();
+        let other = other_spelling(&word, &doc_words).or_else(|| match written.as_slice() {
+            [one] if near.len() > 1 => Some(one.clone()),
+            _ => None,
+        });
+        let nearest = match near.as_slice() {
+            [one] if other.is_none() => Some(one.clone()),
+            _ => None,
+        };
         let elsewhere = match (&other, &nearest) {
+            (Some(w), _) if near.len() > 1 && near.contains(w) => format!(
+                "; of the dictionary words a letter away ({}), the document writes `{w}` elsewhere",
+                near.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ")
+            ),
             (Some(w), _) => format!("; the document writes `{w}` elsewhere"),
             (None, Some(w)) => format!("; the one dictionary word a letter away is `{w}`"),
             (None, None) => String::new(),
@@ -300,23 +312,27 @@ pub fn spelling(doc: &Document, dict: &HashSet<String>) -> Vec<Finding> {
     out
 }
 
-/// The one word of the dictionary a letter away from a misspelling of
-/// five letters or more (`determined` for `determinted`), with its first
-/// letter; none where two are (`monitor` and `moniker` for `moniter`).
-fn nearest_word(word: &str, dict: &HashSet<String>) -> Option<String> {
+/// The words of the dictionary a letter away from a misspelling of five
+/// letters or more, with its first letter, in order (`determined` for
+/// `determinted`; `moniker` and `monitor` for `moniter`).
+fn near_words(word: &str, dict: &HashSet<String>) -> Vec<String> {
     let lower = word.to_lowercase();
-    let first = lower.chars().next()?;
+    let Some(first) = lower.chars().next() else { return Vec::new() };
     if lower.chars().count() < 5 {
-        return None;
+        return Vec::new();
     }
-    let mut near = dict.iter().filter(|w| {
-        w.starts_with(first)
-            && w.len().abs_diff(lower.len()) <= 1
-            && w.chars().all(|c| c.is_ascii_lowercase())
-            && super::directives::distance(w, &lower) == 1
-    });
-    let one = near.next()?;
-    near.next().is_none().then(|| one.clone())
+    let mut near: Vec<String> = dict
+        .iter()
+        .filter(|w| {
+            w.starts_with(first)
+                && w.len().abs_diff(lower.len()) <= 1
+                && w.chars().all(|c| c.is_ascii_lowercase())
+                && super::directives::distance(w, &lower) == 1
+        })
+        .cloned()
+        .collect();
+    near.sort();
+    near
 }
 
 /// Labels and headings against their content, and each group's list of
@@ -351,6 +367,13 @@ pub fn structure(doc: &Document) -> Vec<Finding> {
     out
 }
 
+/// A paragraph of one word without a stop: a heading within a block
+/// (`Errata` under `PTX ISA Notes`).
+fn is_sub_label(text: &str) -> bool {
+    let t = text.trim();
+    !t.is_empty() && !t.contains(char::is_whitespace) && t.chars().all(|c| c.is_alphabetic())
+}
+
 fn label_content(s: &Section, b: &Block) -> Vec<Finding> {
     let Some(rule) = STRUCTURE.labels.iter().find(|r| r.block == b.kind) else { return Vec::new() };
     let at = Line { number: b.line, text: b.label.clone(), code: false };
@@ -359,8 +382,8 @@ fn label_content(s: &Section, b: &Block) -> Vec<Finding> {
     let code: Vec<&Line> = b.code().filter(|l| !l.text.trim().is_empty()).collect();
     // A rule stated in words with its code in spans (9.7.12.2's Semantics:
     // "If `{!}p` then instruction") holds code all the same.
-    let spans = b.lines.iter().any(|l| !l.code && l.text.matches('`').count() >= 2);
-    if rule.content == Content::Code && code.is_empty() && !spans {
+    let spanned = b.lines.iter().any(|l| !l.code && l.text.matches('`').count() >= 2);
+    if rule.content == Content::Code && code.is_empty() && !spanned {
         out.push(finding(
             format!("text-label-{}-{key}", s.number),
             s,
@@ -377,8 +400,17 @@ fn label_content(s: &Section, b: &Block) -> Vec<Finding> {
             // A lead-in (`Supported on following architectures:`) is read
             // with the list it introduces.
             let mut text = said(p);
-            if text.trim_end().ends_with(':') {
+            // So is a heading of a word within the block (`Errata`).
+            if text.trim_end().ends_with(':') || is_sub_label(&text) {
                 text += &paragraphs.get(i + 1).map(said).unwrap_or_default();
+            }
+            // A paragraph that speaks of an instruction form the paragraph
+            // before it names (`mad.f64`, whose rounding modifier that one
+            // dates) goes on with what that one says.
+            let before = i.checked_sub(1).map(|k| said(&paragraphs[k])).unwrap_or_default();
+            let dated = rule.mentions.iter().any(|m| before.contains(&m.to_lowercase()));
+            if dated && spans(&text).iter().any(|c| c.contains('.') && spans(&before).contains(c)) {
+                continue;
             }
             if !rule.mentions.iter().any(|m| text.contains(&m.to_lowercase())) {
                 out.push(finding(
@@ -581,6 +613,24 @@ pub fn in_group_list(doc: &Document, unit: &super::units::Unit) -> bool {
     }
 }
 
+/// The fix of a list that leaves out an instruction: an item for it, written
+/// as the item of the instruction its section follows (`* \`bra\`` then
+/// `* \`brx.idx\``), or before the first item where it is the first. As
+/// (line, the item's text, the text with the new item).
+fn missing_item(items: &[(&Line, String)], defined: &[&str], name: &str) -> Option<(usize, String, String)> {
+    let at = defined.iter().position(|d| d == &name)?;
+    let item = |n: &str| items.iter().find(|(_, i)| i == n).filter(|(l, _)| l.text.matches('`').count() == 2);
+    let before = defined[..at].iter().rev().find_map(|d| item(d).map(|i| (i, d)));
+    let (((line, _), listed), after) = match before {
+        Some((i, d)) => ((i, *d), true),
+        None => (defined[at + 1..].iter().find_map(|d| item(d).map(|i| (i, *d)))?, false),
+    };
+    let old = line.text.trim().to_string();
+    let added = old.replacen(&format!("`{listed}`"), &format!("`{name}`"), 1);
+    let new = if after { format!("{old}\n{added}") } else { format!("{added}\n{old}") };
+    Some((line.number, old, new))
+}
+
 /// A group's introduction: the list of its instructions against its
 /// subsections, and the sentence before the list against the group's
 /// title.
@@ -607,14 +657,18 @@ fn introduction(doc: &Document, s: &Section) -> Vec<Finding> {
         // `rcp.approx.ftz.f64`, of `rcp`) is listed with it.
         let form_of = |n: &&str| name.strip_prefix(*n).is_some_and(|rest| rest.starts_with('.'));
         if !listed.contains(name) && !listed.iter().any(form_of) {
-            out.push(finding(
+            let f = finding(
                 format!("text-list-{}-missing-{name}", s.number),
                 s,
                 FindingKind::Structure,
                 format!("`{name}`"),
                 format!("section {} defines `{name}`, its list of instructions does not name it", s.number),
                 first,
-            ));
+            );
+            out.push(match missing_item(&items, &defined, name) {
+                Some((line, old, new)) => repaired(f, line, &old, &new),
+                None => f,
+            });
         }
     }
     for (l, name) in &items {
@@ -769,6 +823,37 @@ fn unbalanced(text: &str) -> Option<char> {
     stack.pop()
 }
 
+/// The fix of a block that leaves one `{` open to its end (a function's
+/// body cut short with `...`): a line after the last that closes it,
+/// indented as the line that opens it. As (the last line, its text, the
+/// text with the new line). None where any other bracket does not pair.
+fn closed_at_end(code: &[&Line]) -> Option<(usize, String, String)> {
+    let mut open: Vec<(char, usize)> = Vec::new();
+    for (i, l) in code.iter().enumerate() {
+        for c in l.text.split("//").next().unwrap_or("").chars() {
+            match c {
+                '(' | '[' | '{' => open.push((c, i)),
+                ')' | ']' | '}' => {
+                    let want = match c {
+                        ')' => '(',
+                        ']' => '[',
+                        _ => '{',
+                    };
+                    if open.pop().map(|(o, _)| o) != Some(want) {
+                        return None;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let [('{', at)] = open[..] else { return None };
+    let indent: String = code[at].text.chars().take_while(|c| c.is_whitespace()).collect();
+    let last = code.last()?;
+    let old = last.text.trim_end().to_string();
+    Some((last.number, old.clone(), format!("{old}\n{indent}}}")))
+}
+
 /// A line of a Syntax block in words: two plain words in a row
 /// (`.asel defaults to .h10`), which no template writes.
 fn is_note(text: &str) -> bool {
@@ -849,14 +934,18 @@ pub fn code(doc: &Document) -> Vec<Finding> {
                 let text: String =
                     code.iter().map(|l| l.text.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
                 if let Some(c) = unbalanced(&text) {
-                    out.push(finding(
+                    let f = finding(
                         format!("text-code-{}-{}-brackets", s.number, b.kind.key()),
                         s,
                         FindingKind::MalformedCode,
                         c.to_string(),
                         format!("the code of the {} block has an unmatched `{c}`", b.kind.label()),
                         code[0],
-                    ));
+                    );
+                    out.push(match closed_at_end(&code) {
+                        Some((line, old, new)) => repaired(f, line, &old, &new),
+                        None => f,
+                    });
                 }
             }
         }
@@ -1063,6 +1152,44 @@ mod tests {
         assert_eq!(ids, ["text-code-9.7.12.4-examples-terminator-9"]);
     }
 
+    #[test]
+    fn a_paragraph_under_the_version_notes_names_a_version_or_goes_on_with_one_that_does() {
+        let notes = |paragraphs: &str| {
+            let text = format!(
+                "#### 9.7.3.7. Floating-Point Instructions: `mad`\n\n`mad`\n\nPTX ISA Notes\n\n{paragraphs}\n\n\
+                 Target ISA Notes\n\nAll targets.\n"
+            );
+            let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+            let found = super::structure(&doc);
+            found.into_iter().filter(|f| f.id.contains("ptx-isa-notes")).map(|f| f.fragment).collect::<Vec<_>>()
+        };
+        // A paragraph on the form the one before dates, and a heading of
+        // one word over a paragraph that names a version, are read with them.
+        let kept = "In PTX ISA versions 1.4 and later, a rounding modifier is required for `mad.f64`.\n\n\
+                    Legacy `mad.f64` instructions map to `mad.rn.f64`.\n\nErrata\n\n\
+                    For PTX ISA version 3.1, ptxas warns.";
+        assert!(notes(kept).is_empty(), "{:?}", notes(kept));
+        // A paragraph that names no version and goes on with none is found.
+        let stray = "Introduced in PTX ISA version 1.0.\n\nLegacy `mad.f64` instructions map to `mad.rn.f64`.";
+        assert_eq!(notes(stray), ["Legacy `mad.f64` instructions map to `mad.rn.f64`."]);
+    }
+
+    #[test]
+    fn a_body_left_open_at_the_end_is_closed_by_its_fix() {
+        let text = "#### 9.7.12.5. Control Flow Instructions: `call`\n\n`call`\n\nExamples\n\n```\n\
+                    .func dispatch (.reg .u32 fptr)\n  {\n      call %fptr, (x, y), Fproto;\n...\n```\n";
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        let found: Vec<_> = super::code(&doc).into_iter().filter(|f| f.id.ends_with("brackets")).collect();
+        assert_eq!(found.len(), 1);
+        let fix: Vec<(&str, &str)> = found[0].repairs.iter().map(|r| (r.old.as_str(), r.new.as_str())).collect();
+        assert_eq!(fix, [("...", "...\n  }")]);
+        // A `}` with no `{` is no body cut short: no fix.
+        let text = text.replace("  {\n", "  }\n");
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        let found: Vec<_> = super::code(&doc).into_iter().filter(|f| f.id.ends_with("brackets")).collect();
+        assert!(found[0].repairs.is_empty());
+    }
+
     /// The words each spelling finding names, with its section.
     fn misspelled(descriptions: &[&str]) -> Vec<(String, String)> {
         let dict: HashSet<String> = [
@@ -1098,9 +1225,13 @@ mod tests {
             + &section("9.7.12.2", "brx.idx")
             + &section("9.7.12.3", "call");
         let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
-        let ids: Vec<String> =
-            super::structure(&doc).into_iter().map(|f| f.id).filter(|i| i.starts_with("text-list")).collect();
+        let found: Vec<crate::audit::finding::Finding> =
+            super::structure(&doc).into_iter().filter(|f| f.id.starts_with("text-list")).collect();
+        let ids: Vec<&str> = found.iter().map(|f| f.id.as_str()).collect();
         assert_eq!(ids, ["text-list-9.7.12-missing-brx.idx"]);
+        // The fix adds its item after the item of the section before it.
+        let fix: Vec<(&str, &str)> = found[0].repairs.iter().map(|r| (r.old.as_str(), r.new.as_str())).collect();
+        assert_eq!(fix, [("* `bra`", "* `bra`\n* `brx.idx`")]);
     }
 
     #[test]
@@ -1128,9 +1259,24 @@ mod tests {
     #[test]
     fn a_misspelling_a_letter_from_one_word_names_it() {
         let dict: HashSet<String> = ["determined", "monitor", "moniker"].iter().map(|w| w.to_string()).collect();
-        assert_eq!(super::nearest_word("determinted", &dict).as_deref(), Some("determined"));
-        assert_eq!(super::nearest_word("moniter", &dict), None);
-        assert_eq!(super::nearest_word("Determinted", &dict).as_deref(), Some("determined"));
+        assert_eq!(super::near_words("determinted", &dict), ["determined"]);
+        assert_eq!(super::near_words("moniter", &dict), ["moniker", "monitor"]);
+        assert_eq!(super::near_words("Determinted", &dict), ["determined"]);
+        // Of two, the one the document writes elsewhere is its spelling,
+        // and the fix writes it.
+        let d = doc(&["the moniter is", "the monitor is"]);
+        let dict: HashSet<String> = ["the", "is", "monitor", "moniker", "integer", "arithmetic", "instructions"]
+            .iter()
+            .map(|w| w.to_string())
+            .collect();
+        let found = spelling(&d, &dict);
+        assert_eq!(
+            found[0].summary,
+            "`moniter` is in neither the dictionary nor the PTX glossary; of the dictionary words a letter away \
+             (`moniker`, `monitor`), the document writes `monitor` elsewhere"
+        );
+        let fix: Vec<(&str, &str)> = found[0].repairs.iter().map(|r| (r.old.as_str(), r.new.as_str())).collect();
+        assert_eq!(fix, [("moniter", "monitor")]);
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! zero and are not asked about.
 
 use super::document::{BlockKind, Document, Line, Section};
-use crate::audit::finding::{Finding, FindingKind};
+use crate::audit::finding::{Finding, FindingKind, Repair};
 
 /// The floating-point types and the bits of their -0.0 and +0.0.
 const ZEROS: [(&str, &str, &str); 7] = [
@@ -73,7 +73,7 @@ fn section(s: &Section) -> Vec<Finding> {
     };
     let said = |l: &Line| l.text.trim().trim_start_matches(':').trim().to_string();
     let text = said(line);
-    vec![Finding::of_text(
+    let mut f = Finding::of_text(
         format!("text-zero-{}", s.number),
         s.number.clone(),
         FindingKind::Ambiguity,
@@ -91,9 +91,23 @@ fn section(s: &Section) -> Vec<Finding> {
                  +0.0. No sentence of section {} speaks of -0.0.",
                 s.number
             )])
+            .chain([PROPOSED.to_string()])
             .collect(),
-    )]
+    );
+    // The fix: a sentence after the clamp's, where its line ends the sentence.
+    let old = line.text.trim_end();
+    if old.ends_with('.') {
+        f.repairs = vec![Repair { line: line.number, old: old.to_string(), new: format!("{old} {STATED}") }];
+    }
+    vec![f]
 }
+
+/// The sentence the fix adds: one of the two readings, stated.
+const STATED: &str = "A clamp makes a -0.0 result +0.0.";
+
+/// What the fix is and is not.
+const PROPOSED: &str = "The proposed edit states one reading, that a clamp makes -0.0 +0.0; a sentence that keeps \
+                        -0.0 serves as well. Which one the hardware follows is the vendor's to say.";
 
 /// Every section that clamps a floating-point result at zero and leaves
 /// the sign of a zero result open.
@@ -124,6 +138,12 @@ mod tests {
         // The types the sentence names come before the Syntax's.
         let relu = found("fma.relu.type d, a, b, c;", "`fma.relu.{f16, bf16}` clamps the result to 0 if negative.");
         assert!(relu[0].summary.ends_with("(`.f16`: 0x8000 or 0x0000)"), "{}", relu[0].summary);
+        // The fix states one reading after the clamp's sentence, and the
+        // pass reads the sentence as speaking of -0.0.
+        let r = &f[0].repairs[0];
+        assert_eq!(r.new, format!("{} A clamp makes a -0.0 result +0.0.", r.old));
+        assert!(found("add{.sat}.f32 d, a, b;", &r.new).is_empty());
+        assert!(f[0].detail.iter().any(|d| d.contains("the vendor's to say")));
     }
 
     #[test]
