@@ -79,7 +79,13 @@ pub struct Relation {
 /// collapsed, each without its `;`.
 pub(super) fn statements(section: &Section) -> Vec<String> {
     let Some(block) = section.block(BlockKind::Syntax) else { return Vec::new() };
-    let code: Vec<&str> = block.code().map(|l| l.text.split("//").next().unwrap_or("")).collect();
+    // A set written without its `;` (`.atype = { .f16, .f16x2}`) ends at the
+    // line that closes its braces.
+    let code: Vec<String> = block
+        .code()
+        .map(|l| l.text.split("//").next().unwrap_or(""))
+        .map(|t| if t.trim_end().ends_with('}') { format!("{t};") } else { t.to_string() })
+        .collect();
     let joined = code.join(" ");
     joined.split(';').map(|s| s.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|s| !s.is_empty()).collect()
 }
@@ -954,13 +960,25 @@ fn foreign_placeholders(doc: &Document, all: &[Unit]) -> Vec<Finding> {
                     // else it becomes the section's own name of its kind.
                     let without = span.replacen(&word, "", 1);
                     let typed = without.split('.').skip(1).any(is_type_name);
+                    // A placeholder alone where the section has several of
+                    // its kind, one a form (`.atype`, `.btype`): the names,
+                    // as the prose means whichever the form writes.
                     let new = match &instead[..] {
                         _ if word.ends_with("type") && typed => Some(without),
                         [name] => Some(span.replacen(&word, name, 1)),
+                        [_, _, ..] if alone => {
+                            let names: Vec<String> = instead.iter().map(|n| format!("`{n}`")).collect();
+                            Some(super::and_list(&names).replace(" and ", " or "))
+                        }
                         _ => None,
                     };
-                    if let (Some(new), Some(line)) = (new, section.all_lines().find(|l| l.text.contains(span))) {
-                        f.repairs = vec![Repair { line: line.number, old: span.to_string(), new }];
+                    // The replacement of a name alone takes its code marks.
+                    let (old, new) = match new {
+                        Some(n) if alone && instead.len() > 1 => (format!("`{span}`"), Some(n)),
+                        n => (span.to_string(), n),
+                    };
+                    if let (Some(new), Some(line)) = (new, section.all_lines().find(|l| l.text.contains(&old))) {
+                        f.repairs = vec![Repair { line: line.number, old, new }];
                     }
                     out.push(f);
                 }
@@ -1080,6 +1098,17 @@ mod tests {
         // The set names of a Syntax whose sets end without `;`.
         let runs = parse("made.md", alone.as_bytes()).unwrap();
         assert_eq!(all_set_names(&runs[2]), [".dtype", ".atype"]);
+        assert_eq!(statements(&runs[2]), ["cvt.dtype.atype d, a", ".dtype = { .u32 }", ".atype = { .u8 }"]);
+        // Where the section has several names of the kind, one a line, the
+        // edit names them all: the prose means whichever the form writes.
+        let several = alone.replace(
+            "setp.CmpOp.type p, a, b;\n.type = { .u32 };",
+            "setp.CmpOp.atype p, a, b;\nsetp.CmpOp.btype p, a, b;\n.atype = { .u32 }\n.btype = { .s32 }",
+        );
+        let doc = Document { sections: parse("made.md", several.as_bytes()).unwrap() };
+        let found: Vec<Finding> = check(&doc).into_iter().filter(|f| f.id.contains("-form-")).collect();
+        let fix: Vec<(&str, &str)> = found[0].repairs.iter().map(|r| (r.old.as_str(), r.new.as_str())).collect();
+        assert_eq!(fix, [("`.dtype`", "`.atype` or `.btype`")]);
     }
 
     #[test]

@@ -327,9 +327,10 @@ fn defined_in_prose(doc: &Document, s: &Section) -> HashSet<String> {
 /// The fix of a section's spellings: a word the Syntax spells one way is
 /// renamed where the block reads it (one edit a line); a placeholder of
 /// types the Syntax does not name (`type` compared with `f32`) is defined
-/// by a sentence that ends the Description's first paragraph. None where
-/// the Syntax has two names for a word (which is meant is the question)
-/// or where a word's meaning is not known.
+/// by a sentence that ends the Description's first paragraph, as is one
+/// compared with types where the Syntax has several names for it. None
+/// where the Syntax has two names for another word (which is meant is the
+/// question) or where a word's meaning is not known.
 fn repairs(section: &Section, block: &Block, found: &[(String, Spelled)]) -> Vec<Repair> {
     let mut renames: BTreeMap<usize, Vec<(usize, &str, &str)>> = BTreeMap::new();
     let mut defines: Vec<&str> = Vec::new();
@@ -340,7 +341,9 @@ fn repairs(section: &Section, block: &Block, found: &[(String, Spelled)]) -> Vec
                     renames.entry(p.line).or_default().push((p.column, word, one));
                 }
             }
-            [] if s.how == Use::Compared && word.to_ascii_lowercase().ends_with("type") => defines.push(word),
+            // No name, or several (`.atype` and `.btype` for `.type`, one
+            // a line of the Syntax): the form's own type is meant.
+            _ if s.how == Use::Compared && word.to_ascii_lowercase().ends_with("type") => defines.push(word),
             _ => return Vec::new(),
         }
     }
@@ -454,13 +457,24 @@ mod tests {
             r[0].new,
             "Store the minimum. In the Semantics block, `type` is the type qualifier of the instruction's form."
         );
-        // Two names the Syntax has for the word: which is meant is the
-        // question, and no edit is proposed.
+        // Two type names the Syntax has, one a line (ex2's `.atype` and
+        // `.btype`, sets written without `;`): the form's own type is meant.
         let two = doc(
-            "min.atype d, a, b;\nmin.btype d, a, b;\n.atype = { .u32 };\n.btype = { .s32 };",
-            "if (type == .u32) d = a; else d = b;",
+            "min.atype d, a, b;\nmin.btype d, a, b;\n.atype = { .u32 }\n.btype = { .s32 }",
+            "if (.type == .u32) d = a; else d = b;",
         );
-        assert!(check(&two)[0].repairs.is_empty());
+        let f = &check(&two)[0];
+        assert!(f.summary.ends_with("which the Syntax names `.atype` and `.btype`"), "{}", f.summary);
+        assert!(f.repairs[0]
+            .new
+            .ends_with("In the Semantics block, `.type` is the type qualifier of the instruction's form."));
+        // Two names for a word of another kind: which is meant is the
+        // question, and no edit is proposed.
+        let modes = doc(
+            "min.amode d, a, b;\nmin.bmode d, a, b;\n.amode = { .x };\n.bmode = { .y };",
+            "if (.mode == .x) d = a; else d = b;",
+        );
+        assert!(check(&modes)[0].repairs.is_empty());
     }
 
     #[test]

@@ -249,8 +249,36 @@ fn two_types(s: &Section, g: &Grammar) -> Option<Finding> {
     if let Some(ty) = target.filter(|_| !typed.is_empty()) {
         f.repairs =
             super::ending_description(s, &format!("{} type `.{ty}`.", operands_have(&open))).into_iter().collect();
+    } else if let Some(sentence) = by_position(&two, &all, &open) {
+        f.repairs = super::ending_description(s, &sentence).into_iter().collect();
     }
     Some(f)
+}
+
+/// The fix of a two-type Syntax whose own set names say which type is whose:
+/// a set `.dtype` written first on a line and `.stype` second (half-precision
+/// set's `set.CmpOp.dtype.f16` and `set.CmpOp.f16.stype`). The destination
+/// takes the type a form writes first, the other operands open the second.
+fn by_position(two: &[&String], all: &[String], open: &[&String]) -> Option<String> {
+    let types_of = |t: &String| -> Vec<String> {
+        let mnemonic = t.split_whitespace().next().unwrap_or("");
+        let words = mnemonic.split(['.', '{', '}']).skip(1).filter(|w| !w.is_empty());
+        words.map(|w| format!(".{w}")).filter(|q| is_type(q)).collect()
+    };
+    let pairs: Vec<Vec<String>> = two.iter().map(|t| types_of(t)).filter(|ts| ts.len() == 2).collect();
+    let first = pairs.iter().any(|p| p[0] == ".dtype");
+    let second = pairs.iter().any(|p| p[1] == ".stype");
+    let destination = all.first()?;
+    let sources: Vec<&String> = open.iter().copied().filter(|o| *o != destination).collect();
+    if !(first && second && open.contains(&destination) && !sources.is_empty()) {
+        return None;
+    }
+    Some(format!(
+        "Operand `{destination}` has the type a form writes first (`.dtype`), and {} {} the type it writes second \
+         (`.stype`).",
+        if sources.len() == 1 { "operand" } else { "operands" },
+        list(&sources)
+    ))
 }
 
 /// A one-type line's operands no sentence types, where the section or its
@@ -374,8 +402,20 @@ mod tests {
         let set = "set.CmpOp.dtype.stype d, a, b, {!}c;\n.dtype = { .u32 };\n.stype = { .f16 };";
         let f = found(set, "Operand `c` has type `.pred`.");
         assert!(f[0].summary.contains("which types `d`, `a` and `b` have"), "{}", f[0].summary);
-        // No conversion names the operation's type: no fix.
-        assert!(f[0].repairs.is_empty());
+        // No conversion names the operation's type, but the Syntax's own
+        // names say whose each type is: the destination's first.
+        let fixed = &f[0].repairs[0].new;
+        assert!(
+            fixed.ends_with(
+                "Operand `d` has the type a form writes first (`.dtype`), and operands `a` and `b` the type it \
+                 writes second (`.stype`)."
+            ),
+            "{fixed}"
+        );
+        assert!(found(set, fixed).is_empty());
+        // Names that say nothing of whose: no fix.
+        let other = set.replace("dtype", "xtype").replace("stype", "ytype");
+        assert!(found(&other, "Operand `c` has type `.pred`.")[0].repairs.is_empty());
     }
 
     /// A chapter of sections, each a one-type Syntax line and a
