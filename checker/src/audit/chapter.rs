@@ -257,7 +257,15 @@ pub fn derive(
         if *n > 1 {
             id = format!("{id}-{n}");
         }
-        let (class, impact) = rule(&pass_id, kind);
+        let (class, mut impact) = rule(&pass_id, kind);
+        // A group that others joined keeps the gravest impact among them
+        // (`Severity` orders the gravest first).
+        for i in &sites {
+            let (_, joined) = rule(pass(&findings[*i].id), findings[*i].kind);
+            if errata::severity(joined) < errata::severity(impact) {
+                impact = joined;
+            }
+        }
         let edits: Vec<Edit> = sites
             .iter()
             .flat_map(|i| {

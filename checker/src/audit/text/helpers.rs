@@ -233,8 +233,13 @@ fn described(s: &Section, name: &str) -> bool {
     let joined = prose.iter().map(|l| l.text.trim()).collect::<Vec<_>>().join(" ");
     let opened = format!("`{name}(");
     let spans = joined.split(&opened).skip(1);
-    let defines =
-        |rest: &str| rest.split_once('`').is_some_and(|(_, after)| DEFINING.iter().any(|v| after.starts_with(v)));
+    // `` `f(x)` is undefined`` or `` is not ...`` defines nothing.
+    let defines = |rest: &str| {
+        rest.split_once('`').is_some_and(|(_, after)| {
+            DEFINING.iter().any(|v| after.starts_with(v))
+                && !["is undefined", "is not ", "is unspecified"].iter().any(|n| after[1..].starts_with(n))
+        })
+    };
     if spans.clone().any(defines) {
         return true;
     }

@@ -80,11 +80,22 @@ pub struct Relation {
 pub(super) fn statements(section: &Section) -> Vec<String> {
     let Some(block) = section.block(BlockKind::Syntax) else { return Vec::new() };
     // A set written without its `;` (`.atype = { .f16, .f16x2}`) ends at the
-    // line that closes its braces.
+    // line that closes its braces; a template whose line ends with an
+    // optional qualifier (`{.level}`) goes on to the next line.
+    let mut in_set = false;
     let code: Vec<String> = block
         .code()
         .map(|l| l.text.split("//").next().unwrap_or(""))
-        .map(|t| if t.trim_end().ends_with('}') { format!("{t};") } else { t.to_string() })
+        .map(|t| {
+            in_set |= t.contains("= {") || t.contains("={");
+            let closes = in_set && t.trim_end().ends_with('}');
+            if closes {
+                in_set = false;
+                format!("{t};")
+            } else {
+                t.to_string()
+            }
+        })
         .collect();
     let joined = code.join(" ");
     joined.split(';').map(|s| s.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|s| !s.is_empty()).collect()
@@ -722,7 +733,7 @@ fn register_kinds(doc: &Document, all: &[Unit]) -> Vec<Finding> {
                 });
                 let fresh = fresh_name(name, width, &taken);
                 found.push((
-                    renamed(&first.all, name, &fresh, data),
+                    renamed(section, &first.all, name, &fresh, data),
                     Finding::of_text(
                         format!("text-names-{}-predicate-register-{lower}", section.number),
                         section.number.clone(),
@@ -743,10 +754,10 @@ fn register_kinds(doc: &Document, all: &[Unit]) -> Vec<Finding> {
                 ));
             }
             if let [(w0, u0), (w1, u1), ..] = first.widths[..] {
-                let other = |k: RegisterKind| matches!(k, RegisterKind::Data(Some(w)) if w != w0);
+                let other = |k: RegisterKind| matches!(k, RegisterKind::Data(Some(w)) if w == w1);
                 let fresh = fresh_name(name, Some(w1), &taken);
                 found.push((
-                    renamed(&first.all, name, &fresh, other),
+                    renamed(section, &first.all, name, &fresh, other),
                     Finding::of_text(
                         format!("text-names-{}-register-widths-{lower}", section.number),
                         section.number.clone(),
@@ -789,6 +800,7 @@ fn fresh_name(name: &str, width: Option<u32>, taken: &[&str]) -> String {
 /// way `chosen` picks, the name renamed in the operands (never in the
 /// mnemonic or the guard).
 fn renamed(
+    section: &Section,
     all: &[(&Unit, RegisterKind)],
     name: &str,
     fresh: &str,
@@ -799,12 +811,17 @@ fn renamed(
         if out.iter().any(|r| r.line == u.line) {
             continue;
         }
-        let code = crate::ptx::parse::without_guard(u.text.trim().trim_end_matches(';').trim());
-        let Some((_, operands)) = code.split_once(char::is_whitespace) else { continue };
-        let operands = operands.trim();
-        let new = rename_word(operands, name, fresh);
-        if new != operands {
-            out.push(Repair { line: u.line, old: operands.to_string(), new });
+        // The line as written (the unit's text has its spaces collapsed):
+        // its guard and mnemonic kept, the name renamed in its operands.
+        let raw = section.all_lines().find(|l| l.number == u.line).map_or(u.text.as_str(), |l| l.text.as_str());
+        let code = raw.split("//").next().unwrap_or("").trim();
+        let guard = if code.starts_with('@') { code.find(char::is_whitespace).unwrap_or(code.len()) } else { 0 };
+        let after_guard = &code[guard..];
+        let start = guard + (after_guard.len() - after_guard.trim_start().len());
+        let Some(end) = code[start..].find(char::is_whitespace).map(|e| start + e) else { continue };
+        let new = format!("{}{}", &code[..end], rename_word(&code[end..], name, fresh));
+        if new != code {
+            out.push(Repair { line: u.line, old: code.to_string(), new });
         }
     }
     out
@@ -1144,7 +1161,13 @@ mod tests {
              `dp4a.u32.u32 r, p, q, r;`"
         );
         let fix: Vec<(&str, &str)> = found[0].repairs.iter().map(|r| (r.old.as_str(), r.new.as_str())).collect();
-        assert_eq!(fix, [("r, p, q, r", "r, p32, q, r")]);
+        assert_eq!(fix, [("dp4a.u32.u32 r, p, q, r;", "dp4a.u32.u32 r, p32, q, r;")]);
+        // The guard and the mnemonic are never renamed, and the line keeps
+        // its spacing.
+        let guarded = section(syntax, "@p dp4a.u32.u32 d, a, b, c;\n@p  dp4a.u32.u32   r,  p, q, r;");
+        let found: Vec<Finding> = check(&guarded).into_iter().filter(|f| f.id.contains("predicate-register")).collect();
+        let fix: Vec<(&str, &str)> = found[0].repairs.iter().map(|r| (r.old.as_str(), r.new.as_str())).collect();
+        assert_eq!(fix, [("@p  dp4a.u32.u32   r,  p, q, r;", "@p  dp4a.u32.u32   r,  p32, q, r;")]);
         // A guard and a piped predicate destination are one kind; a
         // constant and the sink are no register.
         let consistent = section(syntax, "dp4a.u32.u32 d|p, a, b, c;\n@!p dp4a.u32.u32 _, a, 1, c;");
@@ -1169,7 +1192,12 @@ mod tests {
         );
         // The fix renames the 16-bit uses, in their operands only.
         let fix: Vec<(&str, &str)> = found[0].repairs.iter().map(|r| (r.old.as_str(), r.new.as_str())).collect();
-        assert_eq!(fix, [("d, x, y", "d16, x, y"), ("d, y, x", "d16, y, x")]);
+        assert_eq!(fix, [("add.u16 d, x, y;", "add.u16 d16, x, y;"), ("add.u16 d, y, x;", "add.u16 d16, y, x;")]);
+        // A third width is not the second's: only the second is renamed.
+        let three = section(syntax, "dp4a.u32.u32 d, a, b, c;\nadd.u16 d, x, y;\nadd.u64 d, y, x;");
+        let found: Vec<Finding> = check(&three).into_iter().filter(|f| f.id.contains("register-widths")).collect();
+        let fix: Vec<(&str, &str)> = found[0].repairs.iter().map(|r| (r.old.as_str(), r.new.as_str())).collect();
+        assert_eq!(fix, [("add.u16 d, x, y;", "add.u16 d16, x, y;")]);
         // The same width throughout, and an instruction whose registers may
         // be wider than its type, are no finding.
         let consistent = section(syntax, "dp4a.u32.u32 d, a, b, c;\nadd.u32 d, a, b;\nld.global.u16 d, [a];");

@@ -625,7 +625,8 @@ fn missing_item(items: &[(&Line, String)], defined: &[&str], name: &str) -> Opti
         Some((i, d)) => ((i, *d), true),
         None => (defined[at + 1..].iter().find_map(|d| item(d).map(|i| (i, *d)))?, false),
     };
-    let old = line.text.trim().to_string();
+    // The item as written, its indent kept (an item of a nested list).
+    let old = line.text.trim_end().to_string();
     let added = old.replacen(&format!("`{listed}`"), &format!("`{name}`"), 1);
     let new = if after { format!("{old}\n{added}") } else { format!("{added}\n{old}") };
     Some((line.number, old, new))
@@ -849,7 +850,7 @@ fn closed_at_end(code: &[&Line]) -> Option<(usize, String, String)> {
     }
     let [('{', at)] = open[..] else { return None };
     let indent: String = code[at].text.chars().take_while(|c| c.is_whitespace()).collect();
-    let last = code.last()?;
+    let last = code.iter().rev().find(|l| !l.text.trim().is_empty())?;
     let old = last.text.trim_end().to_string();
     Some((last.number, old.clone(), format!("{old}\n{indent}}}")))
 }
