@@ -722,7 +722,6 @@ fn register_kinds(doc: &Document, all: &[Unit]) -> Vec<Finding> {
             }
         }
         let taken: Vec<&str> = uses.iter().map(|(n, _)| n.as_str()).collect();
-        let mut found = Vec::new();
         for (name, first) in &uses {
             let lower = name.to_ascii_lowercase();
             if let (Some(p), Some(r)) = (first.predicate, first.register) {
@@ -731,59 +730,50 @@ fn register_kinds(doc: &Document, all: &[Unit]) -> Vec<Finding> {
                     RegisterKind::Data(w) => *w,
                     RegisterKind::Predicate => None,
                 });
-                let fresh = fresh_name(name, width, &taken);
-                found.push((
-                    renamed(section, &first.all, name, &fresh, data),
-                    Finding::of_text(
-                        format!("text-names-{}-predicate-register-{lower}", section.number),
-                        section.number.clone(),
-                        FindingKind::Name,
-                        r.text.clone(),
-                        format!(
-                            "the examples use `{name}` as a predicate in `{}` and as a register in `{}`",
-                            p.text, r.text
-                        ),
-                        vec![
-                            format!(
-                                "{}:{}: `{name}` a predicate; {}:{}: `{name}` a register",
-                                p.file, p.line, r.file, r.line
-                            ),
-                            ONE_PROGRAM.to_string(),
-                        ],
+                out.push(clash(
+                    section,
+                    format!("predicate-register-{lower}"),
+                    r,
+                    format!(
+                        "the examples use `{name}` as a predicate in `{}` and as a register in `{}`",
+                        p.text, r.text
                     ),
+                    format!("{}:{}: `{name}` a predicate; {}:{}: `{name}` a register", p.file, p.line, r.file, r.line),
+                    renamed(section, &first.all, name, &fresh_name(name, width, &taken), data),
                 ));
             }
             if let [(w0, u0), (w1, u1), ..] = first.widths[..] {
                 let other = |k: RegisterKind| matches!(k, RegisterKind::Data(Some(w)) if w == w1);
-                let fresh = fresh_name(name, Some(w1), &taken);
-                found.push((
-                    renamed(section, &first.all, name, &fresh, other),
-                    Finding::of_text(
-                        format!("text-names-{}-register-widths-{lower}", section.number),
-                        section.number.clone(),
-                        FindingKind::Name,
-                        u1.text.clone(),
-                        format!(
-                            "the examples use `{name}` as a {w0}-bit register in `{}` and as a {w1}-bit one in `{}`",
-                            u0.text, u1.text
-                        ),
-                        vec![
-                            format!(
-                                "{}:{}: `{name}` {w0} bits; {}:{}: `{name}` {w1} bits",
-                                u0.file, u0.line, u1.file, u1.line
-                            ),
-                            ONE_PROGRAM.to_string(),
-                        ],
+                out.push(clash(
+                    section,
+                    format!("register-widths-{lower}"),
+                    u1,
+                    format!(
+                        "the examples use `{name}` as a {w0}-bit register in `{}` and as a {w1}-bit one in `{}`",
+                        u0.text, u1.text
                     ),
+                    format!("{}:{}: `{name}` {w0} bits; {}:{}: `{name}` {w1} bits", u0.file, u0.line, u1.file, u1.line),
+                    renamed(section, &first.all, name, &fresh_name(name, Some(w1), &taken), other),
                 ));
             }
         }
-        for (repairs, mut f) in found {
-            f.repairs = repairs;
-            out.push(f);
-        }
     }
     out
+}
+
+/// The finding of a name the examples use two ways (`what`: its kind and
+/// name), at the example of the second use, with the fix.
+fn clash(section: &Section, what: String, second: &Unit, summary: String, at: String, repairs: Vec<Repair>) -> Finding {
+    let mut f = Finding::of_text(
+        format!("text-names-{}-{what}", section.number),
+        section.number.clone(),
+        FindingKind::Name,
+        second.text.clone(),
+        summary,
+        vec![at, ONE_PROGRAM.to_string()],
+    );
+    f.repairs = repairs;
+    f
 }
 
 /// A name for the second kind of a name the examples use two ways: the
