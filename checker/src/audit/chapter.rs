@@ -316,9 +316,14 @@ impl ChapterCause {
             .map(|(_, _, edits)| match edits.as_slice() {
                 [one] => one.prose(),
                 [first, ..] => {
-                    let places: Vec<String> = edits.iter().map(|e| e.section().to_string()).collect();
+                    let mut places: Vec<String> = edits.iter().map(|e| e.section().to_string()).collect();
+                    places.dedup();
                     let what = first.prose();
-                    let rest = what.split_once(", ").map_or(what.as_str(), |(_, rest)| rest);
+                    let (head, rest) = what.split_once(", ").unwrap_or(("", what.as_str()));
+                    // One block, several of its lines: the block once.
+                    if places.len() == 1 && edits.iter().all(|e| e.place() == first.place()) {
+                        return format!("{head}, on {} lines, {rest}", edits.len());
+                    }
                     let kind =
                         first.place().trim_start_matches(first.section()).trim_start_matches("'s ").trim().to_string();
                     format!("In the {kind} of each of {}, {rest}", sections_in_short(&places))

@@ -10,7 +10,7 @@
 //! `add{.rnd}{.sat}.f32.atype` puts `.sat` after the types.
 
 use super::defaults::{grammar, Grammar};
-use super::document::{BlockKind, Document, Section};
+use super::document::{BlockKind, Document, Line, Section};
 use crate::audit::finding::{Finding, FindingKind, Repair};
 
 /// One slot of a Syntax line: the qualifiers it may be, or any one where
@@ -51,6 +51,71 @@ fn slots(mnemonic: &str, g: &Grammar) -> Vec<Slot> {
             }
             rest = &body[end..];
         }
+    }
+    out
+}
+
+/// Where `name` stands in `text` as a whole word: its byte offset.
+fn word_at(text: &str, name: &str) -> Option<usize> {
+    text.match_indices(name).map(|(at, _)| at).find(|&at| {
+        !text[at + name.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+/// The fix of a set defined again with other values: each definition whose
+/// values no earlier one has gets a name of its own (`.dtype2`), written on
+/// its definition and on the lines of its group (the lines since the
+/// definition of the set before it), so that which lines a definition holds
+/// for is stated by a name, not by where it stands. A definition that repeats
+/// an earlier one's values takes that one's name.
+fn renames(lines: &[&Line], name: &str) -> Vec<Repair> {
+    let mut out = Vec::new();
+    // Each distinct list of values in the order first defined, with its name.
+    let mut lists: Vec<(Vec<String>, String)> = Vec::new();
+    let mut group: Vec<&Line> = Vec::new();
+    let mut k = 0;
+    while k < lines.len() {
+        let l = lines[k];
+        let text = l.text.split("//").next().unwrap_or_default();
+        let is_definition = text.trim_start().strip_prefix(name).is_some_and(|r| r.trim_start().starts_with('='));
+        if !is_definition {
+            if word_at(text, name).is_some() {
+                group.push(l);
+            }
+            k += 1;
+            continue;
+        }
+        // The definition runs to its closing brace.
+        let mut joined = text.to_string();
+        while !joined.contains('}') && k + 1 < lines.len() {
+            k += 1;
+            joined.push(' ');
+            joined.push_str(lines[k].text.split("//").next().unwrap_or_default());
+        }
+        let inner = joined.split_once('{').map_or("", |(_, r)| r.split('}').next().unwrap_or_default());
+        let values: Vec<String> =
+            inner.split(',').map(|v| v.trim().trim_start_matches('.').to_string()).filter(|v| !v.is_empty()).collect();
+        let renamed = match lists.iter().find(|(vs, _)| *vs == values) {
+            Some((_, n)) => n.clone(),
+            None => {
+                let n = if lists.is_empty() { name.to_string() } else { format!("{name}{}", lists.len() + 1) };
+                lists.push((values, n.clone()));
+                n
+            }
+        };
+        if renamed != name {
+            for g in group.iter().chain(std::iter::once(&l)) {
+                if let Some(at) = word_at(&g.text, name) {
+                    let after = at + name.len();
+                    let end = after + g.text[after..].chars().next().map_or(0, char::len_utf8);
+                    let old = g.text[at..end].to_string();
+                    let new = format!("{renamed}{}", &g.text[after..end]);
+                    out.push(Repair { line: g.number, old, new });
+                }
+            }
+        }
+        group.clear();
+        k += 1;
     }
     out
 }
@@ -107,6 +172,9 @@ fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
             ),
             vec![format!("{}: section {}'s Syntax block.", s.file, s.number)],
         ));
+        if let (Some(f), Some(b)) = (out.last_mut(), s.block(BlockKind::Syntax)) {
+            f.repairs = renames(&b.code().collect::<Vec<_>>(), name);
+        }
     }
     for l in examples.code() {
         let code = l.text.split("//").next().unwrap_or_default();
@@ -211,6 +279,29 @@ mod tests {
     fn a_set_defined_twice_is_read_as_both() {
         let syntax = "add.dtype.f16 d, a, b;\n.dtype = { .u16 }\nadd.dtype.f16x2 d, a, b;\n.dtype = { .u32 }";
         assert_eq!(found(syntax, "add.u16.f16 d, a, b;\nadd.u32.f16x2 d, a, b;"), [".dtype = {"]);
+    }
+
+    /// Each definition with values of its own gets a name of its own, on
+    /// its line and on the lines of its group; a repeat keeps the name.
+    #[test]
+    fn a_set_defined_again_is_renamed_per_group() {
+        let syntax = "add.dtype.f16 d, a, b;\n.dtype = { .u16 }\nadd.dtype.bf16 d, a, b;\n.dtype = { .u16 }\n\
+                      add.dtype.f16x2 d, a, b;\nadd.dtype.f16x2 d, a, b, c;\n.dtype  = { .u32,\n .f16x2 }";
+        let text = format!(
+            "#### 9.7.5.1. Mixed Precision Floating Point Instructions: `add`\n\n`add`\n\nAdd.\n\n\
+             Syntax\n\n```\n{syntax}\n```\n\nExamples\n\n```\nadd.u16.f16 d, a, b;\n```\n"
+        );
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        let repairs: Vec<(usize, String, String)> =
+            check(&doc).into_iter().flat_map(|f| f.repairs).map(|r| (r.line, r.old, r.new)).collect();
+        assert_eq!(
+            repairs,
+            [
+                (14, ".dtype.".into(), ".dtype2.".into()),
+                (15, ".dtype.".into(), ".dtype2.".into()),
+                (16, ".dtype ".into(), ".dtype2 ".into())
+            ]
+        );
     }
 
     #[test]
