@@ -57,9 +57,9 @@ fn slots(mnemonic: &str, g: &Grammar) -> Vec<Slot> {
 
 /// Where `name` stands in `text` as a whole word: its byte offset.
 fn word_at(text: &str, name: &str) -> Option<usize> {
-    text.match_indices(name).map(|(at, _)| at).find(|&at| {
-        !text[at + name.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
-    })
+    text.match_indices(name)
+        .map(|(at, _)| at)
+        .find(|&at| !text[at + name.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
 }
 
 /// The fix of a set defined again with other values: each definition whose
