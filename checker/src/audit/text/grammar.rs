@@ -7,7 +7,9 @@
 //!   unit of a compound modifier is singular;
 //! - one sentence that joins two verbs in different forms (`Divides a by b,
 //!   store the remainder`): a description of the instruction and an order
-//!   to the reader at once.
+//!   to the reader at once;
+//! - an article set in code font (`producing `a` result`): the operand `a`
+//!   where the sentence wants the word.
 //!
 //! Each is a slip of wording, the intent clear; the finding quotes the words
 //! and proposes the mended ones.
@@ -236,12 +238,123 @@ fn verb_forms(s: &Section, verbs: &BTreeSet<String>) -> Vec<Finding> {
     out
 }
 
+/// Words after which a name in code is read as the name, never as an
+/// article: a verb, a conjunction or a preposition follows an operand.
+const AFTER_A_NAME: [&str; 47] = [
+    "and",
+    "or",
+    "is",
+    "are",
+    "was",
+    "be",
+    "has",
+    "have",
+    "to",
+    "by",
+    "with",
+    "in",
+    "into",
+    "from",
+    "of",
+    "for",
+    "as",
+    "at",
+    "on",
+    "if",
+    "then",
+    "must",
+    "may",
+    "can",
+    "will",
+    "should",
+    "not",
+    "only",
+    "plus",
+    "minus",
+    "times",
+    "equals",
+    "contains",
+    "holds",
+    "gives",
+    "specifies",
+    "does",
+    "but",
+    "when",
+    "so",
+    "left",
+    "right",
+    "up",
+    "down",
+    "where",
+    "which",
+    "that",
+];
+
+/// The words that follow the article `a` or `an` in the document's prose,
+/// outside code, at least twice: the nouns it writes an article before
+/// (`a result`, `an integer`).
+fn article_nouns(doc: &Document) -> BTreeSet<String> {
+    let mut counts: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    for s in &doc.sections {
+        for at in prose(s) {
+            let plain: String = at.text.split('`').step_by(2).collect::<Vec<_>>().join(" ");
+            let words: Vec<&str> = plain.split(|c: char| !c.is_ascii_alphabetic()).filter(|w| !w.is_empty()).collect();
+            for pair in words.windows(2) {
+                if pair[0] == "a" || pair[0] == "an" {
+                    *counts.entry(pair[1].to_string()).or_default() += 1;
+                }
+            }
+        }
+    }
+    // A participle after a name reads as its verb (`a` starting at bit 0).
+    let participle = |w: &str| w.ends_with("ing") || w.ends_with("ed");
+    counts
+        .into_iter()
+        .filter(|(w, n)| *n >= 2 && !AFTER_A_NAME.contains(&w.as_str()) && !participle(w))
+        .map(|(w, _)| w)
+        .collect()
+}
+
+/// `producing `a` result`: the article in code font, before a noun the
+/// document writes after the article elsewhere, and not after a word that
+/// names an operand (`operand `a` value` is the operand).
+fn code_articles(s: &Section, nouns: &BTreeSet<String>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for at in prose(s) {
+        for article in ["a", "an"] {
+            let span = format!("`{article}` ");
+            for (i, _) in at.text.match_indices(&span) {
+                let after = &at.text[i + span.len()..];
+                let word: String = after.chars().take_while(char::is_ascii_alphabetic).collect();
+                let before = at.text[..i].split_whitespace().last().unwrap_or_default().to_lowercase();
+                let names_an_operand = OPERAND_NOUNS.iter().any(|n| before.trim_end_matches('s') == n.to_lowercase())
+                    || ["source", "destination", "operands", "registers", "inputs"].contains(&before.as_str());
+                if !nouns.contains(&word) || names_an_operand {
+                    continue;
+                }
+                let old = format!("{span}{word}");
+                out.push(finding(
+                    s,
+                    at.line,
+                    format!("code-article-{article}-{word}"),
+                    &old,
+                    &format!("{article} {word}"),
+                    format!("\"{old}\": the article is set in code font, where it reads as the operand `{article}`"),
+                ));
+            }
+        }
+    }
+    out
+}
+
 /// Every grammar slip of the document, each once.
 pub fn check(doc: &Document) -> Vec<Finding> {
     let verbs = imperatives(doc);
+    let nouns = article_nouns(doc);
     super::each_section(doc, |s| {
         let mut out = operand_lists(s);
         out.extend(plural_units(s));
+        out.extend(code_articles(s, &nouns));
         out.extend(verb_forms(s, &verbs));
         out
     })
@@ -258,7 +371,7 @@ mod tests {
     fn found(description: &str) -> Vec<(String, String, String)> {
         let text = format!(
             "#### 9.7.1.9. Integer Arithmetic Instructions: `rem`\n\nDescription\n\n{description}\n\n\
-             Take the value. Store it.\n"
+             Take the value. Store it. It is a result, and a result.\n"
         );
         let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
         check(&doc)
@@ -293,6 +406,23 @@ mod tests {
         // The unit as a noun: no modifier.
         assert!(found("It writes the low 32-bits of the result.").is_empty());
         assert!(found("It writes 32-bits in order.").is_empty());
+    }
+
+    #[test]
+    fn an_article_in_code_font_is_a_slip() {
+        assert_eq!(
+            found("Compares `a` and `b`, producing `a` result in `d`."),
+            [(
+                "text-grammar-9.7.1.9-code-article-a-result".to_string(),
+                "`a` result".to_string(),
+                "a result".to_string()
+            )]
+        );
+        // The operand before a verb or a conjunction, after a word that
+        // names it, or before a word no article precedes: none.
+        assert!(found("Source `a` is 32 bits, `a` and `b` too, `a` by `b`.").is_empty());
+        assert!(found("The operand `a` result is kept.").is_empty());
+        assert!(found("It keeps `a` value.").is_empty());
     }
 
     #[test]
