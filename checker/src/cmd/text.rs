@@ -125,6 +125,9 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode, Error> {
     if let Some(why) = &audit.spelling_skipped {
         writeln!(out, "note: {why}")?;
     }
+    for why in &audit.partial_lists {
+        writeln!(out, "note: {why}")?;
+    }
     let rows = audit
         .findings
         .iter()
@@ -156,6 +159,7 @@ struct TextJson<'a> {
     /// Each finding with the units it rests on.
     findings: Vec<WithUnits<'a>>,
     spelling_skipped: &'a Option<String>,
+    partial_lists: &'a [String],
     stale: &'a [drift::Stale],
     compared: usize,
     unchecked: usize,
@@ -214,6 +218,7 @@ impl<'a> TextJson<'a> {
         TextJson {
             findings: audit.findings.iter().map(|f| WithUnits { finding: f, units: audit.units_of(f) }).collect(),
             spelling_skipped: &audit.spelling_skipped,
+            partial_lists: &audit.partial_lists,
             stale: &audit.stale,
             compared: audit.compared,
             unchecked: audit.unchecked,

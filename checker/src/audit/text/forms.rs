@@ -55,6 +55,32 @@ fn slots(mnemonic: &str, g: &Grammar) -> Vec<Slot> {
     out
 }
 
+/// Whether each definition of set `name` stands in a paragraph of the
+/// Syntax block (lines between blank lines) that defines every set its own
+/// lines use: then each paragraph is a grammar of its own (redux.sync's
+/// `.op`, once under each form), and which lines a definition holds for is
+/// plain. Where a paragraph defines the set twice, or uses a set defined in
+/// another (half-precision set's `.CmpOp`, defined once for all), a reader
+/// cannot tell which definitions hold for which lines.
+fn scoped_by_paragraph(s: &Section, g: &Grammar, name: &str) -> bool {
+    let Some(block) = s.block(BlockKind::Syntax) else { return false };
+    let lines: Vec<&str> = block.code().map(|l| l.text.split("//").next().unwrap_or_default().trim()).collect();
+    let defines = |l: &str, n: &str| l.split_once('=').is_some_and(|(d, _)| d.split('=').any(|d| d.trim() == n));
+    let paragraphs: Vec<&[&str]> =
+        lines.split(|l| l.is_empty()).filter(|p| p.iter().any(|l| defines(l, name))).collect();
+    // Each paragraph defines the set once.
+    paragraphs.iter().all(|p| p.iter().filter(|l| defines(l, name)).count() == 1)
+        && paragraphs.iter().all(|p| {
+            let uses = p.iter().filter(|l| !l.contains('=')).flat_map(|l| {
+                g.sets.keys().filter(move |n| {
+                    let head = l.split_whitespace().next().unwrap_or_default();
+                    word_at(head, n).is_some()
+                })
+            });
+            uses.into_iter().all(|n| p.iter().any(|l| defines(l, n)))
+        })
+}
+
 /// Where `name` stands in `text` as a whole word: its byte offset.
 fn word_at(text: &str, name: &str) -> Option<usize> {
     text.match_indices(name)
@@ -157,7 +183,7 @@ fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
     // A set written twice with other values: which lines each definition
     // holds for is the block's layout alone. Examples are read with the
     // values of every definition.
-    for name in &g.redefined {
+    for name in g.redefined.iter().filter(|n| !scoped_by_paragraph(s, &g, n)) {
         let count = s
             .block(BlockKind::Syntax)
             .map_or(0, |b| b.code().filter(|l| l.text.split_once('=').is_some_and(|(n, _)| n.trim() == name)).count());
@@ -302,6 +328,16 @@ mod tests {
                 (16, ".dtype ".into(), ".dtype2 ".into())
             ]
         );
+    }
+
+    /// A set defined again in paragraphs that each define every set their
+    /// lines use is scoped by its paragraph: no finding.
+    #[test]
+    fn a_set_defined_once_per_paragraph_is_scoped_by_it() {
+        let own = "add.op.type d, a, b;\n.op = { .min }\n.type = { .u32 }\n\nadd.op.b32 d, a, b;\n.op = { .or }";
+        assert!(found(own, "add.min.u32 d, a, b;").is_empty());
+        let shared = "add.op.type d, a, b;\n.op = { .min }\n\nadd.op.b32 d, a, b;\n.op = { .or }\n\n.type = { .u32 }";
+        assert_eq!(found(shared, "add.min.u32 d, a, b;"), [".op = {"]);
     }
 
     #[test]

@@ -72,6 +72,9 @@ pub struct TextAudit {
     pub findings: Vec<Finding>,
     /// Why spelling was not checked, where it was not (no dictionary).
     pub spelling_skipped: Option<String>,
+    /// The groups the text holds only part of, each said once: their lists
+    /// of instructions are not checked for items no subsection defines.
+    pub partial_lists: Vec<String>,
     /// The transcribed blocks the document no longer matches.
     pub stale: Vec<Stale>,
     /// Transcribed blocks and passages of sections the document does not
@@ -362,12 +365,14 @@ fn run_on(document: Document) -> Result<TextAudit, TextError> {
         .flat_map(|j| j.settled.iter().map(move |f| (f.clone(), j.id.clone())))
         .collect();
     findings.retain(|f| !settled.iter().any(|(s, _)| *s == f.id));
+    let partial_lists = wording::partial_lists(&document);
     Ok(TextAudit {
         document,
         findings,
         literal: literal.blocks,
         settled,
         spelling_skipped,
+        partial_lists,
         stale,
         unchecked,
         compared,

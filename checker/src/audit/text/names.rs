@@ -452,8 +452,19 @@ fn typed_by_phrase(text: &str) -> Vec<(String, OperandType)> {
         let next_code = |within: usize| ws.iter().skip(i + 1).take(within).find(|(_, c)| *c).map(|(n, _)| n.clone());
         if *code {
             let says = ws.iter().skip(i + 1).take(4).map(|(x, _)| x.to_lowercase()).collect::<Vec<_>>();
-            if matches!(says.first().map(String::as_str), Some("is" | "are")) && says.iter().any(|x| x == "predicate") {
+            let verb = matches!(says.first().map(String::as_str), Some("is" | "are" | "has" | "have"));
+            if verb && says.iter().any(|x| x == "predicate") {
                 out.push((w.clone(), OperandType::Pred));
+            } else if verb {
+                // `d` has `.b32` type: the width of the type it names.
+                let named = ws.iter().skip(i + 2).take(3).find(|(x, c)| *c && x.starts_with('.')).and_then(|(x, _)| {
+                    if x == ".pred" {
+                        Some(OperandType::Pred)
+                    } else {
+                        operands::qualifier_width(&x[1..]).map(OperandType::Bits)
+                    }
+                });
+                out.extend(named.map(|ty| (w.clone(), ty)));
             }
         } else if lower == "predicate" {
             out.extend(next_code(2).map(|n| (n, OperandType::Pred)));
@@ -644,7 +655,12 @@ fn destination_width(mnemonic: &str) -> Option<u32> {
 /// How an example uses each register it names. A guard (`@p`, `@!p`) is a
 /// predicate; constants, the sink `_` and anything that is not a plain name
 /// are left out.
-fn register_uses(section: &Section, predicates: &[String], text: &str) -> Vec<(String, RegisterKind)> {
+fn register_uses(
+    section: &Section,
+    predicates: &[String],
+    sized: &[(String, u32)],
+    text: &str,
+) -> Vec<(String, RegisterKind)> {
     let mut out = Vec::new();
     if let Some(guard) = text.trim().strip_prefix('@') {
         let name = guard.trim_start_matches('!').split(char::is_whitespace).next().unwrap_or("");
@@ -659,7 +675,12 @@ fn register_uses(section: &Section, predicates: &[String], text: &str) -> Vec<(S
             let plain = name.starts_with(|c: char| c.is_ascii_alphabetic())
                 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
             if plain {
-                out.push((name.clone(), place_kind(variant.as_ref(), template, predicates, &mnemonic, (i, k))));
+                let syntax_name = template.and_then(|t| t.operands.get(i)).and_then(|names| names.get(k));
+                let kind = match sized.iter().find(|(n, _)| Some(n) == syntax_name) {
+                    Some((_, w)) if variant.is_none() => RegisterKind::Data(Some(*w)),
+                    _ => place_kind(variant.as_ref(), template, predicates, &mnemonic, (i, k)),
+                };
+                out.push((name.clone(), kind));
             }
         }
     }
@@ -696,9 +717,21 @@ fn register_kinds(doc: &Document, all: &[Unit]) -> Vec<Finding> {
             .filter(|(_, ty)| *ty == OperandType::Pred)
             .map(|(n, _)| n)
             .collect();
+        // Operands a sentence gives a width (`d` has `.b32` type), whatever
+        // the instruction's type.
+        let sized: Vec<(String, u32)> = all
+            .iter()
+            .filter(in_section)
+            .filter(|u| matches!(u.block, Some(BlockKind::Description | BlockKind::Notes)))
+            .flat_map(|u| typed_by_phrase(&u.text))
+            .filter_map(|(n, ty)| match ty {
+                OperandType::Bits(w) => Some((n, w)),
+                OperandType::Pred => None,
+            })
+            .collect();
         let mut uses: Vec<(String, FirstUses)> = Vec::new();
         for u in all.iter().filter(in_section).filter(|u| u.kind == UnitKind::Example) {
-            for (name, kind) in register_uses(section, &predicates, &u.text) {
+            for (name, kind) in register_uses(section, &predicates, &sized, &u.text) {
                 let i = match uses.iter().position(|(n, _)| *n == name) {
                     Some(i) => i,
                     None => {
@@ -1192,6 +1225,31 @@ mod tests {
         // be wider than its type, are no finding.
         let consistent = section(syntax, "dp4a.u32.u32 d, a, b, c;\nadd.u32 d, a, b;\nld.global.u16 d, [a];");
         assert!(!check(&consistent).iter().any(|f| f.id.contains("register-widths")));
+    }
+
+    /// A sentence that gives an operand a type fixes its width in every
+    /// form: `d` of `match.any.sync.b64` is 32 bits, not the form's 64.
+    #[test]
+    fn an_operand_a_sentence_types_keeps_its_width_in_every_form() {
+        assert_eq!(
+            typed_by_phrase("Operand `a` has instruction type and `d` has `.b32` type."),
+            [("d".to_string(), OperandType::Bits(32))]
+        );
+        assert_eq!(typed_by_phrase("Operand `c` has type `.pred`."), [("c".to_string(), OperandType::Pred)]);
+        let text = |description: &str| {
+            format!(
+                "#### 9.7.13.10. Parallel Synchronization and Communication Instructions: `match.sync`\n\n\
+                 `match.sync`\n\nMatch.\n\nSyntax\n\n```\nmatch.any.sync.type d, a, m;\n.type = {{ .b32, .b64 }};\n\
+                 ```\n\nDescription\n\n{description}\n\nExamples\n\n```\nmatch.any.sync.b32 d, a, m;\n\
+                 match.any.sync.b64 d, a, m;\n```\n"
+            )
+        };
+        let widths = |description: &str| {
+            let doc = Document { sections: parse("made.md", text(description).as_bytes()).unwrap() };
+            check(&doc).into_iter().filter(|f| f.id.contains("register-widths")).count()
+        };
+        assert_eq!(widths("Operand `d` has `.b32` type."), 0);
+        assert_eq!(widths("Operand `a` has instruction type."), 1);
     }
 
     #[test]

@@ -133,9 +133,14 @@ fn known(word: &str, dict: &HashSet<String>, glossary: &HashSet<String>) -> bool
     let known = |w: &str| dict.contains(w) || glossary.contains(w);
     // A plural the list leaves out (`radians`); the possessive `'s` is the
     // stem above, so that `lsb's` is read as `lsb`, not as a plural.
-    let singular = [lower.strip_suffix("es"), lower.strip_suffix('s')];
+    // The plural of a term written in capitals (`NaNs` of `NaN`).
+    let singular = [lower.strip_suffix("es"), lower.strip_suffix('s'), word.strip_suffix('s')];
+    // An adverb the list leaves out, of an adjective it has
+    // (`deterministically` of `deterministic`, `strictly` of `strict`).
+    let adjective = [lower.strip_suffix("ally"), lower.strip_suffix("ly")];
     [word, &lower, &capital, stem].iter().any(|w| known(w))
         || singular.iter().flatten().any(|w| w.len() > 1 && known(w))
+        || adjective.iter().flatten().any(|w| w.len() > 3 && dict.contains(*w))
         || american(&lower).iter().any(|w| known(w))
 }
 
@@ -672,17 +677,20 @@ fn introduction(doc: &Document, s: &Section) -> Vec<Finding> {
             });
         }
     }
-    for (l, name) in &items {
-        if !below.contains(&name.as_str()) {
-            out.push(finding(
-                format!("text-list-{}-extra-{name}", s.number),
-                s,
-                FindingKind::Structure,
-                format!("`{name}`"),
-                format!("the list of section {} names `{name}`, no subsection defines it", s.number),
-                l,
-            ));
-        }
+    let extra: Vec<&(&Line, String)> = items.iter().filter(|(_, n)| !below.contains(&n.as_str())).collect();
+    // A list most of whose items the text holds no section for is of a
+    // chapter given in part: `partial_lists` says so once, in place of a
+    // finding per item.
+    let partial = extra.len() * 2 > items.len();
+    for (l, name) in extra.into_iter().filter(|_| !partial) {
+        out.push(finding(
+            format!("text-list-{}-extra-{name}", s.number),
+            s,
+            FindingKind::Structure,
+            format!("`{name}`"),
+            format!("the list of section {} names `{name}`, no subsection defines it", s.number),
+            l,
+        ));
     }
     // The order: the listed names both sides have, against the sections'.
     let common_listed: Vec<&str> = listed.iter().copied().filter(|n| defined.contains(n)).collect();
@@ -719,7 +727,7 @@ fn introduction(doc: &Document, s: &Section) -> Vec<Finding> {
         .map(|(before, _)| words_of(before.rsplit_once("the ").map_or(before, |(_, n)| n)))
         .unwrap_or_default()
         .into_iter()
-        .filter(|w| !matches!(w.as_str(), "following" | "ptx"))
+        .filter(|w| !matches!(w.as_str(), "following" | "ptx" | "these" | "this"))
         .collect();
     let run = named.is_empty() || title.windows(named.len()).any(|w| w == named.as_slice());
     if !run {
@@ -731,6 +739,30 @@ fn introduction(doc: &Document, s: &Section) -> Vec<Finding> {
             format!("the list is introduced as `{}`, the section is `{}`", shorten(&sentence), s.title),
             first,
         ));
+    }
+    out
+}
+
+/// The groups whose list of instructions names more instructions that the
+/// text holds no section for than it names with one: the text is part of
+/// the chapter, and the list is not checked for items no subsection
+/// defines. One line each, for the output's header.
+pub fn partial_lists(doc: &Document) -> Vec<String> {
+    let mut out = Vec::new();
+    for s in doc.first_renderings() {
+        let items = group_list(s);
+        let prefix = format!("{}.", s.number);
+        let below: Vec<&str> =
+            doc.sections.iter().filter(|t| t.number.starts_with(&prefix)).flat_map(|t| t.opcodes()).collect();
+        let extra = items.iter().filter(|(_, n)| !below.contains(&n.as_str())).count();
+        if extra * 2 > items.len() {
+            out.push(format!(
+                "{}'s list names {extra} of its {} instructions with no section in the text: read as part of the \
+                 chapter, the list is not checked for instructions no subsection defines",
+                s.number,
+                items.len()
+            ));
+        }
     }
     out
 }
@@ -1244,6 +1276,20 @@ mod tests {
             assert!(super::known(w, &dict, &none), "{w}");
         }
         assert!(!super::known("moniter", &dict, &none) && !super::known("four", &dict, &none));
+    }
+
+    /// The plural of a term in capitals and the adverb of a listed
+    /// adjective are words; a misspelt stem is not.
+    #[test]
+    fn plurals_of_terms_and_adverbs_of_adjectives_are_words() {
+        let dict: HashSet<String> = ["deterministic", "strict"].iter().map(|w| w.to_string()).collect();
+        let glossary: HashSet<String> = ["NaN"].iter().map(|w| w.to_string()).collect();
+        for w in ["NaNs", "deterministically", "strictly"] {
+            assert!(super::known(w, &dict, &glossary), "{w}");
+        }
+        for w in ["determinsitically", "NaNss", "ly"] {
+            assert!(!super::known(w, &dict, &glossary), "{w}");
+        }
     }
 
     #[test]
