@@ -322,7 +322,7 @@ impl ChapterCause {
                     let (head, rest) = what.split_once(", ").unwrap_or(("", what.as_str()));
                     // One block, several of its lines: the block once.
                     if places.len() == 1 && edits.iter().all(|e| e.place() == first.place()) {
-                        return format!("{head}, on {} lines, {rest}", edits.len());
+                        return format!("{head}, in {} places, {rest}", edits.len());
                     }
                     let kind =
                         first.place().trim_start_matches(first.section()).trim_start_matches("'s ").trim().to_string();

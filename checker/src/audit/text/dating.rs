@@ -9,7 +9,7 @@
 //! ways.
 
 use super::document::{BlockKind, Section};
-use crate::audit::finding::{Finding, FindingKind};
+use crate::audit::finding::{Finding, FindingKind, Repair};
 
 /// The blocks whose sentences date the instruction.
 const DATING_BLOCKS: [BlockKind; 4] =
@@ -72,7 +72,12 @@ fn section(s: &Section) -> Vec<Finding> {
         if let Some(t) = onward.first() {
             detail.push(format!(
                 "The section dates the same version elsewhere with a word that carries it on (\"{t}\"), so it says \
-                 one thing two ways, or two things."
+                 one thing two ways, or two things. The fix reads it as that sentence does."
+            ));
+        } else {
+            detail.push(format!(
+                "PROPOSED: the fix reads it from {v} on, the reading a later version's program needs settled; \
+                 which reading holds is the vendor's to say."
             ));
         }
         let mut f = Finding::of_text(
@@ -89,6 +94,18 @@ fn section(s: &Section) -> Vec<Finding> {
             detail,
         );
         f.also_quotes.extend(onward.into_iter().cloned());
+        // The edit: the version written with the words that carry it on, on
+        // the line of the block that dates it: the section's own `starting`
+        // where its other sentence writes it, else `and later`.
+        let starting = f.also_quotes.iter().any(|t| t.to_ascii_lowercase().contains("starting"));
+        let dated = format!("{}PTX ISA version {v}", if starting { "in " } else { "" });
+        let carried = if starting { format!("starting PTX ISA version {v}") } else { format!("{dated} and later") };
+        let first = sentence.split_whitespace().next().unwrap_or_default();
+        let line =
+            s.block(*kind).and_then(|b| b.lines.iter().find(|l| l.text.contains(&dated) && l.text.contains(first)));
+        if let Some(l) = line {
+            f.repairs = vec![Repair { line: l.number, old: dated.clone(), new: carried }];
+        }
         out.push(f);
     }
     out
@@ -118,6 +135,25 @@ mod tests {
             found("Introduced in PTX ISA version 3.0.\n\nNot supported in PTX ISA version 6.4 for `sm_70`."),
             ["Not supported in PTX ISA version 6.4 for `sm_70`"]
         );
+        let fix: Vec<(String, String)> = check(&Document::made(
+            "#### 9.7.9.5. Data Movement and Conversion Instructions: `shfl`\n\nPTX ISA Notes\n\n\
+             Removed in PTX ISA version 6.4.\n\nNot supported in PTX ISA version 6.4 for `sm_70`.\n",
+        ))
+        .into_iter()
+        .flat_map(|f| f.repairs)
+        .map(|r| (r.old, r.new))
+        .collect();
+        assert_eq!(fix, [("PTX ISA version 6.4".to_string(), "PTX ISA version 6.4 and later".to_string())]);
+        let fix: Vec<String> = check(&Document::made(
+            "#### 9.7.9.5. Data Movement and Conversion Instructions: `shfl`\n\nPTX ISA Notes\n\n\
+             Not supported in PTX ISA version 6.4 for `sm_70`.\n\nTarget ISA Notes\n\n\
+             Not supported on `sm_70` starting PTX ISA version 6.4.\n",
+        ))
+        .into_iter()
+        .flat_map(|f| f.repairs)
+        .map(|r| r.new)
+        .collect();
+        assert_eq!(fix, ["starting PTX ISA version 6.4"]);
         // Carried on, or an event: nothing to read two ways.
         assert!(found("Not supported on `sm_70` starting PTX ISA version 6.4.").is_empty());
         assert!(found("For PTX ISA version 1.4 and later, the `.approx` modifier is required.").is_empty());

@@ -9,7 +9,9 @@
 //!   store the remainder`): a description of the instruction and an order
 //!   to the reader at once;
 //! - an article set in code font (`producing `a` result`): the operand `a`
-//!   where the sentence wants the word.
+//!   where the sentence wants the word;
+//! - `same` with no article after a verb or a preposition (`have same
+//!   value`), where the document writes `the same` everywhere else.
 //!
 //! Each is a slip of wording, the intent clear; the finding quotes the words
 //! and proposes the mended ones.
@@ -347,6 +349,40 @@ fn code_articles(s: &Section, nouns: &BTreeSet<String>) -> Vec<Finding> {
     out
 }
 
+/// Words after which `same` wants its article: verbs and prepositions.
+const BEFORE_THE_SAME: [&str; 14] =
+    ["have", "has", "had", "with", "of", "to", "in", "on", "for", "is", "are", "be", "at", "from"];
+
+/// `have same value`: `same` after a verb or a preposition, with no article.
+fn bare_same(s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for at in prose(s) {
+        let slips: Vec<&str> = at
+            .text
+            .match_indices(" same ")
+            .map(|(i, _)| at.text[..i].rsplit(' ').next().unwrap_or_default())
+            .filter(|before| BEFORE_THE_SAME.contains(before))
+            .collect();
+        let Some(first) = slips.first() else { continue };
+        let old = format!("{first} same");
+        let mut f = finding(
+            s,
+            at.line,
+            format!("bare-same-{first}-{}", at.line.number),
+            &old,
+            &format!("{first} the same"),
+            format!("\"{old}\": `same` without its article"),
+        );
+        // One edit for each on the line, each mending the first left.
+        f.repairs = slips
+            .iter()
+            .map(|b| Repair { line: at.line.number, old: format!("{b} same"), new: format!("{b} the same") })
+            .collect();
+        out.push(f);
+    }
+    out
+}
+
 /// Every grammar slip of the document, each once.
 pub fn check(doc: &Document) -> Vec<Finding> {
     let verbs = imperatives(doc);
@@ -355,6 +391,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
         let mut out = operand_lists(s);
         out.extend(plural_units(s));
         out.extend(code_articles(s, &nouns));
+        out.extend(bare_same(s));
         out.extend(verb_forms(s, &verbs));
         out
     })
@@ -406,6 +443,24 @@ mod tests {
         // The unit as a noun: no modifier.
         assert!(found("It writes the low 32-bits of the result.").is_empty());
         assert!(found("It writes 32-bits in order.").is_empty());
+    }
+
+    #[test]
+    fn same_without_its_article_is_a_slip() {
+        assert_eq!(
+            found("Threads that have same value of `a` are matched.")
+                .into_iter()
+                .map(|(_, old, new)| (old, new))
+                .collect::<Vec<_>>(),
+            [("have same".to_string(), "have the same".to_string())]
+        );
+        assert!(found("Threads that have the same value, and same mask, match.").is_empty());
+        // Two on a line: one finding, an edit for each.
+        let text = "#### 9.7.1.9. Integer Arithmetic Instructions: `rem`\n\nDescription\n\n\
+                    All that have same `a` and all that have same `b`.\n";
+        let found = check(&Document { sections: parse_any("made.md", text.as_bytes()).unwrap() });
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].repairs.len(), 2);
     }
 
     #[test]

@@ -14,7 +14,7 @@
 
 use super::document::{BlockKind, Document, Section};
 use super::names_operand as names;
-use crate::audit::finding::{Finding, FindingKind};
+use crate::audit::finding::{Finding, FindingKind, Repair};
 
 /// Whether an operand token is a constant: a decimal, hexadecimal, octal or
 /// binary integer, with its sign, or a float in decimal or PTX's hex form
@@ -77,6 +77,14 @@ fn section(doc: &Document, s: &Section) -> Vec<Finding> {
         })
         .collect();
     let said = sentences(doc, s);
+    // Where the text calls operands registers, one it calls an integer instead
+    // (`membermask` "specifies a 32-bit integer", beside "Operand `a` is a
+    // predicate register") is said to be one, register or immediate.
+    let registers = said.iter().any(|x| x.to_ascii_lowercase().contains("register"));
+    let a_value = |x: &String, name: &str| {
+        let lower = x.to_ascii_lowercase();
+        names(x, name) && !lower.contains("register") && lower.contains(" integer")
+    };
     let mut open: Vec<(String, String)> = Vec::new();
     for l in examples.code() {
         let code = l.text.split("//").next().unwrap_or_default();
@@ -101,7 +109,7 @@ fn section(doc: &Document, s: &Section) -> Vec<Finding> {
             continue;
         }
         for (name, token) in names.iter().zip(&written) {
-            let stated = said.iter().any(|x| states(x, name));
+            let stated = said.iter().any(|x| states(x, name) || (registers && a_value(x, name)));
             if is_immediate(token) && !stated && !open.iter().any(|(n, _)| n == name) {
                 open.push((name.clone(), body.to_string()));
             }
@@ -125,7 +133,9 @@ fn section(doc: &Document, s: &Section) -> Vec<Finding> {
         s.file, s.number
     )];
     detail.extend(reading_questions(s));
-    vec![Finding::of_text(
+    let names: Vec<String> = open.iter().map(|(n, _)| n.clone()).collect();
+    let repairs: Vec<Repair> = stated_after(s, &names, &list, one).into_iter().collect();
+    let mut f = Finding::of_text(
         format!("text-immediates-{}", s.number),
         s.number.clone(),
         FindingKind::Ambiguity,
@@ -135,7 +145,32 @@ fn section(doc: &Document, s: &Section) -> Vec<Finding> {
              immediates"
         ),
         detail,
-    )]
+    );
+    f.repairs = repairs;
+    vec![f]
+}
+
+/// The fix of operands the examples write as immediates with no sentence
+/// allowing it: a sentence that does (`Operand \`membermask\` may be an
+/// immediate.`), after the Description's first sentence that names the
+/// first of them, where that sentence ends on its line.
+fn stated_after(s: &Section, names: &[String], list: &str, one: &str) -> Option<Repair> {
+    let first = format!("`{}`", names.first()?);
+    let block = s.block(BlockKind::Description)?;
+    // The sentence that introduces the operand (`Operand \`membermask\`
+    // specifies ...`), else the first that names it.
+    let introduced = format!("Operand {first}");
+    let prose = || block.lines.iter().filter(|l| !l.code);
+    let (l, at) = prose()
+        .find_map(|l| l.text.find(&introduced).map(|at| (l, at)))
+        .or_else(|| prose().find_map(|l| l.text.find(&first).map(|at| (l, at))))?;
+    let end = l.text[at..]
+        .find(". ")
+        .map(|k| at + k + 1)
+        .or_else(|| l.text.trim_end().ends_with('.').then(|| l.text.trim_end().len()))?;
+    let old = l.text[..end].to_string();
+    let operand = if names.len() == 1 { "Operand" } else { "Operands" };
+    Some(Repair { line: l.number, old: old.clone(), new: format!("{old} {operand} {list} may be {one}.") })
 }
 
 /// The widths written as `N-bit` in a piece of text, in order.
@@ -282,6 +317,13 @@ mod tests {
             "the examples write `b` as an immediate (`and.b32 sign, fpvalue, 0x80000000;`), and no sentence says \
              which operands may be immediates"
         );
+        // The fix says what the example shows, after the sentence that
+        // introduces the operand.
+        let fix: Vec<(String, String)> = f[0].repairs.iter().map(|r| (r.old.clone(), r.new.clone())).collect();
+        assert_eq!(
+            fix,
+            [("Compute `a` and `b`.".to_string(), "Compute `a` and `b`. Operand `b` may be an immediate.".to_string())]
+        );
         // Saying that immediate forms exist is not saying where.
         assert_eq!(
             found("Instructions in register and constant immediate forms.", "And.", "and.b32 x, q, 1;").len(),
@@ -322,6 +364,10 @@ mod tests {
     fn a_sentence_on_immediates_settles_it() {
         assert!(found("Any source operand may be an immediate.", "And.", "and.b32 x, q, 1;").is_empty());
         assert!(found("Bit-wise.", "Operand `b` may be an immediate.", "and.b32 x, q, 1;").is_empty());
+        // A value where the others are registers says it may be either.
+        let value = "Operand `a` is a register. Operand `b` specifies a 32-bit integer.";
+        assert!(found("Bit-wise.", value, "and.b32 x, q, 1;").is_empty());
+        assert_eq!(found("Bit-wise.", "Operand `b` specifies a 32-bit integer.", "and.b32 x, q, 1;").len(), 1);
         assert!(found("Bit-wise.", "And.", "and.b32 x, q, r;\n@p and.pred p, q, r;").is_empty());
         // An example that lost a comma is read from the right.
         let f = found("Bit-wise.", "And.", "and.b32 x q,0xff;");

@@ -47,6 +47,7 @@ pub mod silence;
 pub mod sizes;
 pub mod spellings;
 pub mod tables;
+pub mod terms;
 pub mod typing;
 pub mod units;
 pub mod unread;
@@ -279,6 +280,7 @@ fn passes(
     findings.extend(dating::check(document));
     findings.extend(unread::check(document));
     findings.extend(retyped::check(document));
+    findings.extend(terms::check(document));
     findings.extend(comments::check(document).1);
     (findings, spelling_skipped, helpers.unlisted)
 }

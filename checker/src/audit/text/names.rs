@@ -718,15 +718,20 @@ fn register_kinds(doc: &Document, all: &[Unit]) -> Vec<Finding> {
             .map(|(n, _)| n)
             .collect();
         // Operands a sentence gives a width (`d` has `.b32` type), whatever
-        // the instruction's type.
-        let sized: Vec<(String, u32)> = all
+        // the instruction's type; not one that sentences type two ways, each
+        // for some forms (vote.sync's `d`, a predicate in one form and a
+        // `.b32` register in the other).
+        let typed: Vec<(String, OperandType)> = all
             .iter()
             .filter(in_section)
             .filter(|u| matches!(u.block, Some(BlockKind::Description | BlockKind::Notes)))
             .flat_map(|u| typed_by_phrase(&u.text))
+            .collect();
+        let sized: Vec<(String, u32)> = typed
+            .iter()
             .filter_map(|(n, ty)| match ty {
-                OperandType::Bits(w) => Some((n, w)),
-                OperandType::Pred => None,
+                OperandType::Bits(w) if typed.iter().all(|(m, t)| m != n || t == ty) => Some((n.clone(), *w)),
+                _ => None,
             })
             .collect();
         let mut uses: Vec<(String, FirstUses)> = Vec::new();

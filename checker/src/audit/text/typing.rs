@@ -97,7 +97,7 @@ fn types(sentence: &str, operand: &str) -> bool {
         || width_beside(sentence, operand)
 }
 
-/// Whether a width (`32-bit`) stands within a few words of the operand's
+/// Whether a width (`32-bit`, `32 bit`) stands within a few words of the operand's
 /// name: `Operand `b` is an unsigned 32-bit value` types `b`, where "a
 /// 32-bit mask starting from the bit position specified in operand `a`"
 /// is the width of the result, not of `a`.
@@ -105,7 +105,11 @@ fn width_beside(sentence: &str, operand: &str) -> bool {
     const NEAR: usize = 4;
     let words: Vec<&str> = sentence.split_whitespace().collect();
     let at: Vec<usize> = (0..words.len()).filter(|&k| names(words[k], operand)).collect();
-    let widths = (0..words.len()).filter(|&k| words[k].contains("-bit"));
+    // `32-bit`, or `32 bit` in two words.
+    let two_words = |k: usize| {
+        k > 0 && words[k].trim_end_matches(['.', ',']) == "bit" && words[k - 1].chars().all(|c| c.is_ascii_digit())
+    };
+    let widths = (0..words.len()).filter(|&k| words[k].contains("-bit") || two_words(k));
     widths.into_iter().any(|w| at.iter().any(|&k| k.abs_diff(w) <= NEAR))
 }
 
@@ -493,5 +497,8 @@ mod tests {
         .is_empty());
         // A set of rounding modes is no type.
         assert!(found("add.rnd.f32 d, a, b;\n.rnd = { .rn, .rz };", "Adds.").is_empty());
+        // A width in two words types the name beside it.
+        assert!(width_beside("It reads the 32 bit source register src.", "src"));
+        assert!(!width_beside("It reads 32 bits of many other registers and then src.", "src"));
     }
 }

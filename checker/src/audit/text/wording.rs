@@ -556,16 +556,28 @@ fn heading(doc: &Document, s: &Section) -> Vec<Finding> {
             s.opcodes().into_iter().filter(|o| !written.contains(*o) && !written_whole(o)).collect();
         if let (false, Some(first)) = (written.is_empty(), unwritten.first()) {
             let named: Vec<String> = unwritten.iter().map(|o| format!("`{o}`")).collect();
+            // A dotted name whose every qualifier the lines write, in other
+            // places (`match.sync` of `match.any.sync.type`): the lines as
+            // written say how.
+            let parts: Vec<&str> = first.split('.').collect();
+            let spread: Vec<String> = lines
+                .iter()
+                .filter_map(|t| t.split_whitespace().next())
+                .filter(|m| parts.len() > 1 && m.split('.').next() == Some(parts[0]))
+                .filter(|m| parts[1..].iter().all(|p| m.split(['.', '{', '}']).any(|q| q == *p)))
+                .map(|m| format!("`{m}`"))
+                .collect();
+            let how = if spread.is_empty() {
+                written.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ")
+            } else {
+                format!("{}, with its qualifiers in other places", spread.join(", "))
+            };
             out.push(finding(
                 format!("text-heading-{}-opcode", s.number),
                 s,
                 FindingKind::Structure,
                 first.to_string(),
-                format!(
-                    "the heading names {}, the Syntax block writes {}",
-                    named.join(", "),
-                    written.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ")
-                ),
+                format!("the heading names {}, the Syntax block writes {how}", named.join(", ")),
                 &at,
             ));
         }
@@ -660,8 +672,13 @@ fn introduction(doc: &Document, s: &Section) -> Vec<Finding> {
         doc.sections.iter().filter(|t| t.number.starts_with(&prefix)).flat_map(|t| t.opcodes()).collect();
     for name in &defined {
         // A section of one form of a listed instruction (9.7.3's
-        // `rcp.approx.ftz.f64`, of `rcp`) is listed with it.
-        let form_of = |n: &&str| name.strip_prefix(*n).is_some_and(|rest| rest.starts_with('.'));
+        // `rcp.approx.ftz.f64`, of `rcp`: its qualifiers end in a type) is
+        // listed with it; `vote.sync`, of `vote`, is an instruction of its own.
+        let form_of = |n: &&str| {
+            name.strip_prefix(*n).is_some_and(|rest| {
+                rest.starts_with('.') && rest.rsplit('.').next().and_then(super::operands::qualifier_width).is_some()
+            })
+        };
         if !listed.contains(name) && !listed.iter().any(form_of) {
             let f = finding(
                 format!("text-list-{}-missing-{name}", s.number),
@@ -887,6 +904,25 @@ fn closed_at_end(code: &[&Line]) -> Option<(usize, String, String)> {
     Some((last.number, old.clone(), format!("{old}\n{indent}}}")))
 }
 
+/// A Syntax template whose mnemonic writes a qualifier with no name: a dot
+/// before a closing brace (`{.abs.}`) or two dots in a row. No form can
+/// write it, so the line's forms are not what its examples write
+/// (`.min.abs.NaN.f32`); the fix drops the stray dot.
+fn empty_qualifier(s: &Section, l: &Line, text: &str) -> Option<Finding> {
+    let mnemonic = text.split_whitespace().next()?;
+    let stray = [".}", ".."].into_iter().find(|p| mnemonic.contains(p))?;
+    let mended = mnemonic.replacen(stray, &stray[1..], 1);
+    let f = finding(
+        format!("text-code-{}-syntax-empty-qualifier-{}", s.number, l.number),
+        s,
+        FindingKind::MalformedCode,
+        mnemonic.to_string(),
+        format!("the Syntax line `{mnemonic}` writes a qualifier with no name (`{stray}`): no form can write it"),
+        l,
+    );
+    Some(repaired(f, l.number, mnemonic, &mended))
+}
+
 /// A line of a Syntax block in words: two plain words in a row
 /// (`.asel defaults to .h10`), which no template writes.
 fn is_note(text: &str) -> bool {
@@ -959,6 +995,9 @@ pub fn code(doc: &Document) -> Vec<Finding> {
                             l,
                         );
                         out.push(repaired(f, l.number, &text, &format!("{text};")));
+                    }
+                    if b.kind == BlockKind::Syntax && !definition {
+                        out.extend(empty_qualifier(s, l, &text));
                     }
                 }
             }
@@ -1166,6 +1205,52 @@ mod tests {
 
     /// A Syntax or example line without its `;` is a finding; a line that
     /// defines a qualifier set is grammar and needs none.
+    /// A heading's name the Syntax never writes; where the lines write its
+    /// every qualifier in other places, the summary shows them as written.
+    #[test]
+    fn a_heading_name_the_syntax_does_not_write_is_found() {
+        let summary = |name: &str, syntax: &str| {
+            let text = format!(
+                "#### 9.7.13.10. Parallel Synchronization and Communication Instructions: `{name}`\n\n\
+                 `{name}`\n\nMatch.\n\nSyntax\n\n```\n{syntax}\n```\n"
+            );
+            let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+            super::structure(&doc).into_iter().find(|f| f.id.ends_with("-opcode")).map(|f| f.summary)
+        };
+        assert_eq!(
+            summary("match.sync", "match.any.sync.type d, a, m;\nmatch.all.sync.type d[|p], a, m;").as_deref(),
+            Some(
+                "the heading names `match.sync`, the Syntax block writes `match.any.sync.type`, \
+                 `match.all.sync.type`, with its qualifiers in other places"
+            )
+        );
+        assert_eq!(
+            summary("vote", "bar.sync.b32 d, a;").as_deref(),
+            Some("the heading names `vote`, the Syntax block writes `bar`")
+        );
+        assert_eq!(summary("vote.sync", "vote.sync.mode.pred d, a, m;"), None);
+    }
+
+    #[test]
+    fn a_syntax_qualifier_with_no_name_is_malformed() {
+        let text = "#### 9.7.13.12. Parallel Synchronization and Communication Instructions: `redux.sync`\n\n\
+                    `redux.sync`\n\nReduce.\n\nSyntax\n\n```\nredux.sync.op{.abs.}{.NaN}.f32 dst, src, m;\n\
+                    redux.sync.op.b32 dst, src, m;\n.op = { .min, .max }\n```\n";
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        let found: Vec<(String, String, String)> = super::code(&doc)
+            .into_iter()
+            .flat_map(|f| f.repairs.into_iter().map(move |r| (f.id.clone(), r.old, r.new)))
+            .collect();
+        assert_eq!(
+            found,
+            [(
+                "text-code-9.7.13.12-syntax-empty-qualifier-10".to_string(),
+                "redux.sync.op{.abs.}{.NaN}.f32".to_string(),
+                "redux.sync.op{.abs}{.NaN}.f32".to_string()
+            )]
+        );
+    }
+
     #[test]
     fn an_instruction_line_ends_with_its_terminator() {
         let text = "#### 9.7.4.9. Half Precision Floating Point Instructions: `tanh`\n\n`tanh`\n\nSyntax\n\n```\n\
@@ -1265,6 +1350,19 @@ mod tests {
         // The fix adds its item after the item of the section before it.
         let fix: Vec<(&str, &str)> = found[0].repairs.iter().map(|r| (r.old.as_str(), r.new.as_str())).collect();
         assert_eq!(fix, [("* `bra`", "* `bra`\n* `brx.idx`")]);
+        // A section of one form (its qualifiers end in a type) is listed
+        // with its instruction; an instruction named after another is not.
+        let text = "#### 9.7.12. Control Flow Instructions\n\nThe following PTX instructions are available:\n\n\
+                    * `vote`\n* `rcp`\n\n"
+            .to_string()
+            + &section("9.7.12.1", "vote")
+            + &section("9.7.12.2", "vote.sync")
+            + &section("9.7.12.3", "rcp")
+            + &section("9.7.12.4", "rcp.approx.ftz.f64");
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        let ids: Vec<String> =
+            super::structure(&doc).into_iter().filter(|f| f.id.starts_with("text-list")).map(|f| f.id).collect();
+        assert_eq!(ids, ["text-list-9.7.12-missing-vote.sync"]);
     }
 
     #[test]
