@@ -193,6 +193,21 @@ pub struct Repair {
     pub new: String,
 }
 
+impl Repair {
+    /// The edit that writes `new` in place of `text[start..end]` on line
+    /// `line`, its `old` widened leftwards, a word at a time, until its first
+    /// occurrence on the line is this one: an edit mends the first `old` of
+    /// its line, and "warp id" is also the start of "warp identifier".
+    pub fn at(line: usize, text: &str, start: usize, end: usize, new: &str) -> Repair {
+        let mut from = start;
+        while from > 0 && text.find(&text[from..end]) != Some(from) {
+            // Back over the space before, then the word before it.
+            from = text[..from].trim_end().trim_end_matches(|c: char| !c.is_whitespace()).len();
+        }
+        Repair { line, old: text[from..end].to_string(), new: format!("{}{new}", &text[from..start]) }
+    }
+}
+
 impl Finding {
     /// A finding of the text passes: no root cause yet (`errata::assign`
     /// gives it), no reading adopted, no witness.

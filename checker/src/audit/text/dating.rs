@@ -100,11 +100,18 @@ fn section(s: &Section) -> Vec<Finding> {
         let starting = f.also_quotes.iter().any(|t| t.to_ascii_lowercase().contains("starting"));
         let dated = format!("{}PTX ISA version {v}", if starting { "in " } else { "" });
         let carried = if starting { format!("starting PTX ISA version {v}") } else { format!("{dated} and later") };
-        let first = sentence.split_whitespace().next().unwrap_or_default();
-        let line =
-            s.block(*kind).and_then(|b| b.lines.iter().find(|l| l.text.contains(&dated) && l.text.contains(first)));
-        if let Some(l) = line {
-            f.repairs = vec![Repair { line: l.number, old: dated.clone(), new: carried }];
+        // The sentence's own date: after where its first words stand on the
+        // line (another sentence of the line may date the same version).
+        let opening: String = sentence.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
+        let place = s.block(*kind).and_then(|b| {
+            b.lines.iter().find_map(|l| {
+                let from = l.text.find(&opening)?;
+                let at = from + l.text[from..].find(&dated)?;
+                Some((l, at))
+            })
+        });
+        if let Some((l, at)) = place {
+            f.repairs = vec![Repair::at(l.number, &l.text, at, at + dated.len(), &carried)];
         }
         out.push(f);
     }
@@ -154,6 +161,22 @@ mod tests {
         .map(|r| r.new)
         .collect();
         assert_eq!(fix, ["starting PTX ISA version 6.4"]);
+        // Two sentences of one line date one version: the edit is the second's.
+        let fix: Vec<(String, String)> = check(&Document::made(
+            "#### 9.7.9.5. Data Movement and Conversion Instructions: `shfl`\n\nPTX ISA Notes\n\n\
+             Introduced in PTX ISA version 6.4. Not supported in PTX ISA version 6.4 for `sm_70`.\n",
+        ))
+        .into_iter()
+        .flat_map(|f| f.repairs)
+        .map(|r| (r.old, r.new))
+        .collect();
+        assert_eq!(
+            fix,
+            [(
+                "supported in PTX ISA version 6.4".to_string(),
+                "supported in PTX ISA version 6.4 and later".to_string()
+            )]
+        );
         // Carried on, or an event: nothing to read two ways.
         assert!(found("Not supported on `sm_70` starting PTX ISA version 6.4.").is_empty());
         assert!(found("For PTX ISA version 1.4 and later, the `.approx` modifier is required.").is_empty());

@@ -66,6 +66,14 @@ fn scoped_by_paragraph(s: &Section, g: &Grammar, name: &str) -> bool {
     let Some(block) = s.block(BlockKind::Syntax) else { return false };
     let lines: Vec<&str> = block.code().map(|l| l.text.split("//").next().unwrap_or_default().trim()).collect();
     let defines = |l: &str, n: &str| l.split_once('=').is_some_and(|(d, _)| d.split('=').any(|d| d.trim() == n));
+    let uses_name = |p: &[&str]| {
+        let head = |l: &&&str| l.split_whitespace().next().unwrap_or_default().to_string();
+        p.iter().filter(|l| !l.contains('=')).any(|l| word_at(&head(&l), name).is_some())
+    };
+    // Every paragraph whose lines use the set defines it.
+    if lines.split(|l| l.is_empty()).any(|p| uses_name(p) && !p.iter().any(|l| defines(l, name))) {
+        return false;
+    }
     let paragraphs: Vec<&[&str]> =
         lines.split(|l| l.is_empty()).filter(|p| p.iter().any(|l| defines(l, name))).collect();
     // Each paragraph defines the set once.
@@ -338,6 +346,8 @@ mod tests {
         assert!(found(own, "add.min.u32 d, a, b;").is_empty());
         let shared = "add.op.type d, a, b;\n.op = { .min }\n\nadd.op.b32 d, a, b;\n.op = { .or }\n\n.type = { .u32 }";
         assert_eq!(found(shared, "add.min.u32 d, a, b;"), [".op = {"]);
+        let apart = "add.op.type d, a, b;\n.type = { .u32 }\n\n.op = { .min }\n\n.op = { .or }";
+        assert_eq!(found(apart, "add.min.u32 d, a, b;"), [".op = {"]);
     }
 
     #[test]

@@ -331,23 +331,32 @@ fn code_articles(s: &Section, nouns: &BTreeSet<String>) -> Vec<Finding> {
                 let before = at.text[..i].split_whitespace().last().unwrap_or_default().to_lowercase();
                 let names_an_operand = OPERAND_NOUNS.iter().any(|n| before.trim_end_matches('s') == n.to_lowercase())
                     || ["source", "destination", "operands", "registers", "inputs"].contains(&before.as_str());
-                if !nouns.contains(&word) || names_an_operand {
+                // After a determiner the name is a noun's modifier (`the
+                // `a` value`), where no article can stand.
+                let determined = DETERMINERS.contains(&before.as_str());
+                if !nouns.contains(&word) || names_an_operand || determined {
                     continue;
                 }
                 let old = format!("{span}{word}");
-                out.push(finding(
+                let mut f = finding(
                     s,
                     at.line,
                     format!("code-article-{article}-{word}"),
                     &old,
                     &format!("{article} {word}"),
                     format!("\"{old}\": the article is set in code font, where it reads as the operand `{article}`"),
-                ));
+                );
+                f.repairs = vec![Repair::at(at.line.number, at.text, i, i + old.len(), &format!("{article} {word}"))];
+                out.push(f);
             }
         }
     }
     out
 }
+
+/// Words before a noun that leave no place for an article.
+const DETERMINERS: [&str; 12] =
+    ["the", "this", "that", "these", "those", "each", "every", "its", "their", "his", "any", "no"];
 
 /// Words after which `same` wants its article: verbs and prepositions.
 const BEFORE_THE_SAME: [&str; 14] =
@@ -357,13 +366,17 @@ const BEFORE_THE_SAME: [&str; 14] =
 fn bare_same(s: &Section) -> Vec<Finding> {
     let mut out = Vec::new();
     for at in prose(s) {
-        let slips: Vec<&str> = at
+        // Each slip: the word before `same`, and where that word starts.
+        let slips: Vec<(&str, usize)> = at
             .text
             .match_indices(" same ")
-            .map(|(i, _)| at.text[..i].rsplit(' ').next().unwrap_or_default())
-            .filter(|before| BEFORE_THE_SAME.contains(before))
+            .map(|(i, _)| {
+                let before = at.text[..i].rsplit(' ').next().unwrap_or_default();
+                (before, i - before.len())
+            })
+            .filter(|(before, _)| BEFORE_THE_SAME.contains(before))
             .collect();
-        let Some(first) = slips.first() else { continue };
+        let Some((first, _)) = slips.first() else { continue };
         let old = format!("{first} same");
         let mut f = finding(
             s,
@@ -373,10 +386,14 @@ fn bare_same(s: &Section) -> Vec<Finding> {
             &format!("{first} the same"),
             format!("\"{old}\": `same` without its article"),
         );
-        // One edit for each on the line, each mending the first left.
+        // One edit for each on the line, from the last, so that each
+        // finds its words where they were.
         f.repairs = slips
             .iter()
-            .map(|b| Repair { line: at.line.number, old: format!("{b} same"), new: format!("{b} the same") })
+            .rev()
+            .map(|(b, from)| {
+                Repair::at(at.line.number, at.text, *from, from + b.len() + " same".len(), &format!("{b} the same"))
+            })
             .collect();
         out.push(f);
     }
@@ -455,6 +472,14 @@ mod tests {
             [("have same".to_string(), "have the same".to_string())]
         );
         assert!(found("Threads that have the same value, and same mask, match.").is_empty());
+        // The edit mends the slip, not an earlier `is same` inside `this same`.
+        assert_eq!(
+            found("For this same reason, the result is same as `a`.")
+                .into_iter()
+                .map(|(_, old, new)| (old, new))
+                .collect::<Vec<_>>(),
+            [("result is same".to_string(), "result is the same".to_string())]
+        );
         // Two on a line: one finding, an edit for each.
         let text = "#### 9.7.1.9. Integer Arithmetic Instructions: `rem`\n\nDescription\n\n\
                     All that have same `a` and all that have same `b`.\n";
@@ -478,6 +503,7 @@ mod tests {
         assert!(found("Source `a` is 32 bits, `a` and `b` too, `a` by `b`.").is_empty());
         assert!(found("The operand `a` result is kept.").is_empty());
         assert!(found("It keeps `a` value.").is_empty());
+        assert!(found("Compares the `a` value with `b`, a value and a value.").is_empty());
     }
 
     #[test]

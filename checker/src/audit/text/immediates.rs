@@ -80,7 +80,13 @@ fn section(doc: &Document, s: &Section) -> Vec<Finding> {
     // Where the text calls operands registers, one it calls an integer instead
     // (`membermask` "specifies a 32-bit integer", beside "Operand `a` is a
     // predicate register") is said to be one, register or immediate.
-    let registers = said.iter().any(|x| x.to_ascii_lowercase().contains("register"));
+    let own = super::typing::sentences(s);
+    let operands: Vec<&String> = templates.iter().flatten().collect();
+    let registers = |name: &str| {
+        own.iter().any(|x| {
+            x.to_ascii_lowercase().contains("register") && !names(x, name) && operands.iter().any(|o| names(x, o))
+        })
+    };
     let a_value = |x: &String, name: &str| {
         let lower = x.to_ascii_lowercase();
         names(x, name) && !lower.contains("register") && lower.contains(" integer")
@@ -109,7 +115,7 @@ fn section(doc: &Document, s: &Section) -> Vec<Finding> {
             continue;
         }
         for (name, token) in names.iter().zip(&written) {
-            let stated = said.iter().any(|x| states(x, name) || (registers && a_value(x, name)));
+            let stated = said.iter().any(|x| states(x, name) || (a_value(x, name) && registers(name)));
             if is_immediate(token) && !stated && !open.iter().any(|(n, _)| n == name) {
                 open.push((name.clone(), body.to_string()));
             }
@@ -164,9 +170,14 @@ fn stated_after(s: &Section, names: &[String], list: &str, one: &str) -> Option<
     let (l, at) = prose()
         .find_map(|l| l.text.find(&introduced).map(|at| (l, at)))
         .or_else(|| prose().find_map(|l| l.text.find(&first).map(|at| (l, at))))?;
+    // A sentence ends at a full stop before a capital or a code span, not
+    // at an abbreviation's (`i.e. the`).
+    let ends = |k: usize| l.text[k + 2..].starts_with(|c: char| c.is_ascii_uppercase() || c == '`');
     let end = l.text[at..]
-        .find(". ")
-        .map(|k| at + k + 1)
+        .match_indices(". ")
+        .map(|(k, _)| at + k)
+        .find(|&k| ends(k))
+        .map(|k| k + 1)
         .or_else(|| l.text.trim_end().ends_with('.').then(|| l.text.trim_end().len()))?;
     let old = l.text[..end].to_string();
     let operand = if names.len() == 1 { "Operand" } else { "Operands" };

@@ -455,7 +455,10 @@ fn typed_by_phrase(text: &str) -> Vec<(String, OperandType)> {
             let verb = matches!(says.first().map(String::as_str), Some("is" | "are" | "has" | "have"));
             if verb && says.iter().any(|x| x == "predicate") {
                 out.push((w.clone(), OperandType::Pred));
-            } else if verb {
+            } else if matches!(says.first().map(String::as_str), Some("has" | "have"))
+                || (verb && matches!(says.get(1).map(String::as_str), Some("a" | "an")))
+            {
+                // Not `a` is converted to `.f32`: a type it has or is.
                 // `d` has `.b32` type: the width of the type it names.
                 let named = ws.iter().skip(i + 2).take(3).find(|(x, c)| *c && x.starts_with('.')).and_then(|(x, _)| {
                     if x == ".pred" {

@@ -5,7 +5,7 @@
 //! One finding per section that writes the two words; the fix writes the
 //! name as the document's code does.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::document::{Document, Line, Section};
 use crate::audit::finding::{Finding, FindingKind, Repair};
@@ -17,15 +17,16 @@ const SHORTEST: usize = 6;
 /// The names the document writes in code in its prose: lower-case words of
 /// letters only, and not an instruction's (`copysign`, whose section says
 /// "Copy sign of one input", a verb and its object).
-fn code_names(doc: &Document) -> BTreeSet<String> {
+fn code_names(doc: &Document) -> BTreeMap<String, String> {
     let opcodes: BTreeSet<&str> = doc.sections.iter().flat_map(|s| s.opcodes()).collect();
-    let mut out = BTreeSet::new();
+    let mut out = BTreeMap::new();
     for s in &doc.sections {
         for l in s.all_lines().filter(|l| !l.code) {
             for span in l.text.split('`').skip(1).step_by(2) {
                 let name = span.trim_start_matches('%');
                 if name.len() >= SHORTEST && name.chars().all(|c| c.is_ascii_lowercase()) && !opcodes.contains(name) {
-                    out.insert(name.to_string());
+                    // The name as the code writes it (`%laneid`), for the fix.
+                    out.entry(name.to_string()).or_insert_with(|| span.to_string());
                 }
             }
         }
@@ -33,10 +34,12 @@ fn code_names(doc: &Document) -> BTreeSet<String> {
     out
 }
 
-/// The places of a line's prose, outside code spans, where two words in a
-/// row join to `name`: the two words as written.
-fn split_at<'a>(l: &'a Line, name: &str) -> Option<&'a str> {
+/// The first place of a line's prose, outside code spans, where two words
+/// in a row join to `name`: the two words' byte range in the line.
+fn split_at(l: &Line, name: &str) -> Option<(usize, usize)> {
     for plain in l.text.split('`').step_by(2) {
+        // `plain` is a piece of the line: its offset in it.
+        let base = plain.as_ptr() as usize - l.text.as_ptr() as usize;
         let words: Vec<(usize, &str)> = plain
             .split_inclusive(|c: char| !c.is_ascii_alphabetic())
             .scan(0, |at, w| {
@@ -51,19 +54,21 @@ fn split_at<'a>(l: &'a Line, name: &str) -> Option<&'a str> {
             let between = &plain[a_at + a.len()..b_at];
             let joined = format!("{a}{b}").to_lowercase();
             if between == " " && a.len() >= 2 && b.len() >= 2 && joined == name {
-                return Some(&plain[a_at..b_at + b.len()]);
+                return Some((base + a_at, base + b_at + b.len()));
             }
         }
     }
     None
 }
 
-fn section(s: &Section, names: &BTreeSet<String>) -> Vec<Finding> {
+fn section(s: &Section, names: &BTreeMap<String, String>) -> Vec<Finding> {
     let mut out = Vec::new();
-    for name in names {
-        let Some((l, words)) = s.all_lines().filter(|l| !l.code).find_map(|l| split_at(l, name).map(|w| (l, w))) else {
+    for name in names.keys() {
+        let Some((l, (start, end))) = s.all_lines().filter(|l| !l.code).find_map(|l| split_at(l, name).map(|w| (l, w)))
+        else {
             continue;
         };
+        let words = &l.text[start..end];
         let mut f = Finding::of_text(
             format!("text-terms-{}-{name}", s.number),
             s.number.clone(),
@@ -72,7 +77,7 @@ fn section(s: &Section, names: &BTreeSet<String>) -> Vec<Finding> {
             format!("the document writes `{name}` in code and as two words, \"{}\"", words.to_lowercase()),
             vec![format!("At {}:{}.", s.file, l.number)],
         );
-        f.repairs = vec![Repair { line: l.number, old: words.to_string(), new: format!("`{name}`") }];
+        f.repairs = vec![Repair::at(l.number, &l.text, start, end, &format!("`{}`", names[name]))];
         out.push(f);
     }
     out
@@ -109,6 +114,11 @@ mod tests {
         // or a name written only in code: none.
         assert!(found("It reads `addc` and `laneid`.", "Then add c, lane, id.").is_empty());
         assert!(found("It reads `laneid`.", "It reads `laneid` too.").is_empty());
+        // The edit mends the two words, not a word they begin.
+        assert_eq!(
+            found("It reads `%warpid`.", "The warp identifier is not the warp id."),
+            [("text-terms-9.7.13.10-warpid".to_string(), "the warp id".to_string(), "the `%warpid`".to_string())]
+        );
         // An instruction's name is a verb and its object in prose.
         assert!(found("It reads `copysign`.", "Copy sign of one input.").is_empty());
     }
