@@ -100,14 +100,19 @@ fn section(s: &Section) -> Vec<Finding> {
         let starting = f.also_quotes.iter().any(|t| t.to_ascii_lowercase().contains("starting"));
         let dated = format!("{}PTX ISA version {v}", if starting { "in " } else { "" });
         let carried = if starting { format!("starting PTX ISA version {v}") } else { format!("{dated} and later") };
-        // The sentence's own date: after where its first words stand on the
-        // line (another sentence of the line may date the same version).
-        let opening: String = sentence.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
-        let place = s.block(*kind).and_then(|b| {
+        // The sentence's own date: found with the sentence's words up to it
+        // (another sentence of the block may begin alike and date the same
+        // version), and the rest of the sentence after them on its line; a
+        // sentence that wraps before its date gets no edit.
+        let upto = sentence.find(&dated).map(|at| &sentence[..at + dated.len()]);
+        let whole = |rest: &str| {
+            let n = rest.len().min(sentence.len());
+            rest.as_bytes()[..n] == sentence.as_bytes()[..n]
+        };
+        let place = upto.zip(s.block(*kind)).and_then(|(upto, b)| {
             b.lines.iter().find_map(|l| {
-                let from = l.text.find(&opening)?;
-                let at = from + l.text[from..].find(&dated)?;
-                Some((l, at))
+                let from = l.text.match_indices(upto).map(|(i, _)| i).find(|&i| whole(&l.text[i..]))?;
+                Some((l, from + upto.len() - dated.len()))
             })
         });
         if let Some((l, at)) = place {
@@ -177,6 +182,18 @@ mod tests {
                 "supported in PTX ISA version 6.4 and later".to_string()
             )]
         );
+        // Two sentences begin alike and date one version: the edit is on the
+        // one that dates it alone.
+        let fix: Vec<(usize, String)> = check(&Document::made(
+            "#### 9.7.9.5. Data Movement and Conversion Instructions: `shfl`\n\nPTX ISA Notes\n\n\
+             Not supported in PTX ISA version 6.4 and later for `sm_60`.\n\n\
+             Not supported in PTX ISA version 6.4 for `sm_70`.\n",
+        ))
+        .into_iter()
+        .flat_map(|f| f.repairs)
+        .map(|r| (r.line, r.new))
+        .collect();
+        assert_eq!(fix, [(7, "PTX ISA version 6.4 and later".to_string())]);
         // Carried on, or an event: nothing to read two ways.
         assert!(found("Not supported on `sm_70` starting PTX ISA version 6.4.").is_empty());
         assert!(found("For PTX ISA version 1.4 and later, the `.approx` modifier is required.").is_empty());

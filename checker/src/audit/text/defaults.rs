@@ -25,6 +25,15 @@ pub(super) fn grammar(s: &Section) -> Option<Grammar> {
     Some(grammar_of(s.block(BlockKind::Syntax)?.code()))
 }
 
+/// Whether a Syntax line opens a set's definition (`.name = { ...`, or
+/// `.a = .b = { ...`), however it is spaced: the one test of the passes
+/// that read definitions.
+pub(super) fn opens_definition(text: &str) -> bool {
+    let Some((head, _)) = text.split_once('{') else { return false };
+    let Some(names) = head.trim_end().strip_suffix('=') else { return false };
+    names.split('=').all(|n| n.trim().starts_with('.') && !n.trim().contains(char::is_whitespace))
+}
+
 /// Lines of code read as grammar: a Syntax block's, or the general format
 /// a group's introduction gives.
 pub(super) fn grammar_of<'a>(lines: impl Iterator<Item = &'a Line>) -> Grammar {
@@ -42,35 +51,64 @@ pub(super) fn grammar_of<'a>(lines: impl Iterator<Item = &'a Line>) -> Grammar {
             Some(p) => format!("{p} {text}"),
             None => text.to_string(),
         };
-        match joined.split_once('=') {
-            Some((name, values)) if name.trim().starts_with('.') && values.trim().starts_with('{') => {
-                if !values.contains('}') {
-                    pending = Some(joined);
-                    continue;
-                }
-                let inner = values.trim().trim_start_matches('{').split('}').next().unwrap_or_default();
-                let vs: Vec<String> = inner
-                    .split(',')
-                    .map(|v| v.trim().trim_start_matches('.'))
-                    .filter(|v| !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
-                    .map(|v| format!(".{v}"))
-                    .collect();
-                for n in name.split('=') {
-                    let n = n.trim().to_string();
-                    // A set defined again (set's `.dtype` after each group of
-                    // lines) holds the values of every definition.
-                    let values: &mut Vec<String> = sets.entry(n.clone()).or_default();
-                    if !values.is_empty() && *values != vs {
-                        redefined.push(n);
-                    }
-                    values.extend(vs.iter().filter(|v| !values.contains(v)).cloned().collect::<Vec<_>>());
-                }
+        if !opens_definition(&joined) {
+            templates.push(joined);
+            continue;
+        }
+        if joined.matches('{').count() > joined.matches('}').count() {
+            pending = Some(joined);
+            continue;
+        }
+        let Some((head, list)) = joined.split_once('{') else { continue };
+        let vs = set_values(list.rsplit_once('}').map_or(list, |(inner, _)| inner));
+        for n in head.trim_end().trim_end_matches('=').split('=') {
+            let n = n.trim().to_string();
+            // A set defined again (set's `.dtype` after each group of
+            // lines) holds the values of every definition.
+            let values: &mut Vec<String> = sets.entry(n.clone()).or_default();
+            if !values.is_empty() && *values != vs {
+                redefined.push(n);
             }
-            _ => templates.push(joined),
+            values.extend(vs.iter().filter(|v| !values.contains(v)).cloned().collect::<Vec<_>>());
         }
     }
     redefined.dedup();
     Grammar { sets, templates, redefined }
+}
+
+/// The values of a set's list, between its braces: a value with
+/// sub-qualifiers in braces of its own (`.shared{::cta, ::cluster}`) is
+/// itself and itself with each (`.shared::cta`); each with its dot.
+pub(super) fn set_values(list: &str) -> Vec<String> {
+    let mut items: Vec<String> = vec![String::new()];
+    let mut depth = 0;
+    for c in list.chars() {
+        match c {
+            ',' if depth == 0 => items.push(String::new()),
+            '{' | '}' => {
+                depth += if c == '{' { 1 } else { -1 };
+                items.last_mut().into_iter().for_each(|i| i.push(c));
+            }
+            _ => items.last_mut().into_iter().for_each(|i| i.push(c)),
+        }
+    }
+    let mut out: Vec<String> = Vec::new();
+    for item in &items {
+        let (base, subs) = match item.split_once('{') {
+            Some((base, subs)) => (base, subs.trim_end().trim_end_matches('}').split(',').collect::<Vec<_>>()),
+            None => (item.as_str(), Vec::new()),
+        };
+        let base = base.trim().trim_start_matches('.');
+        let spelled = |v: &str| v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':');
+        if base.is_empty() || !spelled(base) {
+            continue;
+        }
+        out.push(format!(".{base}"));
+        out.extend(
+            subs.iter().map(|s| s.trim()).filter(|s| !s.is_empty() && spelled(s)).map(|s| format!(".{base}{s}")),
+        );
+    }
+    out
 }
 
 /// Where a template writes qualifier `q` (`.rnd`): `Some(true)` inside
@@ -195,6 +233,28 @@ pub fn check(doc: &Document) -> Vec<Finding> {
 mod tests {
     use super::*;
     use crate::audit::text::document::parse_any;
+
+    #[test]
+    fn a_set_is_read_with_its_sub_qualifiers_and_every_name_it_defines() {
+        let lines = |code: &str| -> Vec<Line> {
+            code.lines().enumerate().map(|(n, t)| Line { number: n + 1, text: t.to_string(), code: true }).collect()
+        };
+        let g = grammar_of(
+            lines(
+                "isspacep.space p, a;\n.space = { .global, .shared{::cta, ::cluster},\n  .param{::entry} };\n\
+                 .atype = .btype = { .u32, .s32 };\n.action   = { .wait }",
+            )
+            .iter(),
+        );
+        assert_eq!(g.templates, ["isspacep.space p, a;"]);
+        assert_eq!(
+            g.sets[".space"],
+            [".global", ".shared", ".shared::cta", ".shared::cluster", ".param", ".param::entry"]
+        );
+        assert_eq!(g.sets[".atype"], g.sets[".btype"]);
+        assert_eq!(g.sets[".action"], [".wait"]);
+        assert!(opens_definition(".a = .b = { .x }") && !opens_definition("add{.sat}.s32 d, a, b;"));
+    }
 
     fn found(syntax: &str, notes: &str) -> Vec<(String, Option<(String, String)>)> {
         let text = format!(

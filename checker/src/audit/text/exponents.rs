@@ -66,18 +66,30 @@ pub fn check(doc: &Document) -> Vec<Finding> {
                     for power in lost_powers(sentence) {
                         let id = format!("text-exponent-{}-{}", s.number, power.replace('.', "-"));
                         let exponent = &power[1..];
-                        let edit = |line: usize| Repair { line, old: power.clone(), new: format!("2^{exponent}") };
+                        // Where the line writes the power itself, not the end of
+                        // another number (`12-23`).
+                        let at = |t: &str| {
+                            t.match_indices(power.as_str()).map(|(i, _)| i).find(|&i| {
+                                !t[..i].ends_with(|c: char| {
+                                    c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '`' | '^')
+                                })
+                            })
+                        };
+                        let edit = |l: &Line| {
+                            let i = at(&l.text).unwrap_or_default();
+                            Repair::at(l.number, &l.text, i, i + power.len(), &format!("2^{exponent}"))
+                        };
                         // A power written twice is one finding, with an
                         // edit on each line that writes it.
                         let existing = out.iter_mut().find(|f| f.id == id);
                         let edited: Vec<usize> =
                             existing.iter().flat_map(|f| f.repairs.iter().map(|r| r.line)).collect();
-                        let Some(l) = lines.iter().find(|l| l.text.contains(&power) && !edited.contains(&l.number))
+                        let Some(l) = lines.iter().find(|l| at(&l.text).is_some() && !edited.contains(&l.number))
                         else {
                             continue;
                         };
                         if let Some(f) = existing {
-                            f.repairs.push(edit(l.number));
+                            f.repairs.push(edit(l));
                             continue;
                         }
                         let mut f = Finding::of_text(
@@ -95,7 +107,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
                                 as_written(&power)
                             )],
                         );
-                        f.repairs = vec![edit(l.number)];
+                        f.repairs = vec![edit(l)];
                         out.push(f);
                     }
                 }
@@ -137,5 +149,11 @@ mod tests {
         let lines: Vec<usize> = found[0].repairs.iter().map(|r| r.line).collect();
         assert_eq!(lines.len(), 2, "{:?}", found[0].repairs);
         assert_ne!(lines[0], lines[1]);
+        // The edit is the power's, not the end of a range before it.
+        let text = "#### 9.7.3.20. Floating Point Instructions: `ex2`\n\n`ex2`\n\nEx2.\n\n\
+                    Description\n\nFor inputs in the range 12-23, the maximum relative error is 2-23.\n";
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        let r = &check(&doc)[0].repairs[0];
+        assert_eq!((r.old.as_str(), r.new.as_str()), ("is 2-23", "is 2^-23"));
     }
 }

@@ -181,8 +181,10 @@ fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
     let lines: Vec<Vec<Slot>> = g
         .templates
         .iter()
+        // An instruction with no operands ends its mnemonic with `;`
+        // (`griddepcontrol.action;`).
         .filter_map(|t| t.split_whitespace().next())
-        .filter_map(|m| m.strip_prefix(opcode))
+        .filter_map(|m| m.trim_end_matches(';').strip_prefix(opcode))
         .map(|rest| slots(rest, &g))
         .collect();
     if lines.is_empty() {
@@ -213,7 +215,7 @@ fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
     for l in examples.code() {
         let code = l.text.split("//").next().unwrap_or_default();
         let body = crate::ptx::parse::without_guard(code).trim();
-        let Some(mnemonic) = body.split_whitespace().next() else { continue };
+        let Some(mnemonic) = body.split_whitespace().next().map(|m| m.trim_end_matches(';')) else { continue };
         let Some(rest) = mnemonic.strip_prefix(opcode).filter(|r| r.is_empty() || r.starts_with('.')) else {
             continue;
         };
@@ -304,6 +306,14 @@ mod tests {
         assert_eq!(
             found(syntax, examples),
             ["add.rz.f32.bf16.sat", "add.rz.sat.f32.f16.sat", "add.lt.xorsign.f16", "add.f32"]
+        );
+        // Forms with no operands end the mnemonic with `;`; a value with
+        // sub-qualifiers is written with any of them.
+        assert!(found("add.action;\n.action   = { .wait, .go }", "add.wait;\nadd.go;").is_empty());
+        let spaces = "add.space.size p, a;\n.space = { .global, .shared{::cta, ::cluster} };\n.size = { .u32 };";
+        assert_eq!(
+            found(spaces, "add.shared.u32 p, a;\nadd.shared::cta.u32 p, a;\nadd.shared::gpu.u32 p, a;"),
+            ["add.shared::gpu.u32"]
         );
     }
 

@@ -297,8 +297,20 @@ const AFTER_A_NAME: [&str; 47] = [
 /// (`a result`, `an integer`).
 fn article_nouns(doc: &Document) -> BTreeSet<String> {
     let mut counts: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    // Words the document writes after another operand's name (`b` value):
+    // there "`a` value" is the operand's phrase too.
+    let mut after_operand: BTreeSet<String> = BTreeSet::new();
     for s in &doc.sections {
         for at in prose(s) {
+            let pieces: Vec<&str> = at.text.split('`').collect();
+            for pair in pieces.windows(2).skip(1).step_by(2) {
+                let (name, rest) = (pair[0], pair[1]);
+                let plain_name = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                if plain_name && name != "a" && name != "an" && rest.starts_with(' ') {
+                    let word: String = rest.trim_start().chars().take_while(char::is_ascii_alphabetic).collect();
+                    after_operand.insert(word);
+                }
+            }
             let plain: String = at.text.split('`').step_by(2).collect::<Vec<_>>().join(" ");
             let words: Vec<&str> = plain.split(|c: char| !c.is_ascii_alphabetic()).filter(|w| !w.is_empty()).collect();
             for pair in words.windows(2) {
@@ -312,7 +324,7 @@ fn article_nouns(doc: &Document) -> BTreeSet<String> {
     let participle = |w: &str| w.ends_with("ing") || w.ends_with("ed");
     counts
         .into_iter()
-        .filter(|(w, n)| *n >= 2 && !AFTER_A_NAME.contains(&w.as_str()) && !participle(w))
+        .filter(|(w, n)| *n >= 2 && !AFTER_A_NAME.contains(&w.as_str()) && !participle(w) && !after_operand.contains(w))
         .map(|(w, _)| w)
         .collect()
 }
@@ -504,6 +516,9 @@ mod tests {
         assert!(found("The operand `a` result is kept.").is_empty());
         assert!(found("It keeps `a` value.").is_empty());
         assert!(found("Compares the `a` value with `b`, a value and a value.").is_empty());
+        // A noun the document writes after another operand's name: the
+        // operand's phrase, though the document writes the noun after `a`.
+        assert!(found("Compares `a` value with `b` value; a value and a value.").is_empty());
     }
 
     #[test]

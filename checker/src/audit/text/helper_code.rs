@@ -193,7 +193,7 @@ fn unseparated(s: &Section) -> Vec<Finding> {
         let mut open = false;
         for pair in run.windows(2) {
             let (here, next) = (code_of(&pair[0].text).trim(), code_of(&pair[1].text).trim());
-            if here.contains("= {") && !here.contains('}') {
+            if super::defaults::opens_definition(here) && !here.contains('}') {
                 open = true;
             } else if here.contains('}') {
                 open = false;

@@ -36,7 +36,8 @@ fn groups(operands: &str) -> Vec<String> {
         .split(',')
         .map(|g| {
             let g = g.trim().trim_start_matches("{!}").trim_start_matches('!');
-            g.split(['[', '|', ' ']).next().unwrap_or_default().trim().to_string()
+            // An optional operand's braces (`size{, immAlign}`) are not its name.
+            g.split(['[', '|', ' ']).next().unwrap_or_default().trim().replace(['{', '}'], "")
         })
         .filter(|g| !g.is_empty())
         .collect()
@@ -50,6 +51,14 @@ fn sentences(doc: &Document, s: &Section) -> Vec<String> {
     if let Some(intro) = doc.sections.iter().find(|x| x.number == chapter) {
         let lines: Vec<&str> = intro.intro.iter().map(|l| l.text.trim()).collect();
         out.extend(lines.join(" ").split(". ").map(str::to_string));
+    }
+    // "It" after a sentence about an operand (`immAlign` is a 32-bit value.
+    // It is an integer constant.) is that operand.
+    for i in 1..out.len() {
+        let subject = out[i - 1].strip_prefix('`').and_then(|t| t.split_once('`')).map(|(name, _)| name.to_string());
+        if let (Some(name), Some(rest)) = (subject, out[i].strip_prefix("It ")) {
+            out[i] = format!("`{name}` {rest}");
+        }
     }
     out
 }
@@ -170,15 +179,22 @@ fn stated_after(s: &Section, names: &[String], list: &str, one: &str) -> Option<
     let (l, at) = prose()
         .find_map(|l| l.text.find(&introduced).map(|at| (l, at)))
         .or_else(|| prose().find_map(|l| l.text.find(&first).map(|at| (l, at))))?;
-    // A sentence ends at a full stop before a capital or a code span, not
-    // at an abbreviation's (`i.e. the`).
-    let ends = |k: usize| l.text[k + 2..].starts_with(|c: char| c.is_ascii_uppercase() || c == '`');
-    let end = l.text[at..]
-        .match_indices(". ")
-        .map(|(k, _)| at + k)
-        .find(|&k| ends(k))
-        .map(|k| k + 1)
-        .or_else(|| l.text.trim_end().ends_with('.').then(|| l.text.trim_end().len()))?;
+    // Where the sentence ends on the line, as the units read sentences: not
+    // at an abbreviation's full stop (`i.e.`, `e.g.`).
+    let words: Vec<(usize, &str)> = l.text[at..]
+        .split(' ')
+        .scan(at, |k, w| {
+            let start = *k;
+            *k += w.len() + 1;
+            Some((start, w))
+        })
+        .filter(|(_, w)| !w.is_empty())
+        .collect();
+    let end = words
+        .iter()
+        .enumerate()
+        .find(|(i, (_, w))| super::units::ends_sentence(w, words.get(i + 1).map(|(_, n)| *n)))
+        .map(|(_, (k, w))| k + w.len())?;
     let old = l.text[..end].to_string();
     let operand = if names.len() == 1 { "Operand" } else { "Operands" };
     Some(Repair { line: l.number, old: old.clone(), new: format!("{old} {operand} {list} may be {one}.") })

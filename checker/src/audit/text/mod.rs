@@ -48,6 +48,7 @@ pub mod sizes;
 pub mod spellings;
 pub mod tables;
 pub mod terms;
+pub mod threads;
 pub mod typing;
 pub mod units;
 pub mod unread;
@@ -281,6 +282,7 @@ fn passes(
     findings.extend(unread::check(document));
     findings.extend(retyped::check(document));
     findings.extend(terms::check(document));
+    findings.extend(threads::check(document));
     findings.extend(comments::check(document).1);
     (findings, spelling_skipped, helpers.unlisted)
 }

@@ -87,14 +87,14 @@ pub(super) fn statements(section: &Section) -> Vec<String> {
         .code()
         .map(|l| l.text.split("//").next().unwrap_or(""))
         .map(|t| {
-            in_set |= t.contains("= {") || t.contains("={");
-            let closes = in_set && t.trim_end().ends_with('}');
-            if closes {
+            in_set |= super::defaults::opens_definition(t);
+            if in_set && t.contains('}') {
                 in_set = false;
-                format!("{t};")
-            } else {
-                t.to_string()
+                if t.trim_end().ends_with('}') {
+                    return format!("{t};");
+                }
             }
+            t.to_string()
         })
         .collect();
     let joined = code.join(" ");
@@ -587,7 +587,7 @@ fn place_kind(
         };
     }
     let syntax_name = template.and_then(|t| t.operands.get(i)).and_then(|names| names.get(k));
-    if k > 0 || syntax_name.is_some_and(|n| n == "p" || n == "q" || predicates.contains(n)) {
+    if k > 0 || syntax_name.is_some_and(|n| predicates.contains(n)) {
         return RegisterKind::Predicate;
     }
     // An instruction of another section the catalogue models in other
@@ -712,7 +712,7 @@ fn register_kinds(doc: &Document, all: &[Unit]) -> Vec<Finding> {
     let mut out = Vec::new();
     for section in doc.first_renderings() {
         let in_section = |u: &&Unit| u.base_section() == section.number && !u.section.contains('@');
-        let predicates: Vec<String> = all
+        let mut predicates: Vec<String> = all
             .iter()
             .filter(in_section)
             .filter(|u| matches!(u.block, Some(BlockKind::Description | BlockKind::Notes)))
@@ -720,6 +720,11 @@ fn register_kinds(doc: &Document, all: &[Unit]) -> Vec<Finding> {
             .filter(|(_, ty)| *ty == OperandType::Pred)
             .map(|(n, _)| n)
             .collect();
+        // `p` and `q` are predicates by their names where the section speaks
+        // of predicates at all; cvta's `p` is an address.
+        if section.all_lines().any(|l| l.text.to_lowercase().contains("predicate") || l.text.contains(".pred")) {
+            predicates.extend(["p".to_string(), "q".to_string()]);
+        }
         // Operands a sentence gives a width (`d` has `.b32` type), whatever
         // the instruction's type; not one that sentences type two ways, each
         // for some forms (vote.sync's `d`, a predicate in one form and a
@@ -1080,6 +1085,21 @@ mod tests {
         assert_eq!(
             (rs[0].names.as_slice(), rs[0].values.as_slice()),
             (&[".atype".to_string(), ".btype".to_string()][..], &[".u32".to_string(), ".s32".to_string()][..])
+        );
+    }
+
+    #[test]
+    fn definitions_end_at_their_brace_however_they_are_spaced() {
+        // Aligned definitions without `;` are two statements.
+        let doc = section("add.dtype.atype d, a, b;\n.dtype =   { .u32 }\n.atype =   { .u16 }", "");
+        assert_eq!(statements(&doc.sections[0]), ["add.dtype.atype d, a, b", ".dtype = { .u32 }", ".atype = { .u16 }"]);
+        // A definition closed with `;` on its own line leaves the next
+        // template, which runs on after `{.level}`, whole.
+        let doc =
+            section("cp.dst.src{.level}\n    [dstMem], [srcMem];\n.op = { .min, .max };\ncp.dst{.level}\n    [d];", "");
+        assert_eq!(
+            statements(&doc.sections[0]),
+            ["cp.dst.src{.level} [dstMem], [srcMem]", ".op = { .min, .max }", "cp.dst{.level} [d]"]
         );
     }
 

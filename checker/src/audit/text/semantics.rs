@@ -22,6 +22,15 @@ pub fn vocabulary(section: &Section) -> Vocabulary {
     Vocabulary::of_syntax(syntax.into_iter().flat_map(|b| b.code()).map(|l| l.text.as_str()))
 }
 
+/// A line that heads the block with the form it describes (`alloca.type
+/// ptr, size, immAlign:`): the instruction's name, its operands and a
+/// colon, a caption of the code below, not a statement.
+fn names_its_form(section: &Section, text: &str) -> bool {
+    let t = code_of(text).trim();
+    t.ends_with(':')
+        && section.opcodes().iter().any(|op| t.strip_prefix(op).is_some_and(|rest| rest.starts_with(['.', ' '])))
+}
+
 /// Every Semantics block of the document, in document order.
 pub fn read(doc: &Document) -> Vec<Read<'_>> {
     doc.sections
@@ -29,8 +38,11 @@ pub fn read(doc: &Document) -> Vec<Read<'_>> {
         .flat_map(|section| {
             let vocabulary = vocabulary(section);
             section.blocks.iter().filter(|b| b.kind == BlockKind::Semantics).map(move |b| {
-                let lines: Vec<SourceLine<'_>> =
-                    b.code().map(|l| SourceLine { number: l.number, text: l.text.as_str() }).collect();
+                let lines: Vec<SourceLine<'_>> = b
+                    .code()
+                    .filter(|l| !names_its_form(section, &l.text))
+                    .map(|l| SourceLine { number: l.number, text: l.text.as_str() })
+                    .collect();
                 Read { section, line: b.line, parsed: pseudocode::parse(&lines, &vocabulary) }
             })
         })
@@ -172,5 +184,20 @@ mod tests {
         );
         // Either operator could be meant: no edit.
         assert!(repairs("if (.x && !p(c) || r !q(d)) {\n  d = a;\n}").is_empty());
+    }
+
+    #[test]
+    fn a_line_that_names_the_form_heads_the_block() {
+        let found = |caption: &str| {
+            let text = format!(
+                "#### 9.7.3.11. Floating Point Instructions: `min`\n\nSemantics\n\n```\n{caption}\n\nd = a;\n```\n"
+            );
+            let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+            check(&doc).len()
+        };
+        // The section's own form, as a caption: no statement. Another
+        // instruction's is read, and does not parse.
+        assert_eq!(found("min.f32 d, a, b:"), 0);
+        assert_eq!(found("max.f32 d, a, b:"), 1);
     }
 }

@@ -408,7 +408,7 @@ const ABBREVIATIONS: &[&str] = &["e.g.", "i.e.", "etc.", "vs.", "Fig.", "Sec.", 
 /// Whether a sentence ends after `word`: a period, question or
 /// exclamation mark (before a closing mark), and no abbreviation; where the
 /// next word is on the same line it must start as a sentence does.
-fn ends_sentence(word: &str, next: Option<&str>) -> bool {
+pub(super) fn ends_sentence(word: &str, next: Option<&str>) -> bool {
     let core = word.trim_end_matches(['"', '\'', ')', '*', '`']);
     if !core.ends_with(['.', '?', '!']) || core.ends_with("..") || ABBREVIATIONS.iter().any(|a| core.ends_with(a)) {
         return false;

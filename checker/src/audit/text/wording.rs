@@ -135,12 +135,14 @@ fn known(word: &str, dict: &HashSet<String>, glossary: &HashSet<String>) -> bool
     // stem above, so that `lsb's` is read as `lsb`, not as a plural.
     // The plural of a term written in capitals (`NaNs` of `NaN`).
     let singular = [lower.strip_suffix("es"), lower.strip_suffix('s'), word.strip_suffix('s')];
+    // The past of a verb the list leaves out (`deallocated` of a term).
+    let past = [lower.strip_suffix('d').filter(|w| w.ends_with('e')), lower.strip_suffix("ed")];
     // An adverb the list leaves out, of an adjective it has
     // in `-ic` (`deterministically` of `deterministic`).
-    let adjective = [lower.strip_suffix("ally")];
+    let adjective = lower.strip_suffix("ally").filter(|w| w.ends_with("ic"));
     [word, &lower, &capital, stem].iter().any(|w| known(w))
-        || singular.iter().flatten().any(|w| w.len() > 1 && known(w))
-        || adjective.iter().flatten().any(|w| w.len() > 3 && dict.contains(*w))
+        || singular.iter().chain(&past).flatten().any(|w| w.len() > 1 && known(w))
+        || adjective.is_some_and(|w| dict.contains(w))
         || american(&lower).iter().any(|w| known(w))
 }
 
@@ -332,12 +334,21 @@ fn near_words(word: &str, dict: &HashSet<String>) -> Vec<String> {
             w.starts_with(first)
                 && w.len().abs_diff(lower.len()) <= 1
                 && w.chars().all(|c| c.is_ascii_lowercase())
-                && super::directives::distance(w, &lower) == 1
+                && (super::directives::distance(w, &lower) == 1 || transposed(w, &lower))
         })
         .cloned()
         .collect();
     near.sort();
     near
+}
+
+/// Whether two words differ by two letters side by side in the other order
+/// (`instrucitons`, `instructions`): one slip of the fingers, though two
+/// edits apart.
+fn transposed(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let differ: Vec<usize> = (0..a.len().min(b.len())).filter(|&i| a[i] != b[i]).collect();
+    a.len() == b.len() && matches!(differ[..], [i, j] if j == i + 1 && a[i] == b[j] && a[j] == b[i])
 }
 
 /// Labels and headings against their content, and each group's list of
@@ -938,6 +949,42 @@ fn empty_qualifier(s: &Section, l: &Line, text: &str) -> Option<Finding> {
     Some(repaired(f, l.number, mnemonic, &mended))
 }
 
+/// A set's value written without its dot (`const` in `{ const, .global
+/// }`), where the set's other values have theirs: the example writes
+/// `.const`, and read as written the set holds a value no form can write.
+/// The fix writes the dot.
+fn undotted_value(s: &Section, l: &Line) -> Option<Finding> {
+    let code = l.text.split("//").next().unwrap_or_default();
+    if !super::defaults::opens_definition(code) {
+        return None;
+    }
+    let open = code.find('{')?;
+    let mut at = open + 1;
+    let mut items: Vec<(usize, &str)> = Vec::new();
+    for item in code[open + 1..].split([',', '}']) {
+        let trimmed = item.trim_start();
+        items.push((at + item.len() - trimmed.len(), trimmed.trim_end()));
+        at += item.len() + 1;
+    }
+    let dotted = items.iter().filter(|(_, v)| v.starts_with('.')).count();
+    let (start, value) = *items.iter().find(|(_, v)| {
+        v.starts_with(|c: char| c.is_ascii_alphabetic()) && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })?;
+    if dotted < 2 {
+        return None;
+    }
+    let mut f = finding(
+        format!("text-code-{}-syntax-undotted-{value}", s.number),
+        s,
+        FindingKind::MalformedCode,
+        value.to_string(),
+        format!("the Syntax writes the value `{value}` without its dot, where the set's other values have theirs"),
+        l,
+    );
+    f.repairs = vec![Repair::at(l.number, &l.text, start, start + value.len(), &format!(".{value}"))];
+    Some(f)
+}
+
 /// A line of a Syntax block in words: two plain words in a row
 /// (`.asel defaults to .h10`), which no template writes.
 fn is_note(text: &str) -> bool {
@@ -948,10 +995,7 @@ fn is_note(text: &str) -> bool {
 
 /// A Syntax line that defines a qualifier set: `.name = { ... }`.
 fn is_definition(text: &str) -> bool {
-    text.split_once('=').is_some_and(|(name, set)| {
-        let name = name.trim();
-        name.starts_with('.') && !name.contains(' ') && set.trim().starts_with('{') && set.trim().ends_with('}')
-    })
+    super::defaults::opens_definition(text) && text.trim_end().ends_with('}')
 }
 
 /// Whether a code line is a statement that PTX ends with `;`. Not a
@@ -987,7 +1031,7 @@ pub fn code(doc: &Document) -> Vec<Finding> {
                     let (l, text) = (*l, text.clone());
                     let was_in_set = in_set;
                     if b.kind == BlockKind::Syntax {
-                        if text.contains("= {") && !text.contains('}') {
+                        if super::defaults::opens_definition(&text) && !text.contains('}') {
                             in_set = true;
                         } else if text.contains('}') {
                             in_set = false;
@@ -1011,8 +1055,9 @@ pub fn code(doc: &Document) -> Vec<Finding> {
                         );
                         out.push(repaired(f, l.number, &text, &format!("{text};")));
                     }
-                    if b.kind == BlockKind::Syntax && !definition {
-                        out.extend(empty_qualifier(s, l, &text));
+                    if b.kind == BlockKind::Syntax {
+                        let unnamed = (!definition).then(|| empty_qualifier(s, l, &text));
+                        out.extend(undotted_value(s, l).into_iter().chain(unnamed.flatten()));
                     }
                 }
             }
@@ -1267,6 +1312,25 @@ mod tests {
     }
 
     #[test]
+    fn a_set_value_without_its_dot_is_malformed() {
+        let found = |set: &str| -> Vec<(String, String)> {
+            let text = format!(
+                "#### 9.7.9.19. Data Movement and Conversion Instructions: `isspacep`\n\n`isspacep`\n\nQuery.\n\n\
+                 Syntax\n\n```\nisspacep.space p, a;\n{set}\n```\n"
+            );
+            let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+            super::code(&doc).into_iter().flat_map(|f| f.repairs).map(|r| (r.old, r.new)).collect()
+        };
+        assert_eq!(
+            found(".space = { const, .global, .shared{::cta, ::cluster} };"),
+            [("const".to_string(), ".const".to_string())]
+        );
+        // A set of plain words throughout, or one value with its dot: none.
+        assert!(found(".mode = { up, down };").is_empty());
+        assert!(found(".space = { const, .global };").is_empty());
+    }
+
+    #[test]
     fn an_instruction_line_ends_with_its_terminator() {
         let text = "#### 9.7.4.9. Half Precision Floating Point Instructions: `tanh`\n\n`tanh`\n\nSyntax\n\n```\n\
                     tanh.approx.type d, a;\n.type = { .f16, .f16x2 }\ntanh.approx.f16 e, b\n```\n\n\
@@ -1395,12 +1459,12 @@ mod tests {
     /// adjective are words; a misspelt stem is not.
     #[test]
     fn plurals_of_terms_and_adverbs_of_adjectives_are_words() {
-        let dict: HashSet<String> = ["deterministic", "strict"].iter().map(|w| w.to_string()).collect();
-        let glossary: HashSet<String> = ["NaN"].iter().map(|w| w.to_string()).collect();
-        for w in ["NaNs", "deterministically"] {
+        let dict: HashSet<String> = ["deterministic", "strict", "part"].iter().map(|w| w.to_string()).collect();
+        let glossary: HashSet<String> = ["NaN", "deallocate"].iter().map(|w| w.to_string()).collect();
+        for w in ["NaNs", "deterministically", "deallocated"] {
             assert!(super::known(w, &dict, &glossary), "{w}");
         }
-        for w in ["determinsitically", "NaNss", "ly", "strictly", "truely"] {
+        for w in ["determinsitically", "NaNss", "ly", "strictly", "truely", "partally"] {
             assert!(!super::known(w, &dict, &glossary), "{w}");
         }
     }
@@ -1422,6 +1486,10 @@ mod tests {
         assert_eq!(super::near_words("determinted", &dict), ["determined"]);
         assert_eq!(super::near_words("moniter", &dict), ["moniker", "monitor"]);
         assert_eq!(super::near_words("Determinted", &dict), ["determined"]);
+        // Two letters side by side in the other order are one slip.
+        let dict: HashSet<String> = ["instructions"].iter().map(|w| w.to_string()).collect();
+        assert_eq!(super::near_words("instrucitons", &dict), ["instructions"]);
+        assert!(super::near_words("instrcuitons", &dict).is_empty());
         // Of two, the one the document writes elsewhere is its spelling,
         // and the fix writes it.
         let d = doc(&["the moniter is", "the monitor is"]);
