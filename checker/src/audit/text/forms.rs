@@ -224,7 +224,12 @@ fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
             continue;
         }
         let id = format!("text-form-{}-{}", s.number, l.number);
-        let fit = refit(&qs, &|q: &[String]| lines.iter().any(|slots| fits(slots, q)));
+        let fits_a_line = |q: &[String]| lines.iter().any(|slots| fits(slots, q));
+        // Else the type the examples declare the destination with, where
+        // one place takes it (`alloca ptr, ...` after `.reg .u32 ptr`).
+        let declared =
+            body.split_whitespace().nth(1).and_then(|d| declared_type(examples, d.trim_end_matches([',', ';'])));
+        let fit = refit(&qs, &fits_a_line).or_else(|| declared.and_then(|t| inserted(&qs, &t, &fits_a_line)));
         let mut f = Finding::of_text(
             id,
             s.number.clone(),
@@ -275,6 +280,30 @@ fn refit(qs: &[String], fit: &dyn Fn(&[String]) -> bool) -> Option<Vec<String>> 
     (found.len() == 1).then(|| found.remove(0))
 }
 
+/// The type a `.reg` line of the examples declares `name` with (`.u32`
+/// in `.reg .u32 ra, ptr;`).
+fn declared_type(examples: &super::document::Block, name: &str) -> Option<String> {
+    examples.code().find_map(|l| {
+        let rest = l.text.split("//").next()?.trim().strip_prefix(".reg")?;
+        let (ty, names) = rest.trim_start().split_once(char::is_whitespace)?;
+        names.split([',', ';']).any(|n| n.trim() == name).then(|| ty.to_string())
+    })
+}
+
+/// The qualifiers with `q` written in, where exactly one place makes them
+/// fit.
+fn inserted(qs: &[String], q: &str, fit: &dyn Fn(&[String]) -> bool) -> Option<Vec<String>> {
+    let mut found: Vec<Vec<String>> = (0..=qs.len())
+        .map(|at| {
+            let mut with = qs.to_vec();
+            with.insert(at, q.to_string());
+            with
+        })
+        .filter(|with| fit(with))
+        .collect();
+    (found.len() == 1).then(|| found.remove(0))
+}
+
 /// Every example of a section without a model that fits none of its
 /// Syntax lines.
 pub fn check(doc: &Document) -> Vec<Finding> {
@@ -310,6 +339,14 @@ mod tests {
         // Forms with no operands end the mnemonic with `;`; a value with
         // sub-qualifiers is written with any of them.
         assert!(found("add.action;\n.action   = { .wait, .go }", "add.wait;\nadd.go;").is_empty());
+        // A type left out is written in, as the examples declare the
+        // destination.
+        let text = "#### 9.7.5.1. Mixed Precision Floating Point Instructions: `add`\n\n`add`\n\nAdd.\n\n\
+                    Syntax\n\n```\nadd.type ptr, size;\n.type = { .u32, .u64 };\n```\n\nExamples\n\n```\n\
+                    .reg .u32 ptr, size;\nadd ptr, size;\n```\n";
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        let r = &check(&doc)[0].repairs[0];
+        assert_eq!((r.old.as_str(), r.new.as_str()), ("add", "add.u32"));
         let spaces = "add.space.size p, a;\n.space = { .global, .shared{::cta, ::cluster} };\n.size = { .u32 };";
         assert_eq!(
             found(spaces, "add.shared.u32 p, a;\nadd.shared::cta.u32 p, a;\nadd.shared::gpu.u32 p, a;"),

@@ -24,6 +24,7 @@ pub mod grammar;
 pub mod helper_code;
 pub mod helpers;
 pub mod immediates;
+pub mod implied;
 pub mod judge;
 pub mod labels;
 pub mod lanes;
@@ -283,6 +284,7 @@ fn passes(
     findings.extend(retyped::check(document));
     findings.extend(terms::check(document));
     findings.extend(threads::check(document));
+    findings.extend(implied::check(document));
     findings.extend(comments::check(document).1);
     (findings, spelling_skipped, helpers.unlisted)
 }

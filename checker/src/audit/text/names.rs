@@ -253,7 +253,7 @@ fn example_roles(doc: &Document, all: &[Unit]) -> Vec<Finding> {
                 u.file, u.line
             )],
         );
-        f.repairs = syntax_names(t, &u.text, &written)
+        f.repairs = syntax_names(t, example_line(section, u), &written)
             .into_iter()
             .map(|(old, new)| Repair { line: u.line, old, new })
             .collect();
@@ -265,9 +265,8 @@ fn example_roles(doc: &Document, all: &[Unit]) -> Vec<Finding> {
 /// The fix of an example that writes the Syntax's names in other places:
 /// its operands renamed to the Syntax's names for their places (`min.f64
 /// a,b,c;` → `d,a,b`), as (the operands as written, renamed).
-fn syntax_names(t: &Template, text: &str, written: &[Vec<String>]) -> Option<(String, String)> {
-    let code = crate::ptx::parse::without_guard(text.trim().trim_end_matches(';').trim());
-    let (_, operands) = code.split_once(char::is_whitespace)?;
+fn syntax_names(t: &Template, (code, end): (&str, usize), written: &[Vec<String>]) -> Option<(String, String)> {
+    let operands = code.get(end..)?.trim_end().trim_end_matches(';');
     let renamed: Vec<String> = written
         .iter()
         .enumerate()
@@ -280,9 +279,22 @@ fn syntax_names(t: &Template, text: &str, written: &[Vec<String>]) -> Option<(St
                 .join("|")
         })
         .collect();
-    // The example's own spacing after a comma.
+    // The example's own spacing after a comma, and before its operands.
     let comma = if operands.contains(", ") { ", " } else { "," };
-    Some((operands.trim().to_string(), renamed.join(comma)))
+    let gap = &operands[..operands.len() - operands.trim_start().len()];
+    let terminator = if code.trim_end().ends_with(';') { ";" } else { "" };
+    Some((code.to_string(), format!("{}{gap}{}{terminator}", &code[..end], renamed.join(comma))))
+}
+
+/// An example's line as written, its comment cut, and where its operands
+/// start (after the guard and the mnemonic): the unit's text has its spaces
+/// collapsed, and an edit must be of the line's own text.
+fn example_line<'a>(section: &'a Section, u: &'a Unit) -> (&'a str, usize) {
+    let raw = section.all_lines().find(|l| l.number == u.line).map_or(u.text.as_str(), |l| l.text.as_str());
+    let code = raw.split("//").next().unwrap_or("").trim();
+    let body = crate::ptx::parse::without_guard(code);
+    let start = code.len() - body.len();
+    (code, body.find(char::is_whitespace).map_or(code.len(), |e| start + e))
 }
 
 /// The qualifiers a mnemonic binds to a template's parts, where the
@@ -847,14 +859,9 @@ fn renamed(
         if out.iter().any(|r| r.line == u.line) {
             continue;
         }
-        // The line as written (the unit's text has its spaces collapsed):
-        // its guard and mnemonic kept, the name renamed in its operands.
-        let raw = section.all_lines().find(|l| l.number == u.line).map_or(u.text.as_str(), |l| l.text.as_str());
-        let code = raw.split("//").next().unwrap_or("").trim();
-        let guard = if code.starts_with('@') { code.find(char::is_whitespace).unwrap_or(code.len()) } else { 0 };
-        let after_guard = &code[guard..];
-        let start = guard + (after_guard.len() - after_guard.trim_start().len());
-        let Some(end) = code[start..].find(char::is_whitespace).map(|e| start + e) else { continue };
+        // The line as written: its guard and mnemonic kept, the name
+        // renamed in its operands.
+        let (code, end) = example_line(section, u);
         let new = format!("{}{}", &code[..end], rename_word(&code[end..], name, fresh));
         if new != code {
             out.push(Repair { line: u.line, old: code.to_string(), new });
@@ -1117,7 +1124,11 @@ mod tests {
         assert!(found[0].summary.contains("gives `c` the fourth place"), "{}", found[0].summary);
         // The fix writes the Syntax's names in their places.
         let r = &found[0].repairs[0];
-        assert_eq!((r.old.as_str(), r.new.as_str()), ("c, a, b, d", "d, a, b, c"));
+        assert_eq!((r.old.as_str(), r.new.as_str()), ("dp4a.u32.u32 c, a, b, d;", "dp4a.u32.u32 d, a, b, c;"));
+        // The edit is of the line as written, its spaces kept.
+        let doc = section("dp4a.atype.btype d, a, b, c;\n.atype = { .u32 };", "dp4a.u32.u32  c,a,b,  d;");
+        let r = &check(&doc)[0].repairs[0];
+        assert_eq!((r.old.as_str(), r.new.as_str()), ("dp4a.u32.u32  c,a,b,  d;", "dp4a.u32.u32  d, a, b, c;"));
     }
 
     #[test]

@@ -46,7 +46,7 @@ enum Statement {
 }
 
 /// The first `N.M` after `PTX ISA version`.
-fn version(text: &str) -> Option<PtxVersion> {
+pub(super) fn version(text: &str) -> Option<PtxVersion> {
     let at = text.find("PTX ISA version ")? + "PTX ISA version ".len();
     let v = text[at..].split(|c: char| !(c.is_ascii_digit() || c == '.')).next()?.trim_end_matches('.');
     let (major, minor) = v.split_once('.')?;
@@ -54,7 +54,7 @@ fn version(text: &str) -> Option<PtxVersion> {
 }
 
 /// The first `sm_NN`.
-fn target(text: &str) -> Option<u32> {
+pub(super) fn target(text: &str) -> Option<u32> {
     let at = text.find("sm_")? + 3;
     text[at..].split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
 }

@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::document::{Document, Line, Section};
+use super::document::{BlockKind, Document, Line, Section};
 use crate::audit::finding::{Finding, FindingKind, Repair};
 
 /// A name shorter than this is too often an operand or a mnemonic that
@@ -18,7 +18,18 @@ const SHORTEST: usize = 6;
 /// letters only, and not an instruction's (`copysign`, whose section says
 /// "Copy sign of one input", a verb and its object).
 fn code_names(doc: &Document) -> BTreeMap<String, String> {
-    let opcodes: BTreeSet<&str> = doc.sections.iter().flat_map(|s| s.opcodes()).collect();
+    // Instructions: those the sections are of, and those any line of code
+    // writes (a chapter read in part names instructions it has no section
+    // of: `activemask`).
+    let mut opcodes: BTreeSet<&str> = doc.sections.iter().flat_map(|s| s.opcodes()).collect();
+    for s in &doc.sections {
+        for l in
+            s.blocks.iter().filter(|b| matches!(b.kind, BlockKind::Syntax | BlockKind::Examples)).flat_map(|b| b.code())
+        {
+            let body = crate::ptx::parse::without_guard(l.text.trim());
+            opcodes.extend(body.split(['.', ' ', ';']).next().filter(|w| !w.is_empty()));
+        }
+    }
     let mut out = BTreeMap::new();
     for s in &doc.sections {
         for l in s.all_lines().filter(|l| !l.code) {
@@ -121,5 +132,15 @@ mod tests {
         );
         // An instruction's name is a verb and its object in prose.
         assert!(found("It reads `copysign`.", "Copy sign of one input.").is_empty());
+    }
+
+    #[test]
+    fn an_instruction_only_code_writes_is_no_term() {
+        // `activemask` has no section here, but an example writes it.
+        let text = "#### 9.7.13.9. Parallel Synchronization and Communication Instructions: `vote.sync`\n\n\
+                    Description\n\nIt reads `activemask`, the active mask.\n\nExamples\n\n```\n\
+                    activemask.b32 %r1;\n```\n";
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        assert!(check(&doc).is_empty());
     }
 }

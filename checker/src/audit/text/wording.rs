@@ -288,7 +288,7 @@ pub fn spelling(doc: &Document, dict: &HashSet<String>) -> Vec<Finding> {
         let near = near_words(&word, dict);
         let written = near.iter().filter(|w| doc_words.contains(*w)).cloned().collect::<Vec<_>>();
         let other = other_spelling(&word, &doc_words).or_else(|| match written.as_slice() {
-            [one] if near.len() > 1 => Some(one.clone()),
+            [one] => Some(one.clone()),
             _ => None,
         });
         let nearest = match near.as_slice() {
