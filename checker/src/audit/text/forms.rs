@@ -126,9 +126,14 @@ fn renames(lines: &[&Line], name: &str) -> Vec<Repair> {
             joined.push(' ');
             joined.push_str(lines[k].text.split("//").next().unwrap_or_default());
         }
-        let inner = joined.split_once('{').map_or("", |(_, r)| r.split('}').next().unwrap_or_default());
-        let values: Vec<String> =
-            inner.split(',').map(|v| v.trim().trim_start_matches('.').to_string()).filter(|v| !v.is_empty()).collect();
+        // The group a definition serves is the lines before it: a block
+        // that defines the set before any line uses it is laid out the
+        // other way, and gets no edit.
+        if lists.is_empty() && group.is_empty() {
+            return Vec::new();
+        }
+        let list = joined.split_once('{').map_or("", |(_, r)| r.rsplit_once('}').map_or(r, |(inner, _)| inner));
+        let values = super::defaults::set_values(list);
         let renamed = match lists.iter().find(|(vs, _)| *vs == values) {
             Some((_, n)) => n.clone(),
             None => {
@@ -150,6 +155,10 @@ fn renames(lines: &[&Line], name: &str) -> Vec<Repair> {
         }
         group.clear();
         k += 1;
+    }
+    // Lines after the last definition belong to none.
+    if !group.is_empty() {
+        return Vec::new();
     }
     out
 }
@@ -383,6 +392,14 @@ mod tests {
                 (16, ".dtype ".into(), ".dtype2 ".into())
             ]
         );
+        // Definitions before the lines they serve: which definition a line
+        // takes is not read from the layout, and no edit is proposed.
+        let first = text
+            .replace(syntax, ".dtype = { .u16 }\nadd.dtype.f16 d, a, b;\n.dtype = { .u32 }\nadd.dtype.f16x2 d, a, b;");
+        let doc = Document { sections: parse_any("made.md", first.as_bytes()).unwrap() };
+        let found = check(&doc);
+        assert!(found.iter().any(|f| f.id.contains("redefined")), "{found:?}");
+        assert!(found.iter().all(|f| f.repairs.is_empty()), "{found:?}");
     }
 
     /// A set defined again in paragraphs that each define every set their
