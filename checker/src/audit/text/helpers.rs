@@ -433,11 +433,19 @@ fn finding(call: &Call, section: &Section, table: &HelperTable) -> Finding {
             // The set's calls written out, each value its operator.
             Some(_) => set_written_out(section, &call.name),
             None if call.near.is_none() => defined_by_sentence(section, call, table),
-            // The call renamed to the function the text defines.
+            // The call renamed to the function the text defines, as a whole
+            // word (`max` is also the end of `fmax`).
             None => call
                 .near
                 .iter()
-                .map(|near| Repair { line: call.line, old: call.name.clone(), new: near.clone() })
+                .filter_map(|near| {
+                    let l = section.all_lines().find(|l| l.number == call.line)?;
+                    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+                    let at = l.text.match_indices(call.name.as_str()).map(|(i, _)| i).find(|&i| {
+                        !l.text[..i].ends_with(ident) && !l.text[i + call.name.len()..].starts_with(ident)
+                    })?;
+                    Some(Repair::at(l.number, &l.text, at, at + call.name.len(), near))
+                })
                 .collect(),
         },
     }
@@ -677,6 +685,12 @@ mod tests {
         assert!(found[0].summary.ends_with("it defines `optSecOp`, the same name with letters left out"));
         let r = found[0].repairs.first().expect("a rename");
         assert_eq!((r.old.as_str(), r.new.as_str()), ("optSecondaryOp", "optSecOp"));
+        // The call, not a longer name that ends with it.
+        let longer = text.replace("d = optSecondaryOp(", "d = xoptSecondaryOp(a) + optSecondaryOp(");
+        let doc = Document { sections: super::super::document::parse_any("f.md", longer.as_bytes()).unwrap() };
+        let found = check(&doc, &TABLE).findings;
+        let r = found.iter().find_map(|f| f.repairs.first()).expect("a rename");
+        assert_eq!((r.old.as_str(), r.new.as_str()), ("+ optSecondaryOp", "+ optSecOp"));
     }
 
     #[test]
