@@ -232,7 +232,9 @@ pub fn read(t: &Table) -> Option<Reading> {
         .enumerate()
         .skip(vars.len())
         .filter_map(|(i, h)| {
-            let inner = h.find('(').and_then(|a| h.rfind(')').map(|b| &h[a + 1..b])).unwrap_or(h);
+            // The text between the first `(` and the last `)`, where the
+            // `)` comes after it (a mangled header may close before it opens).
+            let inner = h.find('(').and_then(|a| h.rfind(')').filter(|&b| b > a).map(|b| &h[a + 1..b])).unwrap_or(h);
             parse_expr(inner, &vars).map(|e| (i, e))
         })
         .collect();
@@ -432,6 +434,14 @@ mod tests {
         // (a & ~b) | (b ^ a)
         assert!(e.eval(&[true, false]) && e.eval(&[false, true]) && !e.eval(&[true, true]));
         assert_eq!(parse_expr("a + b", &vars), None);
+    }
+
+    /// A header cell that closes a parenthesis before it opens one, as a
+    /// mangled copy may, is read without a panic.
+    #[test]
+    fn a_header_closed_before_it_opens_is_read() {
+        let t = "| a | b | ))))))))Oper 254 (ta |\n| --- | --- | --- |\n| 0 | 0 | 0 |";
+        assert!(found(t).len() <= 1);
     }
 
     #[test]
