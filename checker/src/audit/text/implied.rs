@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 
 use super::document::{BlockKind, Document, Line, Section};
 use super::requirements::{target, version};
+use super::retyped::spans;
 use crate::audit::finding::{Finding, FindingKind, Repair};
 use ptx_spec::catalogue::PtxVersion;
 
@@ -70,10 +71,6 @@ fn sentences(s: &Section, kind: BlockKind) -> Vec<Sentence<'_>> {
         }
     }
     out
-}
-
-fn spans(text: &str) -> Vec<&str> {
-    text.split('`').skip(1).step_by(2).collect()
 }
 
 /// The qualifier and sub-qualifier a sentence says is assumed by default

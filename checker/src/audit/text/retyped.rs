@@ -11,7 +11,7 @@ use super::document::{BlockKind, Section};
 use crate::audit::finding::{Finding, FindingKind};
 
 /// The code spans of a sentence (`d`, `.b32`), in order.
-fn spans(sentence: &str) -> Vec<&str> {
+pub(super) fn spans(sentence: &str) -> Vec<&str> {
     sentence.split('`').skip(1).step_by(2).collect()
 }
 
