@@ -13,15 +13,25 @@ use super::document::{BlockKind, Document, Section};
 use super::units::{collapse, split_comment};
 use crate::audit::finding::{Finding, FindingKind, Repair};
 
-/// A type a comment or an instruction names: `f16`, `bf16x2`, `s32`.
-/// `fp16` is the comments' spelling of `f16`.
+/// A type a comment or an instruction names: `f16`, `bf16x2`, `s32`,
+/// `b128`, `e4m3`. `fp16` is the comments' spelling of `f16`. The one
+/// reader of type names every pass uses.
 pub(super) fn type_word(word: &str) -> Option<String> {
     let w = word.to_lowercase();
     let w = w.strip_prefix("fp").map(|rest| format!("f{rest}")).unwrap_or(w);
     let base = w.split_once('x').map_or(w.as_str(), |(b, lanes)| if lanes.parse::<u32>().is_ok() { b } else { "" });
     let kind = base.trim_end_matches(|c: char| c.is_ascii_digit());
     let bits = &base[kind.len()..];
-    (matches!(kind, "f" | "bf" | "s" | "u" | "b") && matches!(bits, "8" | "16" | "32" | "64")).then_some(w)
+    let plain = match kind {
+        "f" | "s" | "u" => matches!(bits, "8" | "16" | "32" | "64"),
+        "b" => matches!(bits, "8" | "16" | "32" | "64" | "128"),
+        "bf" => bits == "16",
+        "tf" => bits == "32",
+        _ => false,
+    };
+    // The narrow floating-point types name their exponent and mantissa bits.
+    let minifloat = matches!(base, "e4m3" | "e5m2" | "e2m3" | "e3m2" | "e2m1" | "ue8m0" | "ue4m3");
+    (plain || minifloat).then_some(w)
 }
 
 /// The element type of a type, without its lanes: `bf16` of `bf16x2`.

@@ -943,13 +943,6 @@ fn syntax_words(section: &Section) -> Vec<String> {
     out
 }
 
-/// Whether a word is a type's name: `f64`, `u32`, `b16`, `s16x2`, `bf16`.
-fn is_type_name(word: &str) -> bool {
-    let digits = word.trim_start_matches(|c: char| c.is_ascii_lowercase());
-    matches!(&word[..word.len() - digits.len()], "b" | "u" | "s" | "f" | "bf" | "tf" | "e")
-        && digits.starts_with(|c: char| c.is_ascii_digit())
-}
-
 /// Each code span of a section's prose that writes one of its instructions
 /// with a placeholder another section's Syntax names and its own never
 /// writes: one finding per span, with the edit to the section's own name
@@ -1019,7 +1012,7 @@ fn foreign_placeholders(doc: &Document, all: &[Unit]) -> Vec<Finding> {
                     // `setp.dtype.f64` writes its type already: the name goes;
                     // else it becomes the section's own name of its kind.
                     let without = span.replacen(&word, "", 1);
-                    let typed = without.split('.').skip(1).any(is_type_name);
+                    let typed = without.split('.').skip(1).any(|q| super::captions::type_word(q).is_some());
                     // A placeholder alone where the section has several of
                     // its kind, one a form (`.atype`, `.btype`): the names,
                     // as the prose means whichever the form writes.

@@ -57,9 +57,7 @@ fn restriction(text: &str) -> Option<Restriction> {
 
 /// A PTX type qualifier: `.s32`, `.u16x2`, `.f16`, `.b64`.
 fn is_type(word: &str) -> bool {
-    let Some(rest) = word.strip_prefix('.') else { return false };
-    let digits = rest.trim_start_matches(|c: char| c.is_ascii_lowercase());
-    !digits.is_empty() && digits.len() < rest.len() && digits.starts_with(|c: char| c.is_ascii_digit())
+    word.strip_prefix('.').is_some_and(|rest| super::captions::type_word(rest).is_some())
 }
 
 /// The sets a Syntax block gives its placeholders: `.mode` → `.hi`,

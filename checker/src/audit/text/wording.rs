@@ -686,8 +686,10 @@ fn introduction(doc: &Document, s: &Section) -> Vec<Finding> {
         // `rcp.approx.ftz.f64`, of `rcp`: its qualifiers end in a type) is
         // listed with it; `vote.sync`, of `vote`, is an instruction of its own.
         let form_of = |n: &&str| {
-            name.strip_prefix(*n)
-                .is_some_and(|rest| rest.starts_with('.') && rest.rsplit('.').next().is_some_and(is_type_name))
+            name.strip_prefix(*n).is_some_and(|rest| {
+                rest.starts_with('.')
+                    && rest.rsplit('.').next().is_some_and(|q| super::captions::type_word(q).is_some())
+            })
         };
         if !listed.contains(name) && !listed.iter().any(form_of) {
             let f = finding(
@@ -775,15 +777,6 @@ fn introduction(doc: &Document, s: &Section) -> Vec<Finding> {
 /// length (a short list that names one instruction too many is a finding).
 fn is_partial(extra: usize, items: usize) -> bool {
     items >= 4 && extra * 2 > items
-}
-
-/// A type qualifier's name without its dot: letters then a width, and an
-/// optional vector count (`f64`, `bf16`, `b128`, `f16x2`).
-fn is_type_name(q: &str) -> bool {
-    let vector = q.rsplit_once('x').filter(|(_, n)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
-    let base = vector.map_or(q, |(b, _)| b);
-    let letters = base.trim_end_matches(|c: char| c.is_ascii_digit());
-    letters.len() < base.len() && !letters.is_empty() && letters.chars().all(|c| c.is_ascii_lowercase())
 }
 
 /// The groups whose list of instructions names more instructions that the
