@@ -223,16 +223,21 @@ pub struct Stale {
 
 /// The drift of a document against the recorded fingerprints: every
 /// rendering of every section compared. Sections the document does not
-/// render at all (and whose group it does not render either) are not
-/// checked: the user may supply a part of the document; they are counted
-/// in `unchecked`.
+/// render at all (and whose group it does not render either, or renders
+/// with a list most of whose instructions the text has no section for)
+/// are not checked: the user may supply a part of the document; they are
+/// counted in `unchecked`.
 pub fn compare(doc: &Document, prints: &Fingerprints) -> (Vec<Stale>, usize) {
     let mut stale = Vec::new();
     let mut unchecked = 0;
     let recorded: BTreeMap<(String, BlockKind), &str> =
         prints.block.iter().map(|b| ((b.section.clone(), b.block), b.sha256.as_str())).collect();
-    let rendered =
-        |s: &str| doc.section(s).is_some() || s.rsplit_once('.').is_some_and(|(group, _)| doc.section(group).is_some());
+    let partial: Vec<String> = super::wording::partial_groups(doc).into_iter().map(|(g, ..)| g).collect();
+    let rendered = |s: &str| {
+        doc.section(s).is_some()
+            || s.rsplit_once('.')
+                .is_some_and(|(group, _)| doc.section(group).is_some() && !partial.iter().any(|p| p == group))
+    };
     for ((section, kind), print) in &recorded {
         if !rendered(section) {
             unchecked += 1;

@@ -226,6 +226,7 @@ fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
         let body = crate::ptx::parse::without_guard(code).trim();
         let Some(mnemonic) = body.split_whitespace().next().map(|m| m.trim_end_matches(';')) else { continue };
         let Some(rest) = mnemonic.strip_prefix(opcode).filter(|r| r.is_empty() || r.starts_with('.')) else {
+            out.extend(opcode_slip(s, l, mnemonic, opcode));
             continue;
         };
         let qs: Vec<String> = rest.split('.').filter(|q| !q.is_empty()).map(|q| format!(".{q}")).collect();
@@ -257,6 +258,78 @@ fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
             let new = format!("{opcode}{}", qs.concat());
             f.repairs = vec![Repair { line: l.number, old: mnemonic.to_string(), new }];
         }
+        out.push(f);
+    }
+    out
+}
+
+/// An example that writes its section's instruction with one of its words
+/// one slip from the heading's (`ld.gloal.nc` in `ld.global.nc`): a
+/// letter left out, added, changed, or two swapped. A word that is another
+/// instruction's is no slip; the fix writes the word right.
+fn opcode_slip(s: &Section, l: &Line, mnemonic: &str, opcode: &str) -> Option<Finding> {
+    let want: Vec<&str> = opcode.split('.').collect();
+    let have: Vec<&str> = mnemonic.split('.').collect();
+    if have.len() < want.len() || have[0] != want[0] {
+        return None;
+    }
+    let differ: Vec<usize> = (1..want.len()).filter(|&i| have[i] != want[i]).collect();
+    let &[i] = &differ[..] else { return None };
+    let (wrong, right) = (have[i], want[i]);
+    if super::directives::distance(wrong, right) > 1 && !super::wording::transposed(wrong, right) {
+        return None;
+    }
+    let written: String = have[..want.len()].join(".");
+    let mut f = Finding::of_text(
+        format!("text-form-{}-{}-opcode", s.number, l.number),
+        s.number.clone(),
+        FindingKind::ExampleSyntax,
+        written.clone(),
+        format!(
+            "the example `{mnemonic}` writes its instruction `{opcode}` as `{written}`: `.{wrong}` for `.{right}`, \
+             an instruction no section defines"
+        ),
+        vec![format!("{}:{}: `{}`.", s.file, l.number, l.text.trim())],
+    );
+    let at = l.text.find(&written)?;
+    f.repairs = vec![Repair::at(l.number, &l.text, at, at + written.len(), opcode)];
+    Some(f)
+}
+
+/// Each example line that writes a period where its operands take a comma
+/// (`{%r0, %r1. %r2}. [a]`): a period followed by a space, outside a
+/// comment, ends no PTX token. One finding per line; the fix writes the
+/// commas.
+fn operand_periods(s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let Some(examples) = s.block(BlockKind::Examples) else { return out };
+    for l in examples.code() {
+        let code = l.text.split("//").next().unwrap_or_default();
+        let Some(start) = code.trim_start().find(char::is_whitespace) else { continue };
+        let start = start + (code.len() - code.trim_start().len());
+        let operands = &code[start..];
+        let periods: Vec<usize> = operands
+            .match_indices(". ")
+            .map(|(i, _)| i)
+            .filter(|&i| operands[..i].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '}' || c == ']'))
+            .collect();
+        if periods.is_empty() {
+            continue;
+        }
+        let mut f = Finding::of_text(
+            format!("text-code-{}-examples-period-{}", s.number, l.number),
+            s.number.clone(),
+            FindingKind::MalformedCode,
+            operands.trim().to_string(),
+            format!(
+                "the example's operands `{}` are separated by {} where commas belong",
+                operands.trim().trim_end_matches(';'),
+                if periods.len() == 1 { "a period".to_string() } else { format!("{} periods", periods.len()) }
+            ),
+            vec![format!("{}:{}: `{}`.", s.file, l.number, l.text.trim())],
+        );
+        let fixed = operands.trim().replace(". ", ", ");
+        f.repairs = vec![Repair { line: l.number, old: operands.trim().to_string(), new: fixed }];
         out.push(f);
     }
     out
@@ -317,7 +390,9 @@ fn inserted(qs: &[String], q: &str, fit: &dyn Fn(&[String]) -> bool) -> Option<V
 /// Syntax lines.
 pub fn check(doc: &Document) -> Vec<Finding> {
     let modelled = super::modelled_sections();
-    super::each_section(doc, |s| section(s, &modelled))
+    let mut out = super::each_section(doc, |s| section(s, &modelled));
+    out.extend(super::each_section(doc, operand_periods));
+    out
 }
 
 #[cfg(test)]
@@ -430,5 +505,23 @@ mod tests {
             fixes,
             [Some("add.rz.sat.f32.bf16".into()), Some("add.rz.sat.f32.f16".into()), Some("add.f32.f16".into())]
         );
+    }
+
+    #[test]
+    fn an_example_that_misspells_its_instruction_or_separates_operands_by_periods_is_a_finding() {
+        let text = "#### 9.7.9.9. Data Movement and Conversion Instructions: `ld.global.nc`\n\n`ld.global.nc`\n\n\
+                    Load.\n\nSyntax\n\n```\nld.global.nc.type d, [a];\n.type = { .u32, .f64 };\n```\n\n\
+                    Examples\n\n```\nld.gloal.nc.u32 d, [a];\nld.global.nc.f64 {%r0, %r1. %r2}. [a]; // a. b\n\
+                    ld.local.u32 d, [a];\nld.global.nc.u32 d, [a];\n```\n";
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        let got: Vec<(String, Vec<(String, String)>)> = check(&doc)
+            .into_iter()
+            .map(|f| (f.summary, f.repairs.into_iter().map(|r| (r.old, r.new)).collect()))
+            .collect();
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert!(got[0].0.contains("`.gloal` for `.global`"), "{got:?}");
+        assert_eq!(got[0].1, vec![("ld.gloal.nc".to_string(), "ld.global.nc".to_string())]);
+        assert!(got[1].0.contains("separated by 2 periods"), "{got:?}");
+        assert_eq!(got[1].1[0].1, "{%r0, %r1, %r2}, [a];");
     }
 }

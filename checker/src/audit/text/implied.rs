@@ -14,9 +14,10 @@
 
 use std::collections::BTreeMap;
 
-use super::document::{BlockKind, Document, Line, Section};
+use super::document::{BlockKind, Document, Section};
 use super::requirements::{target, version};
 use super::retyped::spans;
+use super::units::{block_sentences as sentences, Sentence};
 use crate::audit::finding::{Finding, FindingKind, Repair};
 use ptx_spec::catalogue::PtxVersion;
 
@@ -46,31 +47,6 @@ enum Of {
     Instruction,
     Qualifier(String),
     Sub(String),
-}
-
-/// A sentence with the line it starts on and the last line of its
-/// paragraph, where a sentence after it goes.
-struct Sentence<'a> {
-    line: &'a Line,
-    end: &'a Line,
-    text: String,
-}
-
-/// The sentences of a block: each paragraph's lines joined, split at ". ".
-fn sentences(s: &Section, kind: BlockKind) -> Vec<Sentence<'_>> {
-    let mut out = Vec::new();
-    for b in s.blocks.iter().filter(|b| b.kind == kind) {
-        for p in b.paragraphs() {
-            let Some(last) = p.last() else { continue };
-            let text: Vec<&str> = p.iter().map(|l| l.text.trim()).collect();
-            let text = text.join(" ");
-            for t in text.split(". ") {
-                let line = p.iter().find(|l| l.text.contains(t.split('`').next().unwrap_or(t))).unwrap_or(last);
-                out.push(Sentence { line, end: last, text: t.to_string() });
-            }
-        }
-    }
-    out
 }
 
 /// The qualifier and sub-qualifier a sentence says is assumed by default
@@ -174,13 +150,13 @@ fn section(s: &Section) -> Vec<Finding> {
                  `{qualifier}` alone is allowed there, and what it means, is left open",
                 super::and_list(&asks)
             ),
-            raised.iter().map(|(_, _, x)| format!("At {}:{}: \"{}\".", s.file, x.line.number, x.text)).collect(),
+            raised.iter().map(|(_, _, x)| format!("At {}:{}: \"{}\".", s.file, x.start.number, x.text)).collect(),
         );
         // The notes' last sentence on the sub-qualifier gains one that says
         // what the default needs.
-        let old = last.end.text.trim_end().to_string();
+        let old = last.last.text.trim_end().to_string();
         f.repairs = vec![Repair {
-            line: last.end.number,
+            line: last.last.number,
             new: format!(
                 "{old} `{qualifier}` written without a sub-qualifier, which means `{qualifier}{sub}`, needs no \
                  more than `{qualifier}`."

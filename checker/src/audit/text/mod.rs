@@ -8,6 +8,7 @@
 pub mod bounds;
 pub mod captions;
 pub mod comments;
+pub mod consequences;
 pub mod control;
 pub mod coverage;
 pub mod dating;
@@ -285,6 +286,7 @@ fn passes(
     findings.extend(terms::check(document));
     findings.extend(threads::check(document));
     findings.extend(implied::check(document));
+    findings.extend(consequences::check(document));
     findings.extend(comments::check(document).1);
     (findings, spelling_skipped, helpers.unlisted)
 }

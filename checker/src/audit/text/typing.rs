@@ -46,13 +46,24 @@ fn type_slots(mnemonic: &str, sets: &std::collections::BTreeMap<String, Vec<Stri
         .count()
 }
 
+/// What a Syntax line writes after its mnemonic.
+fn operands_text(line: &str) -> &str {
+    line.split_once(char::is_whitespace).map_or("", |(_, rest)| rest)
+}
+
 /// The operand names of a Syntax line: `d, a, b, {!}c;` gives d, a, b, c;
 /// `p[|q]` gives p and q.
 fn operands(line: &str) -> Vec<String> {
-    let Some((_, rest)) = line.split_once(char::is_whitespace) else { return Vec::new() };
-    rest.trim()
-        .trim_end_matches(';')
-        .split([',', '|', '[', ']', '{', '}', '!'])
+    let rest = operands_text(line);
+    // An address (`[a]`) is no value of the instruction's type.
+    let mut rest = rest.trim().trim_end_matches(';').to_string();
+    while let Some((open, close)) =
+        rest.find('[').zip(rest.find(']')).filter(|&(o, c)| o < c && !rest[o + 1..].starts_with('|'))
+    {
+        rest.replace_range(open..=close, "");
+    }
+    let rest = rest.replace(['[', ']'], " ");
+    rest.split([',', '|', '{', '}', '!'])
         .map(str::trim)
         .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
         .map(str::to_string)
@@ -122,9 +133,18 @@ fn predicate(sentence: &str, operand: &str) -> bool {
 /// The operands of a set of Syntax lines, each once, in order.
 fn operands_of(lines: &[&String]) -> Vec<String> {
     let mut all: Vec<String> = Vec::new();
+    // A name some line writes with an offset (`var + imm`) is a variable
+    // whose address the line takes, on every line.
+    let offset = |o: &str| {
+        lines.iter().any(|t| {
+            operands_text(t)
+                .split(',')
+                .any(|p| p.trim().strip_prefix(o).is_some_and(|r| r.trim_start().starts_with('+')))
+        })
+    };
     for t in lines {
         for o in operands(t) {
-            if !all.contains(&o) {
+            if !all.contains(&o) && !offset(&o) {
                 all.push(o);
             }
         }
@@ -387,6 +407,19 @@ mod tests {
         );
         let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
         check(&doc)
+    }
+
+    #[test]
+    fn an_address_or_a_variable_taken_with_an_offset_is_no_operand_of_the_type() {
+        let lines = [
+            "mapa.type d, a, b;".to_string(),
+            "mapa.type d, sh + imm, b;".to_string(),
+            "mapa.type d, sh, b;".to_string(),
+            "ldu.type d, [a];".to_string(),
+        ];
+        let refs: Vec<&String> = lines.iter().collect();
+        assert_eq!(super::operands_of(&refs), ["d", "a", "b"]);
+        assert_eq!(super::operands("setp.type p[|q], a, b;"), ["p", "q", "a", "b"]);
     }
 
     #[test]

@@ -402,6 +402,52 @@ fn sentences(b: &mut Builder, lines: &[&Line]) {
     b.push(UnitKind::Sentence, start, &current);
 }
 
+/// A sentence of a block's prose, as the passes that edit around it need
+/// it: the lines it starts and ends on, its paragraph (numbered through
+/// the section's blocks of the kind) and the paragraph's last line, where
+/// a sentence added after the paragraph goes.
+pub(super) struct Sentence<'a> {
+    pub start: &'a Line,
+    pub end: &'a Line,
+    pub last: &'a Line,
+    pub paragraph: usize,
+    pub text: String,
+}
+
+/// The sentences of a section's blocks of one kind, split where the units
+/// split them ([`ends_sentence`]); a table's rows are no sentences.
+pub(super) fn block_sentences(s: &Section, kind: BlockKind) -> Vec<Sentence<'_>> {
+    let mut out = Vec::new();
+    let mut paragraph = 0;
+    for b in s.blocks.iter().filter(|b| b.kind == kind) {
+        for p in b.paragraphs() {
+            let lines: Vec<&Line> = p.into_iter().filter(|l| !l.text.trim_start().starts_with('|')).collect();
+            let Some(&last) = lines.last() else { continue };
+            let mut current: Option<(&Line, String)> = None;
+            for l in &lines {
+                let words: Vec<&str> = l.text.split_whitespace().collect();
+                for (i, w) in words.iter().enumerate() {
+                    let (_, text) = current.get_or_insert_with(|| (*l, String::new()));
+                    if !text.is_empty() {
+                        text.push(' ');
+                    }
+                    text.push_str(w);
+                    if ends_sentence(w, words.get(i + 1).copied()) {
+                        if let Some((start, text)) = current.take() {
+                            out.push(Sentence { start, end: l, last, paragraph, text });
+                        }
+                    }
+                }
+            }
+            if let Some((start, text)) = current.take() {
+                out.push(Sentence { start, end: last, last, paragraph, text });
+            }
+            paragraph += 1;
+        }
+    }
+    out
+}
+
 /// Abbreviations whose period ends no sentence.
 const ABBREVIATIONS: &[&str] = &["e.g.", "i.e.", "etc.", "vs.", "Fig.", "Sec.", "No."];
 

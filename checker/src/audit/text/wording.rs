@@ -345,7 +345,7 @@ fn near_words(word: &str, dict: &HashSet<String>) -> Vec<String> {
 /// Whether two words differ by two letters side by side in the other order
 /// (`instrucitons`, `instructions`): one slip of the fingers, though two
 /// edits apart.
-fn transposed(a: &str, b: &str) -> bool {
+pub(super) fn transposed(a: &str, b: &str) -> bool {
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
     let differ: Vec<usize> = (0..a.len().min(b.len())).filter(|&i| a[i] != b[i]).collect();
     a.len() == b.len() && matches!(differ[..], [i, j] if j == i + 1 && a[i] == b[j] && a[j] == b[i])
@@ -781,9 +781,9 @@ fn is_partial(extra: usize, items: usize) -> bool {
 
 /// The groups whose list of instructions names more instructions that the
 /// text holds no section for than it names with one: the text is part of
-/// the chapter, and the list is not checked for items no subsection
-/// defines. One line each, for the output's header.
-pub fn partial_lists(doc: &Document) -> Vec<String> {
+/// the chapter. Each with the count of its list's items the text has no
+/// section for, and the list's length.
+pub fn partial_groups(doc: &Document) -> Vec<(String, usize, usize)> {
     let mut out = Vec::new();
     for s in doc.first_renderings() {
         let items = group_list(s);
@@ -792,15 +792,24 @@ pub fn partial_lists(doc: &Document) -> Vec<String> {
             doc.sections.iter().filter(|t| t.number.starts_with(&prefix)).flat_map(|t| t.opcodes()).collect();
         let extra = items.iter().filter(|(_, n)| !below.contains(&n.as_str())).count();
         if is_partial(extra, items.len()) {
-            out.push(format!(
-                "{}'s list names {extra} of its {} instructions with no section in the text: read as part of the \
-                 chapter, the list is not checked for instructions no subsection defines",
-                s.number,
-                items.len()
-            ));
+            out.push((s.number.clone(), extra, items.len()));
         }
     }
     out
+}
+
+/// [`partial_groups`], one line each for the output's header: such a
+/// list is not checked for items no subsection defines.
+pub fn partial_lists(doc: &Document) -> Vec<String> {
+    partial_groups(doc)
+        .into_iter()
+        .map(|(group, extra, items)| {
+            format!(
+                "{group}'s list names {extra} of its {items} instructions with no section in the text: read as part \
+                 of the chapter, the list is not checked for instructions no subsection defines"
+            )
+        })
+        .collect()
 }
 
 /// Bit slices written two ways in one section: the Semantics block's
@@ -1008,6 +1017,18 @@ fn is_statement(text: &str, next: Option<&str>) -> bool {
     !(label || block || opens || header || t.ends_with("...") || t.ends_with([',', '(']))
 }
 
+/// A half-open interval in the notation of mathematics: `[a, a + size)`,
+/// `(0.0, 1.0]`, whose brackets pair once the closing one is read as the
+/// one that opens it.
+fn half_open(span: &str) -> bool {
+    let closed = match (span.chars().next(), span.chars().last()) {
+        (Some('['), Some(')')) => format!("{}]", &span[..span.len() - 1]),
+        (Some('('), Some(']')) => format!("{})", &span[..span.len() - 1]),
+        _ => return false,
+    };
+    unbalanced(&closed).is_none()
+}
+
 /// Malformed code: example and syntax lines without their `;`, brackets
 /// that do not pair in a code span or a code block, a code span left open,
 /// and code spans that begin or end with punctuation that is not code.
@@ -1037,7 +1058,13 @@ pub fn code(doc: &Document) -> Vec<Finding> {
                     let definition =
                         b.kind == BlockKind::Syntax && (is_definition(&text) || was_in_set || in_set || is_note(&text));
                     let next = lines.get(n + 1).map(|(_, t)| t.as_str());
-                    if !(definition || text.ends_with(';') || !is_statement(&text, next)) {
+                    // A mnemonic alone whose operands the next line, indented
+                    // under it, writes and ends.
+                    let continued = !text.contains(char::is_whitespace)
+                        && lines
+                            .get(n + 1)
+                            .is_some_and(|(l, t)| l.text.starts_with(char::is_whitespace) && t.ends_with(';'));
+                    if !(definition || continued || text.ends_with(';') || !is_statement(&text, next)) {
                         let f = finding(
                             format!("text-code-{}-{}-terminator-{}", s.number, b.kind.key(), n + 1),
                             s,
@@ -1075,55 +1102,63 @@ pub fn code(doc: &Document) -> Vec<Finding> {
             }
         }
         out.extend(bare_operands(s));
-        for p in paragraphs(&s.all_lines().cloned().collect::<Vec<_>>()) {
-            let ticks: usize = p.iter().map(|l| l.text.matches('`').count()).sum();
-            if ticks % 2 == 1 {
-                let l = p.iter().find(|l| l.text.contains('`')).unwrap_or(&p[0]);
-                out.push(finding(
-                    format!("text-code-{}-span-open-{}", s.number, l.number),
-                    s,
-                    FindingKind::MalformedCode,
-                    shorten(&l.text),
-                    "a code span is opened and never closed".to_string(),
-                    l,
-                ));
-            }
-            // A code span may run onto the next line of its paragraph.
-            let joined = p.iter().map(|l| l.text.trim()).collect::<Vec<_>>().join(" ");
-            if ticks.is_multiple_of(2) {
-                for span in spans(&joined) {
-                    let l = p.iter().copied().find(|l| l.text.contains(span.as_str())).unwrap_or(p[0]);
-                    let bad_bracket = unbalanced(&span);
-                    // Code never ends in a full stop: one there is the
-                    // sentence's, inside the marks.
-                    let stray = span.starts_with([',', ';', ' '])
-                        || span.ends_with([',', ' '])
-                        || (span.len() > 1 && span.ends_with('.'));
-                    if bad_bracket.is_some() || stray {
-                        let slug: String = span.chars().filter(|c| c.is_alphanumeric()).take(20).collect();
-                        let mut f = finding(
-                            format!("text-code-{}-span-{}", s.number, slug.to_lowercase()),
-                            s,
-                            FindingKind::MalformedCode,
-                            format!("`{span}`"),
-                            match bad_bracket {
-                                Some(c) => format!("the code span `{span}` has an unmatched `{c}`"),
-                                None => format!("the code span `{span}` holds punctuation or space at its edge"),
-                            },
-                            l,
-                        );
-                        // The fix takes the punctuation out of the marks.
-                        let quoted = format!("`{span}`");
-                        if bad_bracket.is_none() && l.text.contains(&quoted) {
-                            let inner = span.trim_start_matches([',', ';', ' ']);
-                            let lead = &span[..span.len() - inner.len()];
-                            let inner = inner.trim_end_matches([',', ' ', '.']);
-                            let tail = &span[lead.len() + inner.len()..];
-                            let new = format!("{}`{inner}`{}", lead.trim(), tail.trim());
-                            f.repairs = vec![Repair { line: l.number, old: quoted, new }];
-                        }
-                        out.push(f);
+        out.extend(spans_of(s));
+    }
+    out
+}
+
+/// The code spans of a section's prose: one opened and never closed, one
+/// whose brackets do not pair, one with punctuation at its edge.
+fn spans_of(s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for p in paragraphs(&s.all_lines().cloned().collect::<Vec<_>>()) {
+        let ticks: usize = p.iter().map(|l| l.text.matches('`').count()).sum();
+        if ticks % 2 == 1 {
+            let l = p.iter().find(|l| l.text.contains('`')).unwrap_or(&p[0]);
+            out.push(finding(
+                format!("text-code-{}-span-open-{}", s.number, l.number),
+                s,
+                FindingKind::MalformedCode,
+                shorten(&l.text),
+                "a code span is opened and never closed".to_string(),
+                l,
+            ));
+        }
+        // A code span may run onto the next line of its paragraph.
+        let joined = p.iter().map(|l| l.text.trim()).collect::<Vec<_>>().join(" ");
+        if ticks.is_multiple_of(2) {
+            for span in spans(&joined) {
+                let l = p.iter().copied().find(|l| l.text.contains(span.as_str())).unwrap_or(p[0]);
+                let bad_bracket = unbalanced(&span).filter(|_| !half_open(&span));
+                // Code never ends in a full stop: one there is the
+                // sentence's, inside the marks.
+                let stray = span.starts_with([',', ';', ' '])
+                    || span.ends_with([',', ' '])
+                    || (span.len() > 1 && span.ends_with('.'));
+                if bad_bracket.is_some() || stray {
+                    let slug: String = span.chars().filter(|c| c.is_alphanumeric()).take(20).collect();
+                    let mut f = finding(
+                        format!("text-code-{}-span-{}", s.number, slug.to_lowercase()),
+                        s,
+                        FindingKind::MalformedCode,
+                        format!("`{span}`"),
+                        match bad_bracket {
+                            Some(c) => format!("the code span `{span}` has an unmatched `{c}`"),
+                            None => format!("the code span `{span}` holds punctuation or space at its edge"),
+                        },
+                        l,
+                    );
+                    // The fix takes the punctuation out of the marks.
+                    let quoted = format!("`{span}`");
+                    if bad_bracket.is_none() && l.text.contains(&quoted) {
+                        let inner = span.trim_start_matches([',', ';', ' ']);
+                        let lead = &span[..span.len() - inner.len()];
+                        let inner = inner.trim_end_matches([',', ' ', '.']);
+                        let tail = &span[lead.len() + inner.len()..];
+                        let new = format!("{}`{inner}`{}", lead.trim(), tail.trim());
+                        f.repairs = vec![Repair { line: l.number, old: quoted, new }];
                     }
+                    out.push(f);
                 }
             }
         }
@@ -1340,6 +1375,15 @@ mod tests {
         let doc = Document { sections: parse_any("made.md", program.as_bytes()).unwrap() };
         let ids: Vec<String> = super::code(&doc).into_iter().map(|f| f.id).collect();
         assert_eq!(ids, ["text-code-9.7.12.4-examples-terminator-9"]);
+        // A mnemonic whose operands the next line, indented, writes; a
+        // half-open interval in a code span.
+        let continued =
+            "#### 9.7.9.18. Data Movement and Conversion Instructions: `createpolicy`\n\n`createpolicy`\n\n\
+                         Syntax\n\n```\ncreatepolicy.range.b64\n      cache-policy, [a];\n```\n\nDescription\n\n\
+                         The range `[a, a + size)` and `(0.0, 1.0]` and `[a, b))`.\n";
+        let doc = Document { sections: parse_any("made.md", continued.as_bytes()).unwrap() };
+        let summaries: Vec<String> = super::code(&doc).into_iter().map(|f| f.summary).collect();
+        assert_eq!(summaries, ["the code span `[a, b))` has an unmatched `)`"]);
     }
 
     #[test]

@@ -1,0 +1,202 @@
+//! A requirement on what a program does at run time, with no outcome for
+//! the program that breaks it. "`a` must be aligned to 128 bytes" and "all
+//! warps in the warpgroup must synchronize explicitly" ask something of
+//! values and threads that only exist when the program runs; the assembler
+//! cannot reject the program that breaks them, and the text says neither
+//! that the behavior is then undefined nor what else happens. An emulator
+//! must pick one; a programmer cannot tell a hang from a wrong value from a
+//! trap.
+//!
+//! A requirement on what the assembler sees (an operand's type or size, a
+//! label, a declaration, a constant's range) is left alone: breaking it
+//! makes a program that does not assemble, which the document says once
+//! for all such rules. So is a requirement whose sentence, or a sentence of
+//! its paragraph that names the same action, gives the outcome
+//! ("otherwise", "undefined", "error").
+//!
+//! One finding per sentence. The fix adds the reading other sentences of
+//! the document give a broken requirement ("the behavior is undefined"), as
+//! one the authors may replace with another.
+
+use super::document::{BlockKind, Document, Section};
+use super::units::{block_sentences, Sentence};
+use crate::audit::finding::{Finding, FindingKind, Repair};
+
+/// Words of a requirement about threads, addresses and register contents:
+/// what a program does, or holds, at run time.
+const RUN_TIME: &[&str] = &[
+    "thread",
+    "warp",
+    "lane",
+    "cta",
+    "cluster",
+    "grid",
+    "address",
+    "aligned",
+    "alignment",
+    "initialized",
+    "synchronize",
+    "converge",
+];
+
+/// Words of a requirement the assembler checks: of types, sizes, names and
+/// constants.
+const STATIC: &[&str] = &[
+    "type",
+    "size",
+    "label",
+    "declared",
+    "defined",
+    "specified",
+    "immediate",
+    "constant",
+    "directive",
+    "qualifier",
+    "abi",
+    "state space",
+];
+
+/// Words that give the outcome of a broken requirement.
+const OUTCOME: &[&str] =
+    &["otherwise", "undefined", "error", "illegal", "unpredictable", "ignored", "no effect", "not allowed"];
+
+/// The verb a requirement asks for: the first word of four letters or more
+/// after "must" ("be" and "not" skipped), cut to its stem of six letters, so
+/// that "initialized" meets "initial" and "executed" meets "executing".
+fn asked(text: &str) -> Option<String> {
+    let lower = text.to_lowercase();
+    let after = &lower[lower.find(" must ")? + 6..];
+    let verb = after
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .find(|w| w.len() >= 3 && !matches!(*w, "not" | "all" | "the" | "only" | "always"))?;
+    Some(verb.chars().take(6).collect())
+}
+
+fn words(text: &str) -> Vec<String> {
+    text.to_lowercase().split(|c: char| !c.is_ascii_alphanumeric()).map(str::to_string).collect()
+}
+
+/// Whether a sentence asks something of a program at run time.
+fn run_time(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let w = words(text);
+    let has = |k: &&str| w.iter().any(|x| x.starts_with(k)) || (k.contains(' ') && lower.contains(k));
+    RUN_TIME.iter().any(has) && !STATIC.iter().any(has)
+}
+
+fn gives_outcome(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    OUTCOME.iter().any(|o| lower.contains(o))
+}
+
+/// Whether the paragraph of a requirement gives its outcome: in its own
+/// sentence, in the next one when that begins "Otherwise", or in one that
+/// names the same action.
+fn settled(req: &Sentence, all: &[Sentence], at: usize, verb: &str) -> bool {
+    if gives_outcome(&req.text) {
+        return true;
+    }
+    if all.get(at + 1).is_some_and(|n| n.paragraph == req.paragraph && n.text.starts_with("Otherwise")) {
+        return true;
+    }
+    all.iter()
+        .filter(|o| o.paragraph == req.paragraph)
+        .any(|o| gives_outcome(&o.text) && o.text.to_lowercase().contains(verb))
+}
+
+fn section(s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for kind in [BlockKind::Description, BlockKind::Notes] {
+        let all = block_sentences(s, kind);
+        for (at, req) in all.iter().enumerate() {
+            let Some(verb) = asked(&req.text) else { continue };
+            if !run_time(&req.text) || settled(req, &all, at, &verb) {
+                continue;
+            }
+            let mut f = Finding::of_text(
+                format!("text-consequence-{}-{}", s.number, req.start.number),
+                s.number.clone(),
+                FindingKind::Ambiguity,
+                req.text.clone(),
+                format!(
+                    "\"{}\" asks something of the program at run time, and no sentence says what happens when \
+                     it does not: undefined behavior, an error, or a result of its own",
+                    req.text
+                ),
+                vec![format!(
+                    "At {}:{}: the requirement is on values or threads the assembler cannot see, so breaking it \
+                     makes a program that assembles; an emulator must choose its outcome. The fix writes the \
+                     reading the document gives other broken requirements (the behavior is undefined); the \
+                     authors may mean another.",
+                    s.file, req.start.number
+                )],
+            );
+            // The sentence gains its outcome after its last word.
+            let last_word = req.text.split_whitespace().last().unwrap_or_default();
+            let end = &req.end.text;
+            if let Some(at) = end.rfind(last_word) {
+                let stop = at + last_word.len();
+                f.repairs = vec![Repair::at(
+                    req.end.number,
+                    end,
+                    at,
+                    stop,
+                    &format!("{last_word} Otherwise, the behavior is undefined."),
+                )];
+            }
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// Every run-time requirement whose breach the text gives no outcome.
+pub fn check(doc: &Document) -> Vec<Finding> {
+    super::each_section(doc, section)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::document::Document;
+    use super::check;
+
+    fn found(description: &str) -> Vec<(String, Vec<String>)> {
+        let doc = Document::made(&format!(
+            "#### 9.7.9.16. Data Movement and Conversion Instructions: `applypriority`\n\nSyntax\n\n```\n\
+             applypriority.global.level::eviction_priority [a], size;\n```\n\nDescription\n\n{description}\n"
+        ));
+        check(&doc).into_iter().map(|f| (f.summary, f.repairs.into_iter().map(|r| r.new).collect())).collect()
+    }
+
+    #[test]
+    fn a_run_time_requirement_with_no_outcome_is_a_finding_and_its_fix_settles_it() {
+        let got = found("The address `a` must be aligned to 128 bytes.\nThe operand `size` is 128.");
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(got[0].0.starts_with("\"The address `a` must be aligned to 128 bytes.\" asks"), "{got:?}");
+        assert_eq!(got[0].1, vec!["bytes. Otherwise, the behavior is undefined.".to_string()]);
+        assert!(found("The address `a` must be aligned to 128 bytes. Otherwise, the behavior is undefined.").is_empty());
+    }
+
+    #[test]
+    fn a_requirement_the_assembler_checks_or_whose_outcome_is_stated_is_none() {
+        // On types and constants: a program that breaks it does not assemble.
+        assert!(found("Operand `a` must be of type `.u64`.").is_empty());
+        assert!(found("It is an integer constant and must be a power of 2.").is_empty());
+        // The outcome in the sentence, or in one of its paragraph on the same action.
+        assert!(found("The address must be aligned to 16 bytes, otherwise the behavior is undefined.").is_empty());
+        assert!(found(
+            "The same instruction must be executed by all warps in a warpgroup. If it is not executed by all \
+             warps, then the behavior is undefined."
+        )
+        .is_empty());
+        // Another action's outcome settles nothing.
+        assert_eq!(
+            found(
+                "All warps in the warpgroup must synchronize explicitly. If it is not executed by all warps, then \
+                 the behavior is undefined."
+            )
+            .len(),
+            1
+        );
+    }
+}
