@@ -82,6 +82,10 @@ pub enum UnaryOp {
     Minus,
     Not,
     Complement,
+    /// `*p`: the memory at an address (a load's Semantics).
+    Deref,
+    /// `&v`: a variable's address.
+    AddressOf,
 }
 
 impl UnaryOp {
@@ -91,6 +95,8 @@ impl UnaryOp {
             UnaryOp::Minus => "-",
             UnaryOp::Not => "!",
             UnaryOp::Complement => "~",
+            UnaryOp::Deref => "*",
+            UnaryOp::AddressOf => "&",
         }
     }
 }

@@ -639,6 +639,7 @@ impl<A: Algebra> Machine<'_, A> {
                 UnaryOp::Minus => Value::Int(arith::negate(alg, self.int(x)?)),
                 UnaryOp::Complement => Value::Int(arith::complement(alg, self.int(x)?)),
                 UnaryOp::Not => Value::Truth(self.truth(x)?.not(alg)),
+                UnaryOp::Deref | UnaryOp::AddressOf => return Err(at(e, "memory and addresses")),
             },
             ExprKind::Abs(x) => Value::Int(arith::absolute(alg, self.int(x)?).map_err(|r| at(e, r))?),
             ExprKind::Step { op, prefix, target } => {

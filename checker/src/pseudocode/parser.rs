@@ -721,6 +721,8 @@ impl<'a> Parser<'a> {
             "-" => Some(UnaryOp::Minus),
             "!" => Some(UnaryOp::Not),
             "~" => Some(UnaryOp::Complement),
+            "*" => Some(UnaryOp::Deref),
+            "&" => Some(UnaryOp::AddressOf),
             _ => None,
         };
         if let Some(op) = op {

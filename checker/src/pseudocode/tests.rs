@@ -78,6 +78,8 @@ fn c_precedence_and_associativity() {
     assert_eq!(expr("d += Va[i] * Vb[b_select + i];"), "(d += (Va[i] * Vb[(b_select + i)]))");
     assert_eq!(expr("d = -~!a;"), "(d = -~!a)");
     assert_eq!(expr("x = a, y = b;"), "((x = a), (y = b))");
+    // A load's memory and a variable's address, beside the binary `*` and `&`.
+    assert_eq!(expr("d = *(&a + off) * b & c;"), "(d = ((*(&a + off) * b) & c))");
 }
 
 #[test]

@@ -1332,6 +1332,9 @@ impl<'r, 'a, A: Algebra> Reader<'r, 'a, A> {
                     UnaryOp::Minus => c.neg(fragment, x),
                     UnaryOp::Not => c.lnot(x),
                     UnaryOp::Complement => c.not(x),
+                    UnaryOp::Deref | UnaryOp::AddressOf => {
+                        return Err(at(e.span, "memory and addresses, which the reading does not model"));
+                    }
                 }
             }
             ExprKind::Abs(x) => {

@@ -662,6 +662,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
             } else {
                 f.model_choice = Some("each line for the variant its comment names".into());
                 f.witness = overwritten_witness(doc, &s.number);
+                f.repairs = chained(s, &o.lines);
             }
             out.push(f);
         }
@@ -703,6 +704,30 @@ pub fn check(doc: &Document) -> Vec<Finding> {
             f.witness = witness;
             out.push(f);
         }
+    }
+    out
+}
+
+/// The fix of lines that assign one name in a row, each for the variant
+/// its comment names: an `if` chain on what the comments name (the
+/// qualifier a comment writes, else its words), so that the lines exclude
+/// each other as the comments mean. None where a line has no comment.
+fn chained(s: &Section, lines: &[usize]) -> Vec<Repair> {
+    let Some(b) = s.block(BlockKind::Semantics) else { return Vec::new() };
+    let mut out = Vec::new();
+    for (i, n) in lines.iter().enumerate() {
+        let Some(l) = b.lines.iter().find(|l| l.number == *n) else { return Vec::new() };
+        let Some((code, comment)) = l.text.split_once("//") else { return Vec::new() };
+        let comment = comment.trim();
+        let named = comment.split_whitespace().find(|w| w.starts_with('.') && w.len() > 1);
+        let words = comment.trim_start_matches("for ").trim_end_matches(" variant");
+        let condition = named.unwrap_or(words);
+        if condition.is_empty() {
+            return Vec::new();
+        }
+        let old = l.text.trim().to_string();
+        let keyword = if i == 0 { "if" } else { "else if" };
+        out.push(Repair { line: *n, old, new: format!("{keyword} ({condition}) {}", code.trim()) });
     }
     out
 }

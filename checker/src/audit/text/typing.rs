@@ -315,7 +315,19 @@ fn one_type(s: &Section, g: &Grammar, chapter: &Chapter) -> Option<Finding> {
     let line = one.first()?.split_whitespace().collect::<Vec<_>>().join(" ");
     let said = sentences(s);
     let all = operands_of(&one);
-    let open: Vec<&String> = all.iter().filter(|o| !said.iter().any(|x| types(x, o))).collect();
+    // A sentence on "the destination register" beside a type (a load's
+    // "A destination register wider than the specified type may be used")
+    // types the line's first operand without naming it.
+    let destination = said.iter().any(|x| {
+        let lower = x.to_ascii_lowercase();
+        lower.contains("destination register") && lower.contains(" type")
+    });
+    let open: Vec<&String> = all
+        .iter()
+        .enumerate()
+        .filter(|&(k, o)| !((k == 0 && destination) || said.iter().any(|x| types(x, o))))
+        .map(|(_, o)| o)
+        .collect();
     let typed: Vec<&String> =
         all.iter().filter(|o| !open.contains(o) && !said.iter().any(|x| predicate(x, o))).collect();
     if open.is_empty() || chapter.rule {
