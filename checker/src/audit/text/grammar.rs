@@ -11,7 +11,9 @@
 //! - an article set in code font (`producing `a` result`): the operand `a`
 //!   where the sentence wants the word;
 //! - `same` with no article after a verb or a preposition (`have same
-//!   value`), where the document writes `the same` everywhere else.
+//!   value`), where the document writes `the same` everywhere else;
+//! - "either" before a list of three or more (`either of` `64B`, `128B`,
+//!   `256B`).
 //!
 //! Each is a slip of wording, the intent clear; the finding quotes the words
 //! and proposes the mended ones.
@@ -412,6 +414,43 @@ fn bare_same(s: &Section) -> Vec<Finding> {
     out
 }
 
+/// `either of \`64B\`, \`128B\`, \`256B\``: "either" before a list of three
+/// or more, where it speaks of two. A list may run over the lines of its
+/// paragraph; the fix writes "one of".
+fn either_of_many(s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let lines: Vec<Line> = s.all_lines().cloned().collect();
+    for p in super::document::paragraphs(&lines) {
+        let joined = p.iter().map(|l| l.text.trim()).collect::<Vec<_>>().join(" ");
+        for (i, _) in joined.match_indices("either ") {
+            let rest = joined[i + "either ".len()..].trim_start_matches("of ");
+            let mut count = 0;
+            let mut tail = rest;
+            while let Some(body) = tail.strip_prefix('`') {
+                let Some(end) = body.find('`') else { break };
+                count += 1;
+                tail = &body[end + 1..];
+                let Some(next) = [", or ", ", ", " or "].iter().find(|sep| tail.starts_with(**sep)) else { break };
+                tail = &tail[next.len()..];
+            }
+            if count < 3 {
+                continue;
+            }
+            let old = if joined[i..].starts_with("either of ") { "either of" } else { "either" };
+            let Some(at) = p.iter().find(|l| l.text.contains(old)) else { continue };
+            out.push(finding(
+                s,
+                at,
+                format!("either-of-{count}-{}", at.number),
+                old,
+                "one of",
+                format!("\"{old}\" before a list of {count} values, where it speaks of two"),
+            ));
+        }
+    }
+    out
+}
+
 /// Every grammar slip of the document, each once.
 pub fn check(doc: &Document) -> Vec<Finding> {
     let verbs = imperatives(doc);
@@ -421,6 +460,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
         out.extend(plural_units(s));
         out.extend(code_articles(s, &nouns));
         out.extend(bare_same(s));
+        out.extend(either_of_many(s));
         out.extend(verb_forms(s, &verbs));
         out
     })
@@ -535,5 +575,13 @@ mod tests {
         assert!(found("Divides `a` by `b`, and stores the remainder.").is_empty());
         assert!(found("Take `a`, and store the remainder.").is_empty());
         assert!(found("Divides `a` by `b`, for the remainder.").is_empty());
+    }
+
+    #[test]
+    fn either_before_three_values_is_a_slip() {
+        let got = found("The size can be set to either of `64B`,\n`128B`, `256B` thereby.");
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!((got[0].1.as_str(), got[0].2.as_str()), ("either of", "one of"));
+        assert!(found("It is either `a` or `b`, and either of `c`, `d`.").is_empty());
     }
 }

@@ -39,6 +39,7 @@ pub mod operators;
 pub mod optional;
 pub mod order;
 pub mod packed;
+pub mod punctuation;
 pub mod ranges;
 pub mod requirements;
 pub mod restricted;
@@ -287,6 +288,7 @@ fn passes(
     findings.extend(threads::check(document));
     findings.extend(implied::check(document));
     findings.extend(consequences::check(document));
+    findings.extend(punctuation::check(document));
     findings.extend(comments::check(document).1);
     (findings, spelling_skipped, helpers.unlisted)
 }

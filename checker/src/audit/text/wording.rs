@@ -182,6 +182,26 @@ fn is_abbreviation(word: &str) -> bool {
     base.chars().filter(char::is_ascii_uppercase).count() >= 2 && base.chars().all(|c| c.is_ascii_uppercase())
 }
 
+/// A word with its emphasis marks inside it taken out: `*grad*ient` is the
+/// word `gradient`, its first letters set in italics.
+fn emphasis_joined(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let inside = i > 0 && chars[i - 1].is_alphanumeric() && chars.get(i + 1).is_some_and(|n| n.is_alphanumeric());
+        if !(c == '*' && inside) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The ordinal of a variable: `ith`, `nth`, `kth` (`the *i*th level`).
+fn is_ordinal(word: &str) -> bool {
+    let w = word.to_lowercase();
+    w.len() == 3 && w.ends_with("th") && w.starts_with(|c: char| c.is_ascii_lowercase())
+}
+
 /// A word that no list has, written in at least this many sections, is a
 /// term of the document (`Inf`, `LSB`): a misspelling is rarely repeated
 /// across sections, a term is.
@@ -217,10 +237,11 @@ fn unknown_words<'a>(doc: &'a Document, dict: &HashSet<String>, glossary: &HashS
         let lines = std::iter::once(&heading).chain(s.all_lines().filter(|l| !l.code)).chain(comments.iter());
         let mut seen = HashSet::new();
         for l in lines {
-            let text = prose(&l.text).replace(['\u{2019}', '\u{2018}'], "'");
+            let text = emphasis_joined(&prose(&l.text)).replace(['\u{2019}', '\u{2018}'], "'");
             for raw in text.split(|c: char| !(c.is_alphanumeric() || c == '\'')) {
                 let word = raw.trim_matches('\'');
                 if word.len() < 2
+                    || is_ordinal(word)
                     || word.chars().any(|c| c.is_ascii_digit())
                     || is_abbreviation(word)
                     || known(word, dict, glossary)
@@ -969,8 +990,12 @@ fn undotted_value(s: &Section, l: &Line) -> Option<Finding> {
         at += item.len() + 1;
     }
     let dotted = items.iter().filter(|(_, v)| v.starts_with('.')).count();
+    // `none` is the absence of a qualifier (`.vec = { none, .v2, .v4 }`),
+    // no value that lost its dot.
     let (start, value) = *items.iter().find(|(_, v)| {
-        v.starts_with(|c: char| c.is_ascii_alphabetic()) && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        v.starts_with(|c: char| c.is_ascii_alphabetic())
+            && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && *v != "none"
     })?;
     if dotted < 2 {
         return None;

@@ -1,0 +1,404 @@
+//! Slips of typing a reader sees at once and a pass that reads words or
+//! grammar does not: each one mechanical, each with its fix.
+//!
+//! - a sentence run into the next with no space (`level.The`);
+//! - a paragraph of prose whose last sentence has no full stop;
+//! - a Syntax block that ends its set definitions with `;` save one;
+//! - an example that names a register with a hyphen (`cache-policy`),
+//!   which no PTX identifier may hold: the Syntax's placeholder copied
+//!   where a register belongs;
+//! - a sub-qualifier written with one colon (`.L2:primary_priority`) where
+//!   the section writes `::`;
+//! - a Syntax comment copied onto the next form, which it does not
+//!   describe (two comments alike over lines whose operands differ).
+
+use super::document::{BlockKind, Document, Line, Section};
+use super::retyped::spans;
+use crate::audit::finding::{Finding, FindingKind, Repair};
+
+fn finding(s: &Section, id: &str, kind: FindingKind, fragment: &str, summary: String, l: &Line) -> Finding {
+    Finding::of_text(
+        format!("text-punctuation-{}-{id}", s.number),
+        s.number.clone(),
+        kind,
+        fragment.to_string(),
+        summary,
+        vec![format!("{}:{}: \"{}\".", s.file, l.number, l.text.trim())],
+    )
+}
+
+/// The text of a prose line outside its code spans and link targets, each
+/// replaced by spaces so that places keep their offsets.
+fn prose_only(text: &str) -> String {
+    let mut out: Vec<u8> = text.as_bytes().to_vec();
+    let mut in_code = false;
+    let mut in_target = false;
+    for (i, c) in text.char_indices() {
+        if c == '`' {
+            in_code = !in_code;
+        }
+        if !in_code && text[..i].ends_with("](") {
+            in_target = true;
+        }
+        if in_target && c == ')' {
+            in_target = false;
+        }
+        if in_code || in_target || c == '`' {
+            for b in &mut out[i..i + c.len_utf8()] {
+                *b = b' ';
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// The prose lines of a section: its introduction and its blocks' lines
+/// outside code, table rows aside.
+fn prose_lines(s: &Section) -> impl Iterator<Item = &Line> {
+    s.all_lines().filter(|l| !l.code && !l.text.trim_start().starts_with('|'))
+}
+
+/// `word.Word`: a full stop with the next sentence run onto it.
+fn run_on(s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for l in prose_lines(s) {
+        let plain = prose_only(&l.text);
+        let b = plain.as_bytes();
+        for i in 2..b.len().saturating_sub(2) {
+            let joined = b[i] == b'.'
+                && b[i - 1].is_ascii_lowercase()
+                && b[i - 2].is_ascii_lowercase()
+                && b[i + 1].is_ascii_uppercase()
+                && b[i + 2].is_ascii_lowercase();
+            if !joined {
+                continue;
+            }
+            let start = plain[..i].rfind(|c: char| !c.is_ascii_alphabetic()).map_or(0, |k| k + 1);
+            let end = plain[i + 1..].find(|c: char| !c.is_ascii_alphabetic()).map_or(plain.len(), |k| i + 1 + k);
+            let word = &l.text[start..end];
+            let mut f = finding(
+                s,
+                &format!("run-on-{}", l.number),
+                FindingKind::Grammar,
+                word,
+                format!("`{word}`: a sentence runs into the next with no space after its full stop"),
+                l,
+            );
+            let fixed = format!("{}. {}", &l.text[start..i], &l.text[i + 1..end]);
+            f.repairs = vec![Repair::at(l.number, &l.text, start, end, &fixed)];
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// A paragraph of prose of some length whose last word has no full stop
+/// (nor any mark that ends or introduces: `:`, `?`, `!`, `)`); a list item,
+/// a label and a heading end as they like.
+fn unended(s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for b in s.blocks.iter().filter(|b| matches!(b.kind, BlockKind::Description | BlockKind::Notes)) {
+        for p in b.paragraphs() {
+            let Some(last) = p.last() else { continue };
+            let listed = |l: &&Line| {
+                let t = l.text.trim_start();
+                // A definition list's definition (`:   ...`) too.
+                t.starts_with(['*', '-', '+', '|', '#', '>', ':'])
+                    || t.split_once(". ").is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+            };
+            if p.iter().any(listed) {
+                continue;
+            }
+            let words: usize = p.iter().map(|l| l.text.split_whitespace().count()).sum();
+            // A link ends with its target: the sentence ends with its label.
+            let text = last.text.trim_end();
+            let shown = match text.strip_suffix(')').and_then(|t| t.rfind("](").map(|k| &t[..k])) {
+                Some(label) => label.trim_end_matches(']'),
+                None => text,
+            };
+            let ends =
+                shown.ends_with(['.', ':', '?', '!', ')', ';']) || shown.ends_with(".`") || shown.ends_with(".*");
+            if words < 6 || ends {
+                continue;
+            }
+            let shown = shown.replace('[', "");
+            let tail: String = shown
+                .split_whitespace()
+                .rev()
+                .take(3)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect::<Vec<_>>()
+                .join(" ");
+            let mut f = finding(
+                s,
+                &format!("unended-{}", last.number),
+                FindingKind::Grammar,
+                &tail,
+                format!("the paragraph that ends \"{tail}\" has no full stop"),
+                last,
+            );
+            f.repairs = vec![Repair::at(last.number, &last.text, 0, text.len(), &format!("{text}."))];
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// The line a set definition that opens on line `k` closes on: its braces
+/// paired.
+fn closing(code: &[&Line], k: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    for (j, l) in code.iter().enumerate().skip(k) {
+        let text = l.text.split("//").next().unwrap_or_default();
+        for c in text.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ => {}
+            }
+        }
+        if depth <= 0 {
+            return Some(j);
+        }
+    }
+    None
+}
+
+/// A set definition without the `;` every other one of its block has.
+fn set_terminators(s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let Some(b) = s.block(BlockKind::Syntax) else { return out };
+    let code: Vec<&Line> = b.code().collect();
+    let mut ends: Vec<(&Line, bool)> = Vec::new();
+    for (k, l) in code.iter().enumerate() {
+        if super::defaults::opens_definition(l.text.split("//").next().unwrap_or_default()) {
+            if let Some(j) = closing(&code, k) {
+                let text = code[j].text.split("//").next().unwrap_or_default().trim_end();
+                ends.push((code[j], text.ends_with(';')));
+            }
+        }
+    }
+    let ended = ends.iter().filter(|(_, e)| *e).count();
+    let open: Vec<&Line> = ends.iter().filter(|(_, e)| !e).map(|(l, _)| *l).collect();
+    if ended < 2 || open.len() != 1 {
+        return out;
+    }
+    let l = open[0];
+    let code_part = l.text.split("//").next().unwrap_or_default().trim_end();
+    let mut f = finding(
+        s,
+        &format!("set-terminator-{}", l.number),
+        FindingKind::MalformedCode,
+        code_part.trim(),
+        format!(
+            "the set definition that ends `{}` has no `;`, where the block's {ended} other definitions end with one",
+            code_part.trim()
+        ),
+        l,
+    );
+    let start = l.text.find(code_part.trim()).unwrap_or(0);
+    f.repairs = vec![Repair::at(l.number, &l.text, start, code_part.len(), &format!("{};", code_part.trim()))];
+    out.push(f);
+    out
+}
+
+/// Whether an operand word is a name with a hyphen between letters:
+/// `cache-policy`, which PTX reads as `cache` minus `policy`.
+fn hyphenated(word: &str) -> bool {
+    let w = word.trim_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '%'));
+    let parts: Vec<&str> = w.split('-').collect();
+    parts.len() > 1
+        && parts.iter().all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '%'))
+        && parts.iter().all(|p| p.trim_start_matches('%').starts_with(|c: char| c.is_ascii_alphabetic()))
+}
+
+/// Registers an example names with a hyphen: one finding per name, whose
+/// fix writes `_` for the hyphen on every line of the Examples that has it.
+fn hyphenated_registers(s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let Some(b) = s.block(BlockKind::Examples) else { return out };
+    let code: Vec<&Line> = b.code().collect();
+    let mut names: Vec<(String, &Line)> = Vec::new();
+    for l in &code {
+        let instruction = l.text.split("//").next().unwrap_or_default();
+        let Some((_, operands)) = instruction.trim().split_once(char::is_whitespace) else { continue };
+        // An address (`[a-4]`) may subtract; a name may not.
+        let outside = operands.split(',').filter(|o| !o.contains('['));
+        for w in outside.flat_map(|o| o.split(['{', '}', ';', ' ', '(', ')', '+'])) {
+            let w = w.trim();
+            if hyphenated(w) && !names.iter().any(|(n, _)| n == w) {
+                names.push((w.to_string(), l));
+            }
+        }
+    }
+    for (name, first) in names {
+        let new = name.replace('-', "_");
+        let mut f = finding(
+            s,
+            &format!("hyphen-{}", name.replace('-', "")),
+            FindingKind::MalformedCode,
+            &name,
+            format!(
+                "the Examples name a register `{name}`: a PTX name holds no hyphen, so the line reads `{}`",
+                name.replace('-', " - ")
+            ),
+            first,
+        );
+        f.repairs = code
+            .iter()
+            .filter_map(|l| {
+                let at = l.text.find(&name)?;
+                Some(Repair::at(l.number, &l.text, at, at + name.len(), &new))
+            })
+            .collect();
+        out.push(f);
+    }
+    out
+}
+
+/// A code span that writes a sub-qualifier with one colon (`.L2:evict`),
+/// in a section that writes `::` elsewhere.
+fn single_colons(s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    if !s.all_lines().any(|l| l.text.contains("::")) {
+        return out;
+    }
+    for l in prose_lines(s) {
+        for span in spans(&l.text) {
+            let b = span.as_bytes();
+            let single = span.starts_with('.')
+                && (1..b.len().saturating_sub(1))
+                    .any(|i| b[i] == b':' && b[i - 1].is_ascii_alphanumeric() && b[i + 1].is_ascii_alphabetic());
+            if !single {
+                continue;
+            }
+            let fixed: String = {
+                let mut t = String::new();
+                for (i, c) in span.char_indices() {
+                    t.push(c);
+                    if c == ':' && b[i - 1] != b':' && b.get(i + 1) != Some(&b':') {
+                        t.push(':');
+                    }
+                }
+                t
+            };
+            let quoted = format!("`{span}`");
+            let Some(at) = l.text.find(&quoted) else { continue };
+            let mut f = finding(
+                s,
+                &format!("colon-{}", l.number),
+                FindingKind::MalformedCode,
+                &quoted,
+                format!("`{span}` writes its sub-qualifier after one colon, where the section writes `::`"),
+                l,
+            );
+            f.repairs = vec![Repair::at(l.number, &l.text, at, at + quoted.len(), &format!("`{fixed}`"))];
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// Two comments alike in a Syntax block, each over a line, where the
+/// lines' operands differ: the second describes the first's form. The fix
+/// names the second's own operands.
+fn copied_comments(s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let Some(b) = s.block(BlockKind::Syntax) else { return out };
+    let code: Vec<&Line> = b.code().filter(|l| !l.text.trim().is_empty()).collect();
+    let comment_over = |k: usize| -> Option<(&Line, &str, &str)> {
+        let c = code[k].text.trim().strip_prefix("//")?.trim();
+        let next = code.get(k + 1)?.text.trim();
+        (!next.starts_with("//")).then_some((code[k], c, next))
+    };
+    let pairs: Vec<(&Line, &str, &str)> = (0..code.len()).filter_map(comment_over).collect();
+    for w in pairs.windows(2) {
+        let ((_, first, line_a), (l, second, line_b)) = (w[0], w[1]);
+        let operands = |t: &str| t.split_once(char::is_whitespace).map(|(_, o)| o.trim().to_string());
+        let (Some(a), Some(b)) = (operands(line_a), operands(line_b)) else { continue };
+        if first != second || a == b {
+            continue;
+        }
+        let own: Vec<&str> = b.trim_end_matches(';').split(',').map(str::trim).filter(|o| !a.contains(*o)).collect();
+        let Some(differs) = own.first() else { continue };
+        let mut f = finding(
+            s,
+            &format!("copied-comment-{}", l.number),
+            FindingKind::Structure,
+            second,
+            format!(
+                "the Syntax comment \"{second}\" stands over two forms, `{}` and `{}`: the second's describes the first",
+                line_a.trim_end_matches(';'),
+                line_b.trim_end_matches(';')
+            ),
+            l,
+        );
+        let text = l.text.trim_end();
+        let body = second.trim_end_matches('.');
+        let at = text.rfind(second).unwrap_or(0);
+        f.repairs = vec![Repair::at(l.number, &l.text, at, text.len(), &format!("{body}, as `{differs}`."))];
+        out.push(f);
+    }
+    out
+}
+
+fn section(s: &Section) -> Vec<Finding> {
+    let mut out = run_on(s);
+    out.extend(unended(s));
+    out.extend(set_terminators(s));
+    out.extend(hyphenated_registers(s));
+    out.extend(single_colons(s));
+    out.extend(copied_comments(s));
+    out
+}
+
+/// Every slip of typing the passes above name.
+pub fn check(doc: &Document) -> Vec<Finding> {
+    super::each_section(doc, section)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::document::Document;
+    use super::check;
+
+    fn found(text: &str) -> Vec<(String, Vec<(String, String)>)> {
+        let doc = Document::made(text);
+        check(&doc).into_iter().map(|f| (f.summary, f.repairs.into_iter().map(|r| (r.old, r.new)).collect())).collect()
+    }
+
+    const HEAD: &str = "#### 9.7.9.18. Data Movement and Conversion Instructions: `createpolicy`\n\n`createpolicy`\n\n";
+
+    #[test]
+    fn a_run_on_sentence_and_a_paragraph_without_its_full_stop_are_found() {
+        let got = found(&format!(
+            "{HEAD}Description\n\nThe hint fetches data into the cache level.The size is one of\n`64B` or `128B` \
+             respectively\n\nSupported modes are described in [Addresses as Operands](https://x.y/#a-b)\n\nShort label\n\nAn `e.g.` and a `.b32.The` \
+             are code, and i.e. this ends.\n"
+        ));
+        assert_eq!(got.len(), 3, "{got:?}");
+        assert_eq!(got[0].1, vec![("level.The".to_string(), "level. The".to_string())]);
+        assert!(got[1].0.contains("`128B` respectively\""), "{got:?}");
+        assert_eq!(got[1].1[0].1, "`64B` or `128B` respectively.");
+        assert!(got[2].0.contains("Addresses as Operands"), "{got:?}");
+    }
+
+    #[test]
+    fn slips_of_the_code_are_found_with_their_fixes() {
+        let got = found(&format!(
+            "{HEAD}Syntax\n\n```\n// Maps a variable.\nmapa.type d, sh, b;\n\n// Maps a variable.\n\
+             mapa.type d, sh + imm, b;\n\n.a = {{ .x }};\n.b = {{ .y }};\n.c = {{ .z,\n       .w }}\n```\n\n\
+             Description\n\nThe policy `.L2:evict_last` is the `.L2::evict_last` one.\n\nExamples\n\n```\n\
+             createpolicy.cvt.L2.b64 policy, access-prop;\nld.u32 d, [a-b], cache-policy; // cache-policy\n```\n"
+        ));
+        let fixes: Vec<Vec<(String, String)>> = got.iter().map(|(_, r)| r.clone()).collect();
+        assert_eq!(got.len(), 5, "{got:?}");
+        assert_eq!(fixes[0], vec![(".w }".to_string(), ".w };".to_string())]);
+        assert_eq!(fixes[1], vec![("access-prop".to_string(), "access_prop".to_string())]);
+        assert_eq!(fixes[2].len(), 1, "the name once per line: {fixes:?}");
+        assert_eq!(fixes[3], vec![("`.L2:evict_last`".to_string(), "`.L2::evict_last`".to_string())]);
+        assert_eq!(fixes[4], vec![("Maps a variable.".to_string(), "Maps a variable, as `sh + imm`.".to_string())]);
+    }
+}
