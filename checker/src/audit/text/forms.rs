@@ -39,6 +39,14 @@ fn slots(mnemonic: &str, g: &Grammar) -> Vec<Slot> {
     while !rest.is_empty() {
         if let Some(inner) = rest.strip_prefix('{') {
             let end = inner.find('}').unwrap_or(inner.len());
+            // `.{1d,2d,3d}`: a choice of values written in place, one of
+            // which the form writes, not an optional group.
+            if inner[..end].contains(',') && !inner[..end].contains('.') {
+                let values = inner[..end].split(',').map(|v| format!(".{}", v.trim())).collect();
+                out.push(Slot::One(Some(values)));
+                rest = inner.get(end + 1..).unwrap_or_default();
+                continue;
+            }
             let group: Vec<Slot> =
                 inner[..end].split('.').filter(|w| !w.trim().is_empty()).map(|w| slot(w.trim(), g)).collect();
             out.push(Slot::Optional(group));
@@ -224,7 +232,13 @@ fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
     for l in examples.code() {
         let code = l.text.split("//").next().unwrap_or_default();
         let body = crate::ptx::parse::without_guard(code).trim();
-        let Some(mnemonic) = body.split_whitespace().next().map(|m| m.trim_end_matches(';')) else { continue };
+        // A vector operand may follow the mnemonic with no space
+        // (`tex.grad.cube.v4.f32.f32{%f4, ...}`).
+        let Some(mnemonic) =
+            body.split_whitespace().next().map(|m| m.split('{').next().unwrap_or(m).trim_end_matches(';'))
+        else {
+            continue;
+        };
         let Some(rest) = mnemonic.strip_prefix(opcode).filter(|r| r.is_empty() || r.starts_with('.')) else {
             out.extend(opcode_slip(s, l, mnemonic, opcode));
             continue;
@@ -505,6 +519,13 @@ mod tests {
             fixes,
             [Some("add.rz.sat.f32.bf16".into()), Some("add.rz.sat.f32.f16".into()), Some("add.f32.f16".into())]
         );
+    }
+
+    #[test]
+    fn a_choice_written_in_place_is_one_value_of_it() {
+        let syntax = "add.p.{1d,2d}.vec.f32.clamp [a, b], c;\n.vec = { .v2 };\n.clamp = { .trap };";
+        assert!(found(syntax, "add.p.1d.v2.f32.trap [s, {x}], r;").is_empty());
+        assert_eq!(found(syntax, "add.p.1d.v2.f32 [s, {x}], r;").len(), 1);
     }
 
     #[test]

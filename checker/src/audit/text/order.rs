@@ -607,6 +607,14 @@ pub fn check(doc: &Document) -> Vec<Finding> {
                 .unwrap_or_default()
         };
         for o in overwritten(&r.parsed.statements) {
+            // Lines whose comments name operand forms (`// register`,
+            // `// named variable a`) list a load's addressing modes, the
+            // document's way of giving one line per form; lines for the
+            // variants a qualifier picks (`// for .hi variant`) are read as
+            // code, as the Syntax makes the variant a qualifier.
+            if !o.conditional && !comments_name_variants(s, &o.lines) {
+                continue;
+            }
             let lines: Vec<String> = o.lines.iter().map(usize::to_string).collect();
             let last = *o.lines.last().expect("two lines or more");
             let slug: String =
@@ -708,6 +716,16 @@ pub fn check(doc: &Document) -> Vec<Finding> {
     out
 }
 
+/// Whether a comment of the lines names a qualifier (`.hi`) or a variant.
+fn comments_name_variants(s: &Section, lines: &[usize]) -> bool {
+    let Some(b) = s.block(BlockKind::Semantics) else { return false };
+    b.lines
+        .iter()
+        .filter(|l| lines.contains(&l.number))
+        .filter_map(|l| l.text.split_once("//"))
+        .any(|(_, c)| c.contains("variant") || c.split_whitespace().any(|w| w.starts_with('.') && w.len() > 1))
+}
+
 /// The fix of lines that assign one name in a row, each for the variant
 /// its comment names: an `if` chain on what the comments name (the
 /// qualifier a comment writes, else its words), so that the lines exclude
@@ -755,6 +773,21 @@ mod tests {
         assert!(overwritten(&statements("d = a;\nif (c) d = b;")).is_empty());
         let cases = "switch (m) {\ncase 1: d = a; break;\ncase 2: d = b; break;\n}";
         assert!(overwritten(&statements(cases)).is_empty());
+    }
+
+    #[test]
+    fn lines_for_a_loads_addressing_modes_name_no_variant() {
+        let doc = Document::made(
+            "#### 9.7.9.10. Data Movement and Conversion Instructions: `ldu`\n\nSemantics\n\n```\n\
+             d = a;   // named variable a\nd = *a;  // register\nd = t;   // for .hi variant\n```\n",
+        );
+        let s = &doc.sections[0];
+        let lines: Vec<usize> =
+            s.block(BlockKind::Semantics).map_or(Vec::new(), |b| b.code().map(|l| l.number).collect());
+        assert_eq!(lines.len(), 3);
+        assert!(!comments_name_variants(s, &lines[..2]));
+        assert!(comments_name_variants(s, &lines[2..]));
+        assert_eq!(chained(s, &lines[2..])[0].new, "if (.hi) d = t;");
     }
 
     #[test]

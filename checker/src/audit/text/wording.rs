@@ -668,15 +668,19 @@ pub fn in_group_list(doc: &Document, unit: &super::units::Unit) -> bool {
 /// (line, the item's text, the text with the new item).
 fn missing_item(items: &[(&Line, String)], defined: &[&str], name: &str) -> Option<(usize, String, String)> {
     let at = defined.iter().position(|d| d == &name)?;
-    let item = |n: &str| items.iter().find(|(_, i)| i == n).filter(|(l, _)| l.text.matches('`').count() == 2);
+    // The item of the nearest section before, else after, that the list
+    // names, on a line of its own or beside others (`prefetch`, `prefetchu`).
+    let item = |n: &str| items.iter().find(|(_, i)| i == n);
     let before = defined[..at].iter().rev().find_map(|d| item(d).map(|i| (i, d)));
-    let (((line, _), listed), after) = match before {
-        Some((i, d)) => ((i, *d), true),
-        None => (defined[at + 1..].iter().find_map(|d| item(d).map(|i| (i, *d)))?, false),
+    let ((line, _), after) = match before {
+        Some((i, _)) => (i, true),
+        None => (defined[at + 1..].iter().find_map(|d| item(d))?, false),
     };
-    // The item as written, its indent kept (an item of a nested list).
+    // The new item is written as an item of one name is, its indent kept
+    // (an item of a nested list).
+    let (template, one) = items.iter().find(|(l, _)| l.text.matches('`').count() == 2)?;
     let old = line.text.trim_end().to_string();
-    let added = old.replacen(&format!("`{listed}`"), &format!("`{name}`"), 1);
+    let added = template.text.trim_end().replacen(&format!("`{one}`"), &format!("`{name}`"), 1);
     let new = if after { format!("{old}\n{added}") } else { format!("{added}\n{old}") };
     Some((line.number, old, new))
 }
