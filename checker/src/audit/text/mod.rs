@@ -49,6 +49,7 @@ pub mod semantics;
 pub mod silence;
 pub mod sizes;
 pub mod spellings;
+pub mod subqualifiers;
 pub mod tables;
 pub mod terms;
 pub mod threads;
@@ -289,6 +290,7 @@ fn passes(
     findings.extend(implied::check(document));
     findings.extend(consequences::check(document));
     findings.extend(punctuation::check(document));
+    findings.extend(subqualifiers::check(document));
     findings.extend(comments::check(document).1);
     (findings, spelling_skipped, helpers.unlisted)
 }
