@@ -198,6 +198,20 @@ fn names_operand(sentence: &str, operand: &str) -> bool {
         || (operand.len() > 1 && sentence.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').any(|w| w == operand))
 }
 
+/// The edits that write `new` for the first `old` of each line that has it.
+fn on_each_line<'a>(
+    lines: impl Iterator<Item = &'a document::Line>,
+    old: &str,
+    new: &str,
+) -> Vec<crate::audit::finding::Repair> {
+    lines
+        .filter_map(|l| {
+            let at = l.text.find(old)?;
+            Some(crate::audit::finding::Repair::at(l.number, &l.text, at, at + old.len(), new))
+        })
+        .collect()
+}
+
 /// The edit that ends the first paragraph of a section's Description with
 /// `sentence`: the fix of a finding whose defect is a thing no sentence
 /// says (a notation, where the elements go, the operands' types).

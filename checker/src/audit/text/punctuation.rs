@@ -246,13 +246,7 @@ fn hyphenated_registers(s: &Section) -> Vec<Finding> {
             ),
             first,
         );
-        f.repairs = code
-            .iter()
-            .filter_map(|l| {
-                let at = l.text.find(&name)?;
-                Some(Repair::at(l.number, &l.text, at, at + name.len(), &new))
-            })
-            .collect();
+        f.repairs = super::on_each_line(code.iter().copied(), &name, &new);
         out.push(f);
     }
     out

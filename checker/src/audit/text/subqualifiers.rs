@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 
 use super::document::{BlockKind, Document, Section};
 use super::retyped::spans;
-use crate::audit::finding::{Finding, FindingKind, Repair};
+use crate::audit::finding::{Finding, FindingKind};
 
 /// Every dotted word of a Syntax block: placeholders, set names and
 /// values (`.level::primary_priority`, `.L2::evict_last`).
@@ -68,14 +68,7 @@ fn section(s: &Section) -> Vec<Finding> {
                 vec![format!("{}:{}: \"{}\".", s.file, l.number, l.text.trim())],
             );
             let quoted = format!("`{span}`");
-            f.repairs = s
-                .all_lines()
-                .filter(|m| !m.code)
-                .filter_map(|m| {
-                    let at = m.text.find(&quoted)?;
-                    Some(Repair::at(m.number, &m.text, at, at + quoted.len(), &instead))
-                })
-                .collect();
+            f.repairs = super::on_each_line(s.all_lines().filter(|m| !m.code), &quoted, &instead);
             out.push(f);
         }
     }
