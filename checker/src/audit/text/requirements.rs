@@ -19,7 +19,7 @@ use ptx_spec::Variant;
 
 use super::document::{BlockKind, Document};
 use super::units::{units, Unit, UnitKind};
-use crate::audit::finding::{Finding, FindingKind, Severity};
+use crate::audit::finding::{Finding, FindingKind, Repair, Severity};
 
 /// What the pass found.
 #[derive(Debug, Default)]
@@ -268,7 +268,7 @@ fn unqualified_targets(doc: &Document) -> Vec<Finding> {
         let Some(r) = restricting else { continue };
         let forms: Vec<String> = spans(&r.text).into_iter().filter(|sp| !sp.starts_with("sm_")).collect();
         let target = target(&r.text).map_or_else(String::new, |t| format!("`sm_{t}` or higher"));
-        out.push(Finding::of_text(
+        let mut f = Finding::of_text(
             format!("text-requirements-{}-unqualified-all-targets", u.base_section()),
             u.base_section().to_string(),
             FindingKind::Structure,
@@ -284,7 +284,18 @@ fn unqualified_targets(doc: &Document) -> Vec<Finding> {
                  everywhere (`add.f32` supported on all target architectures).",
                 u.file, u.line, r.file, r.line
             )],
-        ));
+        );
+        // The fix says that the sentences after it restrict it, in the
+        // sentence's own words.
+        let said = u.text.trim().trim_end_matches('.');
+        if let Some(rest) = said.strip_prefix("Supported") {
+            f.repairs = vec![Repair {
+                line: u.line,
+                old: said.to_string(),
+                new: format!("Except as the sentences below restrict it, supported{rest}"),
+            }];
+        }
+        out.push(f);
     }
     out
 }
@@ -346,6 +357,14 @@ mod tests {
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].id, "text-requirements-9.7.1.1-unqualified-all-targets");
         assert!(f[0].summary.contains("require `sm_90` or higher for `add.u16x2`"), "{}", f[0].summary);
+        let fix: Vec<(&str, &str)> = f[0].repairs.iter().map(|r| (r.old.as_str(), r.new.as_str())).collect();
+        assert_eq!(
+            fix,
+            [(
+                "Supported on all target architectures",
+                "Except as the sentences below restrict it, supported on all target architectures"
+            )]
+        );
         // A subject, or no restriction, is no finding.
         assert!(found("`add.s32` supported on all target architectures.\n\n`add.u16x2` requires `sm_90` or higher.")
             .is_empty());

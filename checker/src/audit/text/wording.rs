@@ -316,6 +316,7 @@ pub fn spelling(doc: &Document, dict: &HashSet<String>) -> Vec<Finding> {
             [one] if other.is_none() => Some(one.clone()),
             _ => None,
         };
+        let split = (other.is_none() && near.is_empty()).then(|| run_together(&word, dict, &doc_words)).flatten();
         let elsewhere = match (&other, &nearest) {
             (Some(w), _) if near.len() > 1 && near.contains(w) => format!(
                 "; of the dictionary words a letter away ({}), the document writes `{w}` elsewhere",
@@ -323,7 +324,10 @@ pub fn spelling(doc: &Document, dict: &HashSet<String>) -> Vec<Finding> {
             ),
             (Some(w), _) => format!("; the document writes `{w}` elsewhere"),
             (None, Some(w)) => format!("; the one dictionary word a letter away is `{w}`"),
-            (None, None) => String::new(),
+            (None, None) => match &split {
+                Some(w) => format!("; it reads as `{w}`, two words the document writes, run together"),
+                None => String::new(),
+            },
         };
         // The nearest word is named, not written in: a word the dictionary
         // lacks may be a term of the field (`unary` is a letter from
@@ -334,10 +338,32 @@ pub fn spelling(doc: &Document, dict: &HashSet<String>) -> Vec<Finding> {
             // Written as the word was: `Behaviour` becomes `Behavior`.
             Some(w) if word.starts_with(char::is_uppercase) => repaired(f, l.number, &word, &capitalised(&w)),
             Some(w) => repaired(f, l.number, &word, &w),
-            None => f,
+            None => match split {
+                Some(w) => repaired(f, l.number, &word, &w),
+                None => f,
+            },
         });
     }
     out
+}
+
+/// Two words of three letters or more, each in the dictionary and in the
+/// document's prose, that the word is when split in one place only
+/// (`grad mode` for `gradmode`).
+fn run_together(word: &str, dict: &HashSet<String>, doc_words: &HashSet<String>) -> Option<String> {
+    if !word.is_ascii() {
+        return None;
+    }
+    let lower = word.to_lowercase();
+    let known = |w: &str| dict.contains(w) && doc_words.contains(w);
+    let splits: Vec<String> = (3..lower.len().saturating_sub(2))
+        .filter(|i| lower.is_char_boundary(*i) && known(&lower[..*i]) && known(&lower[*i..]))
+        .map(|i| format!("{} {}", &word[..i], &word[i..]))
+        .collect();
+    match splits.as_slice() {
+        [one] => Some(one.clone()),
+        _ => None,
+    }
 }
 
 /// The words of the dictionary a letter away from a misspelling of five
@@ -1186,6 +1212,11 @@ fn spans_of(s: &Section) -> Vec<Finding> {
                         let tail = &span[lead.len() + inner.len()..];
                         let new = format!("{}`{inner}`{}", lead.trim(), tail.trim());
                         f.repairs = vec![Repair { line: l.number, old: quoted, new }];
+                    } else if let Some(inner) = closed_inside(&span).filter(|_| l.text.contains(&quoted)) {
+                        // A closing bracket of the sentence's inside the
+                        // marks (`1` (`True)`): the marks end before it.
+                        let new = format!("`{inner}`{}", &span[inner.len()..]);
+                        f.repairs = vec![Repair { line: l.number, old: quoted, new }];
                     }
                     out.push(f);
                 }
@@ -1193,6 +1224,16 @@ fn spans_of(s: &Section) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// A span that ends in closing brackets (and a stop) of the sentence
+/// around it: the span without them, where that is balanced code.
+fn closed_inside(span: &str) -> Option<&str> {
+    let mut inner = span;
+    while unbalanced(inner).is_some_and(|_| !half_open(inner)) || inner.ends_with(['.', ',']) {
+        inner = inner.strip_suffix([')', ']', '}', '.', ','])?;
+    }
+    (!inner.trim().is_empty() && inner.len() < span.len()).then_some(inner)
 }
 
 /// The words after which the document names an operand, which it marks
@@ -1585,6 +1626,27 @@ mod tests {
         );
         // `behaviour` beside `behavior` is a British variant, which no
         // reader misreads: no finding (`american`).
+        // Two words the document writes, run together, split where only
+        // one split gives two (`grad mode`; `gr admode` has no words).
+        let dict: HashSet<String> =
+            ["in", "the", "grad", "mode", "base", "is", "at"].iter().map(|w| w.to_string()).collect();
+        let d = doc(&["in base mode, the mode is", "in gradmode, the grad is", "the basement is at"]);
+        let found = spelling(&d, &dict);
+        let said: Vec<(&str, Vec<(&str, &str)>)> = found
+            .iter()
+            .map(|f| (f.summary.as_str(), f.repairs.iter().map(|r| (r.old.as_str(), r.new.as_str())).collect()))
+            .collect();
+        assert_eq!(
+            said,
+            [
+                (
+                    "`gradmode` is in neither the dictionary nor the PTX glossary; it reads as `grad mode`, two \
+                     words the document writes, run together",
+                    vec![("gradmode", "grad mode")]
+                ),
+                ("`basement` is in neither the dictionary nor the PTX glossary", vec![])
+            ]
+        );
     }
 
     #[test]
@@ -1599,7 +1661,11 @@ mod tests {
 
     #[test]
     fn the_fix_of_a_stray_mark_takes_it_out_of_the_code_span() {
-        let d = doc(&["Compiles with `.target map_f64_to_f32.` and more.", "Uses ` x` and `y,` here."]);
+        let d = doc(&[
+            "Compiles with `.target map_f64_to_f32.` and more.",
+            "Uses ` x` and `y,` here.",
+            "Either `1` (`True)` or `0` (`False).` Then (`(a)`, `b(`).",
+        ]);
         let fixes: Vec<(String, String)> =
             super::code(&d).into_iter().flat_map(|f| f.repairs).map(|r| (r.old, r.new)).collect();
         assert_eq!(
@@ -1607,7 +1673,11 @@ mod tests {
             [
                 ("`.target map_f64_to_f32.`".to_string(), "`.target map_f64_to_f32`.".to_string()),
                 ("` x`".to_string(), "`x`".to_string()),
-                ("`y,`".to_string(), "`y`,".to_string())
+                ("`y,`".to_string(), "`y`,".to_string()),
+                // A bracket of the sentence's: the marks end before it. One
+                // that opens inside has no such fix.
+                ("`True)`".to_string(), "`True`)".to_string()),
+                ("`False).`".to_string(), "`False`).".to_string()),
             ]
         );
     }
