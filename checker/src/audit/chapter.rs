@@ -133,13 +133,23 @@ type Group = ((String, FindingKind, String), Vec<usize>);
 /// read.
 const PARSE_PASS: &str = "text-parse";
 
+/// The pass whose findings are values the prose gives a placeholder that
+/// the Syntax's sets lack; its fix, a value added to a set, also makes the
+/// examples that write the value fit (red.async's `.sys`).
+const VALUES_PASS: &str = "text-values";
+
+/// The pass whose findings are examples that fit no Syntax line.
+const FORM_PASS: &str = "text-form";
+
 /// A group of findings that another pass makes of a statement the parser
 /// could not read joins that statement's group: the other pass read the
 /// statement by a fallback (line by line, a condition unread), so they are
 /// one defect. Which findings those are is shown, not guessed: the parse
 /// group's edits are applied to a copy, and a group that proposes no edit
 /// of its own, of the same section, whose every finding the copy no longer
-/// gives, joins. The judge then holds the joined group to its edits.
+/// gives, joins. The judge then holds the joined group to its edits. So
+/// does a group of examples that fit no Syntax line which a value added to
+/// a set makes fit: the example and the prose name the value the set lacks.
 fn join_unparsed(
     doc: &Document,
     findings: &[Finding],
@@ -147,7 +157,8 @@ fn join_unparsed(
     passes: &dyn Fn(&Document) -> Vec<Finding>,
 ) {
     let mut joins: Vec<(usize, usize)> = Vec::new();
-    for (t, (_, sites)) in groups.iter().enumerate().filter(|(_, ((p, _, _), _))| p == PARSE_PASS) {
+    let targets = |p: &String| p == PARSE_PASS || p == VALUES_PASS;
+    for (t, ((target, _, _), sites)) in groups.iter().enumerate().filter(|(_, ((p, _, _), _))| targets(p)) {
         let sites: Vec<&Finding> = sites.iter().map(|i| &findings[*i]).collect();
         if sites.iter().all(|f| f.repairs.is_empty()) {
             continue;
@@ -175,10 +186,10 @@ fn join_unparsed(
                 && f.repairs.is_empty()
                 && was.contains(&f.id)
                 && !now.contains(&f.id)
-                && rests(f)
+                && if target == VALUES_PASS { pass(&f.id) == FORM_PASS } else { rests(f) }
         };
         for (g, ((p, _, _), others)) in groups.iter().enumerate() {
-            if p != PARSE_PASS && !joins.iter().any(|(j, _)| *j == g) && others.iter().all(|i| gone(&findings[*i])) {
+            if !targets(p) && !joins.iter().any(|(j, _)| *j == g) && others.iter().all(|i| gone(&findings[*i])) {
                 joins.push((g, t));
             }
         }

@@ -54,6 +54,10 @@ const STATIC: &[&str] = &[
     "qualifier",
     "abi",
     "state space",
+    // An operand's form: a register, or `register + immOff`.
+    "of the form",
+    "be a register",
+    "be either a register",
 ];
 
 /// Words that give the outcome of a broken requirement.
@@ -98,6 +102,21 @@ fn settled(req: &Sentence, all: &[Sentence], at: usize, verb: &str) -> bool {
     }
     if all.get(at + 1).is_some_and(|n| n.paragraph == req.paragraph && n.text.starts_with("Otherwise")) {
         return true;
+    }
+    // A list's lead-in, or an item nested in a list, whose list ends in
+    // "Otherwise" (red.async's conditions on `a` and `mbar`).
+    let nested = |n: &Sentence| {
+        n.text.starts_with("+ ") || (n.start.text.starts_with([' ', '\t']) && n.text.starts_with(['-', '*']))
+    };
+    if req.text.trim_end().ends_with(':') || nested(req) {
+        for n in &all[at + 1..] {
+            if n.text.starts_with("Otherwise") {
+                return true;
+            }
+            if !nested(n) {
+                break;
+            }
+        }
     }
     all.iter()
         .filter(|o| o.paragraph == req.paragraph)
@@ -182,6 +201,17 @@ mod tests {
         // On types and constants: a program that breaks it does not assemble.
         assert!(found("Operand `a` must be of type `.u64`.").is_empty());
         assert!(found("It is an integer constant and must be a power of 2.").is_empty());
+        // On an operand's form: a register, or `register + immOff`.
+        assert!(
+            found("* `a` is a destination address, and must be either a register, or of the form `r + i`.").is_empty()
+        );
+        // A list's lead-in and its items, the list ending in "Otherwise".
+        assert!(found(
+            "* The addresses of `a` and `mbar` must meet all of the following conditions:\n\n  \
+             + They belong to the same CTA.\n  + The CTA is another than the thread's, but must be within the same \
+             cluster.\n\n  Otherwise, the behavior is undefined.\n* `.mmio` must not be specified."
+        )
+        .is_empty());
         // The outcome in the sentence, or in one of its paragraph on the same action.
         assert!(found("The address must be aligned to 16 bytes, otherwise the behavior is undefined.").is_empty());
         assert!(found(

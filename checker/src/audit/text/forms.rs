@@ -78,12 +78,12 @@ fn scoped_by_paragraph(s: &Section, g: &Grammar, name: &str) -> bool {
         let head = |l: &&&str| l.split_whitespace().next().unwrap_or_default().to_string();
         p.iter().filter(|l| !l.contains('=')).any(|l| word_at(&head(&l), name).is_some())
     };
+    let groups = form_groups(&lines);
     // Every paragraph whose lines use the set defines it.
-    if lines.split(|l| l.is_empty()).any(|p| uses_name(p) && !p.iter().any(|l| defines(l, name))) {
+    if groups.iter().any(|p| uses_name(p) && !p.iter().any(|l| defines(l, name))) {
         return false;
     }
-    let paragraphs: Vec<&[&str]> =
-        lines.split(|l| l.is_empty()).filter(|p| p.iter().any(|l| defines(l, name))).collect();
+    let paragraphs: Vec<&Vec<&str>> = groups.iter().filter(|p| p.iter().any(|l| defines(l, name))).collect();
     // Each paragraph defines the set once.
     paragraphs.iter().all(|p| p.iter().filter(|l| defines(l, name)).count() == 1)
         && paragraphs.iter().all(|p| {
@@ -95,6 +95,21 @@ fn scoped_by_paragraph(s: &Section, g: &Grammar, name: &str) -> bool {
             });
             uses.into_iter().all(|n| p.iter().any(|l| defines(l, n)))
         })
+}
+
+/// The Syntax block's paragraphs, each paragraph of definitions alone (its
+/// lines all begin with a set's name) read with the forms of the paragraph
+/// before it: st.async's forms, a blank line, then their sets.
+fn form_groups<'a>(lines: &[&'a str]) -> Vec<Vec<&'a str>> {
+    let mut out: Vec<Vec<&str>> = Vec::new();
+    for p in lines.split(|l| l.is_empty()).filter(|p| !p.is_empty()) {
+        let sets_only = p.iter().all(|l| l.starts_with('.'));
+        match out.last_mut() {
+            Some(before) if sets_only && before.iter().any(|l| !l.starts_with('.')) => before.extend(p),
+            _ => out.push(p.to_vec()),
+        }
+    }
+    out
 }
 
 /// Where `name` stands in `text` as a whole word: its byte offset.
@@ -458,6 +473,20 @@ mod tests {
     fn a_set_defined_twice_is_read_as_both() {
         let syntax = "add.dtype.f16 d, a, b;\n.dtype = { .u16 }\nadd.dtype.f16x2 d, a, b;\n.dtype = { .u32 }";
         assert_eq!(found(syntax, "add.u16.f16 d, a, b;\nadd.u32.f16x2 d, a, b;"), [".dtype = {"]);
+    }
+
+    /// Forms, then their sets in a paragraph of their own, then the next
+    /// forms and theirs (st.async): each paragraph of sets serves the forms
+    /// just above it, and the layout says so.
+    #[test]
+    fn sets_in_a_paragraph_after_their_forms_are_scoped() {
+        let syntax = "st.async.scope.type [a], b;\n\n.scope = { .cluster };\n.type = { .b32,\n .b64 };\n\n\
+                      st.async.sem.scope.type [a], b;\n\n.sem = { .release };\n.scope = { .gpu };\n.type = { .b8 };";
+        assert!(found(syntax, "st.async.cluster.b32 [a], b;").is_empty());
+        // Forms that use a set their paragraph does not define still are.
+        let shared = "add.dtype.op.f16 d, a, b;\n\n.dtype = { .u16 };\n\nadd.dtype.op.f16x2 d, a, b;\n\n\
+                      .dtype = { .u32 };\n.op = { .x };";
+        assert_eq!(found(shared, "add.u16.x.f16 d, a, b;"), [".dtype = {"]);
     }
 
     /// Each definition with values of its own gets a name of its own, on

@@ -13,7 +13,11 @@
 //! - `same` with no article after a verb or a preposition (`have same
 //!   value`), where the document writes `the same` everywhere else;
 //! - "either" before a list of three or more (`either of` `64B`, `128B`,
-//!   `256B`).
+//!   `256B`);
+//! - a verb that does not agree with its subject's number (`Support for
+//!   ... require`, `Sub byte types ... requires`), for the few verbs the
+//!   notes and descriptions state rules with, which are never nouns;
+//! - "only" written twice in one clause (`can only be accessed only by`).
 //!
 //! Each is a slip of wording, the intent clear; the finding quotes the words
 //! and proposes the mended ones.
@@ -451,6 +455,145 @@ fn either_of_many(s: &Section) -> Vec<Finding> {
     out
 }
 
+/// The verbs a rule is stated with, as (singular, plural): none is also a
+/// noun, so a word of these is the sentence's verb.
+const RULE_VERBS: [(&str, &str); 6] = [
+    ("requires", "require"),
+    ("specifies", "specify"),
+    ("performs", "perform"),
+    ("indicates", "indicate"),
+    ("determines", "determine"),
+    ("operates", "operate"),
+];
+
+/// Words that end a subject's head: what follows qualifies it (`Support
+/// for ...`, `types with ...`).
+const AFTER_A_HEAD: [&str; 8] = ["for", "of", "with", "on", "in", "from", "at", "by"];
+
+/// Words a subject of a plain rule does not hold: a clause, a modal, a
+/// determiner alone.
+const NOT_IN_A_SUBJECT: [&str; 14] =
+    ["which", "that", "when", "if", "where", "whether", "to", "not", "can", "may", "must", "will", "should", "shall"];
+
+/// The number of a subject's head, as written: plural where it joins two
+/// with `and` or ends in a plural noun, singular where it ends in a
+/// singular noun or in one code span; none where the words do not say
+/// (a determiner, an adverb, a set of forms in one span).
+fn number_of(head: &[&str]) -> Option<bool> {
+    if head.contains(&"and") {
+        return Some(true);
+    }
+    let last = *head.last()?;
+    if last.contains('`') {
+        return (!last.contains(['{', '}', '/', ','])).then_some(false);
+    }
+    let lower = last.to_lowercase();
+    let determiner = ["the", "a", "an", "this", "these", "each", "every", "all", "any", "its", "optional"];
+    if !lower.chars().all(|c| c.is_ascii_alphabetic() || c == '-') || determiner.contains(&lower.as_str()) {
+        return None;
+    }
+    if lower.ends_with("ly") {
+        return None;
+    }
+    let singular_s = ["ss", "us", "is", "as"].iter().any(|e| lower.ends_with(e));
+    Some(lower.ends_with('s') && !singular_s)
+}
+
+/// `Support for ... require`: a rule's verb in the other number than its
+/// subject. The subject runs back from the verb to the sentence's start
+/// or a comma; its head ends before the first word that qualifies it.
+fn agreement(s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let lines: Vec<Line> = s.all_lines().cloned().collect();
+    for p in super::document::paragraphs(&lines) {
+        let words: Vec<(&Line, usize, &str)> = p
+            .iter()
+            .flat_map(|l| {
+                l.text.split_whitespace().map(move |w| (*l, w.as_ptr() as usize - l.text.as_ptr() as usize, w))
+            })
+            .collect();
+        for (i, (line, at, word)) in words.iter().enumerate() {
+            let Some((singular, plural)) = RULE_VERBS.iter().find(|(a, b)| word == a || word == b) else { continue };
+            let start = words[..i]
+                .iter()
+                .rposition(|(_, _, w)| w.ends_with([',', ':', ';', '.']) && !w.ends_with("`."))
+                .map_or(0, |k| k + 1);
+            let subject: Vec<&str> = words[start..i].iter().map(|(_, _, w)| *w).collect();
+            let verbs_in = |w: &&str| RULE_VERBS.iter().any(|(a, b)| w == a || w == b);
+            let clause = |w: &&str| NOT_IN_A_SUBJECT.contains(&w.to_lowercase().as_str());
+            if subject.is_empty()
+                || subject.len() > 8
+                || matches!(subject[0], "and" | "or")
+                || subject.iter().any(|w| verbs_in(w) || clause(w))
+            {
+                continue;
+            }
+            let head: Vec<&str> = subject
+                .iter()
+                .copied()
+                .take_while(|w| !AFTER_A_HEAD.contains(&w.to_lowercase().as_str()) && !w.starts_with('('))
+                .collect();
+            let Some(many) = number_of(&head) else { continue };
+            if many == (word == plural) {
+                continue;
+            }
+            let right = if many { plural } else { singular };
+            let said = subject.join(" ");
+            let mut f = finding(
+                s,
+                line,
+                format!("agreement-{word}-{}", line.number),
+                word,
+                right,
+                format!(
+                    "\"{said} {word}\": the verb is {}, its subject ({}) {}",
+                    if many { "singular" } else { "plural" },
+                    head.join(" "),
+                    if many { "plural" } else { "singular" }
+                ),
+            );
+            f.repairs = vec![Repair::at(line.number, &line.text, *at, at + word.len(), right)];
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// `can only be accessed only by`: "only" twice within four words, where
+/// one says it. The fix drops the second.
+fn doubled_only(s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for at in prose(s) {
+        let words: Vec<(usize, &str)> =
+            at.text.split_whitespace().map(|w| (w.as_ptr() as usize - at.text.as_ptr() as usize, w)).collect();
+        for (k, (_, w)) in words.iter().enumerate().filter(|(_, (_, w))| w.eq_ignore_ascii_case("only")) {
+            let Some((second, _)) = words[k + 1..(k + 5).min(words.len())].iter().find(|(_, w)| *w == "only") else {
+                continue;
+            };
+            let (from, end) = (words[k].0, second + "only".len());
+            let old = &at.text[from..end];
+            // The second word goes with the space after it, or before it
+            // at the end of a line.
+            let (to, new) = match at.text[end..].starts_with(' ') {
+                true => (end + 1, at.text[from..*second].to_string()),
+                false => (end, at.text[from..*second].trim_end().to_string()),
+            };
+            let mut f = finding(
+                s,
+                at.line,
+                format!("doubled-only-{}", at.line.number),
+                old,
+                &new,
+                format!("\"{old}\": `{w}` twice in one clause"),
+            );
+            f.repairs = vec![Repair::at(at.line.number, at.text, from, to, &new)];
+            out.push(f);
+            break;
+        }
+    }
+    out
+}
+
 /// Every grammar slip of the document, each once.
 pub fn check(doc: &Document) -> Vec<Finding> {
     let verbs = imperatives(doc);
@@ -461,6 +604,8 @@ pub fn check(doc: &Document) -> Vec<Finding> {
         out.extend(code_articles(s, &nouns));
         out.extend(bare_same(s));
         out.extend(either_of_many(s));
+        out.extend(agreement(s));
+        out.extend(doubled_only(s));
         out.extend(verb_forms(s, &verbs));
         out
     })
@@ -583,5 +728,34 @@ mod tests {
         assert_eq!(got.len(), 1, "{got:?}");
         assert_eq!((got[0].1.as_str(), got[0].2.as_str()), ("either of", "one of"));
         assert!(found("It is either `a` or `b`, and either of `c`, `d`.").is_empty());
+    }
+
+    #[test]
+    fn a_verb_agrees_with_its_subject() {
+        let fixes = |text: &str| -> Vec<(String, String)> { found(text).into_iter().map(|f| (f.1, f.2)).collect() };
+        let pair = |a: &str, b: &str| vec![(a.to_string(), b.to_string())];
+        assert_eq!(fixes("Support for `.v8` and\n`.v4` require `sm_100` or higher."), pair("require", "requires"));
+        assert_eq!(fixes("Sub byte types (`.u4` and `.u2`) requires `sm_75`."), pair("requires", "require"));
+        assert_eq!(fixes("In contrast, the `multimem.red` perform reduction."), pair("perform", "performs"));
+        assert_eq!(fixes("The `.weak` qualifier and `.x` requires no more."), pair("requires", "require"));
+        // Subjects that agree, or whose number the words do not say.
+        for fine in [
+            "`prefetch` and `prefetchu` require `sm_20`.",
+            "Indirect texture access requires `sm_20`.",
+            "`set.{s16,u16}` require `sm_90`.",
+            "`{min,max}.{bf16, bf16x2}` require `sm_90`.",
+            "`mul24` performs a multiply and returns the bits.",
+            "The values fully specify the field.",
+            "The operand `a` shall specify an address.",
+        ] {
+            assert!(fixes(fine).is_empty(), "{fine}: {:?}", fixes(fine));
+        }
+    }
+
+    #[test]
+    fn only_twice_in_a_clause_is_a_slip() {
+        let got = found("Addresses can only be accessed only by these. Only a few, only.");
+        let fixes: Vec<(&str, &str)> = got.iter().map(|f| (f.1.as_str(), f.2.as_str())).collect();
+        assert_eq!(fixes, [("only be accessed only ", "only be accessed ")]);
     }
 }

@@ -274,6 +274,13 @@ fn defined_by_sentence(section: &Section, call: &Call, table: &HelperTable) -> V
     let Some(d) = table.definition.iter().find(|d| d.name == call.name) else { return Vec::new() };
     let operand = call.fragment.strip_prefix(&format!("{}(", call.name)).and_then(|a| a.strip_suffix(')'));
     let Some(operand) = operand.filter(|o| o.chars().all(is_ident_char)) else { return Vec::new() };
+    // A sentence on a type (`.{0}`) holds only where the operand is a type
+    // the Syntax names.
+    let syntax: String =
+        section.block(BlockKind::Syntax).map(|b| b.code().map(|l| l.text.clone()).collect()).unwrap_or_default();
+    if d.sentence.contains(".{0}") && !syntax.contains(&format!(".{operand}")) {
+        return Vec::new();
+    }
     let sentence = d.sentence.replace("{call}", &call.fragment).replace("{0}", operand);
     super::ending_description(section, &sentence).into_iter().collect()
 }

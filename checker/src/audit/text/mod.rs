@@ -56,6 +56,7 @@ pub mod threads;
 pub mod typing;
 pub mod units;
 pub mod unread;
+pub mod values;
 pub mod wording;
 pub mod zeros;
 
@@ -278,6 +279,7 @@ fn passes(
     findings.extend(names::check(document));
     findings.extend(restricted::check(document));
     findings.extend(spellings::check(document));
+    findings.extend(spellings::in_prose(document));
     findings.extend(bounds::check_all(document));
     findings.extend(domains::check_all(document));
     findings.extend(tables::check(document));
@@ -305,6 +307,7 @@ fn passes(
     findings.extend(consequences::check(document));
     findings.extend(punctuation::check(document));
     findings.extend(subqualifiers::check(document));
+    findings.extend(values::check(document));
     findings.extend(comments::check(document).1);
     (findings, spelling_skipped, helpers.unlisted)
 }

@@ -23,6 +23,8 @@
 //! read that no listed input shows to matter is not reported; one whose
 //! block cannot be evaluated is, without a witness.
 
+use std::collections::BTreeSet;
+
 use ptx_spec::bv::{BitVec, Concrete};
 use ptx_spec::catalogue::{OperandType, Role};
 use ptx_spec::hardware::Model;
@@ -595,6 +597,84 @@ fn register_pairs(section: &Section) -> Vec<(String, String)> {
     out
 }
 
+/// The finding of assignments that overwrite one another, where its lines
+/// are code to be read so.
+fn overwritten_finding(
+    doc: &Document,
+    s: &Section,
+    o: &Overwritten,
+    code: &dyn Fn(usize) -> String,
+) -> Option<Finding> {
+    // Lines whose comments name operand forms (`// register`,
+    // `// named variable a`) list a load's addressing modes, the
+    // document's way of giving one line per form; lines for the
+    // variants a qualifier picks (`// for .hi variant`) are read as
+    // code, as the Syntax makes the variant a qualifier.
+    // Lines with no comments at all are plain code: the first
+    // assignment is lost (cvt.pack's two clamps of `ta`).
+    let bare = !has_comments(s, &o.lines);
+    if !o.conditional && !comments_name_variants(s, &o.lines) && !bare {
+        return None;
+    }
+    let lines: Vec<String> = o.lines.iter().map(usize::to_string).collect();
+    let last = *o.lines.last().expect("two lines or more");
+    let slug: String =
+        o.name.to_ascii_lowercase().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+    let (summary, why) = if o.conditional {
+        (
+            format!(
+                "read as code, `{}` assigned under a condition on line {} is assigned again on every path by \
+                     the statement on line {} before any read: the first assignment never counts",
+                o.name, o.lines[0], last
+            ),
+            format!(
+                "{}:{}: where the condition holds, `{}` is assigned and then assigned again on every path \
+                     of the statement after, which reads it nowhere; the `else` that would keep the two apart \
+                     is not written.",
+                s.file, o.lines[0], o.name
+            ),
+        )
+    } else {
+        (
+            format!(
+                "read as code, `{}` is assigned on {} unconditional lines in a row ({}) and only the last, \
+                     `{}`, counts",
+                o.name,
+                o.lines.len(),
+                lines.join(", "),
+                code(last)
+            ),
+            format!(
+                "{}:{}: no statement reads `{}` between these assignments, so each overwrites the one \
+                     before; where a comment names the variant a line is for, only the comment says so, and the \
+                     model reads it as a guard.",
+                s.file, o.lines[0], o.name
+            ),
+        )
+    };
+    let mut f = Finding::of_text(
+        format!("text-order-{}-overwritten-{}", s.number, slug.trim_matches('-')),
+        s.number.clone(),
+        FindingKind::LiteralReading,
+        code(o.lines[0]),
+        summary,
+        vec![why],
+    );
+    if o.conditional {
+        // `else` joins the second `if` to the first: the arms then
+        // exclude each other, as the chain means.
+        f.repairs =
+            o.join_at.map(|line| Repair { line, old: "if (".into(), new: "else if (".into() }).into_iter().collect();
+    } else if bare {
+        f.repairs = refined(s, o);
+    } else {
+        f.model_choice = Some("each line for the variant its comment names".into());
+        f.witness = overwritten_witness(doc, &s.number);
+        f.repairs = chained(s, &o.lines);
+    }
+    Some(f)
+}
+
 /// The order findings of every Semantics block.
 pub fn check(doc: &Document) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -607,72 +687,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
                 .unwrap_or_default()
         };
         for o in overwritten(&r.parsed.statements) {
-            // Lines whose comments name operand forms (`// register`,
-            // `// named variable a`) list a load's addressing modes, the
-            // document's way of giving one line per form; lines for the
-            // variants a qualifier picks (`// for .hi variant`) are read as
-            // code, as the Syntax makes the variant a qualifier.
-            if !o.conditional && !comments_name_variants(s, &o.lines) {
-                continue;
-            }
-            let lines: Vec<String> = o.lines.iter().map(usize::to_string).collect();
-            let last = *o.lines.last().expect("two lines or more");
-            let slug: String =
-                o.name.to_ascii_lowercase().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
-            let (summary, why) = if o.conditional {
-                (
-                    format!(
-                        "read as code, `{}` assigned under a condition on line {} is assigned again on every path by \
-                         the statement on line {} before any read: the first assignment never counts",
-                        o.name, o.lines[0], last
-                    ),
-                    format!(
-                        "{}:{}: where the condition holds, `{}` is assigned and then assigned again on every path \
-                         of the statement after, which reads it nowhere; the `else` that would keep the two apart \
-                         is not written.",
-                        s.file, o.lines[0], o.name
-                    ),
-                )
-            } else {
-                (
-                    format!(
-                        "read as code, `{}` is assigned on {} unconditional lines in a row ({}) and only the last, \
-                         `{}`, counts",
-                        o.name,
-                        o.lines.len(),
-                        lines.join(", "),
-                        code(last)
-                    ),
-                    format!(
-                        "{}:{}: no statement reads `{}` between these assignments, so each overwrites the one \
-                         before; where a comment names the variant a line is for, only the comment says so, and the \
-                         model reads it as a guard.",
-                        s.file, o.lines[0], o.name
-                    ),
-                )
-            };
-            let mut f = Finding::of_text(
-                format!("text-order-{}-overwritten-{}", s.number, slug.trim_matches('-')),
-                s.number.clone(),
-                FindingKind::LiteralReading,
-                code(o.lines[0]),
-                summary,
-                vec![why],
-            );
-            if o.conditional {
-                // `else` joins the second `if` to the first: the arms then
-                // exclude each other, as the chain means.
-                f.repairs = o
-                    .join_at
-                    .map(|line| Repair { line, old: "if (".into(), new: "else if (".into() })
-                    .into_iter()
-                    .collect();
-            } else {
-                f.model_choice = Some("each line for the variant its comment names".into());
-                f.witness = overwritten_witness(doc, &s.number);
-                f.repairs = chained(s, &o.lines);
-            }
-            out.push(f);
+            out.extend(overwritten_finding(doc, s, &o, &code));
         }
         if states_sources_read_first(doc, s) {
             continue;
@@ -713,6 +728,72 @@ pub fn check(doc: &Document) -> Vec<Finding> {
             out.push(f);
         }
     }
+    out
+}
+
+/// Whether any of the lines has a comment.
+fn has_comments(s: &Section, lines: &[usize]) -> bool {
+    s.block(BlockKind::Semantics)
+        .is_some_and(|b| b.lines.iter().any(|l| lines.contains(&l.number) && l.text.contains("//")))
+}
+
+/// The words of a line of code that name variables: not a call's name,
+/// nor a qualifier the Syntax writes (`convertType` of `.convertType`).
+fn variables(code: &str, syntax: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut rest = code;
+    while let Some(at) = rest.find(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        let len = rest[at..].find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len() - at);
+        let word = &rest[at..at + len];
+        let called = rest[at + len..].trim_start().starts_with('(');
+        let dotted = format!(".{word}");
+        let qualifier = syntax
+            .match_indices(&dotted)
+            .any(|(i, _)| !syntax[i + dotted.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'));
+        if !called && !qualifier {
+            out.insert(word.to_string());
+        }
+        rest = &rest[at + len..];
+    }
+    out
+}
+
+/// The fix of two plain lines in a row that assign one name from the same
+/// variable (`ta = a < MIN ? MIN : a;` then `ta = a > MAX ? MAX : a;`): the
+/// second reads the name in place of that variable, so that it refines
+/// the first as a chain of steps does. None where the lines share no
+/// variable, or more than one.
+fn refined(s: &Section, o: &Overwritten) -> Vec<Repair> {
+    let (Some(b), [first, second]) = (s.block(BlockKind::Semantics), o.lines.as_slice()) else { return Vec::new() };
+    let syntax: String =
+        s.block(BlockKind::Syntax).map(|b| b.code().map(|l| format!("{}\n", l.text)).collect()).unwrap_or_default();
+    let line = |n: usize| b.lines.iter().find(|l| l.number == n).map(|l| l.text.as_str());
+    let (Some(one), Some(two)) = (line(*first), line(*second)) else { return Vec::new() };
+    let right = |t: &str| t.split_once('=').map(|(_, r)| r.to_string());
+    let (Some(r1), Some(r2)) = (right(one), right(two)) else { return Vec::new() };
+    let (v1, v2) = (variables(&r1, &syntax), variables(&r2, &syntax));
+    let shared: Vec<&String> = v1.intersection(&v2).collect();
+    let [var] = shared.as_slice() else { return Vec::new() };
+    if v2.contains(&o.name) || o.name.contains('[') {
+        return Vec::new();
+    }
+    let new_right = replace_word(&r2, var, &o.name);
+    vec![Repair { line: *second, old: r2.trim().to_string(), new: new_right.trim().to_string() }]
+}
+
+/// `text` with each whole word `word` written as `by`.
+fn replace_word(text: &str, word: &str, by: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(word) {
+        let before = rest[..at].chars().next_back();
+        let after = rest[at + word.len()..].chars().next();
+        let part = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        out.push_str(&rest[..at]);
+        out.push_str(if part(before) || part(after) { word } else { by });
+        rest = &rest[at + word.len()..];
+    }
+    out.push_str(rest);
     out
 }
 
@@ -788,6 +869,24 @@ mod tests {
         assert!(!comments_name_variants(s, &lines[..2]));
         assert!(comments_name_variants(s, &lines[2..]));
         assert_eq!(chained(s, &lines[2..])[0].new, "if (.hi) d = t;");
+    }
+
+    #[test]
+    fn plain_lines_that_overwrite_are_found_and_chained() {
+        let doc = Document::made(
+            "#### 9.7.9.22. Data Movement and Conversion Instructions: `cvt.pack`\n\nSyntax\n\n```\n\
+             cvt.pack.sat.convertType.abType d, a, b;\n```\n\nSemantics\n\n```\n\
+             ta = a < MIN(convertType) ? MIN(convertType) : a;\nta = a > MAX(convertType) ? MAX(convertType) : a;\n\
+             d = ta;\n```\n",
+        );
+        let found = check(&doc);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].summary.starts_with("read as code, `ta` is assigned on 2"), "{}", found[0].summary);
+        let fix: Vec<(&str, &str)> = found[0].repairs.iter().map(|r| (r.old.as_str(), r.new.as_str())).collect();
+        assert_eq!(
+            fix,
+            [("a > MAX(convertType) ? MAX(convertType) : a;", "ta > MAX(convertType) ? MAX(convertType) : ta;")]
+        );
     }
 
     #[test]

@@ -10,7 +10,12 @@
 //! - a sub-qualifier written with one colon (`.L2:primary_priority`) where
 //!   the section writes `::`;
 //! - a Syntax comment copied onto the next form, which it does not
-//!   describe (two comments alike over lines whose operands differ).
+//!   describe (two comments alike over lines whose operands differ);
+//! - a sentence ended with two full stops (`higher..`);
+//! - a footnote's number run onto a code span (`` `fence.sc`1 ``), which
+//!   reads as part of the name;
+//! - a word cut short at a hyphen (`multi- operations`), where no second
+//!   word shares the hyphen (`8- and 16-bit` does).
 
 use super::document::{BlockKind, Document, Line, Section};
 use super::retyped::spans;
@@ -338,8 +343,132 @@ fn copied_comments(s: &Section) -> Vec<Finding> {
     out
 }
 
+/// `higher..`: two full stops after a word at the end of a sentence. An
+/// ellipsis, and a range between code spans or numbers, are no slips.
+fn double_stops(s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for l in prose_lines(s) {
+        let plain = prose_only(&l.text);
+        let b = plain.as_bytes();
+        for (i, _) in plain.match_indices("..") {
+            let after_word = i > 0 && b[i - 1].is_ascii_alphabetic();
+            let ends = b.get(i + 2).is_none_or(|c| c.is_ascii_whitespace());
+            let ellipsis = i > 0 && b[i - 1] == b'.' || b.get(i + 2) == Some(&b'.');
+            if !after_word || !ends || ellipsis {
+                continue;
+            }
+            let start = plain[..i].rfind(|c: char| !c.is_ascii_alphabetic()).map_or(0, |k| k + 1);
+            let word = &l.text[start..i + 2];
+            let mut f = finding(
+                s,
+                &format!("double-stop-{}", l.number),
+                FindingKind::Grammar,
+                word,
+                format!("`{word}`: the sentence ends with two full stops"),
+                l,
+            );
+            f.repairs = vec![Repair::at(l.number, &l.text, start, i + 2, &word[..word.len() - 1])];
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// The digit as a superscript, as a footnote's mark is set.
+fn superscript(d: char) -> char {
+    match d {
+        '1' => '\u{b9}',
+        '2' => '\u{b2}',
+        '3' => '\u{b3}',
+        _ => char::from_u32(0x2070 + d.to_digit(10).unwrap_or(0)).unwrap_or(d),
+    }
+}
+
+/// `` `fence.sc`1, ``: a footnote's number right after a code span, which
+/// reads as the end of the name (`fence.sc1`). The fix sets it as a
+/// superscript.
+fn fused_footnotes(s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for l in prose_lines(s) {
+        let mut open = false;
+        for (i, _) in l.text.match_indices('`') {
+            open = !open;
+            let rest = &l.text[i + 1..];
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            let follows = rest[digits.len()..].chars().next();
+            if open || digits.is_empty() || digits.len() > 1 || follows.is_some_and(|c| c.is_alphanumeric()) {
+                continue;
+            }
+            let start = l.text[..i].rfind('`').unwrap_or(i);
+            let span = &l.text[start..=i];
+            let old = format!("{span}{digits}");
+            let mut f = finding(
+                s,
+                &format!("footnote-{}", l.number),
+                FindingKind::Structure,
+                &old,
+                format!(
+                    "`` {old} ``: the footnote number `{digits}` runs onto the code span and reads as part of the name"
+                ),
+                l,
+            );
+            let mark: String = digits.chars().map(superscript).collect();
+            f.repairs = vec![Repair::at(l.number, &l.text, start, i + 1 + digits.len(), &format!("{span}{mark}"))];
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// `multi- operations`: a word cut at its hyphen, with no second word to
+/// share it (`8- and 16-bit`). The fix writes the one longer word of the
+/// section that begins so (`multimem`), where there is one.
+fn cut_words(s: &Section) -> Vec<Finding> {
+    let shares = ["and", "or", "to", "through", "as", "nor"];
+    let mut out = Vec::new();
+    for l in prose_lines(s) {
+        let plain = prose_only(&l.text);
+        for (i, _) in plain.match_indices("- ") {
+            let start = plain[..i].rfind(|c: char| !c.is_ascii_alphabetic()).map_or(0, |k| k + 1);
+            let next: String = plain[i + 2..].chars().take_while(char::is_ascii_alphabetic).collect();
+            let prefix = &plain[start..i];
+            if prefix.len() < 3 || next.is_empty() || shares.contains(&next.as_str()) {
+                continue;
+            }
+            // The words of the section's code, and of its code spans: a
+            // name, not an English word that begins so (`multiple`).
+            let code: Vec<String> =
+                s.all_lines().map(|m| if m.code { m.text.clone() } else { spans(&m.text).join(" ") }).collect();
+            let mut whole: Vec<String> = code
+                .iter()
+                .flat_map(|t| t.split(|c: char| !c.is_ascii_alphanumeric()).map(str::to_string).collect::<Vec<_>>())
+                .filter(|w| w.len() > prefix.len() && w.starts_with(prefix))
+                .collect();
+            whole.sort();
+            whole.dedup();
+            let old = &l.text[start..i + 1];
+            let mut f = finding(
+                s,
+                &format!("cut-word-{}", l.number),
+                FindingKind::Grammar,
+                &l.text[start..i + 2 + next.len()],
+                format!("`{old}` is a word cut short at its hyphen: no second word shares it"),
+                l,
+            );
+            if let [one] = whole.as_slice() {
+                f.repairs = vec![Repair::at(l.number, &l.text, start, i + 1, one)];
+            }
+            out.push(f);
+        }
+    }
+    out
+}
+
 fn section(s: &Section) -> Vec<Finding> {
     let mut out = run_on(s);
+    out.extend(double_stops(s));
+    out.extend(fused_footnotes(s));
+    out.extend(cut_words(s));
     out.extend(unended(s));
     out.extend(set_terminators(s));
     out.extend(hyphenated_registers(s));
@@ -394,5 +523,30 @@ mod tests {
         assert_eq!(fixes[2].len(), 1, "the name once per line: {fixes:?}");
         assert_eq!(fixes[3], vec![("`.L2:evict_last`".to_string(), "`.L2::evict_last`".to_string())]);
         assert_eq!(fixes[4], vec![("Maps a variable.".to_string(), "Maps a variable, as `sh + imm`.".to_string())]);
+    }
+
+    #[test]
+    fn two_stops_a_fused_footnote_and_a_cut_word_are_found() {
+        let got = found(&format!(
+            "{HEAD}Description\n\nThe `fence` requires `sm_90` or higher.. The `multimem.st` acts.\n\n\
+             A range `MIN`.. `MAX` and 0..31 and so on... are fine.\n\n\
+             The `membar` is `fence.sc`1, and the `fence.sc`s and `x`2b are not.\n\n\
+             For multi- operations and 8- and 16-bit ones, see multiple.\n"
+        ));
+        let said: Vec<(&str, Vec<(String, String)>)> = got.iter().map(|(s, r)| (s.as_str(), r.clone())).collect();
+        assert_eq!(
+            said,
+            [
+                ("`higher..`: the sentence ends with two full stops", vec![("higher..".into(), "higher.".into())]),
+                (
+                    "`` `fence.sc`1 ``: the footnote number `1` runs onto the code span and reads as part of the name",
+                    vec![("`fence.sc`1".into(), "`fence.sc`\u{b9}".into())]
+                ),
+                (
+                    "`multi-` is a word cut short at its hyphen: no second word shares it",
+                    vec![("multi-".into(), "multimem".into())]
+                ),
+            ]
+        );
     }
 }

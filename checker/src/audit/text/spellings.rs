@@ -304,6 +304,70 @@ pub fn check(doc: &Document) -> Vec<Finding> {
     out
 }
 
+/// The identifiers of a section's code: its Syntax, Semantics and examples.
+fn code_words(section: &Section) -> HashSet<String> {
+    section
+        .all_lines()
+        .filter(|l| l.code)
+        .flat_map(|l| l.text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map(str::to_string))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// A name in a code span of the prose that no code of the section writes,
+/// a letter or two from one of the Syntax's placeholders
+/// (`MAX(convertedType)` where the Syntax names `.convertType`): the
+/// placeholder misspelled. One finding per section and name, with the fix
+/// that writes the placeholder's name.
+pub fn in_prose(doc: &Document) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for section in doc.first_renderings() {
+        let syntax = syntax_names(section);
+        // The placeholders' names, and the instruction's own (`isspacep`,
+        // misspelled `ispacep`), each once.
+        let opcode = section.opcode().unwrap_or_default();
+        let mut names: Vec<(&str, &str)> =
+            syntax.placeholders.iter().map(|p| (p.trim_start_matches('.'), p.as_str())).collect();
+        names.extend(opcode.split('.').next().filter(|o| !o.is_empty()).map(|o| (o, o)));
+        names.sort();
+        names.dedup();
+        let written = code_words(section);
+        let mut seen: HashSet<String> = HashSet::new();
+        for l in section.all_lines().filter(|l| !l.code) {
+            for span in super::retyped::spans(&l.text) {
+                for word in span.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+                    if word.len() < 6 || written.contains(word) || !seen.insert(word.to_string()) {
+                        continue;
+                    }
+                    let near: Vec<(usize, &str, &str)> = names
+                        .iter()
+                        .filter(|(p, _)| p.len() >= 5 && *p != word)
+                        .map(|(p, shown)| (super::directives::distance(p, word), *p, *shown))
+                        .filter(|(d, _, _)| *d <= 2)
+                        .collect();
+                    // The nearest, where one is nearer than the others.
+                    let Some(least) = near.iter().map(|(d, _, _)| *d).min() else { continue };
+                    let [(_, name, shown)] = near.iter().filter(|(d, _, _)| *d == least).collect::<Vec<_>>()[..] else {
+                        continue;
+                    };
+                    let what = if name == shown { "the instruction is" } else { "the Syntax names" };
+                    let mut f = Finding::of_text(
+                        format!("text-names-{}-prose-{}", section.number, word.to_lowercase()),
+                        section.number.clone(),
+                        FindingKind::Name,
+                        format!("`{span}`"),
+                        format!("the prose writes `{word}`, which no code of the section writes; {what} `{shown}`"),
+                        vec![format!("{}:{}: \"{}\".", section.file, l.number, l.text.trim())],
+                    );
+                    f.repairs = super::on_each_line(section.all_lines().filter(|m| !m.code), word, name);
+                    out.push(f);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The words a sentence of the section's Description or Notes, or of its
 /// chapter's introduction, defines: a code span followed by `is`
 /// (`` `type` is the type qualifier ``). A word so defined is no guess.
@@ -484,5 +548,43 @@ mod tests {
                     Semantics\n\n```\nif (type == f32) d = a + b;\n```\n";
         let d = Document { sections: crate::audit::text::document::parse_any("made.md", text.as_bytes()).unwrap() };
         assert!(ids(&d).is_empty(), "{:?}", ids(&d));
+    }
+
+    #[test]
+    fn a_placeholder_misspelled_in_the_prose_is_found_with_its_fix() {
+        let text = "#### 9.7.9.22. Data Movement and Conversion Instructions: `cvt.pack`\n\nSyntax\n\n```\n\
+                    cvt.pack.sat.convertType.abType d, a, b;\n.convertType = { .u16, .s16 }\n.abType = { .s32 }\n\
+                    ```\n\nDescription\n\nIt limits to `MIN(convertType)`.. `MAX(convertedType)`, `abType` and \
+                    `abTypes2`.\n";
+        let d = Document { sections: crate::audit::text::document::parse_any("made.md", text.as_bytes()).unwrap() };
+        let found = super::in_prose(&d);
+        let got: Vec<(&str, Vec<(&str, &str)>)> = found
+            .iter()
+            .map(|f| (f.summary.as_str(), f.repairs.iter().map(|r| (r.old.as_str(), r.new.as_str())).collect()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "the prose writes `convertedType`, which no code of the section writes; the Syntax names \
+                     `.convertType`",
+                    vec![("convertedType", "convertType")]
+                ),
+                (
+                    "the prose writes `abTypes2`, which no code of the section writes; the Syntax names `.abType`",
+                    vec![("abTypes2", "abType")]
+                )
+            ]
+        );
+        // The instruction's own name is one to misspell too, and the
+        // nearer name is the one meant.
+        let text = "#### 9.7.9.19. Data Movement and Conversion Instructions: `isspacep`\n\nSyntax\n\n```\n\
+                    isspacep.space p, a;\n.space = { .const, .global };\n```\n\nDescription\n\n\
+                    `ispacep.global` returns 1.\n";
+        let d = Document { sections: crate::audit::text::document::parse_any("made.md", text.as_bytes()).unwrap() };
+        let found = super::in_prose(&d);
+        assert_eq!(found.len(), 1);
+        assert!(found[0].summary.ends_with("the instruction is `isspacep`"), "{}", found[0].summary);
+        assert_eq!(found[0].repairs[0].new, "isspacep");
     }
 }

@@ -29,7 +29,7 @@ use crate::audit::finding::{Finding, FindingKind};
 /// Whether a qualifier names a type: `.f32`, `.bf16x2`, `.atype`, `.pred`.
 fn is_type(q: &str) -> bool {
     let bare = q.trim_start_matches('.');
-    type_word(bare).is_some() || bare.ends_with("type") || bare == "pred"
+    type_word(bare).is_some() || bare.to_ascii_lowercase().ends_with("type") || bare == "pred"
 }
 
 /// The type slots of a Syntax line's mnemonic: each qualifier that names a

@@ -140,7 +140,11 @@ fn known(word: &str, dict: &HashSet<String>, glossary: &HashSet<String>) -> bool
     // An adverb the list leaves out, of an adjective it has
     // in `-ic` (`deterministically` of `deterministic`).
     let adjective = lower.strip_suffix("ally").filter(|w| w.ends_with("ic"));
+    // A verb's base the list leaves out where it has its other forms
+    // (`decrement` of `decrements` and `decremented`).
+    let inflected = [format!("{lower}s"), format!("{lower}ed")].iter().all(|w| dict.contains(w));
     [word, &lower, &capital, stem].iter().any(|w| known(w))
+        || inflected
         || singular.iter().chain(&past).flatten().any(|w| w.len() > 1 && known(w))
         || adjective.is_some_and(|w| dict.contains(w))
         || american(&lower).iter().any(|w| known(w))
@@ -238,11 +242,12 @@ fn unknown_words<'a>(doc: &'a Document, dict: &HashSet<String>, glossary: &HashS
         let mut seen = HashSet::new();
         for l in lines {
             let text = emphasis_joined(&prose(&l.text)).replace(['\u{2019}', '\u{2018}'], "'");
+            let text = hyphens_joined(&without_qualifiers(&text), dict);
             for raw in text.split(|c: char| !(c.is_alphanumeric() || c == '\'')) {
                 let word = raw.trim_matches('\'');
                 if word.len() < 2
                     || is_ordinal(word)
-                    || word.chars().any(|c| c.is_ascii_digit())
+                    || word.chars().any(char::is_numeric)
                     || is_abbreviation(word)
                     || known(word, dict, glossary)
                     || !seen.insert(word.to_lowercase())
@@ -254,6 +259,40 @@ fn unknown_words<'a>(doc: &'a Document, dict: &HashSet<String>, glossary: &HashS
         }
     }
     out
+}
+
+/// The text without the qualifiers written outside code marks (a table's
+/// `.acc::prec`): a word run onto a dot or a `::` is code, not prose.
+fn without_qualifiers(text: &str) -> String {
+    text.split(' ')
+        .map(|w| {
+            let code = w.starts_with('.') && w[1..].starts_with(|c: char| c.is_ascii_alphabetic()) || w.contains("::");
+            if code {
+                ""
+            } else {
+                w
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The text with a word written with a hyphen after its prefix written
+/// whole, where the dictionary has it so (`uni-directional` is
+/// `unidirectional`): its prefix alone is no word.
+fn hyphens_joined(text: &str, dict: &HashSet<String>) -> String {
+    text.split(' ')
+        .map(|w| {
+            let bare = w.trim_matches(|c: char| !c.is_alphanumeric());
+            let whole: String = bare.chars().filter(|c| *c != '-').collect();
+            if bare.contains('-') && dict.contains(&whole.to_lowercase()) {
+                w.replace(bare, &whole)
+            } else {
+                w.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// How the document writes the word elsewhere, where a form it uses is
@@ -1019,6 +1058,10 @@ fn undotted_value(s: &Section, l: &Line) -> Option<Finding> {
         items.push((at + item.len() - trimmed.len(), trimmed.trim_end()));
         at += item.len() + 1;
     }
+    // A value inside braces of its own is a sub-qualifier's
+    // (`.async.shared::{cta, cluster}`), written without a dot.
+    let nested = |at: usize| code[open + 1..at].matches('{').count() > code[open + 1..at].matches('}').count();
+    items.retain(|(at, _)| !nested(*at));
     let dotted = items.iter().filter(|(_, v)| v.starts_with('.')).count();
     // `none` is the absence of a qualifier (`.vec = { none, .v2, .v4 }`),
     // no value that lost its dot.
@@ -1425,6 +1468,8 @@ mod tests {
         );
         // A set of plain words throughout, or one value with its dot: none.
         assert!(found(".mode = { up, down };").is_empty());
+        // Sub-qualifiers in braces of their own are written without dots.
+        assert!(found(".proxykind = { .alias, .async, .async.global, .async.shared::{cta, cluster} };").is_empty());
         assert!(found(".space = { const, .global };").is_empty());
     }
 
@@ -1509,6 +1554,9 @@ mod tests {
             "bit",
             "size",
             "radian",
+            "unidirectional",
+            "decrements",
+            "decremented",
         ]
         .iter()
         .map(|w| w.to_string())
@@ -1585,6 +1633,12 @@ mod tests {
         // Written in two sections only, `Frob` is a misspelling in each.
         let found = misspelled(&["the sum is Frob", "the sum is Frob", "the sum is a bit"]);
         assert_eq!(found, [("9.7.1.1".into(), "Frob".into()), ("9.7.1.2".into(), "Frob".into())]);
+        // A prefix before its hyphen where the list writes the word whole,
+        // a verb's base where the list has its other forms, a qualifier
+        // written outside code marks: none is a misspelling. A prefix the
+        // list does not join is.
+        let found = misspelled(&["the uni-directional sum", "the Decrement sum", "the .acc::prec sum", "a uni-sum"]);
+        assert_eq!(found, [("9.7.1.4".into(), "uni".into())]);
     }
 
     #[test]
