@@ -50,9 +50,73 @@ fn as_written(power: &str) -> String {
     }
 }
 
+/// Words of a line that states a count's or a value's largest value.
+const MAXIMUM_WORDS: [&str; 5] = ["count", "range", "max", "value", "limit"];
+
+/// Each `2N - 1` of a line (`220 - 1`, rendered from 2 with the
+/// superscript 20), N from 8 to 64: the largest value of an N-bit count,
+/// its exponent's mark lost. As (where it starts, its text, N).
+fn lost_maxima(text: &str) -> Vec<(usize, String, u32)> {
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices('2') {
+        let before = text[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '^' | '`')) {
+            continue;
+        }
+        let digits: String = text[at + 1..].chars().take_while(char::is_ascii_digit).collect();
+        let Ok(n) = digits.parse::<u32>() else { continue };
+        let rest = &text[at + 1 + digits.len()..];
+        let Some(minus) = [" - 1", "-1", " -1", "- 1"].iter().find(|m| rest.starts_with(**m)) else { continue };
+        let after = rest[minus.len()..].chars().next();
+        if !(8..=64).contains(&n) || digits.len() != 2 || after.is_some_and(|c| c.is_ascii_alphanumeric()) {
+            continue;
+        }
+        out.push((at, format!("2{digits}{minus}"), n));
+    }
+    out
+}
+
+/// Every `2N - 1` of the section's lines that speak of a count, a range
+/// or a largest value: one finding per section, with an edit on each line.
+fn maxima(doc: &Document) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    for s in &doc.sections {
+        for l in s.all_lines().filter(|l| !l.code) {
+            let lower = l.text.to_lowercase();
+            if !MAXIMUM_WORDS.iter().any(|w| lower.contains(w)) {
+                continue;
+            }
+            for (at, written, n) in lost_maxima(&l.text) {
+                let id = format!("text-exponent-{}-2-{n}-1", s.number);
+                let edit = Repair::at(l.number, &l.text, at, at + 1 + n.to_string().len(), &format!("2^{n}"));
+                // One edit for each place, on one line or several.
+                if let Some(f) = out.iter_mut().find(|f| f.id == id) {
+                    f.repairs.push(edit);
+                    continue;
+                }
+                let mut f = Finding::of_text(
+                    id,
+                    s.number.clone(),
+                    FindingKind::ClaimRefuted,
+                    written.clone(),
+                    format!(
+                        "a largest value written `{written}`: read as the text stands it is {}, not 2^{n} - 1; the \
+                         exponent's mark is lost",
+                        2 * 10u64.pow(n.to_string().len() as u32) + u64::from(n) - 1
+                    ),
+                    vec![format!("{}:{}: `{written}`.", s.file, l.number)],
+                );
+                f.repairs = vec![edit];
+                out.push(f);
+            }
+        }
+    }
+    out
+}
+
 /// Every lost exponent of the prose, one finding per section and power.
 pub fn check(doc: &Document) -> Vec<Finding> {
-    let mut out: Vec<Finding> = Vec::new();
+    let mut out: Vec<Finding> = maxima(doc);
     for s in &doc.sections {
         for b in PROSE.iter().filter_map(|k| s.block(*k)) {
             for p in b.paragraphs() {
@@ -136,6 +200,20 @@ mod tests {
         assert_eq!(found.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(), ["text-exponent-9.7.4.9-2-10-987"]);
         let r = found[0].repairs.first().unwrap();
         assert_eq!((r.old.as_str(), r.new.as_str()), ("2-10.987", "2^-10.987"));
+    }
+
+    #[test]
+    fn a_largest_value_without_its_mark_is_found() {
+        assert_eq!(lost_maxima("| count | 1 | 220 - 1 |")[0].1, "220 - 1");
+        assert!(lost_maxima("x 2120 - 1, a2 20 - 1, 216 - 10, 299 - 1, 25-1").is_empty());
+        let text = "#### 9.7.13.15.9. Parallel Synchronization and Communication Instructions: `mbarrier.init`\n\n\
+                    Description\n\nThe valid range of `count` is [1, ..., 220 - 1].\n\n| tx-count | -(220 - 1) | 220 - 1 |\n";
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        let found = check(&doc);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].summary.contains("it is 219, not 2^20 - 1"), "{}", found[0].summary);
+        let fixes: Vec<(&str, &str)> = found[0].repairs.iter().map(|r| (r.old.as_str(), r.new.as_str())).collect();
+        assert_eq!(fixes, [("220", "2^20"), ("220", "2^20"), ("| 220", "| 2^20")]);
     }
 
     #[test]

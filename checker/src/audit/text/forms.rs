@@ -32,13 +32,61 @@ fn slot(word: &str, g: &Grammar) -> Slot {
     }
 }
 
+/// Where the brace that closes an opened one stands in `inner` (the text
+/// after the `{`): braces within it pair (`.shared{::cta}}`).
+fn closing(inner: &str) -> usize {
+    let mut depth = 0usize;
+    for (i, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => return i,
+            '}' => depth -= 1,
+            _ => {}
+        }
+    }
+    inner.len()
+}
+
+/// The qualifiers of a group, split at the dots outside braces
+/// (`.sem.scope`, `.shared{::cta}`).
+fn words(group: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (i, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            '.' if depth == 0 => {
+                out.push(group[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(group[start..].trim());
+    out.retain(|w| !w.is_empty());
+    out
+}
+
+/// A qualifier's slot, where one with sub-qualifiers in braces
+/// (`shared{::cta}`, `shared{::cta, ::cluster}`) is itself or itself with
+/// one of them.
+fn with_subqualifiers(word: &str, g: &Grammar) -> Slot {
+    let Some((base, subs)) = word.split_once('{') else { return slot(word, g) };
+    let base = format!(".{}", base.trim_start_matches('.'));
+    let subs = subs.trim_end_matches('}');
+    let mut values = vec![base.clone()];
+    values.extend(subs.split(',').map(|v| format!("{base}{}", v.trim())).filter(|v| *v != base));
+    Slot::One(Some(values))
+}
+
 /// The slots of a Syntax line's mnemonic after its opcode.
 fn slots(mnemonic: &str, g: &Grammar) -> Vec<Slot> {
     let mut out = Vec::new();
     let mut rest = mnemonic;
     while !rest.is_empty() {
         if let Some(inner) = rest.strip_prefix('{') {
-            let end = inner.find('}').unwrap_or(inner.len());
+            let end = closing(inner);
             // `.{1d,2d,3d}`: a choice of values written in place, one of
             // which the form writes, not an optional group.
             if inner[..end].contains(',') && !inner[..end].contains('.') {
@@ -47,13 +95,20 @@ fn slots(mnemonic: &str, g: &Grammar) -> Vec<Slot> {
                 rest = inner.get(end + 1..).unwrap_or_default();
                 continue;
             }
-            let group: Vec<Slot> =
-                inner[..end].split('.').filter(|w| !w.trim().is_empty()).map(|w| slot(w.trim(), g)).collect();
+            let group: Vec<Slot> = words(&inner[..end]).iter().map(|w| with_subqualifiers(w, g)).collect();
             out.push(Slot::Optional(group));
             rest = inner.get(end + 1..).unwrap_or_default();
         } else {
             let body = rest.trim_start_matches('.');
-            let end = body.find(['.', '{']).unwrap_or(body.len());
+            let mut end = body.find(['.', '{']).unwrap_or(body.len());
+            // A qualifier with its sub-qualifiers in braces
+            // (`.shared{::cta}`) is one slot.
+            if body[end..].starts_with("{::") {
+                end += 1 + closing(&body[end + 1..]) + 1;
+                out.push(with_subqualifiers(&body[..end.min(body.len())], g));
+                rest = body.get(end..).unwrap_or_default();
+                continue;
+            }
             if end > 0 {
                 out.push(slot(&body[..end], g));
             }
@@ -469,6 +524,26 @@ mod tests {
 
     /// A set defined twice holds both definitions' values, and is a
     /// finding of its own.
+    #[test]
+    fn sub_qualifiers_in_braces_are_read() {
+        let syntax = "mbarrier.init{.shared{::cta}}.b64 [addr], count;\n\
+                      mbarrier.arrive{.sem.scope}{.shared::cluster}.b64 _, [addr];\n\
+                      mbarrier.inval.global{::cta, ::gpu}.b64 [addr];\n.sem = { .release };\n.scope = { .cta };";
+        let text = |examples: &str| {
+            format!(
+                "#### 9.7.13.15.9. Parallel Synchronization and Communication Instructions: `mbarrier.init`\n\n\
+                 Syntax\n\n```\n{syntax}\n```\n\nExamples\n\n```\n{examples}\n```\n"
+            )
+        };
+        let ids = |examples: &str| -> Vec<String> {
+            let doc = Document { sections: parse_any("made.md", text(examples).as_bytes()).unwrap() };
+            check(&doc).into_iter().map(|f| f.fragment).collect()
+        };
+        let fine = "mbarrier.init.b64 [a], 1;\nmbarrier.init.shared.b64 [a], 1;\nmbarrier.init.shared::cta.b64 [a], 1;";
+        assert!(ids(fine).is_empty(), "{:?}", ids(fine));
+        assert_eq!(ids("mbarrier.init.shared::gpu.b64 [a], 1;"), ["mbarrier.init.shared::gpu.b64"]);
+    }
+
     #[test]
     fn a_set_defined_twice_is_read_as_both() {
         let syntax = "add.dtype.f16 d, a, b;\n.dtype = { .u16 }\nadd.dtype.f16x2 d, a, b;\n.dtype = { .u32 }";

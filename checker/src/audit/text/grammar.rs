@@ -456,8 +456,10 @@ fn either_of_many(s: &Section) -> Vec<Finding> {
 }
 
 /// The verbs a rule is stated with, as (singular, plural): none is also a
-/// noun, so a word of these is the sentence's verb.
-const RULE_VERBS: [(&str, &str); 6] = [
+/// noun, so a word of these is the sentence's verb; and "is", the verb of
+/// most sentences (`Supported addressing modes ... is`).
+const RULE_VERBS: [(&str, &str); 7] = [
+    ("is", "are"),
     ("requires", "require"),
     ("specifies", "specify"),
     ("performs", "perform"),
@@ -468,7 +470,7 @@ const RULE_VERBS: [(&str, &str); 6] = [
 
 /// Words that end a subject's head: what follows qualifies it (`Support
 /// for ...`, `types with ...`).
-const AFTER_A_HEAD: [&str; 8] = ["for", "of", "with", "on", "in", "from", "at", "by"];
+const AFTER_A_HEAD: [&str; 10] = ["for", "of", "with", "on", "in", "from", "at", "by", "between", "to"];
 
 /// Words a subject of a plain rule does not hold: a clause, a modal, a
 /// determiner alone.
@@ -485,7 +487,7 @@ fn number_of(head: &[&str]) -> Option<bool> {
     }
     let last = *head.last()?;
     if last.contains('`') {
-        return (!last.contains(['{', '}', '/', ','])).then_some(false);
+        return (!last.contains(['{', '}', '/', ',', '(', ')'])).then_some(false);
     }
     let lower = last.to_lowercase();
     let determiner = ["the", "a", "an", "this", "these", "each", "every", "all", "any", "its", "optional"];
@@ -495,8 +497,56 @@ fn number_of(head: &[&str]) -> Option<bool> {
     if lower.ends_with("ly") {
         return None;
     }
+    // Nouns in `-s` that take either number (`semantics ... is`).
+    if ["semantics", "series", "means", "news", "mathematics"].contains(&lower.as_str()) {
+        return None;
+    }
     let singular_s = ["ss", "us", "is", "as"].iter().any(|e| lower.ends_with(e));
     Some(lower.ends_with('s') && !singular_s)
+}
+
+/// Whether words before a verb are a plain subject of it: a few words,
+/// with no clause, modal, other verb, parenthesis left open (`Rounding
+/// modifiers (default is`), and not begun by a conjunction, `there` or a
+/// footnote's number, nor ended by a conjunction (`completes and is`).
+fn plain_subject(subject: &[&str]) -> bool {
+    let verbs_in = |w: &&str| RULE_VERBS.iter().any(|(a, b)| w == a || w == b);
+    let clause = |w: &&str| NOT_IN_A_SUBJECT.contains(&w.to_lowercase().as_str());
+    let (Some(first), Some(last)) = (subject.first(), subject.last()) else { return false };
+    let opened: usize = subject.iter().map(|w| w.matches('(').count()).sum();
+    let closed: usize = subject.iter().map(|w| w.matches(')').count()).sum();
+    subject.len() <= 8
+        && !matches!(first.to_lowercase().as_str(), "and" | "or" | "but" | "there" | "here")
+        && !first.chars().all(|c| c.is_ascii_digit())
+        && !matches!(*last, "and" | "or")
+        && opened == closed
+        && !subject.iter().any(|w| verbs_in(w) || clause(w))
+}
+
+/// The head of a subject: its words up to the first that qualifies it (a
+/// preposition, a parenthesis, skipped), or a participle or an adverb
+/// after a plural noun (`Operations supported on ...`, `Barriers
+/// exclusively waiting ...`).
+fn head_of<'a>(subject: &[&'a str]) -> Vec<&'a str> {
+    let mut head: Vec<&str> = Vec::new();
+    let mut depth = 0usize;
+    for w in subject {
+        let in_brackets = depth > 0 || w.starts_with('(');
+        depth = (depth + w.matches('(').count()).saturating_sub(w.matches(')').count());
+        if in_brackets {
+            continue;
+        }
+        let lower = w.to_lowercase();
+        if AFTER_A_HEAD.contains(&lower.as_str()) {
+            break;
+        }
+        let qualifies = ["ed", "ing", "ly"].iter().any(|e| lower.ends_with(e));
+        if qualifies && head.last().is_some_and(|h| h.ends_with('s') || h.ends_with('`')) {
+            break;
+        }
+        head.push(w);
+    }
+    head
 }
 
 /// `Support for ... require`: a rule's verb in the other number than its
@@ -519,20 +569,15 @@ fn agreement(s: &Section) -> Vec<Finding> {
                 .rposition(|(_, _, w)| w.ends_with([',', ':', ';', '.']) && !w.ends_with("`."))
                 .map_or(0, |k| k + 1);
             let subject: Vec<&str> = words[start..i].iter().map(|(_, _, w)| *w).collect();
-            let verbs_in = |w: &&str| RULE_VERBS.iter().any(|(a, b)| w == a || w == b);
-            let clause = |w: &&str| NOT_IN_A_SUBJECT.contains(&w.to_lowercase().as_str());
-            if subject.is_empty()
-                || subject.len() > 8
-                || matches!(subject[0], "and" | "or")
-                || subject.iter().any(|w| verbs_in(w) || clause(w))
-            {
+            if !plain_subject(&subject) {
                 continue;
             }
-            let head: Vec<&str> = subject
-                .iter()
-                .copied()
-                .take_while(|w| !AFTER_A_HEAD.contains(&w.to_lowercase().as_str()) && !w.starts_with('('))
-                .collect();
+            // After a code span and a comma, the subject is the end of a
+            // list (`.e5m2`, `.e4m3x4` are).
+            if start > 0 && words[start - 1].2.ends_with("`,") {
+                continue;
+            }
+            let head = head_of(&subject);
             let Some(many) = number_of(&head) else { continue };
             if many == (word == plural) {
                 continue;
@@ -738,6 +783,8 @@ mod tests {
         assert_eq!(fixes("Sub byte types (`.u4` and `.u2`) requires `sm_75`."), pair("requires", "require"));
         assert_eq!(fixes("In contrast, the `multimem.red` perform reduction."), pair("perform", "performs"));
         assert_eq!(fixes("The `.weak` qualifier and `.x` requires no more."), pair("requires", "require"));
+        assert_eq!(fixes("Supported addressing modes for operand `a` is as described."), pair("is", "are"));
+        assert_eq!(fixes("The type of operands `d` and `a` are the same."), pair("are", "is"));
         // Subjects that agree, or whose number the words do not say.
         for fine in [
             "`prefetch` and `prefetchu` require `sm_20`.",
@@ -747,6 +794,16 @@ mod tests {
             "`mul24` performs a multiply and returns the bits.",
             "The values fully specify the field.",
             "The operand `a` shall specify an address.",
+            "The value of the operands is 1.",
+            "Its address is aligned.",
+            "There are two, but are not three.",
+            "Operations supported on *mbarrier object*s are: these.",
+            "Single precision (`.f32`) operands are fine.",
+            "Rounding modifiers (default is `.rn`): here.",
+            "Types `.e5m2`, `.e4m3x4` are supported.",
+            "When the barrier completes and is reset.",
+            "1 The semantics of `fence.sc` is a superset.",
+            "The relationship between events and counters is open.",
         ] {
             assert!(fixes(fine).is_empty(), "{fine}: {:?}", fixes(fine));
         }

@@ -691,8 +691,14 @@ fn register_uses(
                 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
             if plain {
                 let syntax_name = template.and_then(|t| t.operands.get(i)).and_then(|names| names.get(k));
+                // An instruction neither modelled nor of this section says
+                // nothing of its places: a name the section takes for a
+                // predicate (`p`) is read as one there (mbarrier.test_wait's
+                // `p` in cp.async.mbarrier.arrive's examples).
+                let unknown = variant.is_none() && template.is_none();
                 let kind = match sized.iter().find(|(n, _)| Some(n) == syntax_name) {
                     Some((_, w)) if variant.is_none() => RegisterKind::Data(Some(*w)),
+                    _ if unknown && predicates.contains(name) => RegisterKind::Predicate,
                     _ => place_kind(variant.as_ref(), template, predicates, &mnemonic, (i, k)),
                 };
                 out.push((name.clone(), kind));

@@ -15,7 +15,10 @@
 //! - a footnote's number run onto a code span (`` `fence.sc`1 ``), which
 //!   reads as part of the name;
 //! - a word cut short at a hyphen (`multi- operations`), where no second
-//!   word shares the hyphen (`8- and 16-bit` does).
+//!   word shares the hyphen (`8- and 16-bit` does);
+//! - an example line of two dots (`..`), where code is elided with `...`;
+//! - a label defined twice in one block of examples, which read as one
+//!   program does not assemble.
 
 use super::document::{BlockKind, Document, Line, Section};
 use super::retyped::spans;
@@ -102,7 +105,10 @@ fn run_on(s: &Section) -> Vec<Finding> {
 /// a label and a heading end as they like.
 fn unended(s: &Section) -> Vec<Finding> {
     let mut out = Vec::new();
-    for b in s.blocks.iter().filter(|b| matches!(b.kind, BlockKind::Description | BlockKind::Notes)) {
+    let prose = |k: BlockKind| {
+        matches!(k, BlockKind::Description | BlockKind::Notes | BlockKind::PtxIsaNotes | BlockKind::TargetIsaNotes)
+    };
+    for b in s.blocks.iter().filter(|b| prose(b.kind)) {
         for p in b.paragraphs() {
             let Some(last) = p.last() else { continue };
             let listed = |l: &&Line| {
@@ -464,8 +470,81 @@ fn cut_words(s: &Section) -> Vec<Finding> {
     out
 }
 
+/// `..` alone on a line of the examples: an elision with a dot lost.
+fn short_elisions(s: &Section) -> Vec<Finding> {
+    let Some(b) = s.block(BlockKind::Examples) else { return Vec::new() };
+    b.code()
+        .filter(|l| l.text.trim() == "..")
+        .map(|l| {
+            let mut f = finding(
+                s,
+                &format!("elision-{}", l.number),
+                FindingKind::MalformedCode,
+                "..",
+                "a line of the examples holds `..` alone: no statement, and not the `...` that elides code".into(),
+                l,
+            );
+            f.repairs = vec![Repair { line: l.number, old: "..".into(), new: "...".into() }];
+            f
+        })
+        .collect()
+}
+
+/// The label a line of code defines (`waitLoop:`), if any.
+fn label_of(text: &str) -> Option<&str> {
+    let code = text.split("//").next()?.trim();
+    let (name, _) = code.split_once(':')?;
+    let first = name.chars().next()?;
+    let ok = (first.is_ascii_alphabetic() || matches!(first, '_' | '$'))
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$'));
+    // `.shared::cta` and `a ? b : c` are no labels.
+    (ok && !code[name.len()..].starts_with("::")).then_some(name)
+}
+
+/// A label defined twice in one block of examples. The fix renames the
+/// second and its uses after it (`waitLoop2`).
+fn twice_labelled(s: &Section) -> Vec<Finding> {
+    let Some(b) = s.block(BlockKind::Examples) else { return Vec::new() };
+    let code: Vec<&Line> = b.code().collect();
+    let mut out = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for (k, l) in code.iter().enumerate() {
+        let Some(name) = label_of(&l.text) else { continue };
+        if !seen.contains(&name) {
+            seen.push(name);
+            continue;
+        }
+        let fresh = (2..).map(|n| format!("{name}{n}")).find(|f| !code.iter().any(|m| m.text.contains(f.as_str())));
+        let mut f = finding(
+            s,
+            &format!("label-twice-{}", l.number),
+            FindingKind::ExampleSyntax,
+            &format!("{name}:"),
+            format!("the examples define the label `{name}` twice: read as one program, the second is an error"),
+            l,
+        );
+        let whole = |t: &str| {
+            t.match_indices(name).map(|(i, _)| i).find(|&i| {
+                let part = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '$');
+                !t[..i].ends_with(part) && !t[i + name.len()..].starts_with(part)
+            })
+        };
+        if let Some(fresh) = fresh {
+            f.repairs = code[k..]
+                .iter()
+                .take_while(|m| m.number == l.number || label_of(&m.text) != Some(name))
+                .filter_map(|m| whole(&m.text).map(|i| Repair::at(m.number, &m.text, i, i + name.len(), &fresh)))
+                .collect();
+        }
+        out.push(f);
+    }
+    out
+}
+
 fn section(s: &Section) -> Vec<Finding> {
     let mut out = run_on(s);
+    out.extend(short_elisions(s));
+    out.extend(twice_labelled(s));
     out.extend(double_stops(s));
     out.extend(fused_footnotes(s));
     out.extend(cut_words(s));
@@ -523,6 +602,21 @@ mod tests {
         assert_eq!(fixes[2].len(), 1, "the name once per line: {fixes:?}");
         assert_eq!(fixes[3], vec![("`.L2:evict_last`".to_string(), "`.L2::evict_last`".to_string())]);
         assert_eq!(fixes[4], vec![("Maps a variable.".to_string(), "Maps a variable, as `sh + imm`.".to_string())]);
+    }
+
+    #[test]
+    fn a_short_elision_and_a_label_defined_twice_are_found() {
+        let got = found(&format!(
+            "{HEAD}Examples\n\n```\nwaitLoop:\n@p bra waitLoop;\n..\nx = a ? b : c;\n\
+             ld.shared::cta.b32 r, [a];\nwaitLoop:\n@!p bra waitLoop;\ndone:\n```\n"
+        ));
+        let fixes: Vec<Vec<(String, String)>> = got.iter().map(|(_, r)| r.clone()).collect();
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(fixes[0], vec![("..".to_string(), "...".to_string())]);
+        assert_eq!(
+            fixes[1],
+            vec![("waitLoop".to_string(), "waitLoop2".to_string()), ("waitLoop".to_string(), "waitLoop2".to_string())]
+        );
     }
 
     #[test]

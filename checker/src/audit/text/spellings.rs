@@ -326,11 +326,13 @@ pub fn in_prose(doc: &Document) -> Vec<Finding> {
         // The placeholders' names, and the instruction's own (`isspacep`,
         // misspelled `ispacep`), each once.
         let opcode = section.opcode().unwrap_or_default();
-        let mut names: Vec<(&str, &str)> =
-            syntax.placeholders.iter().map(|p| (p.trim_start_matches('.'), p.as_str())).collect();
-        names.extend(opcode.split('.').next().filter(|o| !o.is_empty()).map(|o| (o, o)));
+        // Each name as (the name, as shown, what it is).
+        let mut names: Vec<(&str, &str, &str)> =
+            syntax.placeholders.iter().map(|p| (p.trim_start_matches('.'), p.as_str(), "the Syntax names")).collect();
+        names.extend(opcode.split('.').next().filter(|o| !o.is_empty()).map(|o| (o, o, "the instruction is")));
+        names.extend(syntax.operands.iter().map(|o| (o.as_str(), o.as_str(), "the Syntax's operand is")));
         names.sort();
-        names.dedup();
+        names.dedup_by(|a, b| a.0 == b.0);
         let written = code_words(section);
         let mut seen: HashSet<String> = HashSet::new();
         for l in section.all_lines().filter(|l| !l.code) {
@@ -339,18 +341,20 @@ pub fn in_prose(doc: &Document) -> Vec<Finding> {
                     if word.len() < 6 || written.contains(word) || !seen.insert(word.to_string()) {
                         continue;
                     }
-                    let near: Vec<(usize, &str, &str)> = names
+                    let near: Vec<(usize, &str, &str, &str)> = names
                         .iter()
-                        .filter(|(p, _)| p.len() >= 5 && *p != word)
-                        .map(|(p, shown)| (super::directives::distance(p, word), *p, *shown))
-                        .filter(|(d, _, _)| *d <= 2)
+                        // A name within another (`barrier` of `mbarrier`) is
+                        // another instruction's, not a slip.
+                        .filter(|(p, _, _)| p.len() >= 5 && !p.contains(word) && !word.contains(p))
+                        .map(|(p, shown, what)| (super::directives::distance(p, word), *p, *shown, *what))
+                        .filter(|(d, _, _, _)| *d <= 2)
                         .collect();
                     // The nearest, where one is nearer than the others.
-                    let Some(least) = near.iter().map(|(d, _, _)| *d).min() else { continue };
-                    let [(_, name, shown)] = near.iter().filter(|(d, _, _)| *d == least).collect::<Vec<_>>()[..] else {
+                    let Some(least) = near.iter().map(|(d, _, _, _)| *d).min() else { continue };
+                    let [(_, name, shown, what)] = near.iter().filter(|(d, ..)| *d == least).collect::<Vec<_>>()[..]
+                    else {
                         continue;
                     };
-                    let what = if name == shown { "the instruction is" } else { "the Syntax names" };
                     let mut f = Finding::of_text(
                         format!("text-names-{}-prose-{}", section.number, word.to_lowercase()),
                         section.number.clone(),
@@ -555,7 +559,7 @@ mod tests {
         let text = "#### 9.7.9.22. Data Movement and Conversion Instructions: `cvt.pack`\n\nSyntax\n\n```\n\
                     cvt.pack.sat.convertType.abType d, a, b;\n.convertType = { .u16, .s16 }\n.abType = { .s32 }\n\
                     ```\n\nDescription\n\nIt limits to `MIN(convertType)`.. `MAX(convertedType)`, `abType` and \
-                    `abTypes2`.\n";
+                    `abTpye`.\n";
         let d = Document { sections: crate::audit::text::document::parse_any("made.md", text.as_bytes()).unwrap() };
         let found = super::in_prose(&d);
         let got: Vec<(&str, Vec<(&str, &str)>)> = found
@@ -571,8 +575,8 @@ mod tests {
                     vec![("convertedType", "convertType")]
                 ),
                 (
-                    "the prose writes `abTypes2`, which no code of the section writes; the Syntax names `.abType`",
-                    vec![("abTypes2", "abType")]
+                    "the prose writes `abTpye`, which no code of the section writes; the Syntax names `.abType`",
+                    vec![("abTpye", "abType")]
                 )
             ]
         );
@@ -586,5 +590,13 @@ mod tests {
         assert_eq!(found.len(), 1);
         assert!(found[0].summary.ends_with("the instruction is `isspacep`"), "{}", found[0].summary);
         assert_eq!(found[0].repairs[0].new, "isspacep");
+        // And an operand's.
+        let text =
+            "#### 9.7.13.15.14. Parallel Synchronization and Communication Instructions: `mbarrier.arrive_drop`\n\n\
+                    Syntax\n\n```\nmbarrier.arrive_drop.b64 state, [addr], tx_count;\n```\n\nDescription\n\n\
+                    The operand `txCount` counts.\n";
+        let d = Document { sections: crate::audit::text::document::parse_any("made.md", text.as_bytes()).unwrap() };
+        let found = super::in_prose(&d);
+        assert!(found[0].summary.ends_with("the Syntax's operand is `tx_count`"), "{}", found[0].summary);
     }
 }

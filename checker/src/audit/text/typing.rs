@@ -143,7 +143,8 @@ fn operands_of(lines: &[&String]) -> Vec<String> {
         })
     };
     for t in lines {
-        for o in operands(t) {
+        // The sink symbol `_` stands where no value is kept: it has no type.
+        for o in operands(t).into_iter().filter(|o| o != "_") {
             if !all.contains(&o) && !offset(&o) {
                 all.push(o);
             }

@@ -137,6 +137,12 @@ fn known(word: &str, dict: &HashSet<String>, glossary: &HashSet<String>) -> bool
     let singular = [lower.strip_suffix("es"), lower.strip_suffix('s'), word.strip_suffix('s')];
     // The past of a verb the list leaves out (`deallocated` of a term).
     let past = [lower.strip_suffix('d').filter(|w| w.ends_with('e')), lower.strip_suffix("ed")];
+    // The participle of a verb the list has only in its base
+    // (`repurposing` of `repurpose`).
+    // A stem that keeps its `e` before `-ing` is no such form (`textureing`
+    // is `texturing` misspelled), save `ee`, `ye` and `oe` (`seeing`).
+    let kept_e = |w: &str| w.ends_with('e') && !["ee", "ye", "oe"].iter().any(|e| w.ends_with(e));
+    let participle = lower.strip_suffix("ing").filter(|w| !kept_e(w)).map(|w| [w.to_string(), format!("{w}e")]);
     // An adverb the list leaves out, of an adjective it has
     // in `-ic` (`deterministically` of `deterministic`).
     let adjective = lower.strip_suffix("ally").filter(|w| w.ends_with("ic"));
@@ -146,6 +152,7 @@ fn known(word: &str, dict: &HashSet<String>, glossary: &HashSet<String>) -> bool
     [word, &lower, &capital, stem].iter().any(|w| known(w))
         || inflected
         || singular.iter().chain(&past).flatten().any(|w| w.len() > 1 && known(w))
+        || participle.iter().flatten().any(|w| w.len() > 2 && known(w))
         || adjective.is_some_and(|w| dict.contains(w))
         || american(&lower).iter().any(|w| known(w))
 }
@@ -577,8 +584,11 @@ fn heading(doc: &Document, s: &Section) -> Vec<Finding> {
     let at = Line { number: s.line, text: s.title.clone(), code: false };
     if let Some(parent) = s.number.rsplit_once('.').and_then(|(p, _)| doc.section(p)) {
         // "Floating Point" for "Floating-Point" is the same name: hyphens,
-        // spacing and case change no word of it.
-        if !same_words(&parent.title, group) {
+        // spacing and case change no word of it. A parent that is itself
+        // an instruction of the group (9.7.13.15, `...: mbarrier`, over
+        // `...: mbarrier.init`) names the group before its colon.
+        let parent_group = parent.title.rsplit_once(": ").map_or(parent.title.as_str(), |(g, _)| g);
+        if !same_words(&parent.title, group) && !same_words(parent_group, group) {
             let f = finding(
                 format!("text-heading-{}-group", s.number),
                 s,
@@ -1112,7 +1122,9 @@ fn is_statement(text: &str, next: Option<&str>) -> bool {
     let block = t.starts_with('{') && t.ends_with('}');
     let opens = t.ends_with('{') || t.starts_with('}');
     let header = next.is_some_and(|n| n.trim_start().starts_with('{'));
-    !(label || block || opens || header || t.ends_with("...") || t.ends_with([',', '(']))
+    // A line of dots alone (`..`) elides code, as `...` does.
+    let elision = !t.is_empty() && t.chars().all(|c| c == '.');
+    !(label || block || opens || header || elision || t.ends_with("...") || t.ends_with([',', '(']))
 }
 
 /// A half-open interval in the notation of mathematics: `[a, a + size)`,
@@ -1402,6 +1414,11 @@ mod tests {
             ["the heading names the group `Extended-Precision Arithmetic Instructions`, section 9.7.4 is \
                  `Extended-Precision Integer Arithmetic Instructions`"]
         );
+        // A parent that is an instruction of the group names the group
+        // before its colon.
+        assert!(found("Parallel Synchronization Instructions: mbarrier", "Parallel Synchronization Instructions")
+            .is_empty());
+        assert_eq!(found("Sync Instructions: mbarrier", "Parallel Instructions").len(), 1);
     }
 
     /// A Syntax or example line without its `;` is a finding; a line that
@@ -1557,6 +1574,7 @@ mod tests {
             "unidirectional",
             "decrements",
             "decremented",
+            "repurpose",
         ]
         .iter()
         .map(|w| w.to_string())
@@ -1637,8 +1655,15 @@ mod tests {
         // a verb's base where the list has its other forms, a qualifier
         // written outside code marks: none is a misspelling. A prefix the
         // list does not join is.
-        let found = misspelled(&["the uni-directional sum", "the Decrement sum", "the .acc::prec sum", "a uni-sum"]);
-        assert_eq!(found, [("9.7.1.4".into(), "uni".into())]);
+        let found = misspelled(&[
+            "the uni-directional sum",
+            "the Decrement sum",
+            "the .acc::prec sum",
+            "a uni-sum",
+            "a repurposing sum",
+            "a textureing sum",
+        ]);
+        assert_eq!(found, [("9.7.1.4".into(), "uni".into()), ("9.7.1.6".into(), "textureing".into())]);
     }
 
     #[test]
