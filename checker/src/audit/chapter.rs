@@ -141,6 +141,16 @@ const VALUES_PASS: &str = "text-values";
 /// The pass whose findings are examples that fit no Syntax line.
 const FORM_PASS: &str = "text-form";
 
+/// The pass whose findings are operands no sentence types.
+const TYPING_PASS: &str = "text-typing";
+
+/// Whether a finding is a name misspelled in prose (`txCount` for the
+/// Syntax's `tx_count`): the sentence that writes it types the operand by
+/// the other name, so the operand's typing finding is the same defect.
+fn misspelt_in_prose(id: &str) -> bool {
+    id.starts_with("text-names-") && id.contains("-prose-")
+}
+
 /// A group of findings that another pass makes of a statement the parser
 /// could not read joins that statement's group: the other pass read the
 /// statement by a fallback (line by line, a condition unread), so they are
@@ -149,7 +159,9 @@ const FORM_PASS: &str = "text-form";
 /// of its own, of the same section, whose every finding the copy no longer
 /// gives, joins. The judge then holds the joined group to its edits. So
 /// does a group of examples that fit no Syntax line which a value added to
-/// a set makes fit: the example and the prose name the value the set lacks.
+/// a set makes fit: the example and the prose name the value the set lacks;
+/// and an operand no sentence types, where the sentence that types it
+/// writes its name misspelt (`txCount` for `tx_count`).
 fn join_unparsed(
     doc: &Document,
     findings: &[Finding],
@@ -157,8 +169,12 @@ fn join_unparsed(
     passes: &dyn Fn(&Document) -> Vec<Finding>,
 ) {
     let mut joins: Vec<(usize, usize)> = Vec::new();
-    let targets = |p: &String| p == PARSE_PASS || p == VALUES_PASS;
-    for (t, ((target, _, _), sites)) in groups.iter().enumerate().filter(|(_, ((p, _, _), _))| targets(p)) {
+    let is_target = |g: &Group| {
+        let p = &g.0 .0;
+        p == PARSE_PASS || p == VALUES_PASS || g.1.iter().all(|i| misspelt_in_prose(&findings[*i].id))
+    };
+    for (t, group) in groups.iter().enumerate().filter(|(_, g)| is_target(g)) {
+        let ((target, _, _), sites) = group;
         let sites: Vec<&Finding> = sites.iter().map(|i| &findings[*i]).collect();
         if sites.iter().all(|f| f.repairs.is_empty()) {
             continue;
@@ -181,15 +197,19 @@ fn join_unparsed(
             };
             spans.iter().any(within)
         };
-        let gone = |f: &Finding| {
-            sections.contains(f.section.as_str())
-                && f.repairs.is_empty()
-                && was.contains(&f.id)
-                && !now.contains(&f.id)
-                && if target == VALUES_PASS { pass(&f.id) == FORM_PASS } else { rests(f) }
+        let follows = |f: &Finding| match target.as_str() {
+            VALUES_PASS => f.repairs.is_empty() && pass(&f.id) == FORM_PASS,
+            PARSE_PASS => f.repairs.is_empty() && rests(f),
+            // A typing finding proposes a sentence of its own; the name
+            // written right is the one edit that settles both.
+            _ => pass(&f.id) == TYPING_PASS,
         };
-        for (g, ((p, _, _), others)) in groups.iter().enumerate() {
-            if !targets(p) && !joins.iter().any(|(j, _)| *j == g) && others.iter().all(|i| gone(&findings[*i])) {
+        let gone = |f: &Finding| {
+            sections.contains(f.section.as_str()) && was.contains(&f.id) && !now.contains(&f.id) && follows(f)
+        };
+        for (g, other) in groups.iter().enumerate() {
+            let others = &other.1;
+            if !is_target(other) && !joins.iter().any(|(j, _)| *j == g) && others.iter().all(|i| gone(&findings[*i])) {
                 joins.push((g, t));
             }
         }
@@ -256,6 +276,18 @@ pub fn derive(
         }
     }
     join_unparsed(doc, findings, &mut groups, passes);
+    // An operand's typing joined to its name misspelt in prose is settled by
+    // the name's edit alone: the sentence it would add says what one
+    // already does.
+    for (_, sites) in &groups {
+        if sites.iter().any(|i| misspelt_in_prose(&findings[*i].id)) {
+            for i in sites {
+                if pass(&findings[*i].id) == TYPING_PASS {
+                    findings[*i].repairs.clear();
+                }
+            }
+        }
+    }
     let mut taken: BTreeMap<String, usize> = BTreeMap::new();
     let mut out = Vec::new();
     for ((pass_id, kind, summary), sites) in groups {
@@ -544,6 +576,29 @@ mod tests {
         let fixed =
             Document { sections: parse_any("max.md", text.replace(" !isNaN", " && !isNaN").as_bytes()).unwrap() };
         assert!(passes(&fixed).is_empty());
+    }
+
+    #[test]
+    fn an_operand_untyped_for_its_name_misspelt_in_prose_joins_the_name() {
+        let text = "#### 9.7.3.12. Floating-Point Instructions: `wait`\n\n`wait`\n\nWait.\n\nSyntax\n\n```\n\
+                    wait.b64 state, [addr], tx_count;\n```\n\nDescription\n\nOperand `state` is a 64-bit value. \
+                    The 32-bit unsigned integer operand `txCount` specifies the count.\n";
+        let doc = Document { sections: parse_any("wait.md", text.as_bytes()).unwrap() };
+        let passes = |d: &Document| {
+            let mut found = crate::audit::text::spellings::in_prose(d);
+            found.extend(crate::audit::text::typing::check(d));
+            errata::assign(&mut found);
+            found
+        };
+        let mut found = passes(&doc);
+        let ids: Vec<&str> = found.iter().map(|f| f.id.as_str()).collect();
+        assert_eq!(ids, ["text-names-9.7.3.12-prose-txcount", "text-typing-9.7.3.12"]);
+        let causes = derive(&doc, &mut found, &passes);
+        assert_eq!(causes.len(), 1, "{causes:?}");
+        assert_eq!(causes[0].cause.findings, ids_of(&found));
+        // The name's edit alone: the typing's sentence is not added.
+        assert_eq!(causes[0].cause.edits.len(), 1, "{:?}", causes[0].cause.edits);
+        assert_eq!(causes[0].status, Status::Fixed, "{}", causes[0].how);
     }
 
     fn ids_of(found: &[Finding]) -> Vec<String> {

@@ -447,10 +447,7 @@ fn finding(call: &Call, section: &Section, table: &HelperTable) -> Finding {
                 .iter()
                 .filter_map(|near| {
                     let l = section.all_lines().find(|l| l.number == call.line)?;
-                    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
-                    let at = l.text.match_indices(call.name.as_str()).map(|(i, _)| i).find(|&i| {
-                        !l.text[..i].ends_with(ident) && !l.text[i + call.name.len()..].starts_with(ident)
-                    })?;
+                    let at = super::names_at(&l.text, &call.name).next()?;
                     Some(Repair::at(l.number, &l.text, at, at + call.name.len(), near))
                 })
                 .collect(),

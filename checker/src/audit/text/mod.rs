@@ -183,8 +183,6 @@ impl TextAudit {
     }
 }
 
-/// The findings of a pass that reads one section at a time, over every
-/// section: a section rendered twice speaks once.
 /// The sections the catalogue models: their examples and operands are read
 /// against its variants, not against the text alone.
 fn modelled_sections() -> Vec<String> {
@@ -197,6 +195,33 @@ fn names_operand(sentence: &str, operand: &str) -> bool {
     sentence.contains(&format!("`{operand}`"))
         || sentence.contains(&format!("**{operand}**"))
         || (operand.len() > 1 && sentence.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').any(|w| w == operand))
+}
+
+/// Whether a character continues a name: PTX identifiers and the
+/// Semantics' variables take letters, digits, `_` and `$`.
+fn in_name(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '$')
+}
+
+/// The byte offsets where `name` stands in `text` as a whole name: `max`
+/// in `max(a, b)`, not the end of `fmax` or the start of `maxval`.
+fn names_at<'a>(text: &'a str, name: &'a str) -> impl Iterator<Item = usize> + 'a {
+    text.match_indices(name)
+        .map(|(at, _)| at)
+        .filter(move |&at| !text[..at].ends_with(in_name) && !text[at + name.len()..].starts_with(in_name))
+}
+
+/// `text` with each whole `name` written `by`.
+fn rename(text: &str, name: &str, by: &str) -> String {
+    let mut out = String::new();
+    let mut from = 0;
+    for at in names_at(text, name) {
+        out.push_str(&text[from..at]);
+        out.push_str(by);
+        from = at + name.len();
+    }
+    out.push_str(&text[from..]);
+    out
 }
 
 /// The edits that write `new` for the first `old` of each line that has it.

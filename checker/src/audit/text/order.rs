@@ -777,24 +777,8 @@ fn refined(s: &Section, o: &Overwritten) -> Vec<Repair> {
     if v2.contains(&o.name) || o.name.contains('[') {
         return Vec::new();
     }
-    let new_right = replace_word(&r2, var, &o.name);
+    let new_right = super::rename(&r2, var, &o.name);
     vec![Repair { line: *second, old: r2.trim().to_string(), new: new_right.trim().to_string() }]
-}
-
-/// `text` with each whole word `word` written as `by`.
-fn replace_word(text: &str, word: &str, by: &str) -> String {
-    let mut out = String::new();
-    let mut rest = text;
-    while let Some(at) = rest.find(word) {
-        let before = rest[..at].chars().next_back();
-        let after = rest[at + word.len()..].chars().next();
-        let part = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
-        out.push_str(&rest[..at]);
-        out.push_str(if part(before) || part(after) { word } else { by });
-        rest = &rest[at + word.len()..];
-    }
-    out.push_str(rest);
-    out
 }
 
 /// Whether a comment of the lines names a qualifier (`.hi`) or a variant.

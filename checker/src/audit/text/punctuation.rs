@@ -490,6 +490,12 @@ fn short_elisions(s: &Section) -> Vec<Finding> {
         .collect()
 }
 
+/// Whether a line is a comment that opens an example of its own
+/// (`// Example 1: no .noinc`).
+fn opens_example(text: &str) -> bool {
+    text.trim_start().strip_prefix("//").is_some_and(|c| c.trim_start().to_ascii_lowercase().starts_with("example"))
+}
+
 /// The label a line of code defines (`waitLoop:`), if any.
 fn label_of(text: &str) -> Option<&str> {
     let code = text.split("//").next()?.trim();
@@ -509,6 +515,11 @@ fn twice_labelled(s: &Section) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
     for (k, l) in code.iter().enumerate() {
+        // A comment that opens an example (`// Example 2: with .noinc`) starts
+        // a program of its own.
+        if opens_example(&l.text) {
+            seen.clear();
+        }
         let Some(name) = label_of(&l.text) else { continue };
         if !seen.contains(&name) {
             seen.push(name);
@@ -523,17 +534,15 @@ fn twice_labelled(s: &Section) -> Vec<Finding> {
             format!("the examples define the label `{name}` twice: read as one program, the second is an error"),
             l,
         );
-        let whole = |t: &str| {
-            t.match_indices(name).map(|(i, _)| i).find(|&i| {
-                let part = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '$');
-                !t[..i].ends_with(part) && !t[i + name.len()..].starts_with(part)
-            })
-        };
         if let Some(fresh) = fresh {
             f.repairs = code[k..]
                 .iter()
-                .take_while(|m| m.number == l.number || label_of(&m.text) != Some(name))
-                .filter_map(|m| whole(&m.text).map(|i| Repair::at(m.number, &m.text, i, i + name.len(), &fresh)))
+                .take_while(|m| m.number == l.number || (label_of(&m.text) != Some(name) && !opens_example(&m.text)))
+                .filter_map(|m| {
+                    super::names_at(&m.text, name)
+                        .next()
+                        .map(|i| Repair::at(m.number, &m.text, i, i + name.len(), &fresh))
+                })
                 .collect();
         }
         out.push(f);
@@ -617,6 +626,12 @@ mod tests {
             fixes[1],
             vec![("waitLoop".to_string(), "waitLoop2".to_string()), ("waitLoop".to_string(), "waitLoop2".to_string())]
         );
+        // Two programs, each under a comment that opens it, may each have it.
+        let two = found(&format!(
+            "{HEAD}Examples\n\n```\n// Example 1: one\nwaitLoop:\n@p bra waitLoop;\n\
+             // Example 2: two\nwaitLoop:\n@!p bra waitLoop;\n```\n"
+        ));
+        assert!(two.is_empty(), "{two:?}");
     }
 
     #[test]

@@ -106,6 +106,25 @@ fn types(sentence: &str, operand: &str) -> bool {
     spans.into_iter().any(|c| c.starts_with('.') && is_type(c.trim_end_matches('.')))
         || ["predicate", "instruction type", "same type", "type of the operation"].iter().any(|w| lower.contains(w))
         || width_beside(sentence, operand)
+        || width_handed_to(sentence, operand)
+}
+
+/// Whether a width begins what the sentence returns in the operand as its
+/// destination, however long the phrase: "returns an opaque 64-bit register
+/// capturing the phase ... in the destination operand `state`" types
+/// `state`, as no other code span stands between the width and the name.
+/// A width before a source ("a 32-bit mask from the bit position in operand
+/// `a`") is the result's.
+fn width_handed_to(sentence: &str, operand: &str) -> bool {
+    let key = format!("destination operand `{operand}");
+    let Some(at) = sentence.match_indices(&key).map(|(i, _)| i).find(|&i| {
+        let rest = &sentence[i + key.len()..];
+        rest.starts_with('`') || rest.starts_with(".`")
+    }) else {
+        return false;
+    };
+    let before = &sentence[..at];
+    before.rfind("-bit").is_some_and(|w| !before[w..].contains('`'))
 }
 
 /// Whether a width (`32-bit`, `32 bit`) stands within a few words of the operand's
@@ -433,6 +452,17 @@ mod tests {
         let refs: Vec<&String> = lines.iter().collect();
         assert_eq!(super::operands_of(&refs), ["d", "a", "b"]);
         assert_eq!(super::operands("setp.type p[|q], a, b;"), ["p", "q", "a", "b"]);
+    }
+
+    #[test]
+    fn a_width_handed_to_an_operand_far_from_it_types_it() {
+        let sentence = "`mbarrier.arrive` returns an opaque 64-bit register capturing the phase of the object \
+                        prior to the [arrive-on operation](#a) in the destination operand `state`.";
+        assert!(types(sentence, "state"));
+        assert!(types(&sentence.replace("`state`.", "`state.`"), "state"));
+        // Another operand between the width and the name takes the width.
+        assert!(!types("a 64-bit mask from operand `a`, written to the destination operand `d`.", "d"));
+        assert!(!types("Generates a 32-bit mask from the bit position in operand `a`.", "a"));
     }
 
     #[test]
