@@ -98,6 +98,10 @@ pub enum Notation {
     HelperDefinition,
     /// A PTX type without its dot in a declaration (`u32 n`).
     TypeWithoutDot,
+    /// `atomic { ... }`.
+    AtomicBlock,
+    /// `f(x, y) = ...;`, under a `where` or alone.
+    EquationDefinition,
 }
 
 impl Notation {
@@ -119,6 +123,8 @@ impl Notation {
             Notation::BracketedName => "a name in brackets (`[Thread]`)".into(),
             Notation::HelperDefinition => "a helper defined with `def`".into(),
             Notation::TypeWithoutDot => "a PTX type without its dot (`u32`)".into(),
+            Notation::AtomicBlock => "an atomic block `atomic { ... }`".into(),
+            Notation::EquationDefinition => "a helper defined by an equation `f(x) = ...`".into(),
         }
     }
 }

@@ -314,6 +314,15 @@ impl<'a> Parser<'a> {
                 StmtKind::Return(value)
             }
             (TokenKind::Word, "def") => self.function()?,
+            // `atomic { ... }`: the statements as one indivisible step.
+            (TokenKind::Word, "atomic") if self.peek_at(1).is_some_and(|n| n.is("{")) => self.atomic_block(),
+            // `where` before the helpers the block's statements call, each
+            // defined by an equation.
+            (TokenKind::Word, "where") if self.equation_follows(1) => {
+                self.bump();
+                StmtKind::Empty
+            }
+            _ if self.equation_follows(0) => self.equation()?,
             (TokenKind::Word, "else") => return Err(self.error("else-without-if", "`else` with no `if` before it")),
             _ if self.declaration_starts() => {
                 let kind = self.declaration()?;
@@ -481,6 +490,64 @@ impl<'a> Parser<'a> {
         let body = self.statements();
         self.close_brace(open);
         Ok(StmtKind::Function { name, returns, params, body })
+    }
+
+    /// `atomic { ... }`, read as its statements.
+    fn atomic_block(&mut self) -> StmtKind {
+        self.notations.push((self.here(), Notation::AtomicBlock));
+        self.bump();
+        let open = self.here();
+        self.bump();
+        let body = self.statements();
+        self.close_brace(open);
+        StmtKind::Block(body)
+    }
+
+    /// Whether the tokens `ahead` of here define a helper by an equation:
+    /// `name(x, y) =`, its parameters plain names.
+    fn equation_follows(&self, ahead: usize) -> bool {
+        let word = |k: usize| self.peek_at(k).is_some_and(|t| t.kind == TokenKind::Word);
+        let punct = |k: usize, p: &str| self.peek_at(k).is_some_and(|t| t.is(p));
+        if !word(ahead) || !punct(ahead + 1, "(") {
+            return false;
+        }
+        let mut k = ahead + 2;
+        loop {
+            if !word(k) {
+                return false;
+            }
+            k += 1;
+            if punct(k, ")") {
+                return punct(k + 1, "=");
+            }
+            if !punct(k, ",") {
+                return false;
+            }
+            k += 1;
+        }
+    }
+
+    /// `name(x, y) = expression;`: a helper whose body returns the
+    /// expression.
+    fn equation(&mut self) -> Parse<StmtKind> {
+        let at = self.here();
+        self.notations.push((at, Notation::EquationDefinition));
+        let name = self.bump().text.clone();
+        self.bump();
+        let mut params = Vec::new();
+        while !self.next_is(")") {
+            params.push(Param { ty: None, name: self.bump().text.clone() });
+            if self.next_is(",") {
+                self.bump();
+            }
+        }
+        self.bump();
+        self.bump();
+        let start = self.here();
+        let value = self.expression()?;
+        self.end_statement()?;
+        let body = vec![Stmt { kind: StmtKind::Return(Some(value)), span: self.span_from(start), comment: None }];
+        Ok(StmtKind::Function { name, returns: None, params, body })
     }
 
     /// `name(x, y) {`: a helper's signature with its body, where a call of
@@ -960,6 +1027,8 @@ fn hyphenated(e: &Expr) -> bool {
 fn assignable(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Name(_) | ExprKind::Index(..) | ExprKind::Member(..) | ExprKind::Slice { .. } => true,
+        // The memory an address names (`*a = ...`).
+        ExprKind::Unary(UnaryOp::Deref, _) => true,
         ExprKind::Paren(inner) => assignable(inner),
         _ => false,
     }

@@ -187,6 +187,28 @@ fn helpers_defined_in_three_ways() {
 }
 
 #[test]
+fn an_atomic_block_helpers_defined_by_equations_and_a_store_through_an_address_parse() {
+    let p = parse_text(
+        "atomic {\n    d = *a;\n    *a = (op == cas) ? op(*a, b, c) : op(*a, b);\n}\nwhere\n    \
+         inc(r, s) = (r >= s) ? 0 : r+1;\n    cas(r,s,t) = (r == s) ? t : r;",
+    );
+    assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+    let heads: Vec<String> = p.statements.iter().map(|s| s.to_string().lines().next().unwrap().to_string()).collect();
+    assert_eq!(heads, ["{", ";", "def inc (r, s) {", "def cas (r, s, t) {"]);
+    let StmtKind::Function { body, .. } = &p.statements[2].kind else { panic!() };
+    assert_eq!(body[0].to_string(), "return (r >= s) ? 0 : r + 1;");
+    let kinds: Vec<Notation> = p.notations.iter().map(|(_, n)| n.clone()).collect();
+    assert_eq!(kinds, [Notation::AtomicBlock, Notation::EquationDefinition, Notation::EquationDefinition]);
+    // A word that is no helper's name before `(`: an expression, as before.
+    assert_eq!(
+        diagnostics("f(x + 1) = 2;"),
+        ["1:1: `f(x + 1)` cannot be assigned to: it is not a variable, element or slice"]
+    );
+    // `atomic` and `where` are names elsewhere.
+    assert!(parse_text("atomic = 1;\nwhere = atomic;").diagnostics.is_empty());
+}
+
+#[test]
 fn switch_keeps_its_labels_in_order_with_and_without_break() {
     let text = "switch (shf.dir) {  // the pair\n  case shf.l:     // msbs\n     u32 d = a;\n  case shf.r:\n     u32 d = b; break;\n  default: break;\n}";
     let p = parse_text(text);

@@ -52,7 +52,14 @@ pub(super) fn grammar_of<'a>(lines: impl Iterator<Item = &'a Line>) -> Grammar {
             None => text.to_string(),
         };
         if !opens_definition(&joined) {
-            templates.push(joined);
+            // A space after a dot inside the instruction is read closed
+            // (the punctuation pass reports it).
+            let mut line = joined;
+            while let Some(at) = spaced_dot(&line) {
+                let end = at + line[at..].len() - line[at..].trim_start().len();
+                line.replace_range(at..end, "");
+            }
+            templates.push(line);
             continue;
         }
         if joined.matches('{').count() > joined.matches('}').count() {
@@ -74,6 +81,17 @@ pub(super) fn grammar_of<'a>(lines: impl Iterator<Item = &'a Line>) -> Grammar {
     }
     redefined.dedup();
     Grammar { sets, templates, redefined }
+}
+
+/// Where a line of code cuts a qualifier from the dot before it with a
+/// space (`.noftz{.level::cache_hint}. vec_16_bit`): the byte offset of the
+/// space. Between operands a dot never ends a word.
+pub(super) fn spaced_dot(code: &str) -> Option<usize> {
+    code.match_indices(". ").map(|(i, _)| i + 1).find(|&i| {
+        let before = code[..i - 1].chars().next_back();
+        before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '}')
+            && code[i..].trim_start().starts_with(|c: char| c.is_ascii_alphabetic())
+    })
 }
 
 /// The values of a set's list, between its braces: a value with

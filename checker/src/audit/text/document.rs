@@ -421,7 +421,7 @@ fn io_error(path: &Path, e: std::io::Error) -> TextError {
     TextError { file: path.display().to_string(), line: None, message: format!("cannot read: {e}"), io: Some(e.kind()) }
 }
 
-fn is_fence(text: &str) -> bool {
+pub fn is_fence(text: &str) -> bool {
     text.trim_start().starts_with("```")
 }
 

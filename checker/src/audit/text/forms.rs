@@ -152,6 +152,32 @@ fn scoped_by_paragraph(s: &Section, g: &Grammar, name: &str) -> bool {
         })
 }
 
+/// Whether the Syntax writes its forms in code blocks of their own, and
+/// each block that uses the set defines it once: atom's scalar and vector
+/// forms, each block with its own `.op`, scoped by the block it stands in.
+fn scoped_by_block(s: &Section, name: &str) -> bool {
+    let Some(block) = s.block(BlockKind::Syntax) else { return false };
+    let mut blocks: Vec<Vec<&str>> = Vec::new();
+    let mut open = false;
+    for l in block.lines.iter().filter(|l| l.code) {
+        if super::document::is_fence(&l.text) {
+            open = !open;
+            if open {
+                blocks.push(Vec::new());
+            }
+        } else if let Some(b) = blocks.last_mut().filter(|_| open) {
+            b.push(l.text.split("//").next().unwrap_or_default().trim());
+        }
+    }
+    let defines = |l: &str| l.split_once('=').is_some_and(|(d, _)| d.split('=').any(|d| d.trim() == name));
+    let uses = |l: &str| !l.contains('=') && word_at(l.split_whitespace().next().unwrap_or_default(), name).is_some();
+    blocks.len() > 1
+        && blocks.iter().all(|b| {
+            let (used, defined) = (b.iter().any(|l| uses(l)), b.iter().filter(|l| defines(l)).count());
+            (used && defined == 1) || (!used && defined == 0)
+        })
+}
+
 /// The Syntax block's paragraphs, each paragraph of definitions alone (its
 /// lines all begin with a set's name) read with the forms of the paragraph
 /// before it: st.async's forms, a blank line, then their sets.
@@ -280,7 +306,7 @@ fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
     // A set written twice with other values: which lines each definition
     // holds for is the block's layout alone. Examples are read with the
     // values of every definition.
-    for name in g.redefined.iter().filter(|n| !scoped_by_paragraph(s, &g, n)) {
+    for name in g.redefined.iter().filter(|n| !scoped_by_paragraph(s, &g, n) && !scoped_by_block(s, n)) {
         let count = s
             .block(BlockKind::Syntax)
             .map_or(0, |b| b.code().filter(|l| l.text.split_once('=').is_some_and(|(n, _)| n.trim() == name)).count());
@@ -323,7 +349,7 @@ fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
         // one place takes it (`alloca ptr, ...` after `.reg .u32 ptr`).
         let declared =
             body.split_whitespace().nth(1).and_then(|d| declared_type(examples, d.trim_end_matches([',', ';'])));
-        let fit = refit(&qs, &fits_a_line).or_else(|| declared.and_then(|t| inserted(&qs, &t, &fits_a_line)));
+        let fit = refit(&qs, &lines).or_else(|| declared.and_then(|t| inserted(&qs, &t, &fits_a_line)));
         let mut f = Finding::of_text(
             id,
             s.number.clone(),
@@ -420,9 +446,56 @@ fn operand_periods(s: &Section) -> Vec<Finding> {
 }
 
 /// The qualifiers put right by the smallest edit that makes them fit: a
-/// qualifier written twice kept once, else one qualifier moved. None where
-/// no such edit fits, or two different ones do.
-fn refit(qs: &[String], fit: &dyn Fn(&[String]) -> bool) -> Option<Vec<String>> {
+/// qualifier written twice kept once, else one qualifier moved, else all
+/// written in the order of a Syntax line (`atom.global.v8.f16.max.noftz`
+/// as `atom.global.max.noftz.v8.f16`). None where no such edit fits, or two
+/// different ones do.
+fn refit(qs: &[String], lines: &[Vec<Slot>]) -> Option<Vec<String>> {
+    let fit = |q: &[String]| lines.iter().any(|slots| fits(slots, q));
+    let moved = moved_once(qs, &fit);
+    if moved.is_some() || qs.iter().enumerate().any(|(i, q)| qs[..i].contains(q)) {
+        return moved;
+    }
+    let mut found: Vec<Vec<String>> = Vec::new();
+    for ordered in lines.iter().filter_map(|slots| in_line_order(slots, qs)) {
+        if fit(&ordered) && !found.contains(&ordered) {
+            found.push(ordered);
+        }
+    }
+    (found.len() == 1).then(|| found.remove(0))
+}
+
+/// The qualifiers taken in the order of a line's slots, each slot taking
+/// the one qualifier its values hold, an optional group only where its
+/// first slot finds one; None where a slot finds none, or takes any
+/// qualifier (a placeholder with no set), or some are left over.
+fn in_line_order(slots: &[Slot], qs: &[String]) -> Option<Vec<String>> {
+    fn take(slots: &[Slot], left: &mut Vec<String>, out: &mut Vec<String>) -> Option<()> {
+        for slot in slots {
+            match slot {
+                Slot::One(None) => return None,
+                Slot::One(Some(values)) => {
+                    let i = left.iter().position(|q| values.iter().any(|v| v.eq_ignore_ascii_case(q)))?;
+                    out.push(left.remove(i));
+                }
+                Slot::Optional(group) => {
+                    let (mut l, mut o) = (left.clone(), out.clone());
+                    if take(group, &mut l, &mut o).is_some() {
+                        (*left, *out) = (l, o);
+                    }
+                }
+            }
+        }
+        Some(())
+    }
+    let (mut left, mut out) = (qs.to_vec(), Vec::new());
+    take(slots, &mut left, &mut out)?;
+    left.is_empty().then_some(out)
+}
+
+/// A qualifier written twice kept once, else one qualifier moved, where
+/// exactly one such edit fits.
+fn moved_once(qs: &[String], fit: &dyn Fn(&[String]) -> bool) -> Option<Vec<String>> {
     let mut once: Vec<String> = Vec::new();
     for q in qs {
         if !once.contains(q) {
@@ -519,6 +592,36 @@ mod tests {
         assert_eq!(
             found(spaces, "add.shared.u32 p, a;\nadd.shared::cta.u32 p, a;\nadd.shared::gpu.u32 p, a;"),
             ["add.shared::gpu.u32"]
+        );
+    }
+
+    #[test]
+    fn qualifiers_out_of_order_are_put_in_a_lines_order_and_sets_of_separate_blocks_are_their_own() {
+        let text = "#### 9.7.5.1. Mixed Precision Floating Point Instructions: `add`\n\n`add`\n\nAdd.\n\nSyntax\n\n\
+                    Scalar:\n\n```\nadd{.sem}{.scope}{.global}.op.type d, a;\n.sem = { .relaxed };\n\
+                    .scope = { .gpu, .sys };\n.op = { .and, .add, .max };\n.type = { .u32 };\n```\n\nVector:\n\n\
+                    ```\nadd{.global}.op.noftz.vec.half d, a;\n.op = { .add, .max };\n.vec = { .v2, .v8 };\n\
+                    .half = { .f16 };\n```\n\nExamples\n\n```\nadd.global.sys.relaxed.add.u32 d, a;\n\
+                    add.global.v8.f16.max.noftz d, a;\nadd.global.v4.f16.max.noftz d, a;\n```\n";
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        let found = check(&doc);
+        let fixes: Vec<(&str, Vec<(&str, &str)>)> = found
+            .iter()
+            .map(|f| (f.fragment.as_str(), f.repairs.iter().map(|r| (r.old.as_str(), r.new.as_str())).collect()))
+            .collect();
+        // Two moves each, to the line's order; `.v4` is no vector size, so
+        // no order fits; `.op`, defined once in each block, is no set
+        // defined twice.
+        assert_eq!(
+            fixes,
+            [
+                (
+                    "add.global.sys.relaxed.add.u32",
+                    vec![("add.global.sys.relaxed.add.u32", "add.relaxed.sys.global.add.u32")]
+                ),
+                ("add.global.v8.f16.max.noftz", vec![("add.global.v8.f16.max.noftz", "add.global.max.noftz.v8.f16")]),
+                ("add.global.v4.f16.max.noftz", vec![]),
+            ]
         );
     }
 

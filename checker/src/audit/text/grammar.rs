@@ -17,7 +17,11 @@
 //! - a verb that does not agree with its subject's number (`Support for
 //!   ... require`, `Sub byte types ... requires`), for the few verbs the
 //!   notes and descriptions state rules with, which are never nouns;
-//! - "only" written twice in one clause (`can only be accessed only by`).
+//! - "only" written twice in one clause (`can only be accessed only by`);
+//! - `following` after a preposition with no article (`in following
+//!   table`), and `such case` with none (`such a case`);
+//! - one noun on both sides of a code span (`the floating-point operation
+//!   `.add` operation`).
 //!
 //! Each is a slip of wording, the intent clear; the finding quotes the words
 //! and proposes the mended ones.
@@ -418,6 +422,77 @@ fn bare_same(s: &Section) -> Vec<Finding> {
     out
 }
 
+/// Prepositions before which `following` takes its article (`depicted in
+/// following table`, `Supported on following architectures`).
+const BEFORE_THE_FOLLOWING: [&str; 8] = ["in", "on", "of", "to", "by", "from", "with", "as"];
+
+/// `in following table`: `following` after a preposition, with no
+/// article; and `such case`, a count noun with none (`such a case`).
+fn bare_following(s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for at in prose(s) {
+        let words: Vec<(usize, &str)> =
+            at.text.split_whitespace().map(|w| (w.as_ptr() as usize - at.text.as_ptr() as usize, w)).collect();
+        for (k, (i, w)) in words.iter().enumerate().skip(1) {
+            let before = words[k - 1].1;
+            let (old, new, what) = if *w == "following"
+                && BEFORE_THE_FOLLOWING.contains(&before.to_lowercase().as_str())
+            {
+                (format!("{before} following"), format!("{before} the following"), "`following` without its article")
+            } else if before.eq_ignore_ascii_case("such") && w.trim_end_matches([',', '.', ';']) == "case" {
+                (format!("{before} case"), format!("{before} a case"), "`such case` without its article")
+            } else {
+                continue;
+            };
+            let from = words[k - 1].0;
+            let mut f = finding(
+                s,
+                at.line,
+                format!("bare-article-{}-{}", w.trim_end_matches([',', '.', ';']), at.line.number),
+                &old,
+                &new,
+                format!("\"{old}\": {what}"),
+            );
+            let end = i + w.trim_end_matches([',', '.', ';']).len();
+            f.repairs = vec![Repair::at(at.line.number, at.text, from, end, &new)];
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// `the floating-point operation \`.add\` operation`: one noun on both
+/// sides of a code span, where one says it. The fix drops the second.
+fn doubled_around_code(s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for at in prose(s) {
+        for (i, _) in at.text.match_indices(" `") {
+            let Some(close) = at.text[i + 2..].find('`').map(|c| i + 2 + c) else { continue };
+            let before = at.text[..i].rsplit(' ').next().unwrap_or_default();
+            let after_from = close + 1;
+            let Some(rest) = at.text[after_from..].strip_prefix(' ') else { continue };
+            let after: String = rest.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+            let noun = before.len() > 3 && before.chars().all(|c| c.is_ascii_alphabetic());
+            if !noun || !after.eq_ignore_ascii_case(before) {
+                continue;
+            }
+            let old = &at.text[i - before.len()..after_from + 1 + after.len()];
+            let new = &at.text[i - before.len()..after_from];
+            let mut f = finding(
+                s,
+                at.line,
+                format!("doubled-{}-{}", before.to_lowercase(), at.line.number),
+                old,
+                new,
+                format!("\"{old}\": `{before}` on both sides of the code span"),
+            );
+            f.repairs = vec![Repair::at(at.line.number, at.text, i - before.len(), after_from + 1 + after.len(), new)];
+            out.push(f);
+        }
+    }
+    out
+}
+
 /// `either of \`64B\`, \`128B\`, \`256B\``: "either" before a list of three
 /// or more, where it speaks of two. A list may run over the lines of its
 /// paragraph; the fix writes "one of".
@@ -490,6 +565,10 @@ fn number_of(head: &[&str]) -> Option<bool> {
         return (!last.contains(['{', '}', '/', ',', '(', ')'])).then_some(false);
     }
     let lower = last.to_lowercase();
+    // Pronouns say their number by themselves.
+    if matches!(lower.as_str(), "they" | "we" | "these" | "those" | "both" | "you") {
+        return Some(true);
+    }
     let determiner = ["the", "a", "an", "this", "these", "each", "every", "all", "any", "its", "optional"];
     if !lower.chars().all(|c| c.is_ascii_alphabetic() || c == '-') || determiner.contains(&lower.as_str()) {
         return None;
@@ -651,6 +730,8 @@ pub fn check(doc: &Document) -> Vec<Finding> {
         out.extend(either_of_many(s));
         out.extend(agreement(s));
         out.extend(doubled_only(s));
+        out.extend(bare_following(s));
+        out.extend(doubled_around_code(s));
         out.extend(verb_forms(s, &verbs));
         out
     })
@@ -814,5 +895,22 @@ mod tests {
         let got = found("Addresses can only be accessed only by these. Only a few, only.");
         let fixes: Vec<(&str, &str)> = got.iter().map(|f| (f.1.as_str(), f.2.as_str())).collect();
         assert_eq!(fixes, [("only be accessed only ", "only be accessed ")]);
+    }
+
+    #[test]
+    fn an_article_lost_before_following_or_such_case_and_a_noun_doubled_around_code_are_slips() {
+        let got = found(
+            "They are depicted in following table, and in the following one. In\nsuch case, it holds. \
+             The operation `.add` operation rounds; the operand `a` and operand `b` are read.",
+        );
+        let fixes: Vec<(&str, &str, &str)> = got.iter().map(|f| (f.0.as_str(), f.1.as_str(), f.2.as_str())).collect();
+        assert_eq!(
+            fixes,
+            [
+                ("text-grammar-9.7.1.9-bare-article-following-5", "in following", "in the following"),
+                ("text-grammar-9.7.1.9-bare-article-case-6", "such case", "such a case"),
+                ("text-grammar-9.7.1.9-doubled-operation-6", "operation `.add` operation", "operation `.add`"),
+            ]
+        );
     }
 }

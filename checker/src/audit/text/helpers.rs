@@ -187,6 +187,18 @@ fn assigned(lines: &[&Line]) -> HashSet<String> {
     out
 }
 
+/// The helper a line defines by an equation (`inc(r, s) = (r >= s) ? 0 :
+/// r+1;`, under a `where`): its name, where its parameters are plain names.
+fn equation_name(code: &str) -> Option<String> {
+    let (head, rest) = code.split_once('=')?;
+    if rest.starts_with('=') {
+        return None;
+    }
+    let (name, params) = head.trim().strip_suffix(')')?.split_once('(')?;
+    let plain = |w: &str| !w.is_empty() && w.chars().all(is_ident_char);
+    (plain(name.trim()) && params.split(',').all(|p| plain(p.trim()))).then(|| name.trim().to_string())
+}
+
 /// The functions the document's code defines: a line `[type] name(...) {`
 /// or `[type] name(...)` that is no statement (no `;`).
 fn defined(doc: &Document, not_calls: &[String]) -> HashSet<String> {
@@ -194,6 +206,10 @@ fn defined(doc: &Document, not_calls: &[String]) -> HashSet<String> {
     for s in &doc.sections {
         for l in s.all_lines().filter(|l| l.code) {
             let code = code_of(&l.text).trim();
+            if let Some(name) = equation_name(code) {
+                out.insert(name);
+                continue;
+            }
             if code.ends_with(';') {
                 continue;
             }
@@ -624,6 +640,21 @@ mod tests {
     /// A type test by its name, a verb the Description uses of the
     /// operands, a noun it gives one, and the Syntax's set called as a
     /// function.
+    #[test]
+    fn a_helper_defined_by_an_equation_is_defined() {
+        assert_eq!(equation_name("inc(r, s)  = (r >= s) ? 0 : r+1;"), Some("inc".to_string()));
+        assert_eq!(equation_name("cas(r,s,t) = (r == s) ? t : r;"), Some("cas".to_string()));
+        assert_eq!(equation_name("d = f(a, b);"), None);
+        assert_eq!(equation_name("if (f(a) == b)"), None);
+        let text = "#### 9.7.13.6. Parallel Synchronization and Communication Instructions: `red`\n\n`red`\n\n\
+                    Reduce.\n\nSemantics\n\n```\n*a = inc(*a, b);\n\nwhere\n    inc(r, s) = (r >= s) ? 0 : r+1;\n```\n";
+        let doc = Document { sections: super::super::document::parse_any("red.md", text.as_bytes()).unwrap() };
+        assert!(check(&doc, &TABLE).findings.is_empty());
+        let undefined = text.replace("    inc(r, s) = (r >= s) ? 0 : r+1;\n", "");
+        let doc = Document { sections: super::super::document::parse_any("red.md", undefined.as_bytes()).unwrap() };
+        assert_eq!(check(&doc, &TABLE).findings.len(), 1);
+    }
+
     #[test]
     fn names_the_text_explains_and_sets_called_as_functions() {
         assert!(

@@ -43,6 +43,16 @@ fn groups(operands: &str) -> Vec<String> {
         .collect()
 }
 
+/// A Syntax line's operands without those written optional (`{, x}`).
+fn without_optional(operands: &str) -> String {
+    let mut out = operands.to_string();
+    while let Some(at) = out.find("{,").or_else(|| out.find("{ ,")) {
+        let Some(end) = out[at..].find('}') else { break };
+        out.replace_range(at..at + end + 1, "");
+    }
+    out
+}
+
 /// The sentences of a section's Description and Notes, and of its
 /// chapter's introduction.
 fn sentences(doc: &Document, s: &Section) -> Vec<String> {
@@ -75,16 +85,23 @@ fn states(sentence: &str, operand: &str) -> bool {
 fn section(doc: &Document, s: &Section) -> Vec<Finding> {
     let (Some(examples), Some(opcode)) = (s.block(BlockKind::Examples), s.opcode()) else { return Vec::new() };
     let Some(syntax) = s.block(BlockKind::Syntax) else { return Vec::new() };
-    // The operand names of the Syntax's lines of the opcode, by position.
+    // The operand names of the Syntax's lines of the opcode, by position;
+    // a line with optional operands (`b{, cache-policy}`) also without them.
     let templates: Vec<Vec<String>> = syntax
         .code()
         .filter_map(|l| {
             let text = l.text.split("//").next().unwrap_or_default().trim();
             let (mnemonic, rest) = text.split_once(char::is_whitespace)?;
             let m = mnemonic.strip_prefix(opcode)?;
-            (m.is_empty() || m.starts_with(['.', '{'])).then(|| groups(rest))
+            (m.is_empty() || m.starts_with(['.', '{'])).then(|| [groups(rest), groups(&without_optional(rest))])
         })
-        .collect();
+        .flatten()
+        .fold(Vec::new(), |mut all, t| {
+            if !all.contains(&t) {
+                all.push(t);
+            }
+            all
+        });
     let said = sentences(doc, s);
     // Where the text calls operands registers, one it calls an integer instead
     // (`membermask` "specifies a 32-bit integer", beside "Operand `a` is a
@@ -329,6 +346,12 @@ mod tests {
         );
         let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
         check(&doc)
+    }
+
+    #[test]
+    fn an_operand_written_optional_may_be_left_out_before_an_immediate_is_placed() {
+        assert_eq!(without_optional("d, [a], b{, cache-policy};"), "d, [a], b;");
+        assert_eq!(without_optional("[a], b {, x} {, y};"), "[a], b  ;");
     }
 
     #[test]

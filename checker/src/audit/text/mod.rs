@@ -46,6 +46,7 @@ pub mod restricted;
 pub mod retyped;
 pub mod revision;
 pub mod semantics;
+pub mod shapes;
 pub mod silence;
 pub mod sizes;
 pub mod spellings;
@@ -224,6 +225,23 @@ fn rename(text: &str, name: &str, by: &str) -> String {
     out
 }
 
+/// The operands a sentence gives a truth value (``for which `waitComplete`
+/// returns `False` ``, `` `p` is `True` ``): what holds `True` or `False`
+/// is a predicate, however the Syntax types the instruction.
+fn truth_valued(text: &str) -> Vec<String> {
+    let parts: Vec<&str> = text.split('`').collect();
+    let mut out: Vec<String> = Vec::new();
+    for k in (1..parts.len().saturating_sub(2)).step_by(2) {
+        let (name, verb, value) = (parts[k], parts[k + 1].trim(), parts[k + 2]);
+        let plain = name.starts_with(|c: char| c.is_ascii_alphabetic()) && name.chars().all(in_name);
+        let truth = value.eq_ignore_ascii_case("true") || value.eq_ignore_ascii_case("false");
+        if plain && truth && matches!(verb, "returns" | "is" | "holds") && !out.iter().any(|n| n == name) {
+            out.push(name.to_string());
+        }
+    }
+    out
+}
+
 /// The edits that write `new` for the first `old` of each line that has it.
 fn on_each_line<'a>(
     lines: impl Iterator<Item = &'a document::Line>,
@@ -321,6 +339,7 @@ fn passes(
     findings.extend(notations::check(document));
     findings.extend(directives::check(document));
     findings.extend(forms::check(document));
+    findings.extend(shapes::check(document));
     findings.extend(grammar::check(document));
     findings.extend(sizes::check(document));
     findings.extend(dating::check(document));

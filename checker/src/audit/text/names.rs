@@ -126,7 +126,18 @@ fn template(statement: &str) -> Option<Template> {
     let mut rest = &head[opcode_end..];
     while !rest.is_empty() {
         let end = if rest.starts_with('{') {
-            rest.find('}').map_or(rest.len(), |i| i + 1)
+            // Braces within the group pair (`{.shared{::cta}}`).
+            let mut depth = 0;
+            rest.char_indices()
+                .find(|&(_, c)| {
+                    depth += match c {
+                        '{' => 1,
+                        '}' => -1,
+                        _ => 0,
+                    };
+                    depth == 0
+                })
+                .map_or(rest.len(), |(i, _)| i + 1)
         } else {
             rest[1..].find(['.', '{']).map_or(rest.len(), |i| i + 1)
         };
@@ -186,7 +197,10 @@ fn set_names(section: &Section) -> Vec<String> {
 /// The template an example is written after: of its opcode and operand
 /// count, the first whose every required qualifier is a set's name or one
 /// the example writes (`min.f64` after `min.f64 d, a, b;`, not after
-/// `min.f32 d, a, b;`), else the first of its opcode and count.
+/// `min.f32 d, a, b;`), and of those the one that names the most of the
+/// example's qualifiers (`test_wait.parity`'s line for an example with
+/// `.parity`, not the plain line it also fits); else the first of its
+/// opcode and count.
 fn template_of<'a>(ts: &'a [Template], sets: &[String], mnemonic: &str, count: usize) -> Option<&'a Template> {
     let written: Vec<String> = mnemonic.split('.').skip(1).map(|q| format!(".{q}")).collect();
     let opcode = mnemonic.split('.').next().unwrap_or("");
@@ -194,7 +208,14 @@ fn template_of<'a>(ts: &'a [Template], sets: &[String], mnemonic: &str, count: u
     let fits = |t: &&&Template| {
         t.qualifiers.iter().filter(|q| !q.starts_with('{')).all(|q| sets.contains(q) || written.contains(q))
     };
-    candidates.iter().find(fits).or(candidates.first()).copied()
+    let named = |t: &Template| t.qualifiers.iter().filter(|q| written.contains(q)).count();
+    let mut best: Option<&Template> = None;
+    for t in candidates.iter().filter(fits) {
+        if best.is_none_or(|b| named(t) > named(b)) {
+            best = Some(t);
+        }
+    }
+    best.or(candidates.first().copied())
 }
 
 /// The first name an example writes in a place whose Syntax name differs,
@@ -740,6 +761,13 @@ fn register_kinds(doc: &Document, all: &[Unit]) -> Vec<Finding> {
             .filter(|(_, ty)| *ty == OperandType::Pred)
             .map(|(n, _)| n)
             .collect();
+        // What a sentence says returns `True` or `False` holds a truth value.
+        predicates.extend(
+            all.iter()
+                .filter(in_section)
+                .filter(|u| matches!(u.block, Some(BlockKind::Description | BlockKind::Notes)))
+                .flat_map(|u| super::truth_valued(&u.text)),
+        );
         // `p` and `q` are predicates by their names where the section speaks
         // of predicates at all; cvta's `p` is an address.
         if section.all_lines().any(|l| l.text.to_lowercase().contains("predicate") || l.text.contains(".pred")) {
@@ -1243,6 +1271,20 @@ mod tests {
         // nothing of its places.
         let other = section(syntax, "mbarrier.test_wait.b64 p, [a], s;\n@!p dp4a.u32.u32 d, a, b, c;");
         assert!(!check(&other).iter().any(|f| f.id.contains("predicate-register")));
+    }
+
+    #[test]
+    fn a_truth_valued_operand_is_a_predicate_and_an_example_takes_the_line_that_names_its_qualifiers() {
+        let text = "#### 9.7.1.23. Integer Arithmetic Instructions: `wait`\n\n`wait`\n\nWait.\n\nSyntax\n\n```\n\
+                    wait{.sem}{.shared{::cta}}.b64 done, [addr], state;\n\
+                    wait.parity{.sem}{.shared{::cta}}.b64 done, [addr], parity;\n.sem = { .acquire };\n```\n\n\
+                    Description\n\nThe 64-bit operand `state` names the phase. The 32-bit operand `parity` names \
+                    its parity. For a phase complete, `done` returns `True`.\n\nExamples\n\n```\n\
+                    and.b32 par, i, 1;\nwait.parity.shared.b64 p, [a], par;\n@!p bra loop;\n```\n";
+        let doc = Document { sections: crate::audit::text::document::parse_any("made.md", text.as_bytes()).unwrap() };
+        let found: Vec<String> = check(&doc).into_iter().map(|f| f.id).collect();
+        assert!(!found.iter().any(|id| id.contains("register")), "{found:?}");
+        assert_eq!(crate::audit::text::truth_valued("`done` returns `True`, and `x` is `1`."), ["done"]);
     }
 
     #[test]

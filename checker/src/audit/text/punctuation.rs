@@ -470,6 +470,113 @@ fn cut_words(s: &Section) -> Vec<Finding> {
     out
 }
 
+/// A Syntax line whose instruction a space cuts after a dot: read as
+/// written, the instruction ends at the dot and the rest of its name is
+/// its first operand. The fix closes the space.
+fn spaced_dots(s: &Section) -> Vec<Finding> {
+    let Some(b) = s.block(BlockKind::Syntax) else { return Vec::new() };
+    let mut out = Vec::new();
+    for l in b.code() {
+        let code = l.text.split("//").next().unwrap_or_default();
+        if super::defaults::opens_definition(code) {
+            continue;
+        }
+        let Some(at) = super::defaults::spaced_dot(code) else { continue };
+        let end = at + code[at..].len() - code[at..].trim_start().len();
+        let word: String = code[end..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        let mut f = finding(
+            s,
+            &format!("spaced-dot-{}", l.number),
+            FindingKind::MalformedCode,
+            &code[at - 1..end + word.len()],
+            format!(
+                "the Syntax line cuts `.{word}` from its instruction with a space after the dot: read as written, the instruction ends at `.` and `{word}` is an operand"
+            ),
+            l,
+        );
+        f.repairs = vec![Repair::at(l.number, &l.text, at - 1, end + word.len(), &format!(".{word}"))];
+        out.push(f);
+    }
+    out
+}
+
+/// An example guarded by a predicate that it also reads as its address
+/// (`@p atom.global.cas.b32 d,[p],...`): one register is a predicate or an
+/// address, not both. The fix names the address apart (`[p_addr]`).
+fn guard_as_address(s: &Section) -> Vec<Finding> {
+    let Some(b) = s.block(BlockKind::Examples) else { return Vec::new() };
+    let mut out = Vec::new();
+    for l in b.code() {
+        let code = l.text.split("//").next().unwrap_or_default();
+        let Some(guard) = code.trim_start().strip_prefix('@') else { continue };
+        let name: String = guard.trim_start_matches('!').chars().take_while(|c| super::in_name(*c)).collect();
+        if name.is_empty() {
+            continue;
+        }
+        let Some(open) = code
+            .match_indices('[')
+            .map(|(i, _)| i + 1)
+            .find(|&i| code[i..].starts_with(name.as_str()) && !code[i + name.len()..].starts_with(super::in_name))
+        else {
+            continue;
+        };
+        let fresh = format!("{name}_addr");
+        let mut f = finding(
+            s,
+            &format!("guard-address-{}", l.number),
+            FindingKind::ExampleSyntax,
+            &format!("[{name}"),
+            format!(
+                "the example is guarded by `@{name}` and reads `[{name}]` as its address: one register is a predicate \
+                 or an address, not both"
+            ),
+            l,
+        );
+        f.repairs = vec![Repair::at(l.number, &l.text, open, open + name.len(), &fresh)];
+        out.push(f);
+    }
+    out
+}
+
+/// A code span that writes a value of a Syntax set without its dot, paired
+/// by a slash with one of the same set that has it (`` `.f16`/ `bf16` ``):
+/// the dot lost, as its twin shows. The fix writes it.
+fn undotted_spans(s: &Section) -> Vec<Finding> {
+    let Some(g) = super::defaults::grammar(s) else { return Vec::new() };
+    let mut out = Vec::new();
+    for l in s.all_lines().filter(|l| !l.code) {
+        let ticks: Vec<usize> = l.text.match_indices('`').map(|(i, _)| i).collect();
+        // Each span: where its text starts and ends.
+        let spans: Vec<(usize, usize)> = ticks.chunks_exact(2).map(|p| (p[0] + 1, p[1])).collect();
+        for k in 0..spans.len() {
+            let (at, end) = spans[k];
+            let w = &l.text[at..end];
+            let dotted = format!(".{w}");
+            let twins = |j: usize| {
+                let (a, b) = spans[j];
+                let between = if j < k { &l.text[b + 1..at - 1] } else { &l.text[end + 1..a - 1] };
+                let twin = &l.text[a..b];
+                between.trim() == "/" && g.sets.values().any(|vs| vs.contains(&dotted) && vs.iter().any(|v| v == twin))
+            };
+            let plain = !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if !plain || !((k > 0 && twins(k - 1)) || (k + 1 < spans.len() && twins(k + 1))) {
+                continue;
+            }
+            let mut f = finding(
+                s,
+                &format!("undotted-{w}-{}", l.number),
+                FindingKind::Name,
+                &format!("`{w}`"),
+                format!("the code span `{w}` writes the value `{dotted}` without its dot, where its twin across the slash has one"),
+                l,
+            );
+            f.repairs = vec![Repair::at(l.number, &l.text, at, end, &dotted)];
+            out.push(f);
+        }
+    }
+    out
+}
+
 /// `..` alone on a line of the examples: an elision with a dot lost.
 fn short_elisions(s: &Section) -> Vec<Finding> {
     let Some(b) = s.block(BlockKind::Examples) else { return Vec::new() };
@@ -553,6 +660,9 @@ fn twice_labelled(s: &Section) -> Vec<Finding> {
 fn section(s: &Section) -> Vec<Finding> {
     let mut out = run_on(s);
     out.extend(short_elisions(s));
+    out.extend(spaced_dots(s));
+    out.extend(guard_as_address(s));
+    out.extend(undotted_spans(s));
     out.extend(twice_labelled(s));
     out.extend(double_stops(s));
     out.extend(fused_footnotes(s));
@@ -632,6 +742,41 @@ mod tests {
              // Example 2: two\nwaitLoop:\n@!p bra waitLoop;\n```\n"
         ));
         assert!(two.is_empty(), "{two:?}");
+    }
+
+    #[test]
+    fn a_syntax_line_cut_by_a_space_after_a_dot_is_found_and_read_closed() {
+        let text = format!(
+            "{HEAD}Syntax\n\n```\ncreatepolicy.op.noftz{{.hint}}. vec.half [a], b;\n.op = {{ .add }};\n.vec = {{ .v2 }};\n\
+             .half = {{ .f16 }};\n```\n\nExamples\n\n```\ncreatepolicy.add.noftz.v2.f16 [a], b;\n```\n"
+        );
+        let got = found(&text);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].1, vec![(". vec".to_string(), ".vec".to_string())]);
+        assert!(super::super::forms::check(&Document::made(&text)).is_empty());
+        // Before a number, a dot ends no qualifier.
+        assert_eq!(super::super::defaults::spaced_dot("add.u32 d, a. 1;"), None);
+        assert_eq!(super::super::defaults::spaced_dot("add. u32 d, a;"), Some(4));
+    }
+
+    #[test]
+    fn a_value_written_without_its_dot_beside_its_dotted_twin_is_found() {
+        let got = found(&format!(
+            "{HEAD}Syntax\n\n```\ncreatepolicy.type d;\n.type = {{ .f16, .bf16 }};\n```\n\nDescription\n\n\
+             | Types | Ops |\n| --- | --- |\n| `.f16`/ `bf16` | `add` |\n\nThe `bf16` alone, and `.f16`, `bf16`, are words here.\n"
+        ));
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].1, vec![("bf16".to_string(), ".bf16".to_string())]);
+    }
+
+    #[test]
+    fn a_guard_read_as_the_address_too_is_found() {
+        let got = found(&format!(
+            "{HEAD}Examples\n\n```\n@p  atom.global.cas.b32  d,[p],my_val,my_new_val;\n@!p red.add.u32 [pa], 1;\n\
+             @q red.add.u32 [a+4], q;\n```\n"
+        ));
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].1, vec![("d,[p".to_string(), "d,[p_addr".to_string())]);
     }
 
     #[test]

@@ -372,9 +372,19 @@ fn one_type(s: &Section, g: &Grammar, chapter: &Chapter) -> Option<Finding> {
     } else {
         return None;
     };
-    // The fix states the convention for the rest: the instruction's type.
-    let repair =
-        super::ending_description(s, &format!("{} the same type as the instruction type.", operands_have(&open)));
+    // The fix states the convention for the rest: the instruction's type;
+    // an operand a sentence gives `True` or `False` is a predicate.
+    let truths: Vec<String> = said.iter().flat_map(|x| super::truth_valued(x)).collect();
+    let (truth, rest): (Vec<&String>, Vec<&String>) = open.iter().partition(|o| truths.contains(o));
+    let mut sentence = Vec::new();
+    if !rest.is_empty() {
+        sentence.push(format!("{} the same type as the instruction type.", operands_have(&rest)));
+    }
+    if !truth.is_empty() {
+        let (them, are) = if truth.len() == 1 { ("Operand", "is a predicate") } else { ("Operands", "are predicates") };
+        sentence.push(format!("{them} {} {are}.", list(&truth)));
+    }
+    let repair = super::ending_description(s, &sentence.join(" "));
     let mut f = Finding::of_text(
         format!("text-typing-{}", s.number),
         s.number.clone(),
@@ -463,6 +473,20 @@ mod tests {
         // Another operand between the width and the name takes the width.
         assert!(!types("a 64-bit mask from operand `a`, written to the destination operand `d`.", "d"));
         assert!(!types("Generates a 32-bit mask from the bit position in operand `a`.", "a"));
+    }
+
+    #[test]
+    fn an_operand_given_a_truth_value_is_stated_a_predicate_by_the_fix() {
+        let f = chapter(
+            "Integer instructions.",
+            &[("wait.b64 done, a, b;", "Operand `b` is a 64-bit value. `done` returns `True` where it ended.")],
+        );
+        assert_eq!(f.len(), 1, "{f:?}");
+        let fixed = &f[0].repairs[0].new;
+        assert!(
+            fixed.ends_with("Operand `a` has the same type as the instruction type. Operand `done` is a predicate."),
+            "{fixed}"
+        );
     }
 
     #[test]

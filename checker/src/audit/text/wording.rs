@@ -1116,8 +1116,10 @@ fn is_definition(text: &str) -> bool {
 /// a line an operand list runs on from (`,`, `(`).
 fn is_statement(text: &str, next: Option<&str>) -> bool {
     let t = text.trim();
+    // A label, its colon spaced or not (`loopStart :`).
     let label = t
         .strip_suffix(':')
+        .map(str::trim_end)
         .is_some_and(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '%')));
     let block = t.starts_with('{') && t.ends_with('}');
     let opens = t.ends_with('{') || t.starts_with('}');
@@ -1501,7 +1503,7 @@ mod tests {
         // Labels, braces, elisions, a header before its body's `{` and a
         // block on one line are no statements; a guarded instruction is.
         let program = "#### 9.7.12.4. Control Flow Instructions: `brx.idx`\n\n`brx.idx`\n\nSyntax\n\n```\n\
-                       { instructionList }\n```\n\nExamples\n\n```\n.func foo () {\n    ...\nL1:\n    bra L1;\n}\n\
+                       { instructionList }\n```\n\nExamples\n\n```\n.func foo () {\n    ...\nL1 :\n    bra L1;\n}\n\
                        .func (.reg .u32 rv) bar (.reg .u32 a) ...\n.func dispatch (.reg .u32 fptr)\n{\n\
                        @!p div.f32 ratio,x,y\n@q bra L23;\n}\n```\n";
         let doc = Document { sections: parse_any("made.md", program.as_bytes()).unwrap() };
