@@ -283,14 +283,23 @@ fn fits(slots: &[Slot], qs: &[String]) -> bool {
     }
 }
 
+/// A section the catalogue does not model, with its Syntax read as
+/// grammar, its Examples and its instruction: what the passes that read
+/// examples against the text alone need (a modelled section's examples are
+/// read against the catalogue and ptxas).
+pub(super) fn unmodelled<'a>(
+    s: &'a Section,
+    modelled: &[String],
+) -> Option<(Grammar, &'a super::document::Block, &'a str)> {
+    if modelled.contains(&s.number) {
+        return None;
+    }
+    Some((grammar(s)?, s.block(BlockKind::Examples)?, s.opcode()?))
+}
+
 fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
     let mut out = Vec::new();
-    if modelled.contains(&s.number) {
-        return out;
-    }
-    let (Some(g), Some(examples), Some(opcode)) = (grammar(s), s.block(BlockKind::Examples), s.opcode()) else {
-        return out;
-    };
+    let Some((g, examples, opcode)) = unmodelled(s, modelled) else { return out };
     let lines: Vec<Vec<Slot>> = g
         .templates
         .iter()

@@ -14,8 +14,7 @@
 //! brackets around the operand that stands where the line's address does,
 //! or the one operand whose removal leaves a line's shape.
 
-use super::defaults::grammar;
-use super::document::{BlockKind, Document, Line, Section};
+use super::document::{Document, Line, Section};
 use crate::audit::finding::{Finding, FindingKind, Repair};
 
 /// An operand list split at the commas outside braces and brackets:
@@ -174,12 +173,7 @@ fn reshape(line: &Line, mnemonic: &str, groups: &[String], shapes: &[Vec<bool>])
 
 fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
     let mut out = Vec::new();
-    if modelled.contains(&s.number) {
-        return out;
-    }
-    let (Some(g), Some(examples), Some(opcode)) = (grammar(s), s.block(BlockKind::Examples), s.opcode()) else {
-        return out;
-    };
+    let Some((g, examples, opcode)) = super::forms::unmodelled(s, modelled) else { return out };
     let shapes = syntax_shapes(&g.templates, opcode);
     if shapes.is_empty() {
         return out;
