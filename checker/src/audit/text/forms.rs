@@ -358,13 +358,18 @@ fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
         // one place takes it (`alloca ptr, ...` after `.reg .u32 ptr`).
         let declared =
             body.split_whitespace().nth(1).and_then(|d| declared_type(examples, d.trim_end_matches([',', ';'])));
-        let fit = refit(&qs, &lines).or_else(|| declared.and_then(|t| inserted(&qs, &t, &fits_a_line)));
+        let mut fit = refit(&qs, &lines).or_else(|| declared.and_then(|t| inserted(&qs, &t, &fits_a_line)));
+        let mut why = "its qualifiers, in order, are none the lines allow".to_string();
+        if let (None, Some(stray)) = (&fit, stray_value(&qs, &lines)) {
+            why = stray.why();
+            fit = stray.fixed;
+        }
         let mut f = Finding::of_text(
             id,
             s.number.clone(),
             FindingKind::ExampleSyntax,
             mnemonic.to_string(),
-            format!("the example `{mnemonic}` fits no Syntax line of its section: its qualifiers, in order, are none the lines allow"),
+            format!("the example `{mnemonic}` fits no Syntax line of its section: {why}"),
             vec![format!(
                 "{}:{}: `{}`; the Syntax lines: {}.",
                 s.file,
@@ -380,6 +385,83 @@ fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
         out.push(f);
     }
     out
+}
+
+/// The one qualifier of an example that no Syntax line allows in any slot
+/// (`.acquire` in `red.global.acquire.gpu.add.u32` where red's `.sem` is
+/// `.relaxed` or `.release`), with the value one slip from it that makes
+/// the example fit (`.v3` for `.v4`), else, where the example fits without
+/// it, the example without it.
+struct Stray {
+    value: String,
+    near: Option<String>,
+    fixed: Option<Vec<String>>,
+}
+
+impl Stray {
+    fn why(&self) -> String {
+        let Self { value, near, fixed } = self;
+        match (near, fixed) {
+            (Some(near), Some(_)) => format!("`{value}` is a value no line allows, one slip from `{near}`, which fits"),
+            (None, Some(_)) => format!("`{value}` is a value no line allows, and without it the example fits"),
+            _ => format!("`{value}` is a value no line allows"),
+        }
+    }
+}
+
+/// Every value the lines' slots may take, or None where a slot takes any
+/// qualifier (a placeholder with no set).
+fn values_allowed(lines: &[Vec<Slot>]) -> Option<Vec<String>> {
+    fn walk(slots: &[Slot], out: &mut Vec<String>) -> Option<()> {
+        for slot in slots {
+            match slot {
+                Slot::One(None) => return None,
+                Slot::One(Some(values)) => out.extend(values.iter().cloned()),
+                Slot::Optional(group) => walk(group, out)?,
+            }
+        }
+        Some(())
+    }
+    let mut out = Vec::new();
+    for slots in lines {
+        walk(slots, &mut out)?;
+    }
+    out.sort();
+    out.dedup();
+    Some(out)
+}
+
+fn stray_value(qs: &[String], lines: &[Vec<Slot>]) -> Option<Stray> {
+    let allowed = values_allowed(lines)?;
+    let known = |q: &String| allowed.iter().any(|v| v.eq_ignore_ascii_case(q));
+    let strays: Vec<usize> = (0..qs.len()).filter(|&i| !known(&qs[i])).collect();
+    let &[at] = &strays[..] else { return None };
+    let with = |value: Option<&String>| {
+        let mut q = qs.to_vec();
+        match value {
+            Some(v) => q[at] = v.clone(),
+            None => drop(q.remove(at)),
+        }
+        if lines.iter().any(|slots| fits(slots, &q)) {
+            Some(q)
+        } else {
+            refit(&q, lines)
+        }
+    };
+    let value = qs[at].clone();
+    let bare = |v: &str| v.trim_start_matches('.').to_lowercase();
+    let near: Vec<(&String, Vec<String>)> = allowed
+        .iter()
+        .filter(|v| {
+            let (a, b) = (bare(v), bare(&value));
+            super::directives::distance(&a, &b) <= 1 || super::wording::transposed(&a, &b)
+        })
+        .filter_map(|v| Some((v, with(Some(v))?)))
+        .collect();
+    if let [(v, fixed)] = &near[..] {
+        return Some(Stray { value, near: Some(v.to_string()), fixed: Some(fixed.clone()) });
+    }
+    Some(Stray { fixed: if near.is_empty() { with(None) } else { None }, value, near: None })
 }
 
 /// An example that writes its section's instruction with one of its words
@@ -735,6 +817,26 @@ mod tests {
             fixes,
             [Some("add.rz.sat.f32.bf16".into()), Some("add.rz.sat.f32.f16".into()), Some("add.f32.f16".into())]
         );
+    }
+
+    #[test]
+    fn a_value_no_line_allows_is_named_with_its_fix() {
+        let text = "#### 9.7.5.1. Mixed Precision Floating Point Instructions: `add`\n\n`add`\n\nAdd.\n\nSyntax\n\n\
+                    ```\nadd{.sem}{.scope}.global.op.type [a], b;\n.sem = { .relaxed, .release };\n\
+                    .scope = { .gpu, .sys };\n.op = { .add, .max };\n.type = { .u32, .v2, .v8 };\n```\n\n\
+                    Examples\n\n```\nadd.global.acquire.gpu.add.u32 [a], b;\nadd.relase.gpu.global.add.u32 [a], b;\n\
+                    add.global.add.v4 [a], b;\n```\n";
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        let got: Vec<(String, Option<String>)> =
+            check(&doc).into_iter().map(|f| (f.summary, f.repairs.first().map(|r| r.new.clone()))).collect();
+        // Without `.acquire` the rest is put in order; `.relase` is one
+        // letter from `.release`; `.v4` is one from both `.v2` and `.v8`.
+        assert!(got[0].0.contains("`.acquire` is a value no line allows, and without it"), "{got:?}");
+        assert_eq!(got[0].1.as_deref(), Some("add.gpu.global.add.u32"));
+        assert!(got[1].0.contains("one slip from `.release`"), "{got:?}");
+        assert_eq!(got[1].1.as_deref(), Some("add.release.gpu.global.add.u32"));
+        assert!(got[2].0.ends_with("`.v4` is a value no line allows"), "{got:?}");
+        assert_eq!(got[2].1, None);
     }
 
     #[test]

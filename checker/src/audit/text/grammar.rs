@@ -543,6 +543,33 @@ const RULE_VERBS: [(&str, &str); 7] = [
     ("operates", "operate"),
 ];
 
+/// Verbs that are also nouns (`test`, `holds`, `returns`): a word of these
+/// is read as the verb only where the subject's head is qualified by words
+/// that end in a noun of the verb's number, the other number than the
+/// head's: the verb agreeing with the nearest noun, not its subject (`The
+/// variant of the instructions test`, `The ordering of memory operations
+/// hold`).
+const NOUN_VERBS: [(&str, &str); 14] = [
+    ("holds", "hold"),
+    ("returns", "return"),
+    ("tests", "test"),
+    ("contains", "contain"),
+    ("supports", "support"),
+    ("has", "have"),
+    ("writes", "write"),
+    ("reads", "read"),
+    ("takes", "take"),
+    ("waits", "wait"),
+    ("applies", "apply"),
+    ("refers", "refer"),
+    ("represents", "represent"),
+    ("guarantees", "guarantee"),
+];
+
+/// Words that open a clause before its subject (`When the operations ...
+/// returns`): the subject is what follows.
+const OPENS_A_CLAUSE: [&str; 7] = ["when", "if", "once", "after", "before", "unless", "while"];
+
 /// Words that end a subject's head: what follows qualifies it (`Support
 /// for ...`, `types with ...`).
 const AFTER_A_HEAD: [&str; 10] = ["for", "of", "with", "on", "in", "from", "at", "by", "between", "to"];
@@ -642,11 +669,17 @@ fn agreement(s: &Section) -> Vec<Finding> {
             })
             .collect();
         for (i, (line, at, word)) in words.iter().enumerate() {
-            let Some((singular, plural)) = RULE_VERBS.iter().find(|(a, b)| word == a || word == b) else { continue };
-            let start = words[..i]
+            let noun_verb = NOUN_VERBS.iter().find(|(a, b)| word == a || word == b);
+            let Some((singular, plural)) = RULE_VERBS.iter().find(|(a, b)| word == a || word == b).or(noun_verb) else {
+                continue;
+            };
+            let mut start = words[..i]
                 .iter()
                 .rposition(|(_, _, w)| w.ends_with([',', ':', ';', '.']) && !w.ends_with("`."))
                 .map_or(0, |k| k + 1);
+            if start < i && OPENS_A_CLAUSE.contains(&words[start].2.to_lowercase().as_str()) {
+                start += 1;
+            }
             let subject: Vec<&str> = words[start..i].iter().map(|(_, _, w)| *w).collect();
             if !plain_subject(&subject) {
                 continue;
@@ -659,6 +692,13 @@ fn agreement(s: &Section) -> Vec<Finding> {
             let head = head_of(&subject);
             let Some(many) = number_of(&head) else { continue };
             if many == (word == plural) {
+                continue;
+            }
+            // A word that is also a noun: the verb only where it agrees
+            // with the last noun of what qualifies the head.
+            if noun_verb.is_some()
+                && (head.len() == subject.len() || number_of(&subject[subject.len() - 1..]) != Some(word == plural))
+            {
                 continue;
             }
             let right = if many { plural } else { singular };
@@ -866,6 +906,14 @@ mod tests {
         assert_eq!(fixes("The `.weak` qualifier and `.x` requires no more."), pair("requires", "require"));
         assert_eq!(fixes("Supported addressing modes for operand `a` is as described."), pair("is", "are"));
         assert_eq!(fixes("The type of operands `d` and `a` are the same."), pair("are", "is"));
+        // A verb that is also a noun, agreeing with the nearest noun; a
+        // clause's opening word is no part of its subject.
+        assert_eq!(fixes("The `.parity` variant of the instructions test a phase."), pair("test", "tests"));
+        assert_eq!(fixes("The ordering of memory operations hold here."), pair("hold", "holds"));
+        assert_eq!(
+            fixes("When `a` and `b` operations with `.acquire` qualifier returns `True`."),
+            pair("returns", "return")
+        );
         // Subjects that agree, or whose number the words do not say.
         for fine in [
             "`prefetch` and `prefetchu` require `sm_20`.",
@@ -885,6 +933,10 @@ mod tests {
             "When the barrier completes and is reset.",
             "1 The semantics of `fence.sc` is a superset.",
             "The relationship between events and counters is open.",
+            "The completion test holds.",
+            "The results of the tests hold.",
+            "The number of tests returns.",
+            "If the operands are equal.",
         ] {
             assert!(fixes(fine).is_empty(), "{fine}: {:?}", fixes(fine));
         }

@@ -147,6 +147,16 @@ fn section(doc: &Document, s: &Section) -> Vec<Finding> {
             }
         }
     }
+    // A section without a model is read against the manual's rules for
+    // operands at large, which let a source be an immediate and size it:
+    // what its examples leave open is only the packed type's reading, one
+    // value for the register or one for each element. A modelled section
+    // keeps the whole question, which its variants' inputs depend on.
+    let questions = reading_questions(s);
+    let packed = questions.iter().any(|q| q.contains("packed type"));
+    if !packed && !super::modelled_sections().contains(&s.number) {
+        open.clear();
+    }
     let Some((_, example)) = open.first() else {
         // The source operands of the Syntax's first form.
         let sources: Vec<String> =
@@ -164,7 +174,7 @@ fn section(doc: &Document, s: &Section) -> Vec<Finding> {
          may be rejected, or cut to the width.",
         s.file, s.number
     )];
-    detail.extend(reading_questions(s));
+    detail.extend(questions);
     let names: Vec<String> = open.iter().map(|(n, _)| n.clone()).collect();
     let repairs: Vec<Repair> = stated_after(s, &names, &list, one).into_iter().collect();
     let mut f = Finding::of_text(

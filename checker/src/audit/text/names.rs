@@ -751,6 +751,7 @@ struct FirstUses<'a> {
 /// and kind of clash.
 fn register_kinds(doc: &Document, all: &[Unit]) -> Vec<Finding> {
     let mut out = Vec::new();
+    let modelled = super::modelled_sections();
     for section in doc.first_renderings() {
         let in_section = |u: &&Unit| u.base_section() == section.number && !u.section.contains('@');
         let mut predicates: Vec<String> = all
@@ -816,7 +817,8 @@ fn register_kinds(doc: &Document, all: &[Unit]) -> Vec<Finding> {
             }
         }
         let taken: Vec<&str> = uses.iter().map(|(n, _)| n.as_str()).collect();
-        for (name, first) in &uses {
+        let fragments = fragments_of_forms(section, &modelled);
+        for (name, first) in uses.iter().filter(|(n, _)| !fragments.contains(n)) {
             let lower = name.to_ascii_lowercase();
             if let (Some(p), Some(r)) = (first.predicate, first.register) {
                 let data = |k: RegisterKind| matches!(k, RegisterKind::Data(_));
@@ -853,6 +855,30 @@ fn register_kinds(doc: &Document, all: &[Unit]) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// The Syntax's operand names that a section without a model writes in
+/// examples that declare no register: each line is then one of the
+/// Syntax's forms filled in, read alone (atom's `d`, 32 bits in one form and
+/// 64 in another), not a line of one program. A modelled section's
+/// examples are assembled as one program by the examples pass, and keep
+/// the check.
+fn fragments_of_forms(section: &Section, modelled: &[String]) -> Vec<String> {
+    let declares = |b: &super::document::Block| b.code().any(|l| l.text.trim_start().starts_with(".reg"));
+    if modelled.contains(&section.number) || section.block(BlockKind::Examples).is_none_or(declares) {
+        return Vec::new();
+    }
+    let Some(syntax) = section.block(BlockKind::Syntax) else { return Vec::new() };
+    syntax
+        .code()
+        .filter_map(|l| {
+            l.text.split("//").next()?.trim().split_once(char::is_whitespace).map(|(_, ops)| ops.to_string())
+        })
+        .flat_map(|ops| {
+            ops.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map(str::to_string).collect::<Vec<_>>()
+        })
+        .filter(|w| !w.is_empty())
+        .collect()
 }
 
 /// The finding of a name the examples use two ways (`what`: its kind and
@@ -1322,20 +1348,24 @@ mod tests {
             [("d".to_string(), OperandType::Bits(32))]
         );
         assert_eq!(typed_by_phrase("Operand `c` has type `.pred`."), [("c".to_string(), OperandType::Pred)]);
-        let text = |description: &str| {
+        let text = |description: &str, declared: &str| {
             format!(
                 "#### 9.7.13.10. Parallel Synchronization and Communication Instructions: `match.sync`\n\n\
                  `match.sync`\n\nMatch.\n\nSyntax\n\n```\nmatch.any.sync.type d, a, m;\n.type = {{ .b32, .b64 }};\n\
-                 ```\n\nDescription\n\n{description}\n\nExamples\n\n```\nmatch.any.sync.b32 d, a, m;\n\
+                 ```\n\nDescription\n\n{description}\n\nExamples\n\n```\n{declared}match.any.sync.b32 d, a, m;\n\
                  match.any.sync.b64 d, a, m;\n```\n"
             )
         };
-        let widths = |description: &str| {
-            let doc = Document { sections: parse("made.md", text(description).as_bytes()).unwrap() };
+        let widths = |description: &str, declared: &str| {
+            let doc = Document { sections: parse("made.md", text(description, declared).as_bytes()).unwrap() };
             check(&doc).into_iter().filter(|f| f.id.contains("register-widths")).count()
         };
-        assert_eq!(widths("Operand `d` has `.b32` type."), 0);
-        assert_eq!(widths("Operand `a` has instruction type."), 1);
+        let program = ".reg .b32 m;\n";
+        assert_eq!(widths("Operand `d` has `.b32` type.", program), 0);
+        assert_eq!(widths("Operand `a` has instruction type.", program), 1);
+        // Examples that declare nothing and write the Syntax's own names
+        // are its forms filled in, each read alone.
+        assert_eq!(widths("Operand `a` has instruction type.", ""), 0);
     }
 
     #[test]

@@ -294,9 +294,10 @@ fn check_table(s: &Section, nth: usize, t: &Table) -> Vec<Finding> {
             format!("text-table-{}-{nth}-cells", s.number),
             collapse_cells(&first.1),
             format!(
-                "{} of the table's {} rows ({lines}) have {} cells where its header has {}{missing}",
+                "{} of the table's {} rows ({lines}) {} {} cells where its header has {}{missing}",
                 short.len(),
                 t.rows.len(),
+                if short.len() == 1 { "has" } else { "have" },
                 if counts.iter().all(|&c| c == counts[0]) {
                     counts[0].to_string()
                 } else {
