@@ -515,9 +515,10 @@ fn exhaustive_runs_the_vector_path_asked_for() {
 }
 
 /// `text` on the 9.1 floating-point chapter, which ptxcheck has no model
-/// of: its findings, their root causes with the edits judged on a copy, and
-/// the one line that says the seeds are not in the text, as a user reads
-/// them (the dictionary CI installs; without it the spelling findings go).
+/// of: its findings and their root causes with the edits judged on a copy,
+/// as a user reads them (the dictionary CI installs; without it the
+/// spelling findings go), and nothing of the seeds, whose sections it
+/// lacks, in either form.
 #[test]
 fn text_on_a_chapter_without_a_model() {
     let Some(seeds) = common::spec_text("text_on_a_chapter_without_a_model") else { return };
@@ -529,5 +530,12 @@ fn text_on_a_chapter_without_a_model() {
         common::skip("text_on_a_chapter_without_a_model: no dictionary");
         return;
     }
+    assert!(!out.contains("seed"), "{out}");
+    let json = ptxcheck(&["text", chapter.to_str().unwrap(), "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    for seeds_only in ["root_causes", "sections_missing"] {
+        assert_eq!(v[seeds_only].as_array().map(Vec::len), Some(0), "{seeds_only}");
+    }
+    assert_eq!(v["unchecked"], 0);
     insta::assert_snapshot!("text_no_model", out);
 }

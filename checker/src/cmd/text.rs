@@ -215,13 +215,14 @@ struct Stated {
 
 impl<'a> TextJson<'a> {
     fn new(audit: &'a text::TextAudit, was: &'a BTreeMap<String, String>) -> TextJson<'a> {
+        let seeds = has_seeds(audit);
         TextJson {
             findings: audit.findings.iter().map(|f| WithUnits { finding: f, units: audit.units_of(f) }).collect(),
             spelling_skipped: &audit.spelling_skipped,
             partial_lists: &audit.partial_lists,
             stale: &audit.stale,
             compared: audit.compared,
-            unchecked: audit.unchecked,
+            unchecked: if seeds { audit.unchecked } else { 0 },
             helpers_unlisted: &audit.helpers_unlisted,
             units: UnitsJson {
                 changed: audit
@@ -238,9 +239,9 @@ impl<'a> TextJson<'a> {
                     .map(|p| Removed { id: &p.id, rests: &p.rests, was: was.get(&p.id) })
                     .collect(),
             },
-            root_causes: &audit.judged,
+            root_causes: if seeds { &audit.judged } else { &[] },
             chapter_root_causes: &audit.chapter,
-            sections_missing: &audit.missing,
+            sections_missing: if seeds { &audit.missing } else { &[] },
             assumptions_stated: audit
                 .assumptions_stated()
                 .into_iter()
@@ -283,15 +284,21 @@ struct KindCounts {
 
 /// What the text says of the seeds' transcriptions, units and root
 /// causes: only where it holds one of their sections.
+/// Whether the text holds any of the seed sections, whose transcriptions
+/// and root causes the audit compares.
+fn has_seeds(audit: &text::TextAudit) -> bool {
+    audit.judged.iter().any(|j| j.status != Status::Missing)
+}
+
 fn seed_lines(
     audit: &text::TextAudit,
     was: &BTreeMap<String, String>,
     width: Width,
     out: &mut dyn Write,
 ) -> Result<(), Error> {
-    let seeds = audit.judged.iter().any(|j| j.status != Status::Missing);
-    if !seeds {
-        writeln!(out, "the seed sections are not in the text: their transcriptions and root causes not compared")?;
+    // A text without the seed sections is read as a chapter of its own:
+    // nothing of the seeds' transcriptions or root causes is said of it.
+    if !has_seeds(audit) {
         return Ok(());
     }
     let unchecked = if audit.unchecked > 0 {

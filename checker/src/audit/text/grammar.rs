@@ -430,9 +430,33 @@ const BEFORE_THE_FOLLOWING: [&str; 8] = ["in", "on", "of", "to", "by", "from", "
 /// article; and `such case`, a count noun with none (`such a case`).
 fn bare_following(s: &Section) -> Vec<Finding> {
     let mut out = Vec::new();
+    let mut previous: Option<At> = None;
     for at in prose(s) {
         let words: Vec<(usize, &str)> =
             at.text.split_whitespace().map(|w| (w.as_ptr() as usize - at.text.as_ptr() as usize, w)).collect();
+        // A line that begins with `following` after one that ends with a
+        // preposition (`supported on` / `following architectures`): the
+        // article goes at the end of the line before.
+        let before_line = previous.take().filter(|p| p.line.number + 1 == at.line.number);
+        if let (Some(p), Some((_, "following"))) = (&before_line, words.first()) {
+            let last = p.text.trim_end();
+            let word = last.rsplit(char::is_whitespace).next().unwrap_or_default();
+            if BEFORE_THE_FOLLOWING.contains(&word.to_lowercase().as_str()) {
+                // Said as the one-line slip is, so that both are one defect.
+                let (old, new) = (format!("{word} following"), format!("{word} the"));
+                let mut f = finding(
+                    s,
+                    p.line,
+                    format!("bare-article-following-{}", p.line.number),
+                    word,
+                    &new,
+                    format!("\"{old}\": `following` without its article"),
+                );
+                f.repairs = vec![Repair::at(p.line.number, p.text, last.len() - word.len(), last.len(), &new)];
+                out.push(f);
+            }
+        }
+        previous = Some(At { line: at.line, text: at.text });
         for (k, (i, w)) in words.iter().enumerate().skip(1) {
             let before = words[k - 1].1;
             let (old, new, what) = if *w == "following"
@@ -457,6 +481,68 @@ fn bare_following(s: &Section) -> Vec<Finding> {
             f.repairs = vec![Repair::at(at.line.number, at.text, from, end, &new)];
             out.push(f);
         }
+    }
+    out
+}
+
+/// `the Table 33`: a table, figure or section named by its number takes
+/// no article (the name is a proper noun), whether the number follows in
+/// prose or in a link's text on the next line. The fix drops the article.
+fn article_before_number(s: &Section) -> Vec<Finding> {
+    const NUMBERED: [&str; 4] = ["Table", "Figure", "Section", "Chapter"];
+    let numbered = |text: &str| {
+        let t = text.trim_start().trim_start_matches('[');
+        NUMBERED.iter().find(|n| {
+            t.strip_prefix(**n)
+                .and_then(|r| r.strip_prefix(' '))
+                .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+        })
+    };
+    let mut out = Vec::new();
+    let mut previous: Option<At> = None;
+    for at in prose(s) {
+        let before_line = previous.take().filter(|p| p.line.number + 1 == at.line.number);
+        if let (Some(p), Some(name)) = (&before_line, numbered(at.text)) {
+            let last = p.text.trim_end();
+            if last.ends_with(" the") || last.ends_with(" The") {
+                let start = last.rfind(' ').unwrap_or(0);
+                let prior = last[..start].rsplit(' ').next().unwrap_or_default();
+                let (old, new) = (format!("{prior} the"), prior.to_string());
+                let mut f = finding(
+                    s,
+                    p.line,
+                    format!("the-{}-{}", name.to_lowercase(), p.line.number),
+                    &old,
+                    &new,
+                    format!("\"the {name} ...\": a {} named by its number takes no article", name.to_lowercase()),
+                );
+                if !prior.is_empty() {
+                    f.repairs = vec![Repair::at(p.line.number, p.text, start - prior.len(), last.len(), &new)];
+                    out.push(f);
+                }
+            }
+        }
+        for (i, _) in at.text.match_indices("the ") {
+            let starts_word = i == 0 || at.text[..i].ends_with([' ', '(']);
+            let Some(name) = numbered(&at.text[i + 4..]).filter(|_| starts_word && !at.text[i + 4..].starts_with('['))
+            else {
+                continue;
+            };
+            let number: String = at.text[i + 4 + name.len() + 1..].chars().take_while(char::is_ascii_digit).collect();
+            let old = format!("the {name} {number}");
+            let new = format!("{name} {number}");
+            let mut f = finding(
+                s,
+                at.line,
+                format!("the-{}-{}", name.to_lowercase(), at.line.number),
+                &old,
+                &new,
+                format!("\"{old}\": a {} named by its number takes no article", name.to_lowercase()),
+            );
+            f.repairs = vec![Repair::at(at.line.number, at.text, i, i + old.len(), &new)];
+            out.push(f);
+        }
+        previous = Some(At { line: at.line, text: at.text });
     }
     out
 }
@@ -533,8 +619,9 @@ fn either_of_many(s: &Section) -> Vec<Finding> {
 /// The verbs a rule is stated with, as (singular, plural): none is also a
 /// noun, so a word of these is the sentence's verb; and "is", the verb of
 /// most sentences (`Supported addressing modes ... is`).
-const RULE_VERBS: [(&str, &str); 7] = [
+const RULE_VERBS: [(&str, &str); 8] = [
     ("is", "are"),
+    ("does", "do"),
     ("requires", "require"),
     ("specifies", "specify"),
     ("performs", "perform"),
@@ -584,8 +671,23 @@ const NOT_IN_A_SUBJECT: [&str; 14] =
 /// singular noun or in one code span; none where the words do not say
 /// (a determiner, an adverb, a set of forms in one span).
 fn number_of(head: &[&str]) -> Option<bool> {
-    if head.contains(&"and") {
+    // `and` between two adjectives joins what qualifies one noun (`The
+    // optional and non-immediate predicate argument`), not two subjects.
+    let adjective = |w: &str| {
+        let w = w.to_lowercase();
+        w.starts_with("non-") || ["al", "ive", "ous", "able", "ible", "ic"].iter().any(|e| w.ends_with(e))
+    };
+    let joins_adjectives = |i: usize| i > 0 && i + 1 < head.len() && adjective(head[i - 1]) && adjective(head[i + 1]);
+    let joins: Vec<usize> = (0..head.len()).filter(|&i| head[i] == "and").collect();
+    if !joins.is_empty() && !joins.iter().all(|&i| joins_adjectives(i)) {
         return Some(true);
+    }
+    // Two adjectives of one noun after an article name one thing with both
+    // properties; with none (`positive and negative zero`), two things.
+    let one_thing =
+        head.first().is_some_and(|w| ["the", "a", "an", "this", "each"].contains(&w.to_lowercase().as_str()));
+    if !joins.is_empty() && !one_thing {
+        return None;
     }
     let last = *head.last()?;
     if last.contains('`') {
@@ -717,6 +819,31 @@ fn agreement(s: &Section) -> Vec<Finding> {
                 ),
             );
             f.repairs = vec![Repair::at(line.number, &line.text, *at, at + word.len(), right)];
+            // A singular count noun with no article before a plural verb
+            // (`Cache operator are treated as hints`) lost its plural: the
+            // noun takes it, not the verb.
+            let first = head.first().map(|w| w.to_lowercase()).unwrap_or_default();
+            let bare = !many
+                && head.len() == subject.len()
+                && !["the", "a", "an", "this", "that", "each", "every", "its", "their", "any", "no", "one"]
+                    .contains(&first.as_str())
+                && head.iter().all(|w| w.chars().all(|c| c.is_ascii_alphabetic() || c == '-'));
+            if let (true, Some((noun_line, noun_at, noun))) = (bare, words.get(start + head.len().saturating_sub(1))) {
+                let plural_noun = if noun.ends_with(['s', 'x']) || noun.ends_with("ch") || noun.ends_with("sh") {
+                    format!("{noun}es")
+                } else {
+                    format!("{noun}s")
+                };
+                f.summary = format!(
+                    "\"{said} {word}\": the verb is plural, its subject ({}) a singular noun with no article: the \
+                     noun lost its plural",
+                    head.join(" ")
+                );
+                f.fragment = noun.to_string();
+                f.detail = vec![format!("At {}:{}.", s.file, noun_line.number), format!("Mended: \"{plural_noun}\".")];
+                f.repairs =
+                    vec![Repair::at(noun_line.number, &noun_line.text, *noun_at, noun_at + noun.len(), &plural_noun)];
+            }
             out.push(f);
         }
     }
@@ -771,6 +898,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
         out.extend(agreement(s));
         out.extend(doubled_only(s));
         out.extend(bare_following(s));
+        out.extend(article_before_number(s));
         out.extend(doubled_around_code(s));
         out.extend(verb_forms(s, &verbs));
         out
@@ -910,6 +1038,12 @@ mod tests {
         // clause's opening word is no part of its subject.
         assert_eq!(fixes("The `.parity` variant of the instructions test a phase."), pair("test", "tests"));
         assert_eq!(fixes("The ordering of memory operations hold here."), pair("hold", "holds"));
+        assert_eq!(fixes("The `a` and `b` instructions does not wait."), pair("does", "do"));
+        assert_eq!(fixes("Cache operator are treated as hints."), pair("operator", "operators"));
+        assert_eq!(
+            fixes("The optional and non-immediate predicate argument `p` specify it."),
+            pair("specify", "specifies")
+        );
         assert_eq!(
             fixes("When `a` and `b` operations with `.acquire` qualifier returns `True`."),
             pair("returns", "return")
@@ -934,6 +1068,9 @@ mod tests {
             "1 The semantics of `fence.sc` is a superset.",
             "The relationship between events and counters is open.",
             "The completion test holds.",
+            "The optional and non-immediate predicate argument `p` specifies it.",
+            "The signal and the wait are ordered.",
+            "Positive and negative zero are equal.",
             "The results of the tests hold.",
             "The number of tests returns.",
             "If the operands are equal.",
@@ -963,6 +1100,18 @@ mod tests {
                 ("text-grammar-9.7.1.9-bare-article-case-6", "such case", "such a case"),
                 ("text-grammar-9.7.1.9-doubled-operation-6", "operation `.add` operation", "operation `.add`"),
             ]
+        );
+        let split = found("It is supported on\nfollowing architectures.");
+        assert_eq!(split, [("text-grammar-9.7.1.9-bare-article-following-5".into(), "on".into(), "on the".into())]);
+    }
+
+    #[test]
+    fn an_article_before_a_numbered_table_is_a_slip() {
+        let got = found("The mapping is shown in the\n[Table 33](#t) and in the table below; see Table 4.");
+        assert_eq!(got, [("text-grammar-9.7.1.9-the-table-5".into(), "in the".into(), "in".into())]);
+        assert_eq!(
+            found("The mapping is in the Table 33 here."),
+            [("text-grammar-9.7.1.9-the-table-5".into(), "the Table 33".into(), "Table 33".into())]
         );
     }
 }

@@ -168,9 +168,65 @@ fn section(s: &Section) -> Vec<Finding> {
     out
 }
 
-/// Every qualifier whose default sub-qualifier the notes ask more for.
+/// A sentence of the notes that asks for a qualifier less than the
+/// instruction itself needs (cp.async's "Sub-qualifier `::cta` requires
+/// `sm_30`", where the instruction requires `sm_80`): it allows nothing
+/// the instruction's own note does not, so it says nothing as written, and
+/// a reader cannot tell which target was meant. One finding per sentence;
+/// the fix names the instruction's own need, the least at which the
+/// sentence holds.
+fn below_the_instruction(s: &Section) -> Vec<Finding> {
+    let Some(opcode) = s.opcode() else { return Vec::new() };
+    let notes: Vec<Sentence> =
+        [BlockKind::PtxIsaNotes, BlockKind::TargetIsaNotes].iter().flat_map(|k| sentences(s, *k)).collect();
+    let read: Vec<(Need, Vec<Of>, &Sentence)> =
+        notes.iter().filter_map(|x| requirement(&x.text, opcode).map(|(need, of)| (need, of, x))).collect();
+    let mut out = Vec::new();
+    for (need, of, x) in &read {
+        // The instruction's own need: a sentence that names nothing but it
+        // (`Requires `sm_80` or higher.`, `` `cvta` requires ``), not one
+        // of its forms (`` `min` with three input arguments requires ``).
+        let whole = |x: &Sentence| {
+            let t = x.text.trim_start().to_lowercase();
+            t.starts_with("requires")
+                || t.starts_with(&format!("`{opcode}` requires"))
+                || t.starts_with("introduced in")
+        };
+        let own =
+            read.iter().find(|(n, o, x)| n.kind() == need.kind() && o.as_slice() == [Of::Instruction] && whole(x));
+        let (Some((own, _, _)), false) = (own, of.contains(&Of::Instruction)) else { continue };
+        if need >= own {
+            continue;
+        }
+        let (was, now) = (need.written(), own.written());
+        let (bare_was, bare_now) = (was.trim_matches('`'), now.trim_matches('`'));
+        let line = &x.start;
+        let mut f = Finding::of_text(
+            format!("text-implied-{}-below-{}", s.number, bare_was.replace([' ', '.'], "-").to_lowercase()),
+            s.number.clone(),
+            FindingKind::Conflict,
+            x.text.clone(),
+            format!(
+                "the notes ask {was} for part of the instruction, less than the {now} the instruction itself \
+                 needs: as written the sentence allows nothing more, and which {} was meant is left open",
+                if matches!(need, Need::Sm(_)) { "target" } else { "version" }
+            ),
+            vec![format!("At {}:{}: \"{}\".", s.file, line.number, x.text)],
+        );
+        if let Some(at) = line.text.find(bare_was).filter(|_| x.start.number == x.last.number) {
+            f.repairs = vec![Repair::at(line.number, &line.text, at, at + bare_was.len(), bare_now)];
+        }
+        out.push(f);
+    }
+    out
+}
+
+/// Every qualifier whose default sub-qualifier the notes ask more for, and
+/// every note that asks less than the instruction needs.
 pub fn check(doc: &Document) -> Vec<Finding> {
-    super::each_section(doc, section)
+    let mut out = super::each_section(doc, section);
+    out.extend(super::each_section(doc, below_the_instruction));
+    out
 }
 
 #[cfg(test)]
@@ -205,6 +261,18 @@ mod tests {
              there, and what it means, is left open"
         );
         assert!(got[0].1[0].ends_with("which means `.shared::cta`, needs no more than `.shared`."), "{got:?}");
+    }
+
+    #[test]
+    fn a_note_that_asks_less_than_the_instruction_is_a_finding() {
+        let got = found(
+            "Test.",
+            "Target ISA Notes\n\nRequires `sm_80` or higher.\n\nSub-qualifier `::cta` requires `sm_30` or higher.\n\n\
+             Sub-qualifier `::cluster` requires `sm_90` or higher.",
+        );
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(got[0].0.starts_with("the notes ask `sm_30` for part of the instruction, less than the `sm_80`"));
+        assert_eq!(got[0].1, ["sm_80"]);
     }
 
     #[test]

@@ -117,7 +117,14 @@ fn unended(s: &Section) -> Vec<Finding> {
                 t.starts_with(['*', '-', '+', '|', '#', '>', ':'])
                     || t.split_once(". ").is_some_and(|(n, _)| n.parse::<u32>().is_ok())
             };
-            if p.iter().any(listed) {
+            // A caption (`Table 33 Tensormap new_val validity`) names what
+            // follows; it is no sentence.
+            let caption = p.first().is_some_and(|l| {
+                ["Table ", "Figure "].iter().any(|c| {
+                    l.text.trim_start().strip_prefix(c).is_some_and(|r| r.starts_with(|d: char| d.is_ascii_digit()))
+                })
+            });
+            if p.iter().any(listed) || caption {
                 continue;
             }
             let words: usize = p.iter().map(|l| l.text.split_whitespace().count()).sum();
@@ -696,7 +703,8 @@ mod tests {
     fn a_run_on_sentence_and_a_paragraph_without_its_full_stop_are_found() {
         let got = found(&format!(
             "{HEAD}Description\n\nThe hint fetches data into the cache level.The size is one of\n`64B` or `128B` \
-             respectively\n\nSupported modes are described in [Addresses as Operands](https://x.y/#a-b)\n\nShort label\n\nAn `e.g.` and a `.b32.The` \
+             respectively\n\nSupported modes are described in [Addresses as Operands](https://x.y/#a-b)\n\nShort label\n\n\
+             Table 33 Tensormap new value validity and its long caption[](https://x.y/#t)\n\nAn `e.g.` and a `.b32.The` \
              are code, and i.e. this ends.\n"
         ));
         assert_eq!(got.len(), 3, "{got:?}");

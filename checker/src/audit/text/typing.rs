@@ -105,6 +105,9 @@ fn types(sentence: &str, operand: &str) -> bool {
     // A span may take the sentence's full stop inside it (`` `.b32.` ``).
     spans.into_iter().any(|c| c.starts_with('.') && is_type(c.trim_end_matches('.')))
         || ["predicate", "instruction type", "same type", "type of the operation"].iter().any(|w| lower.contains(w))
+        // An integer immediate (`The immediate integer operand `ord``): its
+        // value is read as an integer, in no register.
+        || ["immediate integer", "integer constant", "integer immediate"].iter().any(|w| lower.contains(w))
         || width_beside(sentence, operand)
         || width_handed_to(sentence, operand)
 }
@@ -473,6 +476,7 @@ mod tests {
         // Another operand between the width and the name takes the width.
         assert!(!types("a 64-bit mask from operand `a`, written to the destination operand `d`.", "d"));
         assert!(!types("Generates a 32-bit mask from the bit position in operand `a`.", "a"));
+        assert!(types("The immediate integer operand `ord` specifies the ordinal of the field.", "ord"));
     }
 
     #[test]

@@ -1103,9 +1103,14 @@ fn is_note(text: &str) -> bool {
     words.windows(2).any(|p| plain(p[0]) && plain(p[1]))
 }
 
-/// A Syntax line that defines a qualifier set: `.name = { ... }`.
+/// A Syntax line that defines a qualifier set, `.name = { ... }`, or the
+/// values of an operand, `cp-size = { 4, 8, 16 }`: neither is a statement.
 fn is_definition(text: &str) -> bool {
-    super::defaults::opens_definition(text) && text.trim_end().ends_with('}')
+    let operand = text.split_once('{').and_then(|(head, _)| head.trim_end().strip_suffix('=')).is_some_and(|name| {
+        let name = name.trim();
+        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.:".contains(c))
+    });
+    (super::defaults::opens_definition(text) || operand) && text.trim_end().ends_with('}')
 }
 
 /// Whether a code line is a statement that PTX ends with `;`. Not a
@@ -1495,7 +1500,7 @@ mod tests {
     #[test]
     fn an_instruction_line_ends_with_its_terminator() {
         let text = "#### 9.7.4.9. Half Precision Floating Point Instructions: `tanh`\n\n`tanh`\n\nSyntax\n\n```\n\
-                    tanh.approx.type d, a;\n.type = { .f16, .f16x2 }\ntanh.approx.f16 e, b\n```\n\n\
+                    tanh.approx.type d, a;\n.type = { .f16, .f16x2 }\ntanh.approx.f16 e, b\ncp-size = { 4, 8 }\n```\n\n\
                     Examples\n\n```\ntanh.approx.f16 h1, h0\n```\n";
         let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
         let ids: Vec<String> = super::code(&doc).into_iter().map(|f| f.id).collect();
