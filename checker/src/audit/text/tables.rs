@@ -432,10 +432,6 @@ mod tests {
         }
     }
 
-    fn table(text: &str) -> Table {
-        tables(&section(text)).remove(0)
-    }
-
     fn found(text: &str) -> Vec<String> {
         let s = section(text);
         check_table(&s, 1, &tables(&s)[0]).into_iter().map(|f| f.summary).collect()
