@@ -67,7 +67,12 @@ pub fn glossary(doc: &Document) -> HashSet<String> {
                     .filter_map(|(comment, text)| (!comment).then_some(text))
                     .collect()
             } else {
-                spans(&l.text)
+                // A link's text names another part of the document (`[mbarrier
+                // instructions](#...)`, `[mbarrier.test_wait](#...)`): its
+                // words are the document's, whether or not that part is here.
+                let mut named = spans(&l.text);
+                named.extend(link_texts(&l.text));
+                named
             };
             for c in code {
                 for w in c.split(|ch: char| !(ch.is_alphanumeric() || ch == '_')) {
@@ -77,6 +82,21 @@ pub fn glossary(doc: &Document) -> HashSet<String> {
                 }
             }
         }
+    }
+    out
+}
+
+/// The texts of a line's links into the document (`[text](...#anchor)`).
+fn link_texts(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(close) = rest.find("](") {
+        let target = &rest[close + 2..];
+        let opened = rest[..close].rfind('[');
+        if let (Some(open), true) = (opened, target.split(')').next().is_some_and(|t| t.contains('#'))) {
+            out.push(rest[open + 1..close].replace(['`', '*', '\\'], ""));
+        }
+        rest = target;
     }
     out
 }
@@ -1658,6 +1678,10 @@ mod tests {
         // Written in two sections only, `Frob` is a misspelling in each.
         let found = misspelled(&["the sum is Frob", "the sum is Frob", "the sum is a bit"]);
         assert_eq!(found, [("9.7.1.1".into(), "Frob".into()), ("9.7.1.2".into(), "Frob".into())]);
+        // A link's text into the document names a part of it: its words
+        // are terms, in the link and out of it.
+        let found = misspelled(&["the sum is [Frob sum](#frob)", "the Frob sum", "the [Grob](https://x.y/z) sum"]);
+        assert_eq!(found, [("9.7.1.3".into(), "Grob".into())]);
         // A prefix before its hyphen where the list writes the word whole,
         // a verb's base where the list has its other forms, a qualifier
         // written outside code marks: none is a misspelling. A prefix the
