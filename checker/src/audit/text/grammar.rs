@@ -485,6 +485,60 @@ fn bare_following(s: &Section) -> Vec<Finding> {
     out
 }
 
+/// Prepositions a relative clause may open with (`in which`) and strand at
+/// its end (`belongs to`).
+const STRANDED: [&str; 6] = ["in", "to", "of", "on", "for", "with"];
+
+/// `the group in which the copy belongs to`: a relative clause opened by a
+/// preposition and `which`, whose verb strands a preposition as well, before
+/// the clause ends (a conjunction, a mark, the paragraph's end). One
+/// preposition says it; the fix drops the stranded one.
+fn preposition_twice(s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let lines: Vec<Line> = s.all_lines().filter(|l| !l.code).cloned().collect();
+    for p in super::document::paragraphs(&lines) {
+        let words: Vec<(&Line, usize, &str)> = p
+            .iter()
+            .flat_map(|l| {
+                l.text.split_whitespace().map(move |w| (*l, w.as_ptr() as usize - l.text.as_ptr() as usize, w))
+            })
+            .collect();
+        for k in 1..words.len() {
+            let opening = words[k - 1].2.to_lowercase();
+            if words[k].2 != "which" || !STRANDED.contains(&opening.as_str()) {
+                continue;
+            }
+            // The clause: up to eight words, to a mark or a conjunction.
+            let end = (k + 1..words.len().min(k + 10))
+                .find(|&j| words[j].2.ends_with([',', '.', ';', ':']) || ["or", "and"].contains(&words[j].2))
+                .unwrap_or(words.len().min(k + 10));
+            let last = if words.get(end).is_some_and(|w| w.2.ends_with([',', '.', ';', ':'])) { end } else { end - 1 };
+            let Some(&(line, at, word)) = words.get(last).filter(|_| last > k + 2) else { continue };
+            let bare = word.trim_end_matches([',', '.', ';', ':']);
+            if !STRANDED.contains(&bare) {
+                continue;
+            }
+            let verb = words[last - 1].2;
+            let old = format!("{verb} {bare}");
+            let mut f = finding(
+                s,
+                line,
+                format!("preposition-twice-{bare}-{}", line.number),
+                &old,
+                verb,
+                format!("\"{opening} which ... {old}\": the clause says its preposition twice, before `which` and at its end"),
+            );
+            let (verb_line, verb_at, _) = words[last - 1];
+            if verb_line.number != line.number {
+                continue;
+            }
+            f.repairs = vec![Repair::at(line.number, &line.text, verb_at, at + bare.len(), verb)];
+            out.push(f);
+        }
+    }
+    out
+}
+
 /// `the Table 33`: a table, figure or section named by its number takes
 /// no article (the name is a proper noun), whether the number follows in
 /// prose or in a link's text on the next line. The fix drops the article.
@@ -899,6 +953,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
         out.extend(doubled_only(s));
         out.extend(bare_following(s));
         out.extend(article_before_number(s));
+        out.extend(preposition_twice(s));
         out.extend(doubled_around_code(s));
         out.extend(verb_forms(s, &verbs));
         out
@@ -1103,6 +1158,18 @@ mod tests {
         );
         let split = found("It is supported on\nfollowing architectures.");
         assert_eq!(split, [("text-grammar-9.7.1.9-bare-article-following-5".into(), "on".into(), "on the".into())]);
+    }
+
+    #[test]
+    fn a_preposition_said_twice_in_a_relative_clause_is_a_slip() {
+        let got = found("The wait on the group in which the `cp.async`\n   belongs to or the barrier.");
+        assert_eq!(
+            got,
+            [("text-grammar-9.7.1.9-preposition-twice-to-6".into(), "belongs to".into(), "belongs".into())]
+        );
+        for fine in ["The group to which it belongs, and more.", "The case in which it is written to memory."] {
+            assert!(found(fine).is_empty(), "{fine}");
+        }
     }
 
     #[test]
