@@ -169,9 +169,66 @@ fn section(s: &Section) -> Vec<Finding> {
     out
 }
 
-/// Every run-time requirement whose breach the text gives no outcome.
+/// The code span right after `words` in `text` (`cp-size` of "less than
+/// `cp-size`").
+fn span_after(text: &str, words: &str) -> Option<String> {
+    let at = text.find(words)? + words.len();
+    let rest = text[at..].trim_start().strip_prefix('`')?;
+    Some(rest.split('`').next()?.to_string())
+}
+
+/// A strict bound whose outcome is stated for one side only: "`src-size`
+/// ... must be less than `cp-size`" beside "Specifying `src-size` larger
+/// than `cp-size` results in undefined behavior". The value equal to the
+/// bound breaks the requirement and is in no sentence's outcome: allowed,
+/// undefined, or an error. One finding per requirement; the fix writes the
+/// bound as the outcome's sentence draws it ("at most"), the reading in
+/// which every value has its outcome.
+fn equal_left_open(s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for kind in [BlockKind::Description, BlockKind::Notes] {
+        let all = block_sentences(s, kind);
+        for req in &all {
+            let Some(bound) = span_after(&req.text, "must be less than") else { continue };
+            let above = |x: &&Sentence| {
+                ["larger than", "greater than"].iter().any(|w| span_after(&x.text, w).as_ref() == Some(&bound))
+                    && x.text.contains("undefined")
+            };
+            let Some(outcome) = all.iter().find(above) else { continue };
+            if all.iter().any(|x| x.text.contains("equal to")) {
+                continue;
+            }
+            let mut f = Finding::of_text(
+                format!("text-consequence-{}-{}-equal", s.number, req.start.number),
+                s.number.clone(),
+                FindingKind::Ambiguity,
+                req.text.clone(),
+                format!(
+                    "a value equal to `{bound}` breaks \"must be less than `{bound}`\", yet the outcome stated is \
+                     for one larger only (\"{}\"): whether the equal value is allowed, undefined or an error is \
+                     left open",
+                    outcome.text
+                ),
+                vec![format!("At {}:{} and {}:{}.", s.file, req.start.number, s.file, outcome.start.number)],
+            );
+            let old = format!("less than `{bound}`");
+            if let Some(line) = [req.start, req.end, req.last].into_iter().find(|l| l.text.contains(&old)) {
+                let at = line.text.find(&old).unwrap_or_default();
+                f.repairs =
+                    vec![Repair::at(line.number, &line.text, at, at + old.len(), &format!("at most `{bound}`"))];
+            }
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// Every run-time requirement whose breach the text gives no outcome, or
+/// gives for one side of a strict bound only.
 pub fn check(doc: &Document) -> Vec<Finding> {
-    super::each_section(doc, section)
+    let mut out = super::each_section(doc, section);
+    out.extend(super::each_section(doc, equal_left_open));
+    out
 }
 
 #[cfg(test)]
@@ -194,6 +251,17 @@ mod tests {
         assert!(got[0].0.starts_with("\"The address `a` must be aligned to 128 bytes.\" asks"), "{got:?}");
         assert_eq!(got[0].1, vec!["bytes. Otherwise, the behavior is undefined.".to_string()]);
         assert!(found("The address `a` must be aligned to 128 bytes. Otherwise, the behavior is undefined.").is_empty());
+    }
+
+    #[test]
+    fn a_strict_bound_whose_outcome_is_for_one_side_leaves_the_equal_value_open() {
+        let text = "Operand `size` is the bytes to copy and must\nbe less than `cp-size`. In such a case the rest is \
+                    zero.\nSpecifying `size` larger than `cp-size` results in undefined behavior.";
+        let got = found(text);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(got[0].0.starts_with("a value equal to `cp-size` breaks"), "{got:?}");
+        assert_eq!(got[0].1, ["at most `cp-size`"]);
+        assert!(found(&text.replace("larger than", "larger than or equal to")).is_empty());
     }
 
     #[test]
