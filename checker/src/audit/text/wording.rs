@@ -1175,6 +1175,10 @@ pub fn code(doc: &Document) -> Vec<Finding> {
         for b in &s.blocks {
             if matches!(b.kind, BlockKind::Examples | BlockKind::Syntax) {
                 let lines = instructions(b);
+                // A Syntax block that ends none of its forms with `;` writes
+                // them as templates: its convention, not a slip per line.
+                let templates =
+                    b.kind == BlockKind::Syntax && !lines.iter().any(|(_, t)| t.ends_with(';') && !is_definition(t));
                 // The lines of a set written over several lines, from its
                 // `= {` to its `}`.
                 let mut in_set = false;
@@ -1198,10 +1202,8 @@ pub fn code(doc: &Document) -> Vec<Finding> {
                     // A mnemonic alone whose operands the next line, indented
                     // under it, writes and ends.
                     let continued = !text.contains(char::is_whitespace)
-                        && lines
-                            .get(n + 1)
-                            .is_some_and(|(l, t)| l.text.starts_with(char::is_whitespace) && t.ends_with(';'));
-                    if !(definition || continued || text.ends_with(';') || !is_statement(&text, next)) {
+                        && lines.get(n + 1).is_some_and(|(l, _)| l.text.starts_with(char::is_whitespace));
+                    if !(templates || definition || continued || text.ends_with(';') || !is_statement(&text, next)) {
                         let f = finding(
                             format!("text-code-{}-{}-terminator-{}", s.number, b.kind.key(), n + 1),
                             s,
@@ -1269,9 +1271,10 @@ fn spans_of(s: &Section) -> Vec<Finding> {
                 let bad_bracket = unbalanced(&span).filter(|_| !half_open(&span));
                 // Code never ends in a full stop: one there is the
                 // sentence's, inside the marks.
+                // An ellipsis elides the rest of a name (`.mbarrier::...`).
                 let stray = span.starts_with([',', ';', ' '])
                     || span.ends_with([',', ' '])
-                    || (span.len() > 1 && span.ends_with('.'));
+                    || (span.len() > 1 && span.ends_with('.') && !span.ends_with("..."));
                 if bad_bracket.is_some() || stray {
                     let slug: String = span.chars().filter(|c| c.is_alphanumeric()).take(20).collect();
                     let mut f = finding(
@@ -1525,6 +1528,13 @@ mod tests {
         let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
         let ids: Vec<String> = super::code(&doc).into_iter().map(|f| f.id).collect();
         assert_eq!(ids, ["text-code-9.7.4.9-syntax-terminator-3", "text-code-9.7.4.9-examples-terminator-1"]);
+        // A Syntax block that ends none of its forms with `;`, and a
+        // mnemonic whose operands the next line writes, indented.
+        let templates = text
+            .replace("tanh.approx.type d, a;", "tanh.approx.type\n    d, a")
+            .replace("Examples\n\n```\ntanh.approx.f16 h1, h0", "Examples\n\n```\ntanh.approx.f16 h1, h0;");
+        let doc = Document { sections: parse_any("made.md", templates.as_bytes()).unwrap() };
+        assert!(super::code(&doc).is_empty(), "{:?}", super::code(&doc));
         // Labels, braces, elisions, a header before its body's `{` and a
         // block on one line are no statements; a guarded instruction is.
         let program = "#### 9.7.12.4. Control Flow Instructions: `brx.idx`\n\n`brx.idx`\n\nSyntax\n\n```\n\
