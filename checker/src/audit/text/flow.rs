@@ -218,6 +218,42 @@ fn unset(statements: &[Stmt], operands: &BTreeSet<String>) -> Vec<Unset> {
     found
 }
 
+/// The state outside the operands that the document's Semantics blocks
+/// store, with what it is: a store to it is the instruction's effect.
+const MACHINE_STATE: &[(&str, &str)] = &[
+    ("pc", "the program counter, which a branch stores (bra, brx.idx)"),
+    ("CC", "the condition-code register, whose carry flag the extended-precision instructions store (`CC.CF`)"),
+];
+
+/// The variables the block's own body stores and nothing reads: names
+/// no operand of the Syntax writes, whose value the block loses (st's
+/// `d = a`, copied from ld, where st has no `d`). Each with the line of
+/// its first store.
+fn lost(statements: &[Stmt], operands: &[String]) -> Vec<Unset> {
+    let mut read = Vec::new();
+    for s in statements {
+        s.walk(&mut |x| x.expressions().into_iter().for_each(|e| reads(e, &mut read)));
+    }
+    let mut out: Vec<Unset> = Vec::new();
+    for s in statements.iter().filter(|s| !matches!(s.kind, StmtKind::Function { .. })) {
+        s.walk(&mut |x| {
+            for e in x.expressions() {
+                e.walk(&mut |y| {
+                    let ExprKind::Assign(_, target, _) = &y.kind else { return };
+                    let Some(name) = stored_name(target) else { return };
+                    let known = operands.iter().any(|o| o == name)
+                        || read.iter().any(|(r, _)| r == name)
+                        || MACHINE_STATE.iter().any(|(n, _)| *n == name);
+                    if !known && !out.iter().any(|u| u.name == name) {
+                        out.push(Unset { name: name.to_string(), line: target.span.start.line });
+                    }
+                });
+            }
+        });
+    }
+    out
+}
+
 /// An integer constant shifted by a constant at least its type's width,
 /// or a signed one shifted into its sign bit: the expression and why.
 fn constant_shifts(statements: &[Stmt]) -> Vec<(Expr, String)> {
@@ -399,6 +435,30 @@ pub fn check(doc: &Document) -> Vec<Finding> {
             f.severity = Severity::Medium;
             out.push(f);
         }
+        let words = super::names::operand_words(s);
+        for u in lost(statements, &words).into_iter().filter(|_| !words.is_empty()) {
+            let mut f = Finding::of_text(
+                format!("text-flow-{}-stored-and-lost-{}", s.number, u.name.to_lowercase()),
+                s.number.clone(),
+                FindingKind::LiteralReading,
+                u.name.clone(),
+                format!(
+                    "read as C, the Semantics block stores `{}`, which is no operand of the Syntax and which no \
+                     statement reads: the value is lost",
+                    u.name
+                ),
+                vec![format!(
+                    "{}:{}: `{}` is stored here; the Syntax's operands are {}, and nothing after reads it, so the \
+                     store gives the instruction nothing.",
+                    s.file,
+                    u.line,
+                    u.name,
+                    words.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ")
+                )],
+            );
+            f.severity = Severity::Medium;
+            out.push(f);
+        }
         for (k, (e, why)) in constant_shifts(statements).into_iter().enumerate() {
             let suffix = if k == 0 { String::new() } else { format!("-{}", k + 1) };
             let mut f = Finding::of_text(
@@ -479,12 +539,28 @@ mod tests {
 
     #[test]
     fn a_result_never_stored_and_a_constant_shifted_past_its_width_are_found() {
-        assert_eq!(ids("t = a + b;"), ["text-flow-9.7.99.1-result-never-stored"]);
+        assert_eq!(
+            ids("t = a + b;"),
+            ["text-flow-9.7.99.1-result-never-stored", "text-flow-9.7.99.1-stored-and-lost-t"]
+        );
         let found = check(&doc(&section("d = a * (1 << 32);")));
         assert_eq!(found.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(), ["text-flow-9.7.99.1-shift-past-width"]);
         assert!(found[0].detail[0].contains("an int, 32 bits wide"), "{:?}", found[0].detail);
         assert!(ids("d = a * (1 << 30) * (1u << 31) * (1ULL << 40);").is_empty());
         assert_eq!(ids("d = a * (1 << 31);"), ["text-flow-9.7.99.1-shift-past-width"]);
+    }
+
+    /// A store to a name that is no operand and that nothing reads is lost:
+    /// st's `d = a`, where st's operands are `a` and `b`.
+    #[test]
+    fn a_store_nothing_reads_to_no_operand_is_lost() {
+        let text = section("d = a;\n*a = b;").replace("fop.f32 d, a, b;", "st.b32 [a], b;");
+        let found = check(&doc(&text));
+        assert_eq!(found.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(), ["text-flow-9.7.99.1-stored-and-lost-d"]);
+        assert!(found[0].detail[0].contains("`a`, `b`"), "{:?}", found[0].detail);
+        // A temporary read later, an operand stored, a helper's own: none.
+        assert!(ids("t = a + b;\nd = t;").is_empty());
+        assert!(ids("def f(z) { y = z; return y; }\nd = f(a);").is_empty());
     }
 
     /// A first operand that is not `d` is no destination: `bra tgt`.

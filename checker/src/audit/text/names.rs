@@ -1114,6 +1114,210 @@ fn foreign_placeholders(doc: &Document, all: &[Unit]) -> Vec<Finding> {
     out
 }
 
+/// The words a section's Syntax writes as operands, in order: the runs
+/// of letters, digits, `_` and `-` after each instruction's opcode and
+/// qualifiers that no `.` or `:` starts (`d`, `a`, `immOff` of
+/// `[a+immOff]`, `cache-policy`).
+pub(super) fn operand_words(section: &Section) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for s in statements(section).iter().filter(|s| !s.contains('=')) {
+        let Some((head, rest)) = s.split_once(' ') else { continue };
+        if !head.starts_with(|c: char| c.is_ascii_lowercase()) {
+            continue;
+        }
+        for w in code_words(rest) {
+            if !out.contains(&w) {
+                out.push(w);
+            }
+        }
+    }
+    out
+}
+
+/// The words of a piece of code that no `.` or `:` starts.
+fn code_words(code: &str) -> Vec<String> {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    let mut out = Vec::new();
+    let mut before = ' ';
+    let mut current = String::new();
+    for c in code.chars().chain([' ']) {
+        if word(c) {
+            current.push(c);
+            continue;
+        }
+        if !current.is_empty() {
+            let w = current.trim_matches('-').to_string();
+            if !matches!(before, '.' | ':') && w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+                out.push(w);
+            }
+            current.clear();
+        }
+        before = c;
+    }
+    out
+}
+
+/// The code spans a sentence calls operands: a list of them after
+/// "operand" (`` operands `a` and `b` ``) or before it (`` its `mbarrier`
+/// operand ``), each a plain name.
+fn called_operands(text: &str) -> Vec<String> {
+    let pieces: Vec<&str> = text.split('`').collect();
+    let mut out = Vec::new();
+    let joins = |t: &str| matches!(t.trim(), "," | "and" | ", and" | "or" | ", or" | "");
+    let mut i = 1;
+    while i < pieces.len() {
+        // A list: spans joined by `,`, `and` or `or` alone.
+        let mut j = i;
+        while j + 2 < pieces.len() && joins(pieces[j + 1]) {
+            j += 2;
+        }
+        let before = pieces[i - 1].trim_end().to_lowercase();
+        let after = pieces.get(j + 1).map_or(String::new(), |t| t.trim_start().to_lowercase());
+        let ends = |w: &str| before.ends_with(w) && !before[..before.len() - w.len()].ends_with(char::is_alphanumeric);
+        let called = ends("operand") || ends("operands") || after.starts_with("operand");
+        if called {
+            for span in pieces[i..=j].iter().step_by(2) {
+                let plain = span.starts_with(|c: char| c.is_ascii_alphabetic())
+                    && span.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+                if plain && !out.contains(&span.to_string()) {
+                    out.push(span.to_string());
+                }
+            }
+        }
+        i = j + 2;
+    }
+    out
+}
+
+/// Each name a section's prose calls an operand that its Syntax never
+/// writes: st's "Operand `d`", copied from ld, where st's operands are
+/// `a` and `b`. One finding per name, with every sentence that writes it;
+/// the edit, where one operand's name begins the other (`mbarrier` for
+/// `mbar`), renames it.
+fn unknown_operands(doc: &Document, all: &[Unit]) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for section in doc.first_renderings() {
+        let operands = operand_words(section);
+        if operands.is_empty() {
+            continue;
+        }
+        // Any word of the block, comments included, is a name it knows.
+        let block: Vec<String> = section
+            .block(BlockKind::Syntax)
+            .map(|b| b.code().flat_map(|l| code_words(&l.text)).collect())
+            .unwrap_or_default();
+        let mut found: Vec<(String, Vec<&Unit>)> = Vec::new();
+        for u in all.iter().filter(|u| {
+            u.base_section() == section.number
+                && !u.section.contains('@')
+                && matches!(u.kind, UnitKind::Sentence | UnitKind::ListItem)
+        }) {
+            for name in called_operands(&u.text) {
+                if block.contains(&name) {
+                    continue;
+                }
+                match found.iter_mut().find(|(n, _)| *n == name) {
+                    Some((_, at)) => at.push(u),
+                    None => found.push((name, vec![u])),
+                }
+            }
+        }
+        let opcode = section.opcode().unwrap_or(&section.number).to_string();
+        let list = operands.iter().map(|o| format!("`{o}`")).collect::<Vec<_>>();
+        for (name, at) in found {
+            let mut f = Finding::of_text(
+                format!("text-names-{}-operand-{}", section.number, name.to_lowercase()),
+                section.number.clone(),
+                FindingKind::Name,
+                name.clone(),
+                format!(
+                    "the prose calls `{name}` an operand, and no Syntax form of {opcode} writes it (its operands are {})",
+                    super::and_list(&list)
+                ),
+                at.iter()
+                    .map(|u| {
+                        format!(
+                            "At {}:{}: `{name}`. A reader who looks for it among the operands finds none.",
+                            u.file, u.line
+                        )
+                    })
+                    .collect(),
+            );
+            // One operand whose name begins the other's: the one meant.
+            let near: Vec<&String> = operands
+                .iter()
+                .filter(|o| o.len() >= 3 && name.len() >= 3 && (name.starts_with(o.as_str()) || o.starts_with(&name)))
+                .collect();
+            if let [meant] = near[..] {
+                let old = format!("`{name}`");
+                f.repairs = section
+                    .all_lines()
+                    .filter(|l| l.text.contains(&old) && at.iter().any(|u| u.text.contains(&old)))
+                    .filter(|l| called_operands(&l.text).contains(&name))
+                    .map(|l| Repair { line: l.number, old: old.clone(), new: format!("`{meant}`") })
+                    .collect();
+            }
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// Each set a section's Syntax defines (`.sem = { .relaxed, .release }`)
+/// that no form and no other set writes: a name with no place, whose
+/// values the forms spell out or leave out. The edit drops the definition
+/// where it is a line of its own.
+fn unused_sets(doc: &Document) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for section in doc.first_renderings() {
+        let statements = statements(section);
+        if operand_words(section).is_empty() {
+            continue;
+        }
+        for name in all_set_names(section) {
+            // Written where a word of its own ends: `.sem` in `st.sem.scope`
+            // and `{.sem}`, not in `.semantics`.
+            let writes = |s: &String| {
+                let uses = s.match_indices(name.as_str()).filter(|(at, _)| {
+                    let next = s[at + name.len()..].chars().next();
+                    !next.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+                });
+                // A definition writes its own name before its `=`.
+                let own = s.split('=').next().is_some_and(|lhs| lhs.split_whitespace().any(|w| w == name));
+                uses.count() > usize::from(own)
+            };
+            if statements.iter().any(writes) {
+                continue;
+            }
+            let Some(line) = section.block(BlockKind::Syntax).and_then(|b| {
+                b.code().find(|l| l.text.split('=').next().is_some_and(|lhs| lhs.split_whitespace().any(|w| w == name)))
+            }) else {
+                continue;
+            };
+            let mut f = Finding::of_text(
+                format!("text-names-{}-unused-set-{}", section.number, name.trim_start_matches('.')),
+                section.number.clone(),
+                FindingKind::Name,
+                name.clone(),
+                format!("the Syntax defines `{name}`, and no form writes it: the set has no place in the instruction"),
+                vec![format!(
+                    "At {}:{}: `{}`. No Syntax line of the section writes `{name}`, so a reader cannot tell where                      its values go, or whether a form is missing.",
+                    section.file,
+                    line.number,
+                    line.text.trim()
+                )],
+            );
+            // A line that defines this set alone goes.
+            let alone = line.text.matches('=').count() == 1 && line.text.contains('}');
+            if alone {
+                f.repairs = vec![Repair { line: line.number, old: line.text.clone(), new: String::new() }];
+            }
+            out.push(f);
+        }
+    }
+    out
+}
+
 /// The names pass over a document: example roles, type relations,
 /// operands whose type the text never gives, names the examples use as
 /// registers of two kinds (a predicate and data, or two widths), and
@@ -1125,6 +1329,8 @@ pub fn check(doc: &Document) -> Vec<Finding> {
     out.extend(unstated_types(doc));
     out.extend(register_kinds(doc, &all));
     out.extend(foreign_placeholders(doc, &all));
+    out.extend(unknown_operands(doc, &all));
+    out.extend(unused_sets(doc));
     out
 }
 
@@ -1448,5 +1654,55 @@ mod tests {
             "dp4a.u32.s32 d1, a1, b1, c1;",
         );
         assert!(check(&fixed).is_empty());
+    }
+
+    fn store_section(prose: &str, syntax: &str) -> Document {
+        Document::of_markdown(&format!(
+            "#### 9.7.9.11. Data Movement and Conversion Instructions: `st`\n\n`st`\n\nStore.\n\nSyntax\n\n\
+             ```\n{syntax}\n```\n\nDescription\n\n{prose}\n\nExamples\n\n```\nst.global.b32 [a], r;\n```\n"
+        ))
+    }
+
+    const STORE: &str = "st{.ss}.type [a], b{, cache-policy};\ncp.bulk [dst], [src], size, [mbar];\n.ss = { .global };";
+
+    #[test]
+    fn a_name_the_prose_calls_an_operand_is_one_the_syntax_writes() {
+        assert_eq!(called_operands("Operand `d` is a vector."), ["d"]);
+        assert_eq!(called_operands("Operands `a`, `b` and `c` are integers."), ["a", "b", "c"]);
+        assert_eq!(called_operands("its `mbarrier` operand, and `x` is not"), ["mbarrier"]);
+        assert!(called_operands("the `.f64` operand and the suboperand `q`").is_empty());
+        let doc = store_section(
+            "Operand `d` is a vector. Its `mbarrier` operand is shared. Operand `b` and `cache-policy` are registers.",
+            STORE,
+        );
+        let found = unknown_operands(&doc, &units(&doc));
+        let ids: Vec<&str> = found.iter().map(|f| f.id.as_str()).collect();
+        assert_eq!(ids, ["text-names-9.7.9.11-operand-d", "text-names-9.7.9.11-operand-mbarrier"]);
+        assert!(
+            found[0].summary.contains("`a`, `b`, `cache-policy`, `dst`, `src`, `size` and `mbar`"),
+            "{}",
+            found[0].summary
+        );
+        // No operand's name begins `d`'s: no edit; `mbar` begins `mbarrier`.
+        assert!(found[0].repairs.is_empty());
+        assert_eq!(found[1].repairs[0].new, "`mbar`");
+        // A name the Syntax writes anywhere, a comment included, is known.
+        let doc = store_section("Operand `d` is a vector.", &format!("{STORE}\n// d is the data"));
+        assert!(unknown_operands(&doc, &units(&doc)).is_empty());
+    }
+
+    #[test]
+    fn a_set_no_form_writes_is_found_and_dropped() {
+        let syntax = "st{.sem}.type [a], b;\nst.relaxed.scope [a], b;\n.sem = { .relaxed, .release };\n.scope = { .cta };\n.semantics = { .x };\n.type = { .b32 };";
+        let doc = store_section("Stores.", syntax);
+        let found = unused_sets(&doc);
+        assert_eq!(
+            found.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(),
+            ["text-names-9.7.9.11-unused-set-semantics"]
+        );
+        assert_eq!(found[0].repairs[0].new, "");
+        let doc = store_section("Stores.", &syntax.replace("st{.sem}", "st"));
+        let ids: Vec<String> = unused_sets(&doc).into_iter().map(|f| f.id).collect();
+        assert_eq!(ids, ["text-names-9.7.9.11-unused-set-sem", "text-names-9.7.9.11-unused-set-semantics"]);
     }
 }
