@@ -128,7 +128,9 @@ fn slots(mnemonic: &str, g: &Grammar) -> Vec<Slot> {
 fn scoped_by_paragraph(s: &Section, g: &Grammar, name: &str) -> bool {
     let Some(block) = s.block(BlockKind::Syntax) else { return false };
     let lines: Vec<&str> = block.code().map(|l| l.text.split("//").next().unwrap_or_default().trim()).collect();
-    let defines = |l: &str, n: &str| l.split_once('=').is_some_and(|(d, _)| d.split('=').any(|d| d.trim() == n));
+    // A set a paragraph's list leaves out is its own finding.
+    let gaps: Vec<String> = unlisted(s, g).into_iter().map(|u| u.name).collect();
+    let defines = |l: &str, n: &str| defines(l, n);
     let uses_name = |p: &[&str]| {
         let head = |l: &&&str| l.split_whitespace().next().unwrap_or_default().to_string();
         p.iter().filter(|l| !l.contains('=')).any(|l| word_at(&head(&l), name).is_some())
@@ -148,7 +150,7 @@ fn scoped_by_paragraph(s: &Section, g: &Grammar, name: &str) -> bool {
                     word_at(head, n).is_some()
                 })
             });
-            uses.into_iter().all(|n| p.iter().any(|l| defines(l, n)))
+            uses.into_iter().all(|n| gaps.contains(n) || p.iter().any(|l| defines(l, n)))
         })
 }
 
@@ -182,12 +184,85 @@ fn scoped_by_block(s: &Section, name: &str) -> bool {
 /// lines all begin with a set's name) read with the forms of the paragraph
 /// before it: st.async's forms, a blank line, then their sets.
 fn form_groups<'a>(lines: &[&'a str]) -> Vec<Vec<&'a str>> {
-    let mut out: Vec<Vec<&str>> = Vec::new();
-    for p in lines.split(|l| l.is_empty()).filter(|p| !p.is_empty()) {
-        let sets_only = p.iter().all(|l| l.starts_with('.'));
+    form_group_indices(lines).into_iter().map(|g| g.into_iter().map(|i| lines[i]).collect()).collect()
+}
+
+/// [`form_groups`], each line by its index in `lines`.
+fn form_group_indices(lines: &[&str]) -> Vec<Vec<usize>> {
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    let mut paragraph: Vec<usize> = Vec::new();
+    for i in 0..=lines.len() {
+        if i < lines.len() && !lines[i].is_empty() {
+            paragraph.push(i);
+            continue;
+        }
+        if paragraph.is_empty() {
+            continue;
+        }
+        let p = std::mem::take(&mut paragraph);
+        let sets_only = p.iter().all(|&k| lines[k].starts_with('.'));
         match out.last_mut() {
-            Some(before) if sets_only && before.iter().any(|l| !l.starts_with('.')) => before.extend(p),
-            _ => out.push(p.to_vec()),
+            Some(before) if sets_only && before.iter().any(|&k| !lines[k].starts_with('.')) => before.extend(p),
+            _ => out.push(p),
+        }
+    }
+    out
+}
+
+/// Whether a Syntax line defines set `name` (`.type = {`, `.a = .b = {`).
+fn defines(line: &str, name: &str) -> bool {
+    line.split_once('=').is_some_and(|(d, _)| d.split('=').any(|d| d.trim() == name))
+}
+
+/// A set one paragraph's forms write and its own list of sets leaves out,
+/// where the one definition of it stands in the list of another paragraph
+/// that defines sets this list also defines: each paragraph lists its own
+/// forms' sets (cp.reduce.async.bulk's third form writes
+/// `{.level::cache_hint}`, which only the second form's list gives). The
+/// set, the line of its definition, and the last line of the list that
+/// lacks it.
+struct Unlisted<'a> {
+    name: String,
+    definition: &'a Line,
+    after: &'a Line,
+}
+
+fn unlisted<'a>(s: &'a Section, g: &Grammar) -> Vec<Unlisted<'a>> {
+    let Some(block) = s.block(BlockKind::Syntax) else { return Vec::new() };
+    let code: Vec<&Line> = block.code().collect();
+    let lines: Vec<&str> = code.iter().map(|l| l.text.split("//").next().unwrap_or_default().trim()).collect();
+    let groups = form_group_indices(&lines);
+    let defined_in = |p: &[usize], n: &str| p.iter().any(|&k| defines(lines[k], n));
+    let mut out: Vec<Unlisted> = Vec::new();
+    for p in &groups {
+        let own: Vec<&String> = g.sets.keys().filter(|n| defined_in(p, n)).collect();
+        if own.is_empty() {
+            continue;
+        }
+        for name in g.sets.keys() {
+            let used = p.iter().any(|&k| {
+                !lines[k].contains('=') && {
+                    let head = lines[k].split_whitespace().next().unwrap_or_default();
+                    word_at(head, name).is_some()
+                }
+            });
+            if !used || defined_in(p, name) {
+                continue;
+            }
+            let mut definitions = (0..lines.len()).filter(|&k| defines(lines[k], name));
+            let (Some(d), None) = (definitions.next(), definitions.next()) else { continue };
+            // The paragraph, between blank lines, the definition stands in:
+            // a list of one form's sets, where it defines one of this list's
+            // sets too, not a list of sets every form shares (half-precision
+            // set's `.CmpOp`).
+            let start = lines[..d].iter().rposition(|l| l.is_empty()).map_or(0, |k| k + 1);
+            let end = lines[d..].iter().position(|l| l.is_empty()).map_or(lines.len(), |k| d + k);
+            let paragraph: Vec<usize> = (start..end).collect();
+            let peer = own.iter().any(|n| defined_in(&paragraph, n));
+            let last = p.iter().rev().find(|&&k| lines[k].starts_with('.') && lines[k].contains('}'));
+            if let (true, Some(&last)) = (peer, last) {
+                out.push(Unlisted { name: name.clone(), definition: code[d], after: code[last] });
+            }
         }
     }
     out
@@ -333,6 +408,36 @@ fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
         if let (Some(f), Some(b)) = (out.last_mut(), s.block(BlockKind::Syntax)) {
             f.repairs = renames(&b.code().collect::<Vec<_>>(), name);
         }
+    }
+    for u in unlisted(s, &g) {
+        let name = &u.name;
+        let mut f = Finding::of_text(
+            format!(
+                "text-form-{}-unlisted-{}",
+                s.number,
+                name.trim_start_matches('.').replace("::", "-").to_lowercase()
+            ),
+            s.number.clone(),
+            FindingKind::Ambiguity,
+            name.clone(),
+            format!(
+                "a form of the Syntax writes `{name}`, and the list of sets under it leaves `{name}` out: only \
+                 another form's list defines it"
+            ),
+            vec![format!(
+                "{}:{}: each form's list defines its own sets, and the list that ends at line {} lacks `{name}`; \
+                 read by its own list, the form writes a name with no values.",
+                s.file, u.definition.number, u.after.number
+            )],
+        );
+        // The definition, written again at the end of the list.
+        let indent: String = u.after.text.chars().take_while(|c| c.is_whitespace()).collect();
+        f.repairs = vec![Repair {
+            line: u.after.number,
+            old: u.after.text.clone(),
+            new: format!("{}\n{indent}{}", u.after.text, u.definition.text.trim()),
+        }];
+        out.push(f);
     }
     for l in examples.code() {
         let code = l.text.split("//").next().unwrap_or_default();
@@ -752,10 +857,13 @@ mod tests {
         let syntax = "st.async.scope.type [a], b;\n\n.scope = { .cluster };\n.type = { .b32,\n .b64 };\n\n\
                       st.async.sem.scope.type [a], b;\n\n.sem = { .release };\n.scope = { .gpu };\n.type = { .b8 };";
         assert!(found(syntax, "st.async.cluster.b32 [a], b;").is_empty());
-        // Forms that use a set their paragraph does not define still are.
+        // Forms that use a set a list of its own gives every form still are.
         let shared = "add.dtype.op.f16 d, a, b;\n\n.dtype = { .u16 };\n\nadd.dtype.op.f16x2 d, a, b;\n\n\
-                      .dtype = { .u32 };\n.op = { .x };";
+                      .dtype = { .u32 };\n\n.op = { .x };";
         assert_eq!(found(shared, "add.u16.x.f16 d, a, b;"), [".dtype = {"]);
+        // One form's list that gives a set the other's leaves out: the gap.
+        let peer = shared.replace(";\n\n.op", ";\n.op");
+        assert_eq!(found(&peer, "add.u16.x.f16 d, a, b;"), [".op"]);
     }
 
     /// Each definition with values of its own gets a name of its own, on
@@ -787,6 +895,23 @@ mod tests {
         let found = check(&doc);
         assert!(found.iter().any(|f| f.id.contains("redefined")), "{found:?}");
         assert!(found.iter().all(|f| f.repairs.is_empty()), "{found:?}");
+    }
+
+    /// A form whose list of sets leaves out one that another form's list
+    /// gives (cp.reduce.async.bulk's `.level::cache_hint`): the gap is the
+    /// finding, and the sets both lists define are scoped by them.
+    #[test]
+    fn a_set_one_list_leaves_out_is_found_and_copied_in() {
+        let syntax = "cp.dst{.level}.type [d], [s]\n\n.dst = { .global }\n.level = { .L2 }\n.type = { .u32 }\n\n\
+                      cp.dst{.level}.type [d], [s]\n.dst = { .shared }\n.type = { .f16 }";
+        let text = format!(
+            "#### 9.7.9.99. Data Movement: `cp`\n\n`cp`\n\nCopy.\n\nSyntax\n\n```\n{syntax}\n```\n\n\
+             Examples\n\n```\ncp.global.u32 [d], [s];\n```\n"
+        );
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        let found = check(&doc);
+        assert_eq!(found.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(), ["text-form-9.7.9.99-unlisted-level"]);
+        assert_eq!(found[0].repairs[0].new, ".type = { .f16 }\n.level = { .L2 }");
     }
 
     /// A set defined again in paragraphs that each define every set their

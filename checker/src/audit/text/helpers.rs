@@ -72,7 +72,21 @@ pub struct Definition {
 #[serde(deny_unknown_fields)]
 pub struct Evident {
     pub name: String,
+    /// Evident only on a type the Syntax names, the call's one operand.
+    #[serde(default)]
+    pub on_type: bool,
     pub reason: String,
+}
+
+/// Whether a call's one operand is a set of types the section's Syntax
+/// names (`convertType` of `MAX(convertType)`, `.convertType = {...}`).
+fn on_a_named_type(section: &Section, name: &str, fragment: &str) -> bool {
+    let operand = fragment.strip_prefix(&format!("{name}(")).and_then(|a| a.strip_suffix(')'));
+    let Some(operand) = operand.filter(|o| !o.is_empty() && o.chars().all(is_ident_char)) else { return false };
+    let set = format!(".{operand}");
+    section.block(BlockKind::Syntax).is_some_and(|b| {
+        b.code().any(|l| l.text.split_once('=').is_some_and(|(n, _)| n.split('=').any(|n| n.trim() == set)))
+    })
 }
 
 pub const FILE: (&str, &str) = ("checker/text/helpers.toml", include_str!("../../../text/helpers.toml"));
@@ -371,8 +385,9 @@ pub fn calls(doc: &Document, table: &HelperTable) -> Vec<Call> {
         let locals = assigned(&lines);
         for l in &lines {
             for (name, _, fragment) in calls_in(code_of(&l.text)) {
+                let evident = |e: &Evident| e.name == name && (!e.on_type || on_a_named_type(s, &name, &fragment));
                 let c_library = table.c_library.contains(&name)
-                    || table.evident.iter().any(|e| e.name == name)
+                    || table.evident.iter().any(evident)
                     || tests_a_type(&name)
                     || described(s, &name);
                 if c_library || table.not_calls.contains(&name) || locals.contains(&name) || defined.contains(&name) {
@@ -653,6 +668,18 @@ mod tests {
         let undefined = text.replace("    inc(r, s) = (r >= s) ? 0 : r+1;\n", "");
         let doc = Document { sections: super::super::document::parse_any("red.md", undefined.as_bytes()).unwrap() };
         assert_eq!(check(&doc, &TABLE).findings.len(), 1);
+    }
+
+    /// `MAX(convertType)` on a type the Syntax names has one meaning;
+    /// `MAX(a, b)` on values is still a helper to define.
+    #[test]
+    fn a_bound_of_a_named_type_is_evident() {
+        let text = "#### 9.7.9.22. Data Movement: `cvt.pack`\n\n`cvt.pack`\n\nPack.\n\nSyntax\n\n```\n\
+                    cvt.pack.sat.convertType d, a, b;\n.convertType = { .u8 }\n```\n\nDescription\n\nPacks.\n\n\
+                    Semantics\n\n```\nt = MIN(convertType) + sizeInBits(convertType);\nd = MAX(a, b) + t;\n```\n";
+        let doc = Document { sections: super::super::document::parse_any("f.md", text.as_bytes()).unwrap() };
+        let names: Vec<String> = calls(&doc, &TABLE).into_iter().map(|c| c.name).collect();
+        assert_eq!(names, ["MAX"]);
     }
 
     #[test]

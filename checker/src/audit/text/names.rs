@@ -1117,14 +1117,29 @@ fn foreign_placeholders(doc: &Document, all: &[Unit]) -> Vec<Finding> {
 /// The words a section's Syntax writes as operands, in order: the runs
 /// of letters, digits, `_` and `-` after each instruction's opcode and
 /// qualifiers that no `.` or `:` starts (`d`, `a`, `immOff` of
-/// `[a+immOff]`, `cache-policy`).
+/// `[a+immOff]`, `cache-policy`). Read line by line, so that a form whose
+/// operands stand on the line below its mnemonic counts; the lines of a
+/// set's definition are not forms.
 pub(super) fn operand_words(section: &Section) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for s in statements(section).iter().filter(|s| !s.contains('=')) {
-        let Some((head, rest)) = s.split_once(' ') else { continue };
-        if !head.starts_with(|c: char| c.is_ascii_lowercase()) {
+    let Some(block) = section.block(BlockKind::Syntax) else { return out };
+    let mut in_set = false;
+    for line in block.code() {
+        let code = line.text.split("//").next().unwrap_or_default().trim();
+        if in_set {
+            in_set = !code.contains('}');
             continue;
         }
+        if code.contains('=') {
+            in_set = code.contains('{') && !code.contains('}');
+            continue;
+        }
+        // The mnemonic of a form: its first word, dotted or braced.
+        let rest = match code.split_once(char::is_whitespace) {
+            Some((head, rest)) if head.contains(['.', '{']) => rest,
+            None if code.contains(['.', '{']) => "",
+            _ => code,
+        };
         for w in code_words(rest) {
             if !out.contains(&w) {
                 out.push(w);
@@ -1318,6 +1333,77 @@ fn unused_sets(doc: &Document) -> Vec<Finding> {
     out
 }
 
+/// The dotted names of a piece of text: `.completion_mechanism`,
+/// `.shared::cta`, `.completion-mechanism`, each with its byte offset.
+fn dotted_names(text: &str) -> Vec<(usize, &str)> {
+    let part = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ':');
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices('.') {
+        let before = text[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+            continue;
+        }
+        let rest = &text[at + 1..];
+        let len = rest.find(|c: char| !part(c)).unwrap_or(rest.len());
+        let name = rest[..len].trim_end_matches(['-', ':']);
+        if name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            out.push((at, &text[at..at + 1 + name.len()]));
+        }
+    }
+    out
+}
+
+/// Each dotted name of a section's prose or tables that differs from a
+/// name of its Syntax only by `-` for `_` (a table's `.completion-mechanism`
+/// where the Syntax writes `.completion_mechanism`): one finding per
+/// spelling, with the edit to the Syntax's on every line that writes it.
+fn hyphen_for_underscore(doc: &Document) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for section in doc.first_renderings() {
+        let Some(syntax) = section.block(BlockKind::Syntax) else { continue };
+        let names: Vec<&str> = syntax.code().flat_map(|l| dotted_names(&l.text)).map(|(_, n)| n).collect();
+        let mut found: Vec<(String, &str, Vec<&super::document::Line>)> = Vec::new();
+        for line in section.all_lines().filter(|l| !l.code) {
+            for (_, written) in dotted_names(&line.text) {
+                if !written.contains('-') || names.contains(&written) {
+                    continue;
+                }
+                let Some(meant) = names.iter().find(|n| n.replace('-', "_") == written.replace('-', "_")) else {
+                    continue;
+                };
+                match found.iter_mut().find(|(w, _, _)| w == written) {
+                    Some((_, _, lines)) if !lines.iter().any(|l| l.number == line.number) => lines.push(line),
+                    Some(_) => {}
+                    None => found.push((written.to_string(), meant, vec![line])),
+                }
+            }
+        }
+        for (written, meant, lines) in found {
+            let mut f = Finding::of_text(
+                format!("text-names-{}-spelled-{}", section.number, written.trim_start_matches('.').replace("::", "-")),
+                section.number.clone(),
+                FindingKind::Name,
+                written.clone(),
+                format!("the text writes `{written}`, a name the Syntax spells `{meant}`"),
+                lines
+                    .iter()
+                    .map(|l| {
+                        format!(
+                            "At {}:{}: `{written}`. A reader who looks it up in the Syntax finds `{meant}`, and \
+                             must guess that the two are one name.",
+                            section.file, l.number
+                        )
+                    })
+                    .collect(),
+            );
+            f.repairs =
+                lines.iter().map(|l| Repair { line: l.number, old: written.clone(), new: meant.to_string() }).collect();
+            out.push(f);
+        }
+    }
+    out
+}
+
 /// The names pass over a document: example roles, type relations,
 /// operands whose type the text never gives, names the examples use as
 /// registers of two kinds (a predicate and data, or two widths), and
@@ -1331,6 +1417,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
     out.extend(foreign_placeholders(doc, &all));
     out.extend(unknown_operands(doc, &all));
     out.extend(unused_sets(doc));
+    out.extend(hyphen_for_underscore(doc));
     out
 }
 
@@ -1704,5 +1791,28 @@ mod tests {
         let doc = store_section("Stores.", &syntax.replace("st{.sem}", "st"));
         let ids: Vec<String> = unused_sets(&doc).into_iter().map(|f| f.id).collect();
         assert_eq!(ids, ["text-names-9.7.9.11-unused-set-sem", "text-names-9.7.9.11-unused-set-semantics"]);
+    }
+
+    #[test]
+    fn a_name_spelled_with_a_hyphen_for_the_syntaxs_underscore_is_found() {
+        assert_eq!(
+            dotted_names("| .completion-mechanism | `.shared::cta` | x.y | 1.5 |"),
+            [(2, ".completion-mechanism"), (27, ".shared::cta")]
+        );
+        let doc = store_section(
+            "| .completion-mechanism | `.dst` |\n| --- | --- |\n| `.bulk_group` | `.global` |\n\nThe `.cp-mask` and `.bulk-group` modes.",
+            "cp.dst.completion_mechanism{.cp_mask} [a], b;\n.dst = { .global };\n.completion_mechanism = { .bulk_group };",
+        );
+        let found = hyphen_for_underscore(&doc);
+        let ids: Vec<&str> = found.iter().map(|f| f.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                "text-names-9.7.9.11-spelled-completion-mechanism",
+                "text-names-9.7.9.11-spelled-cp-mask",
+                "text-names-9.7.9.11-spelled-bulk-group"
+            ]
+        );
+        assert_eq!(found[0].repairs[0].new, ".completion_mechanism");
     }
 }

@@ -402,6 +402,58 @@ pub fn check(doc: &Document) -> Vec<Finding> {
             }
         }
     }
+    out.extend(values_outside_sets(doc));
+    out
+}
+
+/// Each cell of a full row under a column the header names by a set of
+/// the Syntax (`.src`, `` `.dst` ``, `.completion-mechanism`) that gives
+/// the set a value no definition of it has: cp.reduce.async.bulk's table
+/// of completion mechanisms, whose `.src` column says `.global` where
+/// every form's `.src` is `.shared::cta`. A row with fewer cells than the
+/// header is left out (its cells stand under other labels), and so is a
+/// value cut short (`.mbarrier::...`).
+pub fn values_outside_sets(doc: &Document) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for s in doc.first_renderings() {
+        let Some(g) = super::defaults::grammar(s) else { continue };
+        for t in tables(s) {
+            for (col, head) in t.header.iter().enumerate() {
+                let name = head.trim_matches('`').trim().replace('-', "_");
+                let Some(values) = g.sets.get(&name) else { continue };
+                for (line, row) in t.rows.iter().filter(|(_, r)| r.len() == t.header.len()) {
+                    let cell = &row[col];
+                    let written: Vec<&str> = cell
+                        .split(|c: char| c == '`' || c == ',' || c.is_whitespace())
+                        .filter(|w| w.starts_with('.') && !w.ends_with("...") && w.len() > 1)
+                        .collect();
+                    for w in written.into_iter().filter(|w| !values.iter().any(|v| v == w)) {
+                        let list = values.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ");
+                        out.push(Finding::of_text(
+                            format!(
+                                "text-table-{}-{}-{}",
+                                s.number,
+                                line,
+                                w.trim_start_matches('.').replace("::", "-")
+                            ),
+                            s.number.clone(),
+                            FindingKind::Ambiguity,
+                            w.to_string(),
+                            format!(
+                                "a row of the table gives `{name}` the value `{w}`, which no definition of `{name}` in \
+                                 the Syntax has (its values are {list})"
+                            ),
+                            vec![format!(
+                                "At {}:{line}: the row's `{}` column. No form can write it, so either the row or the \
+                                 Syntax is wrong.",
+                                s.file, head
+                            )],
+                        ));
+                    }
+                }
+            }
+        }
+    }
     out
 }
 
