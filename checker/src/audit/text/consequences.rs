@@ -223,11 +223,118 @@ fn equal_left_open(s: &Section) -> Vec<Finding> {
     out
 }
 
+/// Whether a form of the Syntax writes `name` optional: inside braces
+/// (`{, cache-policy}`, `{.level::cache_hint}`).
+fn optional_in(form: &str, name: &str) -> bool {
+    form.match_indices('{').any(|(at, _)| {
+        let inner = &form[at + 1..];
+        let inner = &inner[..inner.find('}').unwrap_or(inner.len())];
+        inner.match_indices(name).any(|(k, _)| {
+            let after = inner[k + name.len()..].chars().next();
+            !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
+    })
+}
+
+/// The word before a code span that says what the name is (`qualifier`
+/// of "the qualifier `.level::cache_hint`").
+fn noun_before(text: &str, span: &str) -> Option<&'static str> {
+    let before = text[..text.find(&format!("`{span}`"))?].trim_end().to_lowercase();
+    ["qualifier", "argument", "operand", "modifier"].into_iter().find(|n| before.ends_with(n))
+}
+
+/// "When `A` is specified, `B` is required", where a form of the Syntax
+/// writes both optional, each on its own (cp.reduce.async.bulk's `{,
+/// cache-policy}` and `{.level::cache_hint}`): the sentence gives one
+/// direction, and the form also admits `B` without `A`, which no sentence
+/// allows, forbids or explains. One finding per sentence; the fix states
+/// the converse, the reading in which the two go together, as one the
+/// authors may replace.
+fn one_way(s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let forms: Vec<String> = super::defaults::grammar(s).map(|g| g.templates).unwrap_or_default();
+    let syntax: Vec<String> = s
+        .block(BlockKind::Syntax)
+        .map(|b| b.code().map(|l| l.text.split("//").next().unwrap_or_default().trim().to_string()).collect())
+        .unwrap_or_default();
+    // A form's mnemonic and operands, its operands perhaps on the next line.
+    let written: Vec<String> = syntax.windows(2).map(|w| format!("{} {}", w[0], w[1])).chain(forms).collect();
+    for kind in [BlockKind::Description, BlockKind::Notes] {
+        let all = block_sentences(s, kind);
+        for (at, sentence) in all.iter().enumerate() {
+            let text = &sentence.text;
+            let lower = text.to_lowercase();
+            let Some((condition, consequent)) = text.split_once(',') else { continue };
+            let opens = lower.starts_with("when ") || lower.starts_with("if ");
+            let given = [" is specified", " is present", " is used"].iter().any(|w| condition.contains(w));
+            let asks = [" is required", " must be specified", " must also be specified"]
+                .iter()
+                .any(|w| consequent.contains(w));
+            if !(opens && given && asks) {
+                continue;
+            }
+            let span = |t: &str| t.split('`').nth(1).map(str::to_string);
+            let (Some(a), Some(b)) = (span(condition), span(consequent)) else { continue };
+            let both = written.iter().any(|f| {
+                optional_in(f, &a) && optional_in(f, &b) && {
+                    // Each in braces of its own: `{.b}` and `{, a}`.
+                    !f.split('{').any(|g| g.split('}').next().is_some_and(|g| g.contains(&a) && g.contains(&b)))
+                }
+            });
+            if !both {
+                continue;
+            }
+            // Another sentence that names both, or `b` "without" anything,
+            // says what the form without `a` does.
+            let converse = all.iter().enumerate().any(|(k, x)| {
+                k != at
+                    && x.text.contains(&format!("`{b}`"))
+                    && (x.text.contains(&format!("`{a}`")) || x.text.contains("without"))
+            });
+            if converse {
+                continue;
+            }
+            let (noun_a, noun_b) =
+                (noun_before(text, &a).unwrap_or("operand"), noun_before(text, &b).unwrap_or("qualifier"));
+            let mut f = Finding::of_text(
+                format!("text-consequence-{}-{}-one-way", s.number, sentence.start.number),
+                s.number.clone(),
+                FindingKind::Ambiguity,
+                text.clone(),
+                format!(
+                    "\"{text}\" gives one direction only: the Syntax writes `{b}` and `{a}` optional each on its own, \
+                     and no sentence says whether `{b}` without `{a}` is allowed, or what it does"
+                ),
+                vec![format!(
+                    "At {}:{}: the form admits `{b}` with no `{a}`; a reader, an assembler and an emulator must each \
+                     choose whether that is an error or a form of its own. The fix states the reading in which the \
+                     two go together; the authors may mean another.",
+                    s.file, sentence.start.number
+                )],
+            );
+            let end = &sentence.end.text;
+            let last_word = text.split_whitespace().last().unwrap_or_default();
+            if let Some(k) = end.rfind(last_word) {
+                f.repairs = vec![Repair::at(
+                    sentence.end.number,
+                    end,
+                    k,
+                    k + last_word.len(),
+                    &format!("{last_word} The {noun_b} `{b}` is not allowed without the {noun_a} `{a}`."),
+                )];
+            }
+            out.push(f);
+        }
+    }
+    out
+}
+
 /// Every run-time requirement whose breach the text gives no outcome, or
 /// gives for one side of a strict bound only.
 pub fn check(doc: &Document) -> Vec<Finding> {
     let mut out = super::each_section(doc, section);
     out.extend(super::each_section(doc, equal_left_open));
+    out.extend(super::each_section(doc, one_way));
     out
 }
 
@@ -296,5 +403,36 @@ mod tests {
             .len(),
             1
         );
+    }
+
+    #[test]
+    fn a_requirement_one_way_between_two_optional_parts_is_found() {
+        let text = |syntax: &str, more: &str| {
+            format!(
+                "#### 9.7.9.25.4.2. Data Movement and Conversion Instructions: `cp.bulk`\n\nSyntax\n\n```\n{syntax}\n```\n\n\
+                 Description\n\nWhen the optional argument `cache-policy` is specified, the qualifier \
+                 `.level::cache_hint` is required.{more}\n"
+            )
+        };
+        let found = |syntax: &str, more: &str| -> Vec<(String, Vec<String>)> {
+            let doc = Document::made(&text(syntax, more));
+            check(&doc)
+                .into_iter()
+                .filter(|f| f.id.ends_with("one-way"))
+                .map(|f| (f.id, f.repairs.into_iter().map(|r| r.new).collect()))
+                .collect()
+        };
+        // Operands on the line below the mnemonic, as the section writes them.
+        let apart = "cp.bulk.dst{.level::cache_hint}\n    [a], [b], size{, cache-policy}\n.dst = { .global }";
+        let got = found(apart, "");
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(
+            got[0].1,
+            ["required. The qualifier `.level::cache_hint` is not allowed without the argument `cache-policy`."]
+        );
+        // The converse stated, or the two written as one optional group.
+        assert!(found(apart, " The qualifier `.level::cache_hint` without `cache-policy` is an error.").is_empty());
+        assert!(found("cp.bulk.dst [a], [b]{.level::cache_hint, cache-policy};", "").is_empty());
+        assert!(found("cp.bulk.dst.level::cache_hint [a], [b]{, cache-policy};", "").is_empty());
     }
 }

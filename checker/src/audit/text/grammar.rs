@@ -426,6 +426,33 @@ fn bare_same(s: &Section) -> Vec<Finding> {
 /// following table`, `Supported on following architectures`).
 const BEFORE_THE_FOLLOWING: [&str; 8] = ["in", "on", "of", "to", "by", "from", "with", "as"];
 
+/// Parts of a value that a preposition names with `the` (`into the lower
+/// bits of d`): one value has one lower half.
+const PARTS: [&str; 8] = ["bits", "bit", "half", "byte", "bytes", "part", "word", "lanes"];
+
+/// `into specified type`, `from lower bits of c`: after a preposition, a
+/// participle that picks one thing out (`specified`), or a position that
+/// picks one part (`lower`, `upper`, `remaining` before `bits`), with no
+/// article. What is said of it, where it is a slip.
+fn needs_the(before: &str, word: &str, next: &str) -> Option<&'static str> {
+    let preposition =
+        ["in", "into", "on", "of", "to", "by", "from", "with", "at"].contains(&before.to_lowercase().as_str());
+    let next = next.trim_end_matches([',', '.', ';', ')']);
+    let function_word =
+        ["by", "in", "as", "to", "with", "than", "and", "or", "for", "on", "at", "of", "if", "is", "are"];
+    if !preposition || !next.chars().all(|c| c.is_ascii_lowercase()) || next.is_empty() || function_word.contains(&next)
+    {
+        return None;
+    }
+    match word {
+        "specified" => Some("`specified` without its article"),
+        "lower" | "upper" | "remaining" | "lowest" | "highest" if PARTS.contains(&next) => {
+            Some("a part of one value without its article")
+        }
+        _ => None,
+    }
+}
+
 /// `in following table`: `following` after a preposition, with no
 /// article; and `such case`, a count noun with none (`such a case`).
 fn bare_following(s: &Section) -> Vec<Finding> {
@@ -465,6 +492,8 @@ fn bare_following(s: &Section) -> Vec<Finding> {
                 (format!("{before} following"), format!("{before} the following"), "`following` without its article")
             } else if before.eq_ignore_ascii_case("such") && w.trim_end_matches([',', '.', ';']) == "case" {
                 (format!("{before} case"), format!("{before} a case"), "`such case` without its article")
+            } else if let Some(what) = words.get(k + 1).and_then(|(_, next)| needs_the(before, w, next)) {
+                (format!("{before} {w}"), format!("{before} the {w}"), what)
             } else {
                 continue;
             };
@@ -1158,6 +1187,23 @@ mod tests {
         );
         let split = found("It is supported on\nfollowing architectures.");
         assert_eq!(split, [("text-grammar-9.7.1.9-bare-article-following-5".into(), "on".into(), "on the".into())]);
+    }
+
+    #[test]
+    fn a_participle_or_a_part_after_a_preposition_takes_its_article() {
+        let got = found(
+            "Convert `a` into specified type and pack into lower bits of `d`; copy from remaining bits. \
+             The value specified by `a`, in lower case, with higher precision, in the specified type.",
+        );
+        let fixes: Vec<(&str, &str)> = got.iter().map(|f| (f.1.as_str(), f.2.as_str())).collect();
+        assert_eq!(
+            fixes,
+            [
+                ("into specified", "into the specified"),
+                ("into lower", "into the lower"),
+                ("from remaining", "from the remaining")
+            ]
+        );
     }
 
     #[test]
