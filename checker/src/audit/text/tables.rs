@@ -403,6 +403,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
         }
     }
     out.extend(values_outside_sets(doc));
+    out.extend(examples_outside_combinations(doc));
     out
 }
 
@@ -451,6 +452,184 @@ pub fn values_outside_sets(doc: &Document) -> Vec<Finding> {
                         ));
                     }
                 }
+            }
+        }
+    }
+    out
+}
+
+/// The dotted values a cell writes (`` `.min`, `.max` `` is `.min`, `.max`).
+fn cell_values(cell: &str) -> Vec<&str> {
+    cell.split(|c: char| c == '`' || c == ',' || c.is_whitespace())
+        .filter(|w| w.starts_with('.') && w.len() > 1)
+        .collect()
+}
+
+/// Whether a cell's value stands for `value`: itself, or a value cut
+/// short that begins it (`.mbarrier::...`).
+fn stands_for(cell_value: &str, value: &str) -> bool {
+    match cell_value.strip_suffix("...") {
+        Some(prefix) => value.starts_with(prefix),
+        None => cell_value == value,
+    }
+}
+
+/// Each column's set, and the rows with their cells in place, by line.
+type Combinations = (Vec<Option<String>>, Vec<(usize, Vec<String>)>);
+
+/// A table of combinations: for each column, the set of the Syntax it
+/// holds values of (by its header's name, else the one set that has every
+/// value its full rows write), and its rows with every cell in place. A
+/// row with fewer cells than the header lost the cells it shares with the
+/// row above (a span the rendering dropped): each of its cells goes to the
+/// next column whose set has its values, and the others are the row
+/// above's. None where fewer than two columns hold a set, or a short row's
+/// cell fits no column.
+fn combinations(t: &Table, sets: &std::collections::BTreeMap<String, Vec<String>>) -> Option<Combinations> {
+    let width = t.header.len();
+    let full: Vec<&Vec<String>> = t.rows.iter().map(|(_, r)| r).filter(|r| r.len() == width).collect();
+    let columns: Vec<Option<String>> = (0..width)
+        .map(|col| {
+            let named = t.header[col].trim_matches('`').trim().replace('-', "_");
+            if sets.contains_key(&named) {
+                return Some(named);
+            }
+            let values: Vec<&str> =
+                full.iter().flat_map(|r| cell_values(&r[col])).filter(|v| !v.ends_with("...")).collect();
+            let holding: Vec<&String> = sets
+                .iter()
+                .filter(|(_, vs)| !values.is_empty() && values.iter().all(|v| vs.iter().any(|x| x == v)))
+                .map(|(n, _)| n)
+                .collect();
+            match holding[..] {
+                [one] => Some(one.clone()),
+                _ => None,
+            }
+        })
+        .collect();
+    if columns.iter().flatten().count() < 2 {
+        return None;
+    }
+    let fits = |col: usize, cell: &str| {
+        let values = cell_values(cell);
+        columns[col]
+            .as_ref()
+            .and_then(|n| sets.get(n))
+            .is_some_and(|vs| !values.is_empty() && values.iter().all(|v| vs.iter().any(|x| stands_for(v, x))))
+    };
+    let mut rows: Vec<(usize, Vec<String>)> = Vec::new();
+    for (line, row) in &t.rows {
+        if row.len() == width {
+            rows.push((*line, row.clone()));
+            continue;
+        }
+        let mut filled = rows.last()?.1.clone();
+        let mut col = 0;
+        for cell in row {
+            while col < width && !fits(col, cell) {
+                col += 1;
+            }
+            if col == width {
+                return None;
+            }
+            filled[col] = cell.clone();
+            col += 1;
+        }
+        rows.push((*line, filled));
+    }
+    Some((columns, rows))
+}
+
+/// Each example of a section whose qualifiers make a combination no row of
+/// a table of combinations allows: cp.reduce.async.bulk's
+/// `.global ... .xor.s32`, where the table's `.global` rows give `.xor`
+/// only `.b32` and `.b64`. An example that writes no value of a column's
+/// set is not read against that table. The fix, where one value of the
+/// same width makes a row (`.s32` to `.b32`), is that value.
+pub fn examples_outside_combinations(doc: &Document) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for s in doc.first_renderings() {
+        let (Some(g), Some(examples), Some(opcode)) =
+            (super::defaults::grammar(s), s.block(super::document::BlockKind::Examples), s.opcode())
+        else {
+            continue;
+        };
+        for (nth, t) in tables(s).iter().enumerate() {
+            let Some((columns, rows)) = combinations(t, &g.sets) else { continue };
+            for l in examples.code() {
+                let body = crate::ptx::parse::without_guard(l.text.split("//").next().unwrap_or_default()).trim();
+                let Some(mnemonic) = body.split_whitespace().next() else { continue };
+                let Some(rest) = mnemonic.strip_prefix(opcode).filter(|r| r.starts_with('.')) else { continue };
+                let qualifiers: Vec<String> =
+                    rest.split('.').filter(|q| !q.is_empty()).map(|q| format!(".{q}")).collect();
+                // The example's value for each column that holds a set.
+                let mut chosen: Vec<Option<String>> = Vec::new();
+                let mut whole = true;
+                for c in &columns {
+                    let Some(values) = c.as_ref().and_then(|n| g.sets.get(n)) else {
+                        chosen.push(None);
+                        continue;
+                    };
+                    let mut written = qualifiers.iter().filter(|q| values.contains(q));
+                    match (written.next(), written.next()) {
+                        (Some(v), None) => chosen.push(Some(v.clone())),
+                        _ => whole = false,
+                    }
+                }
+                if !whole {
+                    continue;
+                }
+                let allows = |choice: &[Option<String>]| {
+                    rows.iter().any(|(_, row)| {
+                        choice.iter().zip(row).all(|(v, cell)| {
+                            v.as_ref().is_none_or(|v| cell_values(cell).iter().any(|c| stands_for(c, v)))
+                        })
+                    })
+                };
+                if allows(&chosen) {
+                    continue;
+                }
+                let written: Vec<String> = chosen.iter().flatten().map(|v| format!("`{v}`")).collect();
+                let mut f = Finding::of_text(
+                    format!("text-table-{}-{}-example-{}", s.number, nth + 1, l.number),
+                    s.number.clone(),
+                    FindingKind::Ambiguity,
+                    mnemonic.to_string(),
+                    format!(
+                        "the example `{mnemonic}` writes {}, a combination no row of the table at line {} allows",
+                        super::and_list(&written),
+                        t.line
+                    ),
+                    vec![format!(
+                        "At {}:{}: the table lists the valid combinations, and no row has all of {}; either the \
+                         example or the table is wrong.",
+                        s.file,
+                        l.number,
+                        super::and_list(&written)
+                    )],
+                );
+                // One value of the same width that makes a row.
+                let digits = |v: &str| v.trim_start_matches(|c: char| !c.is_ascii_digit()).to_string();
+                let mut fixes: Vec<(String, String)> = Vec::new();
+                for (k, v) in chosen.iter().enumerate() {
+                    let Some(v) = v else { continue };
+                    let values = columns[k].as_ref().and_then(|n| g.sets.get(n)).cloned().unwrap_or_default();
+                    for other in values.iter().filter(|o| *o != v && !digits(o).is_empty() && digits(o) == digits(v)) {
+                        let mut tried = chosen.clone();
+                        tried[k] = Some(other.clone());
+                        if allows(&tried) {
+                            fixes.push((v.clone(), other.clone()));
+                        }
+                    }
+                }
+                if let [(old, new)] = &fixes[..] {
+                    let at = l.text.find(mnemonic).unwrap_or_default();
+                    let fixed = mnemonic.replacen(&format!("{old}."), &format!("{new}."), 1);
+                    let fixed = if fixed == mnemonic { mnemonic.replacen(old.as_str(), new, 1) } else { fixed };
+                    f.repairs =
+                        vec![crate::audit::finding::Repair::at(l.number, &l.text, at, at + mnemonic.len(), &fixed)];
+                }
+                out.push(f);
             }
         }
     }
@@ -546,5 +725,41 @@ mod tests {
         );
         assert!(f[1].contains("under `And (a & b)` at line 5 is 1"), "{}", f[1]);
         assert!(f[2].contains("`v` under `Any (a | b)` is 0xf; the column's bits give 0xe"), "{}", f[2]);
+    }
+
+    fn reduce(examples: &str) -> Document {
+        Document::of_markdown(&format!(
+            "#### 9.7.9.25.4.2. Data Movement and Conversion Instructions: `cp.reduce`\n\n`cp.reduce`\n\nReduce.\n\n\
+             Syntax\n\n```\ncp.reduce.dst.mech.redOp.type [d], [s], size;\n.dst = {{ .shared::cluster, .global }}\n\
+             .mech = {{ .mbarrier::complete_tx::bytes, .bulk_group }}\n.redOp = {{ .add, .xor }}\n\
+             .type = {{ .u32, .s32, .b32, .b64 }}\n```\n\nDescription\n\nThe valid combinations:\n\n\
+             | `.dst` | `.redOp` | Element type |\n| --- | --- | --- |\n| `.shared::cluster` | `.add` | `.u32` |\n\
+             | `.xor` | `.b32` |\n| `.global` | `.add` | `.u32`, `.s32` |\n| `.xor` | `.b32`, `.b64` |\n\n\
+             | .mech | `.dst` | Completion |\n| --- | --- | --- |\n| `.mbarrier::...` | `.shared::cluster` | mbarrier |\n\
+             | `.bulk_group` | `.global` | bulk |\n\nExamples\n\n```\n{examples}\n```\n"
+        ))
+    }
+
+    /// Short rows take the cells they lost from the row above, by the set
+    /// their values belong to; a value cut short stands for those it begins.
+    #[test]
+    fn an_example_no_row_of_a_table_of_combinations_allows_is_found_with_its_width_kept() {
+        let ok = "cp.reduce.shared::cluster.mbarrier::complete_tx::bytes.xor.b32 [d], [s], 16;\n\
+                  cp.reduce.global.bulk_group.xor.b64 [d], [s], 16;\ncp.reduce.global.bulk_group.add.s32 [d], [s], 16;";
+        assert!(examples_outside_combinations(&reduce(ok)).is_empty());
+        let found = examples_outside_combinations(&reduce("cp.reduce.global.bulk_group.xor.s32 [d], [s], 16;"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].summary.contains("`.global`, `.xor` and `.s32`"), "{}", found[0].summary);
+        assert_eq!(found[0].repairs[0].new, "cp.reduce.global.bulk_group.xor.b32");
+        // Under `.shared::cluster` only `.add.u32` and `.xor.b32`: `.add.s32`
+        // has no fix of its width that one change makes (`.b32` is `.xor`'s).
+        let found = examples_outside_combinations(&reduce(
+            "cp.reduce.shared::cluster.mbarrier::complete_tx::bytes.add.s32 [d], [s], 16;",
+        ));
+        assert_eq!(found.len(), 1);
+        // Under the table of mechanisms, `.bulk_group` goes with `.global` only.
+        let found =
+            examples_outside_combinations(&reduce("cp.reduce.shared::cluster.bulk_group.add.u32 [d], [s], 16;"));
+        assert_eq!(found.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(), ["text-table-9.7.9.25.4.2-2-example-36"]);
     }
 }
