@@ -50,8 +50,13 @@ fn pass(id: &str) -> &str {
 /// little: an example's comment false of its instruction is a wrong
 /// example whose parts disagree, with no result wrong; a power of two
 /// whose exponent mark is lost is wording an expert reads through.
-const PASS_RULES: [(&str, Class, Impact); 2] =
-    [("text-caption", Class::WrongExample, Impact::PartsDisagree), ("text-exponent", Class::Wording, Impact::Wording)];
+/// A table of combinations that the Syntax or an example contradicts is a
+/// wrong table or example whose parts disagree.
+const PASS_RULES: [(&str, Class, Impact); 3] = [
+    ("text-caption", Class::WrongExample, Impact::PartsDisagree),
+    ("text-exponent", Class::Wording, Impact::Wording),
+    ("text-combination", Class::WrongExample, Impact::PartsDisagree),
+];
 
 /// The class and impact of a pass's findings: those the table gives them
 /// most often (the first written, on a tie), else the pass's own rule,

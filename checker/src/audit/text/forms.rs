@@ -188,7 +188,7 @@ fn form_groups<'a>(lines: &[&'a str]) -> Vec<Vec<&'a str>> {
 }
 
 /// [`form_groups`], each line by its index in `lines`.
-fn form_group_indices(lines: &[&str]) -> Vec<Vec<usize>> {
+pub(super) fn form_group_indices(lines: &[&str]) -> Vec<Vec<usize>> {
     let mut out: Vec<Vec<usize>> = Vec::new();
     let mut paragraph: Vec<usize> = Vec::new();
     for i in 0..=lines.len() {
@@ -210,7 +210,7 @@ fn form_group_indices(lines: &[&str]) -> Vec<Vec<usize>> {
 }
 
 /// Whether a Syntax line defines set `name` (`.type = {`, `.a = .b = {`).
-fn defines(line: &str, name: &str) -> bool {
+pub(super) fn defines(line: &str, name: &str) -> bool {
     line.split_once('=').is_some_and(|(d, _)| d.split('=').any(|d| d.trim() == name))
 }
 

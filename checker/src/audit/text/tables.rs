@@ -404,6 +404,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
     }
     out.extend(values_outside_sets(doc));
     out.extend(examples_outside_combinations(doc));
+    out.extend(values_no_row_allows(doc));
     out
 }
 
@@ -432,7 +433,7 @@ pub fn values_outside_sets(doc: &Document) -> Vec<Finding> {
                         let list = values.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ");
                         out.push(Finding::of_text(
                             format!(
-                                "text-table-{}-{}-{}",
+                                "text-combination-{}-{}-{}",
                                 s.number,
                                 line,
                                 w.trim_start_matches('.').replace("::", "-")
@@ -591,7 +592,7 @@ pub fn examples_outside_combinations(doc: &Document) -> Vec<Finding> {
                 }
                 let written: Vec<String> = chosen.iter().flatten().map(|v| format!("`{v}`")).collect();
                 let mut f = Finding::of_text(
-                    format!("text-table-{}-{}-example-{}", s.number, nth + 1, l.number),
+                    format!("text-combination-{}-{}-example-{}", s.number, nth + 1, l.number),
                     s.number.clone(),
                     FindingKind::Ambiguity,
                     mnemonic.to_string(),
@@ -630,6 +631,127 @@ pub fn examples_outside_combinations(doc: &Document) -> Vec<Finding> {
                         vec![crate::audit::finding::Repair::at(l.number, &l.text, at, at + mnemonic.len(), &fixed)];
                 }
                 out.push(f);
+            }
+        }
+    }
+    out
+}
+
+/// The sets each form of a Syntax block lists under it (its paragraph,
+/// as [`super::forms::form_group_indices`] reads them): for each set, its
+/// values and the line of its definition.
+fn sets_of_each_form(s: &Section) -> Vec<Vec<(String, Vec<String>, &Line)>> {
+    let Some(block) = s.block(super::document::BlockKind::Syntax) else { return Vec::new() };
+    let code: Vec<&Line> = block.code().collect();
+    let lines: Vec<&str> = code.iter().map(|l| l.text.split("//").next().unwrap_or_default().trim()).collect();
+    let mut out = Vec::new();
+    for group in super::forms::form_group_indices(&lines) {
+        let mut sets = Vec::new();
+        for (n, &k) in group.iter().enumerate() {
+            let Some((name, list)) = lines[k].split_once('=') else { continue };
+            let name = name.trim();
+            if !name.starts_with('.') || name.contains(char::is_whitespace) {
+                continue;
+            }
+            // The definition runs to its closing brace.
+            let mut joined = list.to_string();
+            for &next in &group[n + 1..] {
+                if joined.contains('}') {
+                    break;
+                }
+                joined.push(' ');
+                joined.push_str(lines[next]);
+            }
+            let inner = joined.split_once('{').map_or("", |(_, r)| r.split('}').next().unwrap_or_default());
+            sets.push((name.to_string(), super::defaults::set_values(inner), code[k]));
+        }
+        out.push(sets);
+    }
+    out
+}
+
+/// Each value a form's list of sets gives that no row of a table of
+/// combinations allows with the form's other sets: cp.reduce.async.bulk's
+/// first form lists `.b64` among its types, and no row under its one
+/// `.dst`, `.shared::cluster`, has `.b64`. The fix drops the value from
+/// the list, the reading in which the table is right.
+pub fn values_no_row_allows(doc: &Document) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for s in doc.first_renderings() {
+        let Some(g) = super::defaults::grammar(s) else { continue };
+        let forms = sets_of_each_form(s);
+        if forms.len() < 2 {
+            continue;
+        }
+        for (nth, t) in tables(s).iter().enumerate() {
+            let Some((columns, rows)) = combinations(t, &g.sets) else { continue };
+            for sets in &forms {
+                let listed = |name: &str| sets.iter().find(|(n, _, _)| n == name);
+                // Only a form that lists every set the table has a column of.
+                if columns.iter().flatten().any(|c| listed(c).is_none()) {
+                    continue;
+                }
+                for (k, column) in columns.iter().enumerate() {
+                    let Some((name, values, line)) = column.as_deref().and_then(listed) else { continue };
+                    for v in values {
+                        let allowed = rows.iter().any(|(_, row)| {
+                            columns.iter().zip(row).enumerate().all(|(j, (c, cell))| {
+                                let in_cell = |x: &String| cell_values(cell).iter().any(|c| stands_for(c, x));
+                                match c.as_deref().and_then(listed) {
+                                    _ if j == k => in_cell(v),
+                                    Some((_, vs, _)) => vs.iter().any(in_cell),
+                                    None => true,
+                                }
+                            })
+                        });
+                        if allowed {
+                            continue;
+                        }
+                        let others: Vec<String> = columns
+                            .iter()
+                            .flatten()
+                            .filter(|c| *c != name)
+                            .filter_map(|c| listed(c))
+                            .filter(|(_, vs, _)| vs.len() == 1)
+                            .map(|(n, vs, _)| format!("`{n}` `{}`", vs[0]))
+                            .collect();
+                        let with = if others.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" with {}", super::and_list(&others))
+                        };
+                        let mut f = Finding::of_text(
+                            format!(
+                                "text-combination-{}-{}-unallowed-{}-{}",
+                                s.number,
+                                nth + 1,
+                                line.number,
+                                v.trim_start_matches('.')
+                            ),
+                            s.number.clone(),
+                            FindingKind::Ambiguity,
+                            v.clone(),
+                            format!(
+                                "a form's list gives `{name}` the value `{v}`, and no row of the table at line {} \
+                                 allows it{with}",
+                                t.line
+                            ),
+                            vec![format!(
+                                "At {}:{}: the form admits `{v}`, the table of valid combinations has no row for it; \
+                                 either the value is dead or the table lacks a row.",
+                                s.file, line.number
+                            )],
+                        );
+                        // The value out of the list: `, .b64` (or `.b64, `).
+                        let old =
+                            [format!(", {v}"), format!("{v}, ")].into_iter().find(|o| line.text.contains(o.as_str()));
+                        if let Some(old) = old {
+                            f.repairs =
+                                vec![crate::audit::finding::Repair { line: line.number, old, new: String::new() }];
+                        }
+                        out.push(f);
+                    }
+                }
             }
         }
     }
@@ -760,6 +882,25 @@ mod tests {
         // Under the table of mechanisms, `.bulk_group` goes with `.global` only.
         let found =
             examples_outside_combinations(&reduce("cp.reduce.shared::cluster.bulk_group.add.u32 [d], [s], 16;"));
-        assert_eq!(found.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(), ["text-table-9.7.9.25.4.2-2-example-36"]);
+        assert_eq!(
+            found.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(),
+            ["text-combination-9.7.9.25.4.2-2-example-36"]
+        );
+    }
+
+    /// A form's list that gives a value no row allows with the form's other
+    /// sets: the value, dropped from the list.
+    #[test]
+    fn a_value_of_a_forms_list_no_row_allows_is_found_and_dropped() {
+        let text = "#### 9.7.9.25.4.2. Data Movement and Conversion Instructions: `cp.reduce`\n\n`cp.reduce`\n\n\
+                    Reduce.\n\nSyntax\n\n```\ncp.reduce.dst.redOp.type [d], [s]\n\n.dst = { .shared::cluster }\n\
+                    .redOp = { .add, .xor }\n.type = { .u32, .b32, .b64 }\n\ncp.reduce.dst.redOp.type [d], [s]\n\n\
+                    .dst = { .global }\n.redOp = { .add, .xor }\n.type = { .u32, .b64 }\n```\n\nDescription\n\n\
+                    | `.dst` | `.redOp` | Element type |\n| --- | --- | --- |\n| `.shared::cluster` | `.add` | `.u32` |\n\
+                    | `.xor` | `.b32` |\n| `.global` | `.add` | `.u32` |\n| `.xor` | `.b64` |\n";
+        let found = values_no_row_allows(&Document::of_markdown(text));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].summary.contains("`.b64`") && found[0].summary.contains("`.dst` `.shared::cluster`"));
+        assert_eq!((found[0].repairs[0].old.as_str(), found[0].repairs[0].new.as_str()), (", .b64", ""));
     }
 }
