@@ -135,11 +135,23 @@ fn operand_lists(s: &Section) -> Vec<Finding> {
 /// `16-bits inputs`: a plural unit inside a modifier.
 fn plural_units(s: &Section) -> Vec<Finding> {
     let mut out = Vec::new();
-    for at in prose(s) {
+    // The prose, and the comments of code (`// 32-bits to 2-bit conversion`).
+    let comments = s.all_lines().filter(|l| l.code).filter_map(|l| {
+        let at = l.text.find("//")?;
+        Some(At { line: l, text: &l.text[at..] })
+    });
+    for at in prose(s).chain(comments) {
         for (i, _) in at.text.match_indices("-bits ") {
             let digits = at.text[..i].chars().rev().take_while(char::is_ascii_digit).count();
             let word: String = at.text[i + 6..].chars().take_while(char::is_ascii_alphabetic).collect();
-            if digits == 0 || word.is_empty() || AFTER_A_NOUN.contains(&word.to_lowercase().as_str()) {
+            // `32-bits to 2-bit conversion`: one modifier of two units, the
+            // second written singular.
+            let paired = word == "to" && {
+                let rest = &at.text[i + 9..];
+                let n = rest.chars().take_while(char::is_ascii_digit).count();
+                n > 0 && rest[n..].starts_with("-bit ")
+            };
+            if digits == 0 || word.is_empty() || (AFTER_A_NOUN.contains(&word.to_lowercase().as_str()) && !paired) {
                 continue;
             }
             let old = &at.text[i - digits..i + 6 + word.len()];
@@ -1035,6 +1047,10 @@ mod tests {
         // The unit as a noun: no modifier.
         assert!(found("It writes the low 32-bits of the result.").is_empty());
         assert!(found("It writes 32-bits in order.").is_empty());
+        assert!(found("It shifts 32-bits to the left.").is_empty());
+        // In a code comment, one of two units written singular.
+        let got = found("Packs.\n\n```\ncvt.pack.u2 d, a; // 32-bits to 2-bit conversion\n```");
+        assert_eq!((got[0].1.as_str(), got[0].2.as_str()), ("32-bits to", "32-bit to"));
     }
 
     #[test]
