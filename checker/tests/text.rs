@@ -621,7 +621,15 @@ fn an_edited_block_without_a_model_is_read_as_c() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let ids: Vec<&str> = v["findings"].as_array().unwrap().iter().map(|f| f["id"].as_str().unwrap()).collect();
     let flow: Vec<&&str> = ids.iter().filter(|id| id.starts_with("text-flow-")).collect();
-    assert_eq!(flow, [&"text-flow-9.7.3.10-read-before-set-t", &"text-flow-9.7.3.10-result-never-stored"]);
+    // `u` is stored and never read: no operand takes its value.
+    assert_eq!(
+        flow,
+        [
+            &"text-flow-9.7.3.10-read-before-set-t",
+            &"text-flow-9.7.3.10-result-never-stored",
+            &"text-flow-9.7.3.10-stored-and-lost-u"
+        ]
+    );
 }
 
 /// clz's sentence with `, inclusively` taken out: `between 0 and 32` then

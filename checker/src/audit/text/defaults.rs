@@ -118,7 +118,9 @@ pub(super) fn set_values(list: &str) -> Vec<String> {
         };
         let base = base.trim().trim_start_matches('.');
         let spelled = |v: &str| v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':');
-        if base.is_empty() || !spelled(base) {
+        // A value of several qualifiers (`.global.shared::cta`) is one value.
+        let several = |v: &str| !v.ends_with('.') && !v.contains("..") && v.split('.').all(spelled);
+        if base.is_empty() || !several(base) {
             continue;
         }
         out.push(format!(".{base}"));

@@ -80,6 +80,20 @@ fn with_subqualifiers(word: &str, g: &Grammar) -> Slot {
     Slot::One(Some(values))
 }
 
+/// A word's slots, where a set whose one value is itself several
+/// qualifiers (`.cp_qualifiers = { .global.shared::cta }`, whose
+/// `.fence_qualifiers = { .to_proxy::from_proxy.release.scope }` names
+/// sets in turn) stands for them in order, each read as a word.
+fn expanded(word: &str, g: &Grammar, depth: usize) -> Vec<Slot> {
+    let q = format!(".{}", word.trim_start_matches('.'));
+    match g.sets.get(&q).map(Vec::as_slice) {
+        Some([value]) if depth < 4 && value.matches('.').count() > 1 && !value.contains(['{', ' ']) => {
+            value.split('.').filter(|p| !p.is_empty()).flat_map(|p| expanded(p, g, depth + 1)).collect()
+        }
+        _ => vec![slot(word, g)],
+    }
+}
+
 /// The slots of a Syntax line's mnemonic after its opcode.
 fn slots(mnemonic: &str, g: &Grammar) -> Vec<Slot> {
     let mut out = Vec::new();
@@ -110,7 +124,7 @@ fn slots(mnemonic: &str, g: &Grammar) -> Vec<Slot> {
                 continue;
             }
             if end > 0 {
-                out.push(slot(&body[..end], g));
+                out.extend(expanded(&body[..end], g, 0));
             }
             rest = &body[end..];
         }
@@ -987,5 +1001,23 @@ mod tests {
         assert_eq!(got[0].1, vec![("ld.gloal.nc".to_string(), "ld.global.nc".to_string())]);
         assert!(got[1].0.contains("separated by 2 periods"), "{got:?}");
         assert_eq!(got[1].1[0].1, "{%r0, %r1, %r2}, [a];");
+    }
+
+    /// A set whose one value is several qualifiers, one of them a set in
+    /// turn, stands for them in order (tensormap.cp_fenceproxy).
+    #[test]
+    fn a_set_of_one_sequence_of_qualifiers_stands_for_them() {
+        let syntax = "tensormap.cp_fenceproxy.cp_qualifiers.fence_qualifiers.sync.aligned [dst], [src], size;\n\
+                      .cp_qualifiers = { .global.shared::cta }\n.fence_qualifiers = { .to_proxy::from_proxy.release.scope }\n\
+                      .to_proxy::from_proxy = { .tensormap::generic }\n.scope = { .cta, .gpu }";
+        let text = format!(
+            "#### 9.7.13.16. Parallel Synchronization and Communication Instructions: tensormap.cp_fenceproxy\n\n\
+             Fence.\n\nSyntax\n\n```\n{syntax}\n```\n\nExamples\n\n```\n\
+             tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [g], [s], 128;\n\
+             tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.sys.sync.aligned [g], [s], 128;\n```\n"
+        );
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        let ids: Vec<String> = check(&doc).into_iter().map(|f| f.id).collect();
+        assert_eq!(ids, ["text-form-9.7.13.16-19"]);
     }
 }

@@ -1404,6 +1404,66 @@ fn hyphen_for_underscore(doc: &Document) -> Vec<Finding> {
     out
 }
 
+/// Whether two names are one slip apart: one letter changed, added or
+/// dropped.
+fn one_slip(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let (short, long) = if a.len() <= b.len() { (&a, &b) } else { (&b, &a) };
+    match long.len() - short.len() {
+        0 => a.iter().zip(&b).filter(|(x, y)| x != y).count() == 1,
+        1 => (0..long.len()).any(|k| long[..k] == short[..k] && long[k + 1..] == short[k..]),
+        _ => false,
+    }
+}
+
+/// Each branch of a code block (`bra try_wait loop;`) to a label the block
+/// never defines, where a label it does define is the target with its
+/// spaces written `_`, or one slip from it (`try_wait_loop:`): the example
+/// does not assemble. The fix writes the label.
+fn branch_targets(doc: &Document) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for s in doc.first_renderings() {
+        for block in &s.blocks {
+            let code: Vec<&super::document::Line> = block.code().collect();
+            let labels: Vec<&str> = code
+                .iter()
+                .filter_map(|l| l.text.trim().split_once(':').map(|(name, _)| name))
+                .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+                .collect();
+            for l in &code {
+                let body = crate::ptx::parse::without_guard(l.text.split("//").next().unwrap_or_default()).trim();
+                let Some((mnemonic, rest)) = body.split_once(char::is_whitespace) else { continue };
+                if mnemonic != "bra" && !mnemonic.starts_with("bra.") {
+                    continue;
+                }
+                let target = rest.trim().trim_end_matches(';').trim();
+                if target.is_empty() || labels.contains(&target) {
+                    continue;
+                }
+                let joined = target.split_whitespace().collect::<Vec<_>>().join("_");
+                let meant: Vec<&&str> =
+                    labels.iter().filter(|n| **n == joined || (!target.contains(' ') && one_slip(n, target))).collect();
+                let [label] = meant[..] else { continue };
+                let mut f = Finding::of_text(
+                    format!("text-names-{}-branch-{}", s.number, l.number),
+                    s.number.clone(),
+                    FindingKind::ExampleSyntax,
+                    body.to_string(),
+                    format!("`{body}` branches to `{target}`, which the block never defines; its label is `{label}`"),
+                    vec![format!(
+                        "At {}:{}: the block defines the label `{label}:` and no `{target}`; as written the \
+                         example does not assemble.",
+                        s.file, l.number
+                    )],
+                );
+                f.repairs = vec![Repair { line: l.number, old: target.to_string(), new: label.to_string() }];
+                out.push(f);
+            }
+        }
+    }
+    out
+}
+
 /// The names pass over a document: example roles, type relations,
 /// operands whose type the text never gives, names the examples use as
 /// registers of two kinds (a predicate and data, or two widths), and
@@ -1418,6 +1478,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
     out.extend(unknown_operands(doc, &all));
     out.extend(unused_sets(doc));
     out.extend(hyphen_for_underscore(doc));
+    out.extend(branch_targets(doc));
     out
 }
 
@@ -1814,5 +1875,23 @@ mod tests {
             ]
         );
         assert_eq!(found[0].repairs[0].new, ".completion_mechanism");
+    }
+
+    #[test]
+    fn a_branch_to_a_label_written_otherwise_is_found() {
+        assert!(one_slip("loop", "lop") && one_slip("L23", "L24") && !one_slip("L23", "L2345"));
+        // A label written otherwise, one slip off, and one the block does
+        // not show (`L_exit`, left alone).
+        let doc = Document::of_markdown(
+            "#### 9.7.13.16. Parallel Synchronization: `fence`\n\n`fence`\n\nFence.\n\nExamples\n\n\
+             ```\ntry_wait_loop:\n@!p bra try_wait loop;\n@p bra.uni try_wait_lop;\nbra L_exit;\n```\n",
+        );
+        let found = branch_targets(&doc);
+        let fixes: Vec<(String, String)> =
+            found.iter().flat_map(|f| f.repairs.iter().map(|r| (r.old.clone(), r.new.clone()))).collect();
+        assert_eq!(
+            fixes,
+            [("try_wait loop".into(), "try_wait_loop".into()), ("try_wait_lop".into(), "try_wait_loop".into())]
+        );
     }
 }

@@ -288,12 +288,17 @@ fn unknown_words<'a>(doc: &'a Document, dict: &HashSet<String>, glossary: &HashS
     out
 }
 
-/// The text without the qualifiers written outside code marks (a table's
-/// `.acc::prec`): a word run onto a dot or a `::` is code, not prose.
+/// The text without the qualifiers and instruction names written outside
+/// code marks (a table's `.acc::prec`, a heading's
+/// `tensormap.cp_fenceproxy`): a word run onto a dot, a `::` or a `_` is
+/// code, not prose.
 fn without_qualifiers(text: &str) -> String {
     text.split(' ')
         .map(|w| {
-            let code = w.starts_with('.') && w[1..].starts_with(|c: char| c.is_ascii_alphabetic()) || w.contains("::");
+            let dotted = w.split('.').filter(|p| !p.is_empty()).count() > 1 && w.contains('_');
+            let code = w.starts_with('.') && w[1..].starts_with(|c: char| c.is_ascii_alphabetic())
+                || w.contains("::")
+                || dotted;
             if code {
                 ""
             } else {
@@ -670,13 +675,14 @@ fn heading(doc: &Document, s: &Section) -> Vec<Finding> {
             }
         }
         // A name with a dot (9.7.2's `add.cc`) is written whole before the
-        // line's next qualifier or operands, its braced options aside
+        // line's next qualifier or operands, or its `;` where it has none
+        // (`cp.async.bulk.commit_group;`), its braced options aside
         // (`mad{.hi,.lo}.cc.type` writes `mad.cc`).
         let written_whole = |name: &str| {
             lines.iter().any(|t| {
                 let plain: String =
                     t.split('{').map(|part| part.split_once('}').map_or(part, |(_, rest)| rest)).collect();
-                plain.strip_prefix(name).is_some_and(|rest| rest.starts_with(['.', ' ']))
+                plain.strip_prefix(name).is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', ' ', ';']))
             })
         };
         let unwritten: Vec<&str> =
@@ -1477,6 +1483,8 @@ mod tests {
             Some("the heading names `vote`, the Syntax block writes `bar`")
         );
         assert_eq!(summary("vote.sync", "vote.sync.mode.pred d, a, m;"), None);
+        // A name with no operands, written whole before its `;`.
+        assert_eq!(summary("cp.async.bulk.commit_group", "cp.async.bulk.commit_group;"), None);
     }
 
     #[test]
@@ -1699,7 +1707,7 @@ mod tests {
         let found = misspelled(&[
             "the uni-directional sum",
             "the Decrement sum",
-            "the .acc::prec sum",
+            "the .acc::prec sum tensormap.cp_fenceproxy",
             "a uni-sum",
             "a repurposing sum",
             "a textureing sum",
