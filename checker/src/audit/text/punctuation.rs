@@ -584,6 +584,53 @@ fn undotted_spans(s: &Section) -> Vec<Finding> {
     out
 }
 
+/// A code span of the prose that writes a dot before a braced qualifier
+/// whose own dot is inside the braces (`cp.async.bulk.{.prefetch}`):
+/// filled in, the name has two dots (`bulk..prefetch`), or ends in one
+/// where the qualifier is left out. The fix drops the dot before the brace.
+fn doubled_dots(s: &Section) -> Vec<Finding> {
+    // Each span, once, with every line that writes it.
+    let mut sites: Vec<(String, usize, Vec<Repair>, &Line)> = Vec::new();
+    for l in s.all_lines().filter(|l| !l.code) {
+        let ticks: Vec<usize> = l.text.match_indices('`').map(|(i, _)| i).collect();
+        for pair in ticks.chunks_exact(2) {
+            let (at, end) = (pair[0] + 1, pair[1]);
+            let span = &l.text[at..end];
+            let Some(k) = span.find(".{.") else { continue };
+            if span.contains(char::is_whitespace) || !span.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                continue;
+            }
+            let fixed = format!("{}{}", &span[..k], &span[k + 1..]);
+            let repair = Repair::at(l.number, &l.text, at, end, &fixed);
+            match sites.iter_mut().find(|(w, ..)| w == span) {
+                Some((_, _, repairs, _)) if !repairs.iter().any(|r| r.line == l.number) => repairs.push(repair),
+                Some(_) => {}
+                None => sites.push((span.to_string(), l.number, vec![repair], l)),
+            }
+        }
+    }
+    sites
+        .into_iter()
+        .map(|(span, first, repairs, l)| {
+            let mut f = finding(
+                s,
+                &format!("doubled-dot-{first}"),
+                FindingKind::Name,
+                &format!("`{span}`"),
+                format!(
+                    "`{span}` writes a dot before `{{.`, whose qualifier brings its own: filled in, the name has two \
+                     dots in a row, or ends in one ({} lines)",
+                    repairs.len()
+                ),
+                l,
+            );
+            f.detail.extend(repairs.iter().skip(1).map(|r| format!("{}:{}: the same span.", s.file, r.line)));
+            f.repairs = repairs;
+            f
+        })
+        .collect()
+}
+
 /// `..` alone on a line of the examples: an elision with a dot lost.
 fn short_elisions(s: &Section) -> Vec<Finding> {
     let Some(b) = s.block(BlockKind::Examples) else { return Vec::new() };
@@ -670,6 +717,7 @@ fn section(s: &Section) -> Vec<Finding> {
     out.extend(spaced_dots(s));
     out.extend(guard_as_address(s));
     out.extend(undotted_spans(s));
+    out.extend(doubled_dots(s));
     out.extend(twice_labelled(s));
     out.extend(double_stops(s));
     out.extend(fused_footnotes(s));
@@ -712,6 +760,21 @@ mod tests {
         assert!(got[1].0.contains("`128B` respectively\""), "{got:?}");
         assert_eq!(got[1].1[0].1, "`64B` or `128B` respectively.");
         assert!(got[2].0.contains("Addresses as Operands"), "{got:?}");
+    }
+
+    #[test]
+    fn a_dot_before_a_braced_qualifier_with_its_own_is_doubled() {
+        let got = found(&format!(
+            "{HEAD}Description\n\nThe prior `cp{{.reduce}}.async.bulk.{{.prefetch}}{{.tensor}}` instructions, and \
+             `cp.async{{.bulk}}` and `x .{{.y}}` are read.\n\nThe `cp{{.reduce}}.async.bulk.{{.prefetch}}{{.tensor}}` ones.\n"
+        ));
+        // One finding, an edit on each line that writes the span.
+        assert_eq!(got.len(), 1, "{got:?}");
+        let edit = (
+            "cp{.reduce}.async.bulk.{.prefetch}{.tensor}".to_string(),
+            "cp{.reduce}.async.bulk{.prefetch}{.tensor}".to_string(),
+        );
+        assert_eq!(got[0].1, vec![edit.clone(), edit]);
     }
 
     #[test]
