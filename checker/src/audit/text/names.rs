@@ -1407,13 +1407,7 @@ fn hyphen_for_underscore(doc: &Document) -> Vec<Finding> {
 /// Whether two names are one slip apart: one letter changed, added or
 /// dropped.
 fn one_slip(a: &str, b: &str) -> bool {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    let (short, long) = if a.len() <= b.len() { (&a, &b) } else { (&b, &a) };
-    match long.len() - short.len() {
-        0 => a.iter().zip(&b).filter(|(x, y)| x != y).count() == 1,
-        1 => (0..long.len()).any(|k| long[..k] == short[..k] && long[k + 1..] == short[k..]),
-        _ => false,
-    }
+    super::directives::distance(a, b) == 1
 }
 
 /// Each branch of a code block (`bra try_wait loop;`) to a label the block
