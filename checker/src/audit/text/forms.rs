@@ -386,18 +386,161 @@ pub(super) fn unmodelled<'a>(
     Some((grammar(s)?, s.block(BlockKind::Examples)?, s.opcode()?))
 }
 
-fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
-    let mut out = Vec::new();
-    let Some((g, examples, opcode)) = unmodelled(s, modelled) else { return out };
-    let lines: Vec<Vec<Slot>> = g
-        .templates
+/// The slots of each Syntax line that writes `opcode`.
+fn form_lines(g: &Grammar, opcode: &str) -> Vec<Vec<Slot>> {
+    g.templates
         .iter()
         // An instruction with no operands ends its mnemonic with `;`
         // (`griddepcontrol.action;`).
         .filter_map(|t| t.split_whitespace().next())
         .filter_map(|m| m.trim_end_matches(';').strip_prefix(opcode))
-        .map(|rest| slots(rest, &g))
-        .collect();
+        .map(|rest| slots(rest, g))
+        .collect()
+}
+
+/// Another section's instruction, read as its Syntax reads it: what an
+/// example that writes it is held against. A modelled section has no
+/// lines here: its examples are the catalogue's to read.
+struct Owner<'a> {
+    section: &'a Section,
+    opcode: &'a str,
+    grammar: Option<Grammar>,
+    lines: Vec<Vec<Slot>>,
+}
+
+/// Every section of the text that names an instruction, with its Syntax
+/// lines where it has no model.
+fn owners<'a>(doc: &'a Document, modelled: &[String]) -> Vec<Owner<'a>> {
+    doc.sections
+        .iter()
+        .filter_map(|s| {
+            let opcode = s.opcode()?;
+            let grammar = grammar(s).filter(|_| !modelled.contains(&s.number));
+            let lines = grammar.as_ref().map(|g| form_lines(g, opcode)).unwrap_or_default();
+            Some(Owner { section: s, opcode, grammar, lines })
+        })
+        .collect()
+}
+
+/// The mnemonic of an example line, with the line's code before any
+/// comment and guard.
+fn mnemonic_of(l: &Line) -> Option<(&str, &str)> {
+    let code = l.text.split("//").next().unwrap_or_default();
+    let body = crate::ptx::parse::without_guard(code).trim();
+    // A vector operand may follow the mnemonic with no space
+    // (`tex.grad.cube.v4.f32.f32{%f4, ...}`).
+    let mnemonic = body.split_whitespace().next().map(|m| m.split('{').next().unwrap_or(m).trim_end_matches(';'))?;
+    Some((body, mnemonic))
+}
+
+/// Examples of one section that write another section's instruction
+/// (`cp.async.bulk.tensor` in the examples of `cp.async.bulk.commit_group`),
+/// held against that section's Syntax: the instruction whose name is the
+/// longest that begins the mnemonic. Where several sections define it
+/// (`add` for each type), the example is held against them all, and any
+/// of them modelled leaves it to the catalogue. An example is read only
+/// where each of its qualifiers is a word that instruction's Syntax
+/// writes: one it never writes (`.cc` in `add.cc.u32` against the
+/// floating-point `add`) is more likely of a section the text lacks than
+/// a slip.
+fn of_other_sections(s: &Section, owners: &[Owner]) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let Some(examples) = s.block(BlockKind::Examples) else { return out };
+    let own = s.opcodes();
+    for l in examples.code() {
+        let Some((body, mnemonic)) = mnemonic_of(l) else { continue };
+        let writes = |opcode: &str| mnemonic.strip_prefix(opcode).is_some_and(|r| r.is_empty() || r.starts_with('.'));
+        let Some(opcode) = owners.iter().map(|o| o.opcode).filter(|&o| writes(o)).max_by_key(|o| o.len()) else {
+            continue;
+        };
+        // The section's own instruction, or a longer one of its own, is
+        // read by `section`.
+        if own.iter().any(|&m| writes(m) && m.len() >= opcode.len()) {
+            continue;
+        }
+        let defining: Vec<&Owner> = owners.iter().filter(|o| o.opcode == opcode).collect();
+        if defining.iter().any(|o| o.grammar.is_none() || std::ptr::eq(o.section, s)) {
+            continue;
+        }
+        let lines: Vec<Vec<Slot>> = defining.iter().flat_map(|o| o.lines.iter().cloned()).collect();
+        let Some(words) = values_allowed(&lines) else { continue };
+        let rest = &mnemonic[opcode.len()..];
+        if lines.is_empty() || rest.split('.').filter(|q| !q.is_empty()).any(|q| !words.contains(&format!(".{q}"))) {
+            continue;
+        }
+        let o = defining[0];
+        let g = o.grammar.as_ref().expect("a defining section with lines has a grammar");
+        out.extend(unfit(s, l, body, mnemonic, opcode, g, &lines, examples, Some(o.section)));
+    }
+    out
+}
+
+/// The finding for an example line that writes `opcode` with qualifiers
+/// none of `lines` allows, with the fix that makes it fit where one does.
+/// `owner` is the section whose Syntax the lines are, where it is not the
+/// example's own.
+#[allow(clippy::too_many_arguments)]
+fn unfit(
+    s: &Section,
+    l: &Line,
+    body: &str,
+    mnemonic: &str,
+    opcode: &str,
+    g: &Grammar,
+    lines: &[Vec<Slot>],
+    examples: &super::document::Block,
+    owner: Option<&Section>,
+) -> Option<Finding> {
+    let rest = mnemonic.strip_prefix(opcode)?;
+    let qs: Vec<String> = rest.split('.').filter(|q| !q.is_empty()).map(|q| format!(".{q}")).collect();
+    if lines.iter().any(|slots| fits(slots, &qs)) {
+        return None;
+    }
+    let id = format!("text-form-{}-{}", s.number, l.number);
+    let fits_a_line = |q: &[String]| lines.iter().any(|slots| fits(slots, q));
+    // Else the type the examples declare the destination with, where
+    // one place takes it (`alloca ptr, ...` after `.reg .u32 ptr`).
+    let declared = body.split_whitespace().nth(1).and_then(|d| declared_type(examples, d.trim_end_matches([',', ';'])));
+    let mut fit = refit(&qs, lines).or_else(|| declared.and_then(|t| inserted(&qs, &t, &fits_a_line)));
+    let mut why = "its qualifiers, in order, are none the lines allow".to_string();
+    if let (None, Some(stray)) = (&fit, stray_value(&qs, lines)) {
+        why = stray.why();
+        fit = stray.fixed;
+    }
+    let whose = match owner {
+        None => "no Syntax line of its section".to_string(),
+        Some(o) => format!("no Syntax line of `{opcode}` in section {}", o.number),
+    };
+    let mut f = Finding::of_text(
+        id,
+        s.number.clone(),
+        FindingKind::ExampleSyntax,
+        mnemonic.to_string(),
+        format!("the example `{mnemonic}` fits {whose}: {why}"),
+        vec![format!(
+            "{}:{}: `{}`; the Syntax lines: {}.",
+            s.file,
+            l.number,
+            body,
+            g.templates
+                .iter()
+                .filter(|t| owner.is_none() || t.split_whitespace().next().is_some_and(|m| m.starts_with(opcode)))
+                .map(|t| format!("`{t}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )],
+    );
+    if let Some(qs) = fit {
+        let new = format!("{opcode}{}", qs.concat());
+        f.repairs = vec![Repair { line: l.number, old: mnemonic.to_string(), new }];
+    }
+    Some(f)
+}
+
+fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let Some((g, examples, opcode)) = unmodelled(s, modelled) else { return out };
+    let lines = form_lines(&g, opcode);
     if lines.is_empty() {
         return out;
     }
@@ -454,54 +597,12 @@ fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
         out.push(f);
     }
     for l in examples.code() {
-        let code = l.text.split("//").next().unwrap_or_default();
-        let body = crate::ptx::parse::without_guard(code).trim();
-        // A vector operand may follow the mnemonic with no space
-        // (`tex.grad.cube.v4.f32.f32{%f4, ...}`).
-        let Some(mnemonic) =
-            body.split_whitespace().next().map(|m| m.split('{').next().unwrap_or(m).trim_end_matches(';'))
-        else {
-            continue;
-        };
-        let Some(rest) = mnemonic.strip_prefix(opcode).filter(|r| r.is_empty() || r.starts_with('.')) else {
+        let Some((body, mnemonic)) = mnemonic_of(l) else { continue };
+        if !mnemonic.strip_prefix(opcode).is_some_and(|r| r.is_empty() || r.starts_with('.')) {
             out.extend(opcode_slip(s, l, mnemonic, opcode));
             continue;
-        };
-        let qs: Vec<String> = rest.split('.').filter(|q| !q.is_empty()).map(|q| format!(".{q}")).collect();
-        if lines.iter().any(|slots| fits(slots, &qs)) {
-            continue;
         }
-        let id = format!("text-form-{}-{}", s.number, l.number);
-        let fits_a_line = |q: &[String]| lines.iter().any(|slots| fits(slots, q));
-        // Else the type the examples declare the destination with, where
-        // one place takes it (`alloca ptr, ...` after `.reg .u32 ptr`).
-        let declared =
-            body.split_whitespace().nth(1).and_then(|d| declared_type(examples, d.trim_end_matches([',', ';'])));
-        let mut fit = refit(&qs, &lines).or_else(|| declared.and_then(|t| inserted(&qs, &t, &fits_a_line)));
-        let mut why = "its qualifiers, in order, are none the lines allow".to_string();
-        if let (None, Some(stray)) = (&fit, stray_value(&qs, &lines)) {
-            why = stray.why();
-            fit = stray.fixed;
-        }
-        let mut f = Finding::of_text(
-            id,
-            s.number.clone(),
-            FindingKind::ExampleSyntax,
-            mnemonic.to_string(),
-            format!("the example `{mnemonic}` fits no Syntax line of its section: {why}"),
-            vec![format!(
-                "{}:{}: `{}`; the Syntax lines: {}.",
-                s.file,
-                l.number,
-                body,
-                g.templates.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ")
-            )],
-        );
-        if let Some(qs) = fit {
-            let new = format!("{opcode}{}", qs.concat());
-            f.repairs = vec![Repair { line: l.number, old: mnemonic.to_string(), new }];
-        }
-        out.push(f);
+        out.extend(unfit(s, l, body, mnemonic, opcode, &g, &lines, examples, None));
     }
     out
 }
@@ -758,6 +859,8 @@ fn inserted(qs: &[String], q: &str, fit: &dyn Fn(&[String]) -> bool) -> Option<V
 pub fn check(doc: &Document) -> Vec<Finding> {
     let modelled = super::modelled_sections();
     let mut out = super::each_section(doc, |s| section(s, &modelled));
+    let owners = owners(doc, &modelled);
+    out.extend(super::each_section(doc, |s| of_other_sections(s, &owners)));
     out.extend(super::each_section(doc, operand_periods));
     out
 }
@@ -983,6 +1086,39 @@ mod tests {
         let syntax = "add.p.{1d,2d}.vec.f32.clamp [a, b], c;\n.vec = { .v2 };\n.clamp = { .trap };";
         assert!(found(syntax, "add.p.1d.v2.f32.trap [s, {x}], r;").is_empty());
         assert_eq!(found(syntax, "add.p.1d.v2.f32 [s, {x}], r;").len(), 1);
+    }
+
+    #[test]
+    fn an_example_of_another_sections_instruction_is_read_against_its_syntax() {
+        let section = |n: &str, name: &str, syntax: &str, examples: &str| {
+            format!(
+                "#### 9.7.9.{n}. Data Movement and Conversion Instructions: `{name}`\n\n`{name}`\n\nCopy.\n\n\
+                 Syntax\n\n```\n{syntax}\n```\n\nExamples\n\n```\n{examples}\n```\n"
+            )
+        };
+        let text = section(
+            "1",
+            "cp.bulk.tensor",
+            "cp.bulk.tensor.dim.dst.src.completion [d], [a];\n.dim = { .1d, .2d };\n.dst = { .shared };\n\
+             .src = { .global };\n.completion = { .mbarrier };",
+            "cp.bulk.tensor.1d.shared.global.mbarrier [d], [a];",
+        ) + &section(
+            "2",
+            "cp.bulk.commit",
+            "cp.bulk.commit;",
+            // The completion left out; a word the other Syntax never
+            // writes (`.cc`) is of a section the text lacks; an
+            // instruction no section names is no one's.
+            "cp.bulk.tensor.1d.shared.global [d], [a];\ncp.bulk.tensor.cc.1d [d], [a];\ncp.other.x [d];\n\
+             cp.bulk.commit;",
+        );
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        let got: Vec<String> = check(&doc).into_iter().map(|f| f.summary).collect();
+        assert_eq!(
+            got,
+            ["the example `cp.bulk.tensor.1d.shared.global` fits no Syntax line of `cp.bulk.tensor` in section \
+              9.7.9.1: its qualifiers, in order, are none the lines allow"]
+        );
     }
 
     #[test]

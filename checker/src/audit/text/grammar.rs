@@ -21,7 +21,8 @@
 //! - `following` after a preposition with no article (`in following
 //!   table`), and `such case` with none (`such a case`);
 //! - one noun on both sides of a code span (`the floating-point operation
-//!   `.add` operation`).
+//!   `.add` operation`);
+//! - a noun where the verb is two words (`used to lookup in`, `look up`).
 //!
 //! Each is a slip of wording, the intent clear; the finding quotes the words
 //! and proposes the mended ones.
@@ -980,6 +981,51 @@ fn doubled_only(s: &Section) -> Vec<Finding> {
     out
 }
 
+/// Nouns written as one word whose verb is two (`a lookup`, to `look
+/// up`): after `to`, where the next word makes it a verb, the sentence
+/// wants the verb.
+const NOUN_FOR_VERB: [(&str, &str); 5] = [
+    ("lookup", "look up"),
+    ("setup", "set up"),
+    ("backup", "back up"),
+    ("shutdown", "shut down"),
+    ("cleanup", "clean up"),
+];
+
+/// Words that make the noun before them a verb after `to`: a preposition,
+/// an article or a pronoun that opens its object (`to lookup in the
+/// cubemap`, `to setup the texture`). Before any other word the noun may
+/// be the object of `to` (`refer to lookup tables`).
+const OPENS_AN_OBJECT: [&str; 11] = ["in", "into", "the", "a", "an", "from", "its", "their", "this", "these", "it"];
+
+/// `to lookup in` for `to look up in`: the noun for the verb.
+fn noun_for_verb(s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for at in prose(s) {
+        let words: Vec<(usize, &str)> =
+            at.text.split_whitespace().map(|w| (w.as_ptr() as usize - at.text.as_ptr() as usize, w)).collect();
+        for k in 1..words.len() {
+            let Some((noun, verb)) = NOUN_FOR_VERB.iter().find(|(n, _)| words[k].1 == *n) else { continue };
+            let next = words.get(k + 1).map(|(_, w)| w.trim_matches(|c: char| !c.is_ascii_alphabetic()));
+            if !words[k - 1].1.eq_ignore_ascii_case("to") || !next.is_some_and(|w| OPENS_AN_OBJECT.contains(&w)) {
+                continue;
+            }
+            let from = words[k - 1].0;
+            let old = &at.text[from..words[k].0 + noun.len()];
+            let new = format!("{} {verb}", words[k - 1].1);
+            out.push(finding(
+                s,
+                at.line,
+                format!("noun-for-verb-{noun}-{}", at.line.number),
+                old,
+                &new,
+                format!("\"{old}\": `{noun}` is the noun; the verb is `{verb}`"),
+            ));
+        }
+    }
+    out
+}
+
 /// Every grammar slip of the document, each once.
 pub fn check(doc: &Document) -> Vec<Finding> {
     let verbs = imperatives(doc);
@@ -992,6 +1038,7 @@ pub fn check(doc: &Document) -> Vec<Finding> {
         out.extend(either_of_many(s));
         out.extend(agreement(s));
         out.extend(doubled_only(s));
+        out.extend(noun_for_verb(s));
         out.extend(bare_following(s));
         out.extend(article_before_number(s));
         out.extend(preposition_twice(s));
@@ -1022,6 +1069,21 @@ mod tests {
                 (f.id, r.old, r.new)
             })
             .collect()
+    }
+
+    #[test]
+    fn a_noun_where_the_verb_is_two_words_is_a_slip() {
+        let got = found("The pair is used to lookup in the selected cube face.");
+        assert_eq!(
+            got,
+            [(
+                "text-grammar-9.7.1.9-noun-for-verb-lookup-5".to_string(),
+                "to lookup".to_string(),
+                "to look up".to_string()
+            )]
+        );
+        // The noun as the object of `to`.
+        assert!(found("Refer to lookup tables for the values.").is_empty());
     }
 
     #[test]

@@ -16,6 +16,7 @@
 //!   reads as part of the name;
 //! - a word cut short at a hyphen (`multi- operations`), where no second
 //!   word shares the hyphen (`8- and 16-bit` does);
+//! - a width with its number run onto its unit (`32bit integer`);
 //! - an example line of two dots (`..`), where code is elided with `...`;
 //! - a label defined twice in one block of examples, which read as one
 //!   program does not assemble.
@@ -37,7 +38,7 @@ fn finding(s: &Section, id: &str, kind: FindingKind, fragment: &str, summary: St
 
 /// The text of a prose line outside its code spans and link targets, each
 /// replaced by spaces so that places keep their offsets.
-fn prose_only(text: &str) -> String {
+pub(super) fn prose_only(text: &str) -> String {
     let mut out: Vec<u8> = text.as_bytes().to_vec();
     let mut in_code = false;
     let mut in_target = false;
@@ -477,6 +478,37 @@ fn cut_words(s: &Section) -> Vec<Finding> {
     out
 }
 
+/// A width written as one word, its number run onto its unit (`32bit
+/// integer`): the document writes `32-bit` as an adjective and `32 bits`
+/// as a count. The fix writes the hyphen, or the space before a plural.
+fn run_on_widths(s: &Section) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for l in prose_lines(s) {
+        let plain = prose_only(&l.text);
+        for word in plain.split(|c: char| !c.is_ascii_alphanumeric()) {
+            let start = word.as_ptr() as usize - plain.as_ptr() as usize;
+            let digits = word.chars().take_while(char::is_ascii_digit).count();
+            let unit = &word[digits..];
+            if digits == 0 || !["bit", "bits", "byte", "bytes"].contains(&unit) {
+                continue;
+            }
+            let joined = if unit.ends_with('s') { " " } else { "-" };
+            let mended = format!("{}{joined}{unit}", &word[..digits]);
+            let mut f = finding(
+                s,
+                &format!("run-on-width-{}-{}", word.to_lowercase(), l.number),
+                FindingKind::Grammar,
+                word,
+                format!("`{word}` runs the number onto its unit: the document writes `{mended}`"),
+                l,
+            );
+            f.repairs = vec![Repair::at(l.number, &l.text, start, start + word.len(), &mended)];
+            out.push(f);
+        }
+    }
+    out
+}
+
 /// A Syntax line whose instruction a space cuts after a dot: read as
 /// written, the instruction ends at the dot and the rest of its name is
 /// its first operand. The fix closes the space.
@@ -722,6 +754,7 @@ fn section(s: &Section) -> Vec<Finding> {
     out.extend(double_stops(s));
     out.extend(fused_footnotes(s));
     out.extend(cut_words(s));
+    out.extend(run_on_widths(s));
     out.extend(unended(s));
     out.extend(set_terminators(s));
     out.extend(hyphenated_registers(s));
@@ -760,6 +793,14 @@ mod tests {
         assert!(got[1].0.contains("`128B` respectively\""), "{got:?}");
         assert_eq!(got[1].1[0].1, "`64B` or `128B` respectively.");
         assert!(got[2].0.contains("Addresses as Operands"), "{got:?}");
+    }
+
+    #[test]
+    fn a_width_run_onto_its_unit_is_found() {
+        let got = found(&format!("{HEAD}Description\n\nIt’s a 32bit integer, and 8bytes, in `32bit` code.\n"));
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(got[0].1, vec![("32bit".to_string(), "32-bit".to_string())]);
+        assert_eq!(got[1].1, vec![("8bytes".to_string(), "8 bytes".to_string())]);
     }
 
     #[test]

@@ -103,13 +103,31 @@ fn types(sentence: &str, operand: &str) -> bool {
     }
     let spans = sentence.split('`').skip(1).step_by(2);
     // A span may take the sentence's full stop inside it (`` `.b32.` ``).
-    spans.into_iter().any(|c| c.starts_with('.') && is_type(c.trim_end_matches('.')))
+    // A vector's span names its element type after its length (`.v2.s32`).
+    let typed_span =
+        |c: &str| c.trim_end_matches('.').split('.').filter(|w| !w.is_empty()).any(|w| is_type(&format!(".{w}")));
+    spans.into_iter().any(|c| c.starts_with('.') && typed_span(c))
         || ["predicate", "instruction type", "same type", "type of the operation"].iter().any(|w| lower.contains(w))
+        // An opaque handle: a texture, sampler or surface is its own type
+        // (`An optional texture sampler `b``).
+        || opaque_beside(&lower, operand)
         // An integer immediate (`The immediate integer operand `ord``): its
         // value is read as an integer, in no register.
         || ["immediate integer", "integer constant", "integer immediate"].iter().any(|w| lower.contains(w))
         || width_beside(sentence, operand)
         || width_handed_to(sentence, operand)
+}
+
+/// Whether the operand's name follows `texture`, `sampler` or `surface`:
+/// "the texture named by operand `a`", "texture sampler `b`".
+fn opaque_beside(lower: &str, operand: &str) -> bool {
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    let key = format!("`{}`", operand.to_ascii_lowercase());
+    (0..words.len()).filter(|&k| words[k].trim_end_matches(['.', ',', ';']) == key).any(|k| {
+        words[k.saturating_sub(4)..k]
+            .iter()
+            .any(|w| ["texture", "sampler", "surface"].contains(&w.trim_end_matches(['.', ','])))
+    })
 }
 
 /// Whether a width begins what the sentence returns in the operand as its
@@ -254,7 +272,16 @@ fn two_types(s: &Section, g: &Grammar) -> Option<Finding> {
     let line = two.first()?.split_whitespace().collect::<Vec<_>>().join(" ");
     let said = sentences(s);
     let all = operands_of(&two);
-    let open: Vec<&String> = all.iter().filter(|o| !said.iter().any(|x| types(x, o))).collect();
+    // A type whose set is named for the operand (`.dtype` for `d`, `.ctype`
+    // for `c`) types it by the document's naming: `tex.geom.v4.dtype.ctype
+    // d, [a, c]`.
+    let named = |o: &str| {
+        two.iter().any(|t| {
+            let mnemonic = t.split_whitespace().next().unwrap_or("");
+            mnemonic.split(['.', '{', '}']).skip(1).any(|w| w.strip_suffix("type") == Some(o))
+        })
+    };
+    let open: Vec<&String> = all.iter().filter(|o| !said.iter().any(|x| types(x, o)) && !named(o)).collect();
     if open.is_empty() {
         return None;
     }
@@ -317,13 +344,19 @@ fn by_position(two: &[&String], all: &[String], open: &[&String]) -> Option<Stri
     let second = pairs.iter().any(|p| p[1] == ".stype");
     let destination = all.first()?;
     let sources: Vec<&String> = open.iter().copied().filter(|o| *o != destination).collect();
-    if !(first && second && open.contains(&destination) && !sources.is_empty()) {
+    if !(first && second && !sources.is_empty()) {
         return None;
+    }
+    let (one, many) = if sources.len() == 1 { ("Operand", "has") } else { ("Operands", "have") };
+    // The destination's type is said only where its set's name does not
+    // say it (`.dtype` for `d`).
+    if !open.contains(&destination) {
+        return Some(format!("{one} {} {many} the type a form writes second (`.stype`).", list(&sources)));
     }
     Some(format!(
         "Operand `{destination}` has the type a form writes first (`.dtype`), and {} {} the type it writes second \
          (`.stype`).",
-        if sources.len() == 1 { "operand" } else { "operands" },
+        one.to_lowercase(),
         list(&sources)
     ))
 }
@@ -509,21 +542,29 @@ mod tests {
         assert!(found(syntax, fixed).is_empty());
         let set = "set.CmpOp.dtype.stype d, a, b, {!}c;\n.dtype = { .u32 };\n.stype = { .f16 };";
         let f = found(set, "Operand `c` has type `.pred`.");
-        assert!(f[0].summary.contains("which types `d`, `a` and `b` have"), "{}", f[0].summary);
+        // `.dtype` is named for `d`.
+        assert!(f[0].summary.contains("which types `a` and `b` have"), "{}", f[0].summary);
         // No conversion names the operation's type, but the Syntax's own
         // names say whose each type is: the destination's first.
         let fixed = &f[0].repairs[0].new;
-        assert!(
-            fixed.ends_with(
-                "Operand `d` has the type a form writes first (`.dtype`), and operands `a` and `b` the type it \
-                 writes second (`.stype`)."
-            ),
-            "{fixed}"
-        );
+        assert!(fixed.ends_with("Operands `a` and `b` have the type a form writes second (`.stype`)."), "{fixed}");
         assert!(found(set, fixed).is_empty());
         // Names that say nothing of whose: no fix.
         let other = set.replace("dtype", "xtype").replace("stype", "ytype");
         assert!(found(&other, "Operand `c` has type `.pred`.")[0].repairs.is_empty());
+    }
+
+    #[test]
+    fn a_type_named_for_its_operand_a_handle_and_a_vector_type_each_type_their_operand() {
+        // `.dtype` types `d` and `.ctype` types `c` by name; a sampler is
+        // its own type; `.v2.s32` names an element type.
+        let syntax = "tex.geom.v4.dtype.ctype d, [a, b, c], e;\n.dtype = { .u32 };\n.ctype = { .s32 };";
+        let description = "Loads from the texture named by operand `a` with the optional sampler `b`. \
+                           Operand `e` is a vector of type `.v2.s32`.";
+        assert!(found(syntax, description).is_empty(), "{:?}", found(syntax, description));
+        // Without the sentence on `e`, it alone is open.
+        let f = found(syntax, "Loads from the texture named by operand `a` with the optional sampler `b`.");
+        assert!(f[0].summary.contains("which type `e` has"), "{}", f[0].summary);
     }
 
     /// A chapter of sections, each a one-type Syntax line and a
@@ -585,9 +626,9 @@ mod tests {
         assert!(chapter(rule, &[typed, also, silent]).is_empty());
         // A two-type line too, where the introduction also gives the
         // general format that defines its type sets (9.7.18.1's).
-        let two = ("vadd.dtype.atype d, a;\n.dtype = .atype = { .u32, .s32 };", "Add.");
+        let two = ("vadd.xtype.ytype d, a;\n.xtype = .ytype = { .u32, .s32 };", "Add.");
         assert_eq!(chapter(rule, &[two]).len(), 1);
-        let format = format!("{rule}\n\n```\nvop.dtype.atype d, a;\n.dtype = .atype = {{ .u32, .s32 }};\n```");
+        let format = format!("{rule}\n\n```\nvop.xtype.ytype d, a;\n.xtype = .ytype = {{ .u32, .s32 }};\n```");
         assert!(chapter(&format, &[two]).is_empty());
     }
 

@@ -1077,47 +1077,69 @@ fn empty_qualifier(s: &Section, l: &Line, text: &str) -> Option<Finding> {
     Some(repaired(f, l.number, mnemonic, &mended))
 }
 
-/// A set's value written without its dot (`const` in `{ const, .global
+/// A set's values written without their dot (`const` in `{ const, .global
 /// }`), where the set's other values have theirs: the example writes
 /// `.const`, and read as written the set holds a value no form can write.
-/// The fix writes the dot.
-fn undotted_value(s: &Section, l: &Line) -> Option<Finding> {
+/// A line the set runs on over (`within`) is read the same, its values
+/// after its indent (txq's `.addr_mode_0, addr_mode_1, addr_mode_2 };`).
+/// The fix writes the dots.
+fn undotted_value(s: &Section, l: &Line, within: bool) -> Option<Finding> {
     let code = l.text.split("//").next().unwrap_or_default();
-    if !super::defaults::opens_definition(code) {
+    let first = if within {
+        code.len() - code.trim_start().len()
+    } else if super::defaults::opens_definition(code) {
+        code.find('{')? + 1
+    } else {
         return None;
-    }
-    let open = code.find('{')?;
-    let mut at = open + 1;
+    };
+    let mut at = first;
     let mut items: Vec<(usize, &str)> = Vec::new();
-    for item in code[open + 1..].split([',', '}']) {
+    for item in code[first..].split([',', '}']) {
         let trimmed = item.trim_start();
         items.push((at + item.len() - trimmed.len(), trimmed.trim_end()));
         at += item.len() + 1;
     }
     // A value inside braces of its own is a sub-qualifier's
     // (`.async.shared::{cta, cluster}`), written without a dot.
-    let nested = |at: usize| code[open + 1..at].matches('{').count() > code[open + 1..at].matches('}').count();
+    let nested = |at: usize| code[first..at].matches('{').count() > code[first..at].matches('}').count();
     items.retain(|(at, _)| !nested(*at));
     let dotted = items.iter().filter(|(_, v)| v.starts_with('.')).count();
     // `none` is the absence of a qualifier (`.vec = { none, .v2, .v4 }`),
     // no value that lost its dot.
-    let (start, value) = *items.iter().find(|(_, v)| {
-        v.starts_with(|c: char| c.is_ascii_alphabetic())
-            && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            && *v != "none"
-    })?;
-    if dotted < 2 {
+    let bare: Vec<(usize, &str)> = items
+        .iter()
+        .copied()
+        .filter(|(_, v)| {
+            v.starts_with(|c: char| c.is_ascii_alphabetic())
+                && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && *v != "none"
+        })
+        .collect();
+    // A line the set runs on over has the set's other values on lines of
+    // their own: one dotted value on it shows the convention.
+    if bare.is_empty() || dotted < if within { 1 } else { 2 } {
         return None;
     }
+    let (start, value) = bare[0];
+    let end = bare.last().map_or(start, |(at, v)| at + v.len());
+    let mut mended = code[start..end].to_string();
+    for (at, _) in bare.iter().rev() {
+        mended.insert(at - start, '.');
+    }
+    let values: Vec<String> = bare.iter().map(|(_, v)| format!("`{v}`")).collect();
+    let (them, their) = if bare.len() == 1 { ("value", "its dot") } else { ("values", "their dots") };
     let mut f = finding(
         format!("text-code-{}-syntax-undotted-{value}", s.number),
         s,
         FindingKind::MalformedCode,
         value.to_string(),
-        format!("the Syntax writes the value `{value}` without its dot, where the set's other values have theirs"),
+        format!(
+            "the Syntax writes the {them} {} without {their}, where the set's other values have theirs",
+            super::and_list(&values)
+        ),
         l,
     );
-    f.repairs = vec![Repair::at(l.number, &l.text, start, start + value.len(), &format!(".{value}"))];
+    f.repairs = vec![Repair::at(l.number, &l.text, start, end, &mended)];
     Some(f)
 }
 
@@ -1222,7 +1244,7 @@ pub fn code(doc: &Document) -> Vec<Finding> {
                     }
                     if b.kind == BlockKind::Syntax {
                         let unnamed = (!definition).then(|| empty_qualifier(s, l, &text));
-                        out.extend(undotted_value(s, l).into_iter().chain(unnamed.flatten()));
+                        out.extend(undotted_value(s, l, was_in_set).into_iter().chain(unnamed.flatten()));
                     }
                 }
             }
@@ -1362,11 +1384,72 @@ fn bare_operands(s: &Section) -> Vec<Finding> {
 
 /// Every wording finding of the document, each once (a section rendered
 /// twice gives its defects once), and a note where spelling was skipped.
+/// An instruction's name written in prose outside code marks (`istypep
+/// requires`, `by using atom.exch`), where the document sets every
+/// instruction in code. Only names no dictionary has are read: `and`,
+/// `min` or `set` written plain are as likely English words. One finding
+/// per line; the fix sets each name in code.
+fn bare_instructions(doc: &Document, dict: &HashSet<String>) -> Vec<Finding> {
+    let mut names: Vec<&str> = doc.sections.iter().flat_map(|s| s.opcodes()).collect();
+    names.retain(|n| n.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_'));
+    // The first word of a dotted name is the instruction (`cp.async` in
+    // `cp.async.bulk`); a dictionary word (`cp` is none, `set` is one)
+    // written plain may be English.
+    let unenglish = |n: &str| {
+        let head = n.split('.').next().unwrap_or(n);
+        !dict.contains(head) && !dict.contains(&head.to_lowercase()) && head.len() > 2
+    };
+    names.retain(|n| unenglish(n));
+    names.sort();
+    names.dedup();
+    let mut out = Vec::new();
+    for s in &doc.sections {
+        for l in s.all_lines().filter(|l| !l.code) {
+            let plain = super::punctuation::prose_only(&l.text);
+            let mut hits: Vec<(usize, &str)> = Vec::new();
+            for word in plain.split(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '_' || c == ':')) {
+                let start = word.as_ptr() as usize - plain.as_ptr() as usize;
+                let word = word.trim_end_matches(['.', ':']);
+                // A function of the notation (`sqrt(a)`), not the instruction.
+                if plain[start + word.len()..].starts_with('(') {
+                    continue;
+                }
+                // The word, or the word with qualifiers after it.
+                let named = names
+                    .iter()
+                    .any(|n| word == *n || word.strip_prefix(n).is_some_and(|r| r.starts_with('.') && r.len() > 1));
+                if named {
+                    hits.push((start, word));
+                }
+            }
+            let Some(&(first, word)) = hits.first() else { continue };
+            let (last, last_word) = hits[hits.len() - 1];
+            let mut mended = l.text[first..last + last_word.len()].to_string();
+            for (at, w) in hits.iter().rev() {
+                mended.insert(at - first + w.len(), '`');
+                mended.insert(at - first, '`');
+            }
+            let mut f = finding(
+                format!("text-code-{}-bare-{}-{}", s.number, word.to_lowercase(), l.number),
+                s,
+                FindingKind::Grammar,
+                word.to_string(),
+                format!("the instruction `{word}` is written in prose without code marks, where the document sets instructions in code"),
+                l,
+            );
+            f.repairs = vec![Repair::at(l.number, &l.text, first, last + last_word.len(), &mended)];
+            out.push(f);
+        }
+    }
+    out
+}
+
 pub fn check(doc: &Document, dictionary: Result<&HashSet<String>, &str>) -> (Vec<Finding>, Option<String>) {
     let mut all = Vec::new();
     let note = match dictionary {
         Ok(dict) => {
             all.extend(spelling(doc, dict));
+            all.extend(bare_instructions(doc, dict));
             None
         }
         Err(why) => Some(why.to_string()),
@@ -1526,6 +1609,26 @@ mod tests {
         // Sub-qualifiers in braces of their own are written without dots.
         assert!(found(".proxykind = { .alias, .async, .async.global, .async.shared::{cta, cluster} };").is_empty());
         assert!(found(".space = { const, .global };").is_empty());
+        // A line the set runs on over: every value without its dot, in one
+        // edit.
+        assert_eq!(
+            found(".squery = { .force_unnormalized_coords, .filter_mode,\n           .addr_mode_0, addr_mode_1, addr_mode_2 };"),
+            [("addr_mode_1, addr_mode_2".to_string(), ".addr_mode_1, .addr_mode_2".to_string())]
+        );
+    }
+
+    #[test]
+    fn an_instruction_written_in_prose_without_code_marks_is_found() {
+        let text = "#### 9.7.10.6. Texture Instructions: `istypep`\n\n`istypep`\n\nQuery.\n\nTarget ISA Notes\n\n\
+                    istypep requires `sm_30` or higher, as `istypep` does’; or use istypep.texref and min, or istypep(a).\n";
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        let dict: HashSet<String> =
+            ["requires", "or", "higher", "as", "does", "use", "and", "min"].iter().map(|w| w.to_string()).collect();
+        let found: Vec<(String, String)> =
+            super::bare_instructions(&doc, &dict).into_iter().flat_map(|f| f.repairs).map(|r| (r.old, r.new)).collect();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].1.starts_with("`istypep` requires"), "{found:?}");
+        assert!(found[0].1.ends_with("use `istypep.texref`"), "{found:?}");
     }
 
     #[test]
