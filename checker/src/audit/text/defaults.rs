@@ -14,6 +14,7 @@ use crate::audit::finding::{Finding, FindingKind, Repair};
 /// A section's Syntax block read as grammar: its sets by name (each value
 /// with its dot, `.eq` for a list that writes `eq`) and its instruction
 /// lines.
+#[derive(Clone)]
 pub(super) struct Grammar {
     pub sets: BTreeMap<String, Vec<String>>,
     pub templates: Vec<String>,

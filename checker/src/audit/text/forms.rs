@@ -24,6 +24,11 @@ enum Slot {
 fn slot(word: &str, g: &Grammar) -> Slot {
     let q = format!(".{}", word.trim_start_matches('.'));
     match g.sets.get(&q) {
+        // `none` among a set's values is its absence (`.vec = { none, .v2,
+        // .v4 }`): the slot may be left out.
+        Some(values) if values.iter().any(|v| v == ".none") => {
+            Slot::Optional(vec![Slot::One(Some(values.iter().filter(|v| *v != ".none").cloned().collect()))])
+        }
         Some(values) => Slot::One(Some(values.clone())),
         // A placeholder never defined (`.type`, `.CmpOp` where the block
         // leaves it to the prose): any one qualifier. A literal: itself.
@@ -166,6 +171,46 @@ fn scoped_by_paragraph(s: &Section, g: &Grammar, name: &str) -> bool {
             });
             uses.into_iter().all(|n| gaps.contains(n) || p.iter().any(|l| defines(l, n)))
         })
+}
+
+/// The definitions of a set written more than once, each with the form
+/// its comment gives it to (`.ctype = { .b32, .b64 }; // for sured.p`),
+/// where every definition has such a comment, each naming another form:
+/// the comments scope them, and a form reads the values of the definition
+/// whose form its mnemonic begins with.
+fn comment_scopes(s: &Section, name: &str) -> Option<Vec<(String, Vec<String>)>> {
+    let block = s.block(BlockKind::Syntax)?;
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for l in block.code() {
+        let (code, comment) = l.text.split_once("//").unwrap_or((&l.text, ""));
+        if !defines(code, name) {
+            continue;
+        }
+        let list = code.split_once('{')?.1.split_once('}')?.0;
+        let form = comment.trim().strip_prefix("for ")?.trim().trim_matches('`').trim_end_matches('.');
+        if form.is_empty() || form.contains(char::is_whitespace) || out.iter().any(|(f, _)| f == form) {
+            return None;
+        }
+        out.push((form.to_string(), super::defaults::set_values(list)));
+    }
+    (out.len() > 1).then_some(out)
+}
+
+/// The grammar a Syntax line reads: each set its comments scope takes the
+/// values of the definition given to the line's form.
+fn scoped_grammar(s: &Section, g: &Grammar, template: &str) -> Grammar {
+    let mut scoped = g.clone();
+    let head = template.split_whitespace().next().unwrap_or_default();
+    for name in &g.redefined {
+        let Some(scopes) = comment_scopes(s, name) else { continue };
+        let of = scopes.iter().find(|(form, _)| {
+            head.strip_prefix(form.as_str()).is_some_and(|r| r.is_empty() || r.starts_with(['.', '{', ';']))
+        });
+        if let Some((_, values)) = of {
+            scoped.sets.insert(name.clone(), values.clone());
+        }
+    }
+    scoped
 }
 
 /// Whether the Syntax writes its forms in code blocks of their own, and
@@ -386,15 +431,17 @@ pub(super) fn unmodelled<'a>(
     Some((grammar(s)?, s.block(BlockKind::Examples)?, s.opcode()?))
 }
 
-/// The slots of each Syntax line that writes `opcode`.
-fn form_lines(g: &Grammar, opcode: &str) -> Vec<Vec<Slot>> {
+/// The slots of each Syntax line that writes `opcode`, each read with the
+/// sets its comments scope to it.
+fn form_lines(s: &Section, g: &Grammar, opcode: &str) -> Vec<Vec<Slot>> {
     g.templates
         .iter()
         // An instruction with no operands ends its mnemonic with `;`
         // (`griddepcontrol.action;`).
-        .filter_map(|t| t.split_whitespace().next())
-        .filter_map(|m| m.trim_end_matches(';').strip_prefix(opcode))
-        .map(|rest| slots(rest, g))
+        .filter_map(|t| {
+            let rest = t.split_whitespace().next()?.trim_end_matches(';').strip_prefix(opcode)?;
+            Some(slots(rest, &scoped_grammar(s, g, t)))
+        })
         .collect()
 }
 
@@ -416,7 +463,7 @@ fn owners<'a>(doc: &'a Document, modelled: &[String]) -> Vec<Owner<'a>> {
         .filter_map(|s| {
             let opcode = s.opcode()?;
             let grammar = grammar(s).filter(|_| !modelled.contains(&s.number));
-            let lines = grammar.as_ref().map(|g| form_lines(g, opcode)).unwrap_or_default();
+            let lines = grammar.as_ref().map(|g| form_lines(s, g, opcode)).unwrap_or_default();
             Some(Owner { section: s, opcode, grammar, lines })
         })
         .collect()
@@ -507,16 +554,39 @@ fn unfit(
         why = stray.why();
         fit = stray.fixed;
     }
+    // A value another line allows, where one of the same width fits
+    // (`.u32` of `sured.b` in a `sured.p` example, where `.b32` fits).
+    if fit.is_none() {
+        if let Some((wrong, right, fixed)) = same_width(&qs, lines) {
+            why = format!("`{wrong}` is a value no line of this form allows; `{right}`, of the same width, fits");
+            fit = Some(fixed);
+        }
+    }
     let whose = match owner {
         None => "no Syntax line of its section".to_string(),
         Some(o) => format!("no Syntax line of `{opcode}` in section {}", o.number),
     };
+    let mut summary = format!("the example `{mnemonic}` fits {whose}: {why}");
+    // A required set the example leaves out (`.clamp` of suld): the summary
+    // names the set alone, so that every example that leaves it out is one
+    // defect; the fix writes the value the section's other examples write.
+    if fit.is_none() {
+        if let Some(missing) = missing_set(&qs, lines, g, examples, opcode) {
+            let of = owner.map(|o| format!(" in section {}", o.number)).unwrap_or_default();
+            summary = format!(
+                "an example leaves out `{}`, which every Syntax line of `{opcode}`{of} writes bare (one of {})",
+                missing.set,
+                missing.values.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ")
+            );
+            fit = missing.fixed;
+        }
+    }
     let mut f = Finding::of_text(
         id,
         s.number.clone(),
         FindingKind::ExampleSyntax,
         mnemonic.to_string(),
-        format!("the example `{mnemonic}` fits {whose}: {why}"),
+        summary,
         vec![format!(
             "{}:{}: `{}`; the Syntax lines: {}.",
             s.file,
@@ -540,14 +610,18 @@ fn unfit(
 fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
     let mut out = Vec::new();
     let Some((g, examples, opcode)) = unmodelled(s, modelled) else { return out };
-    let lines = form_lines(&g, opcode);
+    let lines = form_lines(s, &g, opcode);
     if lines.is_empty() {
         return out;
     }
     // A set written twice with other values: which lines each definition
     // holds for is the block's layout alone. Examples are read with the
     // values of every definition.
-    for name in g.redefined.iter().filter(|n| !scoped_by_paragraph(s, &g, n) && !scoped_by_block(s, n)) {
+    for name in g
+        .redefined
+        .iter()
+        .filter(|n| !scoped_by_paragraph(s, &g, n) && !scoped_by_block(s, n) && comment_scopes(s, n).is_none())
+    {
         let count = s
             .block(BlockKind::Syntax)
             .map_or(0, |b| b.code().filter(|l| l.text.split_once('=').is_some_and(|(n, _)| n.trim() == name)).count());
@@ -605,6 +679,72 @@ fn section(s: &Section, modelled: &[String]) -> Vec<Finding> {
         out.extend(unfit(s, l, body, mnemonic, opcode, &g, &lines, examples, None));
     }
     out
+}
+
+/// The one qualifier of an example that, replaced by the one value of the
+/// same width (`.u32` by `.b32`), makes it fit: the value, its
+/// replacement, and the example with it.
+fn same_width(qs: &[String], lines: &[Vec<Slot>]) -> Option<(String, String, Vec<String>)> {
+    let fit = |q: &[String]| lines.iter().any(|slots| fits(slots, q));
+    let allowed = values_allowed(lines)?;
+    let digits = |v: &str| v.trim_start_matches(|c: char| !c.is_ascii_digit()).to_string();
+    let mut found: Vec<(String, String, Vec<String>)> = Vec::new();
+    for (k, q) in qs.iter().enumerate() {
+        let width = digits(q);
+        if width.is_empty() || super::captions::type_word(q.trim_start_matches('.')).is_none() {
+            continue;
+        }
+        for other in allowed.iter().filter(|o| *o != q && digits(o) == width) {
+            let mut tried = qs.to_vec();
+            tried[k] = other.clone();
+            if super::captions::type_word(other.trim_start_matches('.')).is_some() && fit(&tried) {
+                found.push((q.clone(), other.clone(), tried));
+            }
+        }
+    }
+    (found.len() == 1).then(|| found.remove(0))
+}
+
+/// A set whose value, written into the example, makes it fit: the one
+/// set it leaves out, with its values, and the example with the value the
+/// block's other examples of the instruction write most often, where one
+/// of them writes a value of the set.
+struct Missing {
+    set: String,
+    values: Vec<String>,
+    fixed: Option<Vec<String>>,
+}
+
+fn missing_set(
+    qs: &[String],
+    lines: &[Vec<Slot>],
+    g: &Grammar,
+    examples: &super::document::Block,
+    opcode: &str,
+) -> Option<Missing> {
+    let fit = |q: &[String]| lines.iter().any(|slots| fits(slots, q));
+    let sets: Vec<(&String, &Vec<String>)> = g
+        .sets
+        .iter()
+        .filter(|(_, values)| values.iter().any(|v| !qs.contains(v) && inserted(qs, v, &fit).is_some()))
+        .collect();
+    let [(set, values)] = sets.as_slice() else { return None };
+    // The values the other examples write, by how often.
+    let mut written: Vec<(usize, &String)> = values
+        .iter()
+        .map(|v| {
+            let n = examples
+                .code()
+                .filter_map(|l| mnemonic_of(l).map(|(_, m)| m))
+                .filter(|m| m.starts_with(opcode) && m.split('.').any(|q| format!(".{q}") == **v))
+                .count();
+            (n, v)
+        })
+        .filter(|(n, _)| *n > 0)
+        .collect();
+    written.sort_by_key(|w| std::cmp::Reverse(w.0));
+    let fixed = written.first().and_then(|(_, v)| inserted(qs, v, &fit));
+    Some(Missing { set: set.to_string(), values: values.to_vec(), fixed })
 }
 
 /// The one qualifier of an example that no Syntax line allows in any slot
@@ -1089,6 +1229,38 @@ mod tests {
     }
 
     #[test]
+    fn sets_scoped_by_comments_a_left_out_set_and_a_type_of_another_form_are_read() {
+        let syntax = "sured.b.op.ctype.clamp [a], c;\nsured.p.op.ctype.clamp [a], c;\n.op = { .add, .min };\n\
+                      .ctype = { .u32, .s32 };  // for sured.b\n.ctype = { .b32, .b64 };  // for sured.p\n\
+                      .clamp = { .trap, .zero };";
+        let examples = "sured.b.add.u32.trap [a], c;\nsured.p.min.u32.trap [a], c;\nsured.p.min.b64.trap [a], c;\n\
+                        sured.b.min.s32 [a], c;";
+        let text = format!(
+            "#### 9.7.11.3. Surface Instructions: `sured`\n\n`sured`\n\nReduce.\n\nSyntax\n\n```\n{syntax}\n```\n\n\
+             Examples\n\n```\n{examples}\n```\n"
+        );
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        let got: Vec<(String, Vec<(String, String)>)> = check(&doc)
+            .into_iter()
+            .map(|f| (f.summary, f.repairs.into_iter().map(|r| (r.old, r.new)).collect()))
+            .collect();
+        // The comments scope the two `.ctype`: no finding of the set, and
+        // `sured.p` reads only its own.
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert!(got[0].0.contains("`.u32` is a value no line of this form allows; `.b32`"), "{got:?}");
+        assert_eq!(got[0].1, [("sured.p.min.u32.trap".to_string(), "sured.p.min.b32.trap".to_string())]);
+        assert_eq!(
+            got[1],
+            (
+                "an example leaves out `.clamp`, which every Syntax line of `sured` writes bare (one of `.trap`, \
+                 `.zero`)"
+                    .to_string(),
+                vec![("sured.b.min.s32".to_string(), "sured.b.min.s32.trap".to_string())]
+            )
+        );
+    }
+
+    #[test]
     fn an_example_of_another_sections_instruction_is_read_against_its_syntax() {
         let section = |n: &str, name: &str, syntax: &str, examples: &str| {
             format!(
@@ -1116,8 +1288,8 @@ mod tests {
         let got: Vec<String> = check(&doc).into_iter().map(|f| f.summary).collect();
         assert_eq!(
             got,
-            ["the example `cp.bulk.tensor.1d.shared.global` fits no Syntax line of `cp.bulk.tensor` in section \
-              9.7.9.1: its qualifiers, in order, are none the lines allow"]
+            ["an example leaves out `.completion`, which every Syntax line of `cp.bulk.tensor` in section 9.7.9.1 \
+              writes bare (one of `.mbarrier`)"]
         );
     }
 

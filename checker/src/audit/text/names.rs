@@ -1462,6 +1462,104 @@ fn branch_targets(doc: &Document) -> Vec<Finding> {
 /// operands whose type the text never gives, names the examples use as
 /// registers of two kinds (a predicate and data, or two widths), and
 /// placeholders of another instruction in the prose's forms.
+/// Nouns that name an operand before its name (`operand `c``).
+const OPERAND_NOUNS: [&str; 6] = ["operand", "operands", "destination", "source", "register", "argument"];
+
+/// Words that may follow a name the article `a` could also be: after
+/// `operand a`, only these make `a` the operand (`operand a is`, `operand
+/// a using`), where any other word makes it an article (`operand a 32-bit
+/// value`).
+const AFTER_A_NAME: [&str; 16] = [
+    "is",
+    "at",
+    "in",
+    "to",
+    "and",
+    "or",
+    "with",
+    "of",
+    "must",
+    "may",
+    "using",
+    "holds",
+    "has",
+    "are",
+    "specifies",
+    "contains",
+];
+
+/// An operand's name written in prose without code marks (`named by
+/// operand a`, `Operand offset has`), where the document sets operand
+/// names in code. One finding per line; the fix sets each name in code.
+fn uncoded_operands(s: &Section, modelled: &[String]) -> Vec<Finding> {
+    let names = operand_words(s);
+    let mut out = Vec::new();
+    // A modelled section's operands are the catalogue's, read by the
+    // wording pass (`bare-operand`).
+    if modelled.contains(&s.number) {
+        return out;
+    }
+    for l in s.all_lines().filter(|l| !l.code) {
+        let plain = super::punctuation::prose_only(&l.text);
+        let words: Vec<(usize, &str)> = plain
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .map(|w| (w.as_ptr() as usize - plain.as_ptr() as usize, w))
+            .collect();
+        let mut hits: Vec<(usize, &str)> = Vec::new();
+        for k in 1..words.len() {
+            let (at, word) = words[k];
+            let (before_at, before) = words[k - 1];
+            // The noun right before the name, with only a space between.
+            let adjacent = plain[before_at + before.len()..at].chars().all(|c| c == ' ');
+            if !adjacent || !OPERAND_NOUNS.contains(&before.to_lowercase().as_str()) || !names.iter().any(|n| n == word)
+            {
+                continue;
+            }
+            // A longer name may be an English word (`destination value`):
+            // only `operand` before it makes it a name.
+            if word.len() > 1 && !before.to_lowercase().starts_with("operand") {
+                continue;
+            }
+            let after = &plain[at + word.len()..];
+            let next = words.get(k + 1).map(|(_, w)| *w);
+            let punctuated = after.starts_with([',', '.', ';', ')']) || after.trim().is_empty();
+            if word == "a" && !(punctuated || next.is_some_and(|n| AFTER_A_NAME.contains(&n))) {
+                continue;
+            }
+            hits.push((at, word));
+        }
+        let Some(&(first, name)) = hits.first() else { continue };
+        let (last, last_name) = hits[hits.len() - 1];
+        let mut mended = l.text[first..last + last_name.len()].to_string();
+        for (at, w) in hits.iter().rev() {
+            mended.insert(at - first + w.len(), '`');
+            mended.insert(at - first, '`');
+        }
+        let mut f = Finding::of_text(
+            {
+                let id = format!("text-names-{}-uncoded-{}", s.number, name.to_lowercase());
+                let n = out.iter().filter(|f: &&Finding| f.id == id || f.id.starts_with(&format!("{id}-"))).count();
+                if n == 0 {
+                    id
+                } else {
+                    format!("{id}-{}", n + 1)
+                }
+            },
+            s.number.clone(),
+            FindingKind::Grammar,
+            name.to_string(),
+            format!(
+                "the operand `{name}` is named in prose without code marks, where the document sets operand names in code"
+            ),
+            vec![format!("{}:{}: \"{}\".", s.file, l.number, l.text.trim())],
+        );
+        f.repairs = vec![Repair::at(l.number, &l.text, first, last + last_name.len(), &mended)];
+        out.push(f);
+    }
+    out
+}
+
 pub fn check(doc: &Document) -> Vec<Finding> {
     let all = units(doc);
     let mut out = example_roles(doc, &all);
@@ -1473,6 +1571,8 @@ pub fn check(doc: &Document) -> Vec<Finding> {
     out.extend(unused_sets(doc));
     out.extend(hyphen_for_underscore(doc));
     out.extend(branch_targets(doc));
+    let modelled = super::modelled_sections();
+    out.extend(super::each_section(doc, |s| uncoded_operands(s, &modelled)));
     out
 }
 
@@ -1489,6 +1589,27 @@ mod tests {
              Examples\n\n```\n{examples}\n```\n"
         );
         Document { sections: parse("made.md", text.as_bytes()).unwrap() }
+    }
+
+    #[test]
+    fn an_operand_named_in_prose_without_code_marks_is_found() {
+        let text = "#### 9.7.10.3. Texture Instructions: `tex`\n\n`tex`\n\nLoad.\n\nSyntax\n\n```\n\
+                    tex.2d.v4.s32 d, [a, c], offset;\n```\n\nDescription\n\nLoads from the texture named by \
+                    operand a at the coordinates of operand c. Operand offset has type `.s32`.\n\nIt reads operand \
+                    a 32-bit value, as destination `d` and operand `c` say.\n";
+        let doc = Document { sections: parse("made.md", text.as_bytes()).unwrap() };
+        let got: Vec<(String, String)> = super::uncoded_operands(&doc.sections[0], &[])
+            .into_iter()
+            .flat_map(|f| f.repairs)
+            .map(|r| (r.old, r.new))
+            .collect();
+        assert_eq!(
+            got,
+            [(
+                "a at the coordinates of operand c. Operand offset".to_string(),
+                "`a` at the coordinates of operand `c`. Operand `offset`".to_string()
+            )]
+        );
     }
 
     #[test]

@@ -1382,8 +1382,97 @@ fn bare_operands(s: &Section) -> Vec<Finding> {
     out
 }
 
-/// Every wording finding of the document, each once (a section rendered
-/// twice gives its defects once), and a note where spelling was skipped.
+/// A finding's id with no line number, so that an edit elsewhere keeps
+/// it: the first of a section's lines takes the id, a later one `-2`,
+/// `-3`.
+fn nth_id(seen: &mut HashSet<String>, id: String) -> String {
+    let mut n = 1;
+    let mut out = id.clone();
+    while !seen.insert(out.clone()) {
+        n += 1;
+        out = format!("{id}-{n}");
+    }
+    out
+}
+
+/// The dotted words the document writes in code, in its blocks or its
+/// code spans: `.surfref`, `.u64`, `.shared::cta`.
+fn dotted_code_words(doc: &Document) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for s in &doc.sections {
+        for l in s.all_lines() {
+            let code = if l.code { l.text.clone() } else { super::retyped::spans(&l.text).join(" ") };
+            for part in code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':' || c == '.')) {
+                for (k, piece) in part.split('.').enumerate() {
+                    if k > 0 && piece.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                        out.insert(format!(".{piece}"));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A qualifier or directive written in prose without code marks (`Operand
+/// `a` is a .surfref variable`), where the document writes it in code: a
+/// word that begins with a dot after a space. One finding per line; the
+/// fix sets each in code.
+fn bare_qualifiers(doc: &Document) -> Vec<Finding> {
+    let known = dotted_code_words(doc);
+    let mut out = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    for s in &doc.sections {
+        // A line of the word alone is a term its list defines (`.sat`, then
+        // `:   limits result ...`), set as the rendering sets terms.
+        for l in s.all_lines().filter(|l| !l.code && l.text.split_whitespace().nth(1).is_some()) {
+            let plain = super::punctuation::prose_only(&l.text);
+            let bytes = plain.as_bytes();
+            let mut hits: Vec<(usize, usize)> = Vec::new();
+            for (at, _) in plain.match_indices('.') {
+                let opens = at == 0 || matches!(bytes[at - 1], b' ' | b'(' | b'/');
+                let len = plain[at + 1..]
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+                    .unwrap_or(plain.len() - at - 1);
+                let word = plain[at..at + 1 + len].trim_end_matches(':');
+                if opens
+                    && word.len() > 2
+                    && word[1..].starts_with(|c: char| c.is_ascii_alphabetic())
+                    && known.contains(word)
+                {
+                    hits.push((at, at + word.len()));
+                }
+            }
+            let Some(&(first, end)) = hits.first() else { continue };
+            let last = hits[hits.len() - 1].1;
+            let mut mended = l.text[first..last].to_string();
+            for (a, b) in hits.iter().rev() {
+                mended.insert(b - first, '`');
+                mended.insert(a - first, '`');
+            }
+            let word = &l.text[first..end];
+            let mut f = finding(
+                nth_id(
+                    &mut seen,
+                    format!(
+                        "text-code-{}-bare-{}",
+                        s.number,
+                        word.trim_start_matches('.').replace("::", "-").to_lowercase()
+                    ),
+                ),
+                s,
+                FindingKind::Grammar,
+                word.to_string(),
+                format!("`{word}` is written in prose without code marks, where the document writes it in code"),
+                l,
+            );
+            f.repairs = vec![Repair::at(l.number, &l.text, first, last, &mended)];
+            out.push(f);
+        }
+    }
+    out
+}
+
 /// An instruction's name written in prose outside code marks (`istypep
 /// requires`, `by using atom.exch`), where the document sets every
 /// instruction in code. Only names no dictionary has are read: `and`,
@@ -1392,6 +1481,9 @@ fn bare_operands(s: &Section) -> Vec<Finding> {
 fn bare_instructions(doc: &Document, dict: &HashSet<String>) -> Vec<Finding> {
     let mut names: Vec<&str> = doc.sections.iter().flat_map(|s| s.opcodes()).collect();
     names.retain(|n| n.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_'));
+    // Every instruction, English words among them: one joined by `and` or
+    // `or` to a name found is an instruction too (`mul and add`).
+    let every = names.clone();
     // The first word of a dotted name is the instruction (`cp.async` in
     // `cp.async.bulk`); a dictionary word (`cp` is none, `set` is one)
     // written plain may be English.
@@ -1403,6 +1495,7 @@ fn bare_instructions(doc: &Document, dict: &HashSet<String>) -> Vec<Finding> {
     names.sort();
     names.dedup();
     let mut out = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
     for s in &doc.sections {
         for l in s.all_lines().filter(|l| !l.code) {
             let plain = super::punctuation::prose_only(&l.text);
@@ -1422,6 +1515,21 @@ fn bare_instructions(doc: &Document, dict: &HashSet<String>) -> Vec<Finding> {
                     hits.push((start, word));
                 }
             }
+            // The instruction joined to one found: `separate mul and add
+            // instructions`.
+            let words: Vec<(usize, &str)> = plain
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .map(|w| (w.as_ptr() as usize - plain.as_ptr() as usize, w))
+                .collect();
+            for k in 0..words.len().saturating_sub(2) {
+                let joined = ["and", "or"].contains(&words[k + 1].1) && every.contains(&words[k + 2].1);
+                let found = |at: usize| hits.iter().any(|(h, _)| *h == at);
+                if joined && found(words[k].0) && !found(words[k + 2].0) {
+                    hits.push(words[k + 2]);
+                }
+            }
+            hits.sort();
             let Some(&(first, word)) = hits.first() else { continue };
             let (last, last_word) = hits[hits.len() - 1];
             let mut mended = l.text[first..last + last_word.len()].to_string();
@@ -1430,7 +1538,7 @@ fn bare_instructions(doc: &Document, dict: &HashSet<String>) -> Vec<Finding> {
                 mended.insert(at - first, '`');
             }
             let mut f = finding(
-                format!("text-code-{}-bare-{}-{}", s.number, word.to_lowercase(), l.number),
+                nth_id(&mut seen, format!("text-code-{}-bare-{}", s.number, word.to_lowercase())),
                 s,
                 FindingKind::Grammar,
                 word.to_string(),
@@ -1444,12 +1552,15 @@ fn bare_instructions(doc: &Document, dict: &HashSet<String>) -> Vec<Finding> {
     out
 }
 
+/// Every wording finding of the document, each once (a section rendered
+/// twice gives its defects once), and a note where spelling was skipped.
 pub fn check(doc: &Document, dictionary: Result<&HashSet<String>, &str>) -> (Vec<Finding>, Option<String>) {
     let mut all = Vec::new();
     let note = match dictionary {
         Ok(dict) => {
             all.extend(spelling(doc, dict));
             all.extend(bare_instructions(doc, dict));
+            all.extend(bare_qualifiers(doc));
             None
         }
         Err(why) => Some(why.to_string()),
@@ -1618,9 +1729,28 @@ mod tests {
     }
 
     #[test]
+    fn a_qualifier_written_in_prose_without_code_marks_is_found() {
+        let text = "#### 9.7.11.2. Surface Instructions: `sust`\n\n`sust`\n\nStore.\n\nSyntax\n\n```\n\
+                    sust.b.2d.clamp [a, b], c;\n.clamp = { .trap, .zero };\n```\n\nDescription\n\nOperand `a` \
+                    is a .surfref variable or `.u64` register, and .trap traps.\n\n.zero\n:   stores nothing.\n\n\
+                    Stores `.surfref` and the .surface. It ends. Then .other.\n";
+        let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
+        let found: Vec<(String, String)> =
+            super::bare_qualifiers(&doc).into_iter().flat_map(|f| f.repairs).map(|r| (r.old, r.new)).collect();
+        assert_eq!(
+            found,
+            [(
+                ".surfref variable or `.u64` register, and .trap".to_string(),
+                "`.surfref` variable or `.u64` register, and `.trap`".to_string()
+            )]
+        );
+    }
+
+    #[test]
     fn an_instruction_written_in_prose_without_code_marks_is_found() {
         let text = "#### 9.7.10.6. Texture Instructions: `istypep`\n\n`istypep`\n\nQuery.\n\nTarget ISA Notes\n\n\
-                    istypep requires `sm_30` or higher, as `istypep` does’; or use istypep.texref and min, or istypep(a).\n";
+                    istypep requires `sm_30` or higher, as `istypep` does’; or use istypep.texref and min, or istypep(a); or istypep and min.\n\n\
+                    #### 9.7.1.10. Integer Arithmetic Instructions: `min`\n\n`min`\n\nMinimum.\n";
         let doc = Document { sections: parse_any("made.md", text.as_bytes()).unwrap() };
         let dict: HashSet<String> =
             ["requires", "or", "higher", "as", "does", "use", "and", "min"].iter().map(|w| w.to_string()).collect();
@@ -1628,7 +1758,7 @@ mod tests {
             super::bare_instructions(&doc, &dict).into_iter().flat_map(|f| f.repairs).map(|r| (r.old, r.new)).collect();
         assert_eq!(found.len(), 1, "{found:?}");
         assert!(found[0].1.starts_with("`istypep` requires"), "{found:?}");
-        assert!(found[0].1.ends_with("use `istypep.texref`"), "{found:?}");
+        assert!(found[0].1.ends_with("or `istypep` and `min`"), "{found:?}");
     }
 
     #[test]
