@@ -1529,13 +1529,7 @@ fn uncoded_operands(s: &Section, modelled: &[String]) -> Vec<Finding> {
             }
             hits.push((at, word));
         }
-        let Some(&(first, name)) = hits.first() else { continue };
-        let (last, last_name) = hits[hits.len() - 1];
-        let mut mended = l.text[first..last + last_name.len()].to_string();
-        for (at, w) in hits.iter().rev() {
-            mended.insert(at - first + w.len(), '`');
-            mended.insert(at - first, '`');
-        }
+        let Some(&(_, name)) = hits.first() else { continue };
         let mut f = Finding::of_text(
             {
                 let id = format!("text-names-{}-uncoded-{}", s.number, name.to_lowercase());
@@ -1554,7 +1548,8 @@ fn uncoded_operands(s: &Section, modelled: &[String]) -> Vec<Finding> {
             ),
             vec![format!("{}:{}: \"{}\".", s.file, l.number, l.text.trim())],
         );
-        f.repairs = vec![Repair::at(l.number, &l.text, first, last + last_name.len(), &mended)];
+        let spans: Vec<(usize, usize)> = hits.iter().map(|(at, w)| (*at, at + w.len())).collect();
+        f.repairs = vec![super::wording::in_code_marks(l, &spans)];
         out.push(f);
     }
     out

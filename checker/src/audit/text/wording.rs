@@ -1382,6 +1382,19 @@ fn bare_operands(s: &Section) -> Vec<Finding> {
     out
 }
 
+/// The edit that sets each span of a line in code marks: one edit from
+/// the first span's start to the last one's end. The spans are in order
+/// and do not overlap.
+pub(super) fn in_code_marks(l: &Line, spans: &[(usize, usize)]) -> Repair {
+    let (first, last) = (spans[0].0, spans[spans.len() - 1].1);
+    let mut mended = l.text[first..last].to_string();
+    for (start, end) in spans.iter().rev() {
+        mended.insert(end - first, '`');
+        mended.insert(start - first, '`');
+    }
+    Repair::at(l.number, &l.text, first, last, &mended)
+}
+
 /// A finding's id with no line number, so that an edit elsewhere keeps
 /// it: the first of a section's lines takes the id, a later one `-2`,
 /// `-3`.
@@ -1444,12 +1457,6 @@ fn bare_qualifiers(doc: &Document) -> Vec<Finding> {
                 }
             }
             let Some(&(first, end)) = hits.first() else { continue };
-            let last = hits[hits.len() - 1].1;
-            let mut mended = l.text[first..last].to_string();
-            for (a, b) in hits.iter().rev() {
-                mended.insert(b - first, '`');
-                mended.insert(a - first, '`');
-            }
             let word = &l.text[first..end];
             let mut f = finding(
                 nth_id(
@@ -1466,7 +1473,7 @@ fn bare_qualifiers(doc: &Document) -> Vec<Finding> {
                 format!("`{word}` is written in prose without code marks, where the document writes it in code"),
                 l,
             );
-            f.repairs = vec![Repair::at(l.number, &l.text, first, last, &mended)];
+            f.repairs = vec![in_code_marks(l, &hits)];
             out.push(f);
         }
     }
@@ -1530,13 +1537,7 @@ fn bare_instructions(doc: &Document, dict: &HashSet<String>) -> Vec<Finding> {
                 }
             }
             hits.sort();
-            let Some(&(first, word)) = hits.first() else { continue };
-            let (last, last_word) = hits[hits.len() - 1];
-            let mut mended = l.text[first..last + last_word.len()].to_string();
-            for (at, w) in hits.iter().rev() {
-                mended.insert(at - first + w.len(), '`');
-                mended.insert(at - first, '`');
-            }
+            let Some(&(_, word)) = hits.first() else { continue };
             let mut f = finding(
                 nth_id(&mut seen, format!("text-code-{}-bare-{}", s.number, word.to_lowercase())),
                 s,
@@ -1545,7 +1546,8 @@ fn bare_instructions(doc: &Document, dict: &HashSet<String>) -> Vec<Finding> {
                 format!("the instruction `{word}` is written in prose without code marks, where the document sets instructions in code"),
                 l,
             );
-            f.repairs = vec![Repair::at(l.number, &l.text, first, last + last_word.len(), &mended)];
+            let spans: Vec<(usize, usize)> = hits.iter().map(|(at, w)| (*at, at + w.len())).collect();
+            f.repairs = vec![in_code_marks(l, &spans)];
             out.push(f);
         }
     }
